@@ -1,0 +1,1 @@
+"""Standalone AutoGraph: converts Python control flow into functional, stageable calls."""

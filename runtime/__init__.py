@@ -1,0 +1,1 @@
+"""A small numpy-backed graph runtime shaped like TensorFlow."""
