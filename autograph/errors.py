@@ -1,0 +1,25 @@
+"""The typed family of errors that autograph raises."""
+
+
+class AutoGraphError(Exception):
+    """Base class for all errors raised by autograph."""
+
+
+class ConversionError(AutoGraphError):
+    """A function could not be converted (unsupported syntax, source not found, ...)."""
+
+
+class UnsupportedSyntaxError(ConversionError):
+    """The function uses a construct that the converter does not support."""
+
+
+class StagingError(AutoGraphError):
+    """User code failed while being staged (e.g. a variable undefined on a staged path)."""
+
+
+class UndefinedVariableError(StagingError, NameError):
+    """A staged branch or loop reads a variable that is not defined on every path."""
+
+
+class LoopVariableError(StagingError, TypeError):
+    """A staged loop variable changed its dtype or structure between iterations."""
