@@ -1,0 +1,699 @@
+"""The shared corpus: plain Python functions run four ways by tests/corpus/test_corpus.py.
+
+Each function is ordinary Python. `@case(*inputs)` registers it with the argument tuples it is
+called with. Numeric arguments (int, float, bool) become tensors when the function is traced;
+other arguments (lists, strings) stay Python values. Every function is written so that the same
+source is meaningful both ways: with Python values it is plain Python, and with tensors its
+`if`/`while`/`for` become staged control flow.
+
+Keyword `raises` lists inputs for which the plain function raises; every way must raise the same
+exception type.
+"""
+
+import collections
+import functools
+
+CORPUS = []
+
+Case = collections.namedtuple("Case", ["fn", "inputs", "stageable"])
+
+
+def case(*inputs, stageable=True):
+    """Registers a corpus function with the argument tuples to call it with."""
+
+    def register(fn):
+        CORPUS.append(Case(fn, [tuple(i) if isinstance(i, (tuple, list)) else (i,)
+                                for i in inputs], stageable))
+        return fn
+
+    return register
+
+
+# --- if / elif / else --------------------------------------------------------------------------
+
+@case(3, -3, 0)
+def if_basic(x):
+    if x > 0:
+        x = x * 2
+    return x
+
+
+@case(3, -3, 0)
+def if_else(x):
+    if x > 0:
+        y = x + 1
+    else:
+        y = x - 1
+    return y
+
+
+@case(-5, 0, 5, 15, 100)
+def if_elif_chain(x):
+    if x < 0:
+        r = -1
+    elif x == 0:
+        r = 0
+    elif x < 10:
+        r = 1
+    else:
+        r = 2
+    return r
+
+
+@case((1, 2), (2, 1), (3, 3))
+def if_two_outputs(a, b):
+    if a > b:
+        lo, hi = b, a
+    else:
+        lo, hi = a, b
+    return hi - lo, hi + lo
+
+
+@case((1, 5), (5, 1), (-2, -2))
+def if_nested(a, b):
+    if a > 0:
+        if b > 0:
+            r = a + b
+        else:
+            r = a - b
+    else:
+        if b > a:
+            r = b
+        else:
+            r = a
+    return r
+
+
+@case(4, -4)
+def if_return_both(x):
+    if x > 0:
+        return x * 10
+    else:
+        return x * -10
+
+
+@case(7, 12, 0)
+def if_early_return(x):
+    if x % 2 == 0:
+        return x // 2
+    x = 3 * x + 1
+    return x
+
+
+@case(3, -3)
+def if_print(x):
+    if x > 0:
+        print("positive", x)
+    else:
+        print("non-positive", x)
+    return x
+
+
+@case(2, 9)
+def if_no_else_multi(x):
+    a = 1
+    b = 2
+    if x > 5:
+        a = x
+        b = x * x
+    return a + b
+
+
+@case(2.5, -1.5)
+def if_float(x):
+    if x > 0.0:
+        x = x * 0.5
+    else:
+        x = x * 2.0
+    return x
+
+
+# --- while ---------------------------------------------------------------------------------------
+
+@case(27, 1, 6)
+def collatz_steps(n):
+    steps = 0
+    while n > 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+@case(10, 0, 1)
+def while_sum(n):
+    i = 0
+    s = 0
+    while i < n:
+        s += i
+        i += 1
+    return s
+
+
+@case(5, 0)
+def while_factorial(n):
+    r = 1
+    while n > 0:
+        r *= n
+        n -= 1
+    return r
+
+
+@case((48, 18), (17, 5), (0, 7))
+def gcd(a, b):
+    while b != 0:
+        a, b = b, a % b
+    return a
+
+
+@case(20, 3)
+def while_break(n):
+    i = 0
+    while i < n:
+        if i * i > 30:
+            break
+        i += 1
+    return i
+
+
+@case(10, 0)
+def while_continue(n):
+    i = 0
+    s = 0
+    while i < n:
+        i += 1
+        if i % 3 == 0:
+            continue
+        s += i
+    return s
+
+
+@case(30, 5)
+def while_return(n):
+    i = 0
+    while i < n:
+        if i * i > 50:
+            return i
+        i += 1
+    return -1
+
+
+@case(10, 100)
+def while_else(n):
+    i = 0
+    found = 0
+    while i < 20:
+        if i == n:
+            found = 1
+            break
+        i += 1
+    else:
+        found = -1
+    return found
+
+
+@case(4, 0)
+def while_nested(n):
+    i = 0
+    total = 0
+    while i < n:
+        j = 0
+        while j < i:
+            total += j
+            j += 1
+        i += 1
+    return total
+
+
+@case(5)
+def while_print(n):
+    i = 0
+    while i < n:
+        print(i)
+        i += 1
+    return i
+
+
+@case(2.0, 0.5)
+def while_float(x):
+    steps = 0
+    while x > 0.1:
+        x = x * 0.5
+        steps += 1
+    return x, steps
+
+
+@case(100, 7)
+def while_digits(n):
+    count = 0
+    while n > 0:
+        n = n // 10
+        count += 1
+    return count
+
+
+# --- for -----------------------------------------------------------------------------------------
+
+@case(10, 0, 1)
+def for_range_sum(n):
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+@case((2, 10), (5, 5), (0, 3))
+def for_range_start_stop(a, b):
+    s = 0
+    for i in range(a, b):
+        s = s + i * i
+    return s
+
+
+@case(10, 11)
+def for_range_step(n):
+    s = 0
+    for i in range(0, n, 3):
+        s += i
+    return s
+
+
+@case(10, 3)
+def for_break(n):
+    r = -1
+    for i in range(n):
+        if i * 3 > 10:
+            r = i
+            break
+    return r
+
+
+@case(10, 0)
+def for_continue(n):
+    s = 0
+    for i in range(n):
+        if i % 2 == 1:
+            continue
+        s += i
+    return s
+
+
+@case(10, 2)
+def for_return(n):
+    for i in range(n):
+        if i * i > 20:
+            return i
+    return -1
+
+
+@case(4, 10)
+def for_else(n):
+    r = 0
+    for i in range(n):
+        if i == 5:
+            r = 1
+            break
+    else:
+        r = -1
+    return r
+
+
+@case(4, 1)
+def for_nested(n):
+    s = 0
+    for i in range(n):
+        for j in range(i):
+            s += i * j
+    return s
+
+
+@case(4)
+def for_nested_break(n):
+    s = 0
+    for i in range(n):
+        for j in range(n):
+            if j > i:
+                break
+            s += 1
+    return s
+
+
+@case(6)
+def fizzbuzz_counts(n):
+    fizz = 0
+    buzz = 0
+    fizzbuzz = 0
+    other = 0
+    for i in range(1, n + 1):
+        if i % 15 == 0:
+            fizzbuzz += 1
+        elif i % 3 == 0:
+            fizz += 1
+        elif i % 5 == 0:
+            buzz += 1
+        else:
+            other += 1
+    return fizz, buzz, fizzbuzz, other
+
+
+@case(15)
+def fizzbuzz_print(n):
+    for i in range(1, n + 1):
+        if i % 15 == 0:
+            print("fizzbuzz")
+        elif i % 3 == 0:
+            print("fizz")
+        elif i % 5 == 0:
+            print("buzz")
+        else:
+            print(i)
+    return n
+
+
+@case([3, 1, 4, 1, 5])
+def for_list(xs):
+    s = 0
+    for x in xs:
+        s += x
+    return s
+
+
+@case([3, 1, 4, 1, 5], [])
+def for_list_max(xs):
+    best = None
+    for x in xs:
+        if best is None or x > best:
+            best = x
+    return best
+
+
+@case([3, -1, 4, -1, 5])
+def for_enumerate(xs):
+    s = 0
+    for i, x in enumerate(xs):
+        if x > 0:
+            s += i * x
+    return s
+
+
+@case(([1, 2, 3], [4, 5, 6]))
+def for_zip(xs, ys):
+    s = 0
+    for x, y in zip(xs, ys):
+        s += x * y
+    return s
+
+
+@case({"a": 1, "b": 2})
+def for_dict_items(d):
+    keys = []
+    total = 0
+    for k, v in d.items():
+        keys.append(k)
+        total += v
+    return keys, total
+
+
+@case(5, 0, stageable=False)
+def for_list_append(n):
+    out = []
+    for i in range(n):
+        out.append(i * i)
+    return out
+
+
+@case("hello world", "")
+def for_string(s):
+    vowels = 0
+    for ch in s:
+        if ch in "aeiou":
+            vowels += 1
+    return vowels
+
+
+@case(7, 1)
+def for_prime(n):
+    is_prime = n > 1
+    for d in range(2, n):
+        if n % d == 0:
+            is_prime = False
+            break
+    return is_prime
+
+
+# --- logical expressions and ternaries -----------------------------------------------------------
+
+@case((1, 2), (0, 2), (1, 0))
+def logical_and(a, b):
+    if a > 0 and b > 0:
+        return 1
+    return 0
+
+
+@case((1, 2), (0, 0), (-1, 0))
+def logical_or(a, b):
+    if a > 0 or b > 0:
+        r = 1
+    else:
+        r = 0
+    return r
+
+
+@case(3, -3)
+def logical_not(x):
+    if not x > 0:
+        x = -x
+    return x
+
+
+@case((0, 5), (3, 0), stageable=False)
+def and_or_values(a, b):
+    return (a and b), (a or b)
+
+
+@case([], [1])
+def and_short_circuit(xs):
+    return len(xs) > 0 and xs[0] > 0
+
+
+@case(5, -5)
+def ternary(x):
+    return x if x > 0 else -x
+
+
+@case(5, -5, 0)
+def ternary_nested(x):
+    return 1 if x > 0 else (0 if x == 0 else -1)
+
+
+@case((1, 2, 3), (3, 2, 1), (2, 3, 1))
+def max_of_three(a, b, c):
+    m = a if a > b else b
+    m = m if m > c else c
+    return m
+
+
+# --- assert and exceptions -----------------------------------------------------------------------
+
+@case(4)
+def assert_ok(x):
+    assert x > 0, "x must be positive"
+    return x * 2
+
+
+@case(3, -3, stageable=False)
+def assert_raises(x):
+    assert x > 0, "x must be positive"
+    return x
+
+
+@case(2, 0, stageable=False)
+def raises_zero_division(x):
+    return 10 // x
+
+
+@case(1, 2, stageable=False)
+def raises_inside_loop(n):
+    total = 0
+    for i in range(3):
+        if i == n:
+            raise ValueError("hit %d" % i)
+        total += i
+    return total
+
+
+@case(2, 5, stageable=False)
+def try_except_in_loop(n):
+    caught = 0
+    for i in range(n):
+        try:
+            if i == 3:
+                raise KeyError(i)
+        except KeyError:
+            caught += 1
+    return caught
+
+
+# --- functions, closures, lambdas, calls ---------------------------------------------------------
+
+def _helper_square(x):
+    if x < 0:
+        x = -x
+    return x * x
+
+
+@case(3, -4)
+def calls_helper(x):
+    return _helper_square(x) + 1
+
+
+@case(4, 0)
+def nested_function(n):
+    def inner(k):
+        s = 0
+        for i in range(k):
+            s += i
+        return s
+
+    return inner(n) + inner(2)
+
+
+@case(3, stageable=False)
+def closure_counter(n):
+    count = 0
+
+    def bump(k):
+        nonlocal count
+        count += k
+
+    for i in range(n):
+        bump(i)
+    return count
+
+
+@case(5, -2)
+def lambda_call(x):
+    f = lambda v: v * 2 if v > 0 else v  # noqa: E731
+    return f(x) + f(-x)
+
+
+@case(4, stageable=False)
+def recursion(n):
+    def fact(k):
+        if k <= 1:
+            return 1
+        return k * fact(k - 1)
+
+    return fact(n)
+
+
+@case(6)
+def default_and_keyword_args(n):
+    def scale(v, factor=2, offset=0):
+        return v * factor + offset
+
+    return scale(n) + scale(n, factor=3) + scale(n, offset=1)
+
+
+@case((1, 2, 3), (4, 5, 6))
+def star_args(a, b, c):
+    def total(*args, **kwargs):
+        s = 0
+        for v in args:
+            s += v
+        for v in kwargs.values():
+            s += v
+        return s
+
+    return total(a, b, k=c)
+
+
+@case(3)
+def partial_call(x):
+    def add(a, b):
+        return a + b
+
+    plus_ten = functools.partial(add, 10)
+    return plus_ten(x)
+
+
+@case(5, 0, stageable=False)
+def comprehension(n):
+    squares = [i * i for i in range(n)]
+    evens = {i for i in range(n) if i % 2 == 0}
+    return sum(squares), len(evens)
+
+
+@case(3)
+def method_call(x):
+    class Acc:
+        def __init__(self):
+            self.total = 0
+
+        def add(self, v):
+            if v > 0:
+                self.total += v
+            return self
+
+    acc = Acc()
+    acc.add(x).add(-1).add(2)
+    return acc.total
+
+
+_GLOBAL_COUNTER = [0]
+
+
+@case(3, stageable=False)
+def global_side_effect(n):
+    for i in range(n):
+        _GLOBAL_COUNTER.append(i)
+    return len(_GLOBAL_COUNTER) > 0
+
+
+@case(4, -1, stageable=False)
+def builtins_mix(n):
+    vals = [abs(n), max(n, 0), min(n, 0), int(n), int(float(n))]
+    return sum(vals), any([n > 0]), all([n > 0, n < 10])
+
+
+@case(4, -3)
+def builtins_staged(n):
+    return abs(n) + max(n, 0) + min(n, 1) + int(n)
+
+
+@case(3, 8)
+def augmented_ops(x):
+    y = x
+    y += 2
+    y *= 3
+    y -= 1
+    y //= 2
+    y %= 7
+    return y
+
+
+@case(10, 3)
+def early_exit_nested_loops(n):
+    for i in range(n):
+        for j in range(n):
+            if i * j > 6:
+                return i * 100 + j
+    return -1
+
+
+@case(12, 3)
+def first_index_over_threshold(n):
+    total = 0
+    idx = -1
+    i = 0
+    while i < n:
+        i += 1
+        if i % 2 == 0:
+            continue
+        total += i
+        if total > 20:
+            idx = i
+            break
+    return idx, total
