@@ -6,8 +6,9 @@ other arguments (lists, strings) stay Python values. Every function is written s
 source is meaningful both ways: with Python values it is plain Python, and with tensors its
 `if`/`while`/`for` become staged control flow.
 
-Keyword `raises` lists inputs for which the plain function raises; every way must raise the same
-exception type.
+Prints always include a staged value when the function is staged: a `print` of Python values
+only runs while tracing, as in TensorFlow, so it could not print the same thing four ways.
+Functions marked `stageable=False` are traced with their Python arguments unchanged.
 """
 
 import collections
@@ -362,11 +363,11 @@ def fizzbuzz_counts(n):
 def fizzbuzz_print(n):
     for i in range(1, n + 1):
         if i % 15 == 0:
-            print("fizzbuzz")
+            print("fizzbuzz", i)
         elif i % 3 == 0:
-            print("fizz")
+            print("fizz", i)
         elif i % 5 == 0:
-            print("buzz")
+            print("buzz", i)
         else:
             print(i)
     return n
