@@ -1,0 +1,1 @@
+"""Python source code transformation core: annotations, names, CFG and analyses."""

@@ -1,0 +1,1 @@
+"""Static analyses over annotated gast trees: activity, reaching definitions, liveness."""

@@ -1,0 +1,182 @@
+"""Tests for autograph.pyct.static_analysis.reaching_definitions (and reaching_fndefs)."""
+
+import textwrap
+
+import gast
+
+from autograph.pyct import anno
+from autograph.pyct import cfg
+from autograph.pyct import qual_names
+from autograph.pyct.static_analysis import activity
+from autograph.pyct.static_analysis import reaching_definitions
+from autograph.pyct.static_analysis import reaching_fndefs
+
+
+def _analyze(src):
+    tree = gast.parse(textwrap.dedent(src))
+    qual_names.resolve(tree)
+    graphs = cfg.build(tree)
+    activity.resolve(tree, None)
+    reaching_definitions.resolve(tree, None, graphs)
+    return tree.body[0]
+
+
+def _defs(node):
+    return anno.getanno(node, anno.Static.DEFINITIONS)
+
+
+def _defined_in(node):
+    return sorted(str(s) for s in anno.getanno(node, anno.Static.DEFINED_VARS_IN))
+
+
+def test_straight_line_redefinition():
+    fn = _analyze('''
+        def f(a):
+            b = a
+            b = b + 1
+            return b
+    ''')
+    a_param = fn.args.args[0]
+    first_store = fn.body[0].targets[0]
+    second_load = fn.body[1].value.left
+    second_store = fn.body[1].targets[0]
+    final_load = fn.body[2].value
+    assert len(_defs(a_param)) == 1
+    assert _defs(a_param)[0].param_of() is fn
+    assert _defs(fn.body[0].value) == _defs(a_param)
+    assert _defs(second_load) == _defs(first_store)
+    assert _defs(final_load) == _defs(second_store)
+    assert _defs(final_load) != _defs(first_store)
+
+
+def test_branches_merge_definitions():
+    fn = _analyze('''
+        def f(a):
+            if a:
+                x = 1
+            else:
+                x = 2
+            return x
+    ''')
+    node = fn.body[0]
+    d1 = _defs(node.body[0].targets[0])
+    d2 = _defs(node.orelse[0].targets[0])
+    assert set(_defs(fn.body[1].value)) == set(d1 + d2)
+    assert len(set(d1 + d2)) == 2
+
+
+def test_defined_vars_in_at_loops_and_branches():
+    fn = _analyze('''
+        def f(a):
+            x = 0
+            while a:
+                y = x
+                a -= 1
+            if a:
+                z = 1
+            return z
+    ''')
+    loop, cond, ret = fn.body[1], fn.body[2], fn.body[3]
+    assert _defined_in(loop) == ['a', 'x']
+    assert _defined_in(loop.body[0]) == ['a', 'x', 'y']
+    assert _defined_in(cond) == ['a', 'x', 'y']
+    assert _defined_in(ret) == ['a', 'x', 'y', 'z']
+
+
+def test_loop_carried_definition_reaches_loop_head():
+    fn = _analyze('''
+        def f(n):
+            i = 0
+            while i < n:
+                i = i + 1
+            return i
+    ''')
+    init = _defs(fn.body[0].targets[0])
+    update = _defs(fn.body[1].body[0].targets[0])
+    test_load = fn.body[1].test.left
+    assert set(_defs(test_load)) == set(init + update)
+    assert set(_defs(fn.body[2].value)) == set(init + update)
+
+
+def test_for_target_defined_at_loop_head():
+    fn = _analyze('''
+        def f(xs):
+            for x in xs:
+                y = x
+            return x
+    ''')
+    loop = fn.body[0]
+    target_def = _defs(loop.target)
+    assert len(target_def) == 1
+    assert _defs(loop.body[0].value) == target_def
+    assert _defs(fn.body[1].value) == target_def
+    assert _defined_in(loop) == ['xs']
+
+
+def test_del_kills_definition():
+    fn = _analyze('''
+        def f(a):
+            del a
+            return a
+    ''')
+    assert _defs(fn.body[1].value) == ()
+    assert _defined_in(fn.body[1]) == []
+
+
+def test_nested_function_does_not_see_outer_definitions():
+    fn = _analyze('''
+        def f(a):
+            b = 1
+            def g():
+                return b
+            return g
+    ''')
+    inner = fn.body[1]
+    assert _defs(inner.body[0].value) == ()
+    assert _defined_in(fn.body[2]) == ['a', 'b', 'g']
+
+
+def test_defined_fns_in():
+    fn = _analyze('''
+        def f(a):
+            if a:
+                def g():
+                    return 1
+            return a
+    ''')
+    g = fn.body[0].body[0]
+    assert anno.getanno(fn.body[0], anno.Static.DEFINED_FNS_IN) == frozenset()
+    assert anno.getanno(fn.body[1], anno.Static.DEFINED_FNS_IN) == frozenset({g})
+
+
+def test_reaching_fndefs_module_annotates_cfg_nodes():
+    tree = gast.parse(textwrap.dedent('''
+        def f(a):
+            def g():
+                return 1
+            if a:
+                return g
+    '''))
+    qual_names.resolve(tree)
+    graphs = cfg.build(tree)
+    activity.resolve(tree, None)
+    reaching_fndefs.resolve(tree, None, graphs)
+    fn = tree.body[0]
+    g, cond = fn.body
+    assert anno.getanno(g, anno.Static.DEFINED_FNS_IN) == frozenset()
+    assert anno.getanno(cond, anno.Static.DEFINED_FNS_IN) == frozenset({g})
+    assert anno.getanno(cond.test, anno.Static.DEFINED_FNS_IN) == frozenset({g})
+
+
+def test_custom_definition_factory():
+    class Tagged(reaching_definitions.Definition):
+        pass
+
+    tree = gast.parse('def f():\n    x = 1\n    return x\n')
+    qual_names.resolve(tree)
+    graphs = cfg.build(tree)
+    activity.resolve(tree, None)
+    reaching_definitions.resolve(tree, None, graphs, definition_factory=Tagged)
+    (definition,) = _defs(tree.body[0].body[1].value)
+    assert isinstance(definition, Tagged)
+    assert repr(definition).startswith('Tagged[')
