@@ -23,3 +23,7 @@ class UndefinedVariableError(StagingError, NameError):
 
 class LoopVariableError(StagingError, TypeError):
     """A staged loop variable changed its dtype or structure between iterations."""
+
+
+class BranchVariableError(StagingError, TypeError):
+    """A staged branch output has a different dtype or structure in the two branches."""

@@ -1,0 +1,44 @@
+"""What converted code calls at run time: control flow, logic, builtins, lists, placeholders."""
+
+from autograph.operators.backends import backend_for
+from autograph.operators.backends import is_staged
+from autograph.operators.backends import register_backend
+from autograph.operators.backends import unregister_backend
+from autograph.operators.conditional_expressions import if_exp
+from autograph.operators.control_flow import BranchVariableError
+from autograph.operators.control_flow import for_stmt
+from autograph.operators.control_flow import if_stmt
+from autograph.operators.control_flow import while_stmt
+from autograph.operators.data_structures import list_append
+from autograph.operators.data_structures import list_pop
+from autograph.operators.exceptions import assert_stmt
+from autograph.operators.logical import and_
+from autograph.operators.logical import not_
+from autograph.operators.logical import or_
+from autograph.operators.py_builtins import BUILTIN_FUNCTIONS_MAP
+from autograph.operators.py_builtins import abs_
+from autograph.operators.py_builtins import all_
+from autograph.operators.py_builtins import any_
+from autograph.operators.py_builtins import enumerate_
+from autograph.operators.py_builtins import float_
+from autograph.operators.py_builtins import int_
+from autograph.operators.py_builtins import len_
+from autograph.operators.py_builtins import max_
+from autograph.operators.py_builtins import min_
+from autograph.operators.py_builtins import overload_of
+from autograph.operators.py_builtins import print_
+from autograph.operators.py_builtins import range_
+from autograph.operators.py_builtins import sum_
+from autograph.operators.py_builtins import zip_
+from autograph.operators.variables import Undefined
+from autograph.operators.variables import UndefinedReturnValue
+from autograph.operators.variables import ld
+from autograph.operators.variables import ldu
+
+__all__ = [
+    'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'Undefined', 'UndefinedReturnValue', 'abs_',
+    'all_', 'and_', 'any_', 'assert_stmt', 'backend_for', 'enumerate_', 'float_', 'for_stmt',
+    'if_exp', 'if_stmt', 'int_', 'is_staged', 'ld', 'ldu', 'len_', 'list_append', 'list_pop',
+    'max_', 'min_', 'not_', 'or_', 'overload_of', 'print_', 'range_', 'register_backend',
+    'sum_', 'unregister_backend', 'while_stmt', 'zip_',
+]

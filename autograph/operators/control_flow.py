@@ -1,0 +1,270 @@
+"""if/while/for statements: plain Python semantics, or staged through the value's backend."""
+
+from autograph.errors import BranchVariableError
+from autograph.errors import StagingError
+from autograph.errors import UndefinedVariableError
+from autograph.operators import nest
+from autograph.operators import staged_loops
+from autograph.operators.backends import PYTHON_TYPES
+from autograph.operators.backends import backend_for
+from autograph.operators.variables import Undefined
+from autograph.operators.variables import UndefinedReturnValue
+
+
+# ----------------------------------------------------------------------------------------------
+# if
+
+
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    """Runs an if statement: as Python for a Python `cond`, else as the backend's `cond`.
+
+    Args:
+        cond: the condition value.
+        body: function of no arguments running the if branch.
+        orelse: function of no arguments running the else branch.
+        get_state: function returning a tuple with the values of `symbol_names`.
+        set_state: function taking such a tuple and assigning the symbols.
+        symbol_names: names of the symbols the statement modifies; the first `nouts` of them are
+            the outputs (used after the statement), the others are restored after it.
+        nouts: number of outputs.
+
+    Raises:
+        UndefinedVariableError: if an output is undefined (or a return value is missing) at the
+            end of a staged branch.
+        BranchVariableError: if an output differs in dtype or structure between staged branches.
+        StagingError: if an output is None at the end of a staged branch.
+    """
+    backend = None if type(cond) in PYTHON_TYPES else backend_for(cond)
+    if backend is None:
+        if cond:
+            body()
+        else:
+            orelse()
+        return
+    _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts)
+
+
+def _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    init_vars = tuple(get_state())
+    out_names = tuple(symbol_names[:nouts])
+    type_of = staged_loops.type_of_fn(backend)
+    fns = {'if': body, 'else': orelse}
+    outputs = {}  # branch name -> output values, filled as the backend stages each branch
+
+    def other_outputs(other):
+        """The other branch's outputs: already staged, or staged now in a discarded scratch."""
+        if other in outputs:
+            return outputs[other]
+        scratch = getattr(backend, 'scratch', None)
+        if scratch is None:
+            return None
+        try:
+            with scratch():
+                set_state(init_vars)
+                fns[other]()
+                return tuple(get_state())[:nouts]
+        finally:
+            set_state(init_vars)
+
+    def make_branch(name, other):
+        def branch():
+            set_state(init_vars)
+            fns[name]()
+            outs = tuple(get_state())[:nouts]
+            outs = _fill_missing_returns(backend, outs, lambda: other_outputs(other))
+            check_branch_values(out_names, outs, name)
+            if other in outputs:
+                branches = {name: outs, other: outputs[other]}
+                check_same_types(out_names, branches['if'], branches['else'], type_of)
+            outputs[name] = outs
+            return tuple(nest.flatten(outs))
+        return branch
+
+    flat = backend.cond(cond, make_branch('if', 'else'), make_branch('else', 'if'))
+    first = outputs['if'] if 'if' in outputs else outputs['else']
+    final = nest.pack(nest.structure(first), flat)
+    set_state(tuple(final) + init_vars[nouts:])
+
+
+def _fill_missing_returns(backend, outs, other_outputs):
+    """Gives a branch without a `return` a placeholder return value of the other's type.
+
+    When only one branch of a staged `if` returns, the return value is an output of both; the
+    other branch's value is never used, because its `do_return` flag stays false. It becomes
+    `zeros_like` of the returning branch's value when the backend has that hook; otherwise the
+    missing return is reported by `check_branch_values`.
+    """
+    missing = [k for k, v in enumerate(outs) if isinstance(v, UndefinedReturnValue)]
+    zeros_like = getattr(backend, 'zeros_like', None)
+    if not missing or zeros_like is None:
+        return outs
+    other = other_outputs()
+    if other is None:
+        return outs
+    filled = list(outs)
+    for k in missing:
+        if not isinstance(other[k], (Undefined, UndefinedReturnValue)) and other[k] is not None:
+            filled[k] = nest.map_leaves(zeros_like, other[k])
+    return tuple(filled)
+
+
+def check_branch_values(names, values, branch):
+    """Checks that every output of a staged branch has a value.
+
+    Args:
+        names: output symbol names (or expression text, for conditional expressions).
+        values: their values at the end of the branch.
+        branch: 'if' or 'else'.
+
+    Raises:
+        UndefinedVariableError: for an `Undefined` value or a missing return value.
+        StagingError: for None.
+    """
+    for name, value in zip(names, values):
+        if isinstance(value, Undefined):
+            raise UndefinedVariableError(
+                "'{}' must also be initialized in the {} branch: the condition is staged, so "
+                "both branches run and each must assign it. Assign '{}' in the {} branch or "
+                "before the if statement.".format(name, branch, name, branch))
+        if isinstance(value, UndefinedReturnValue):
+            raise UndefinedVariableError(
+                'the {} branch must also have a return statement: the condition is staged, so '
+                'both branches run and each must return a value (or neither).'.format(branch))
+        if value is None:
+            raise StagingError(
+                "'{}' is None at the end of the {} branch: a staged if statement needs a value "
+                "of the same type from both branches. Assign '{}' a staged or numeric value "
+                "there.".format(name, branch, name))
+
+
+def check_same_types(names, if_values, else_values, type_of):
+    """Checks that each output has the same dtype and structure in both staged branches.
+
+    Args:
+        names: output symbol names (or expression text, for conditional expressions).
+        if_values: values at the end of the if branch.
+        else_values: values at the end of the else branch.
+        type_of: function from a leaf value to its type description.
+
+    Raises:
+        BranchVariableError: naming the symbol and both types.
+    """
+    for name, a, b in zip(names, if_values, else_values):
+        desc_a = nest.describe(a, type_of)
+        desc_b = nest.describe(b, type_of)
+        if desc_a != desc_b:
+            raise BranchVariableError(
+                "'{}' has type {} in the if branch, but type {} in the else branch: a staged "
+                "if statement must give it the same dtype and structure in both branches. "
+                "Cast one of them or make both branches build the same structure.".format(
+                    name, nest.render(desc_a), nest.render(desc_b)))
+
+
+# ----------------------------------------------------------------------------------------------
+# loops
+
+
+def _describe_names(symbol_names):
+    return ', '.join("'{}'".format(n) for n in symbol_names) or 'no variables'
+
+
+# ----------------------------------------------------------------------------------------------
+# while
+
+
+def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    """Runs a while loop: as Python when `test()` first gives a Python value, else staged.
+
+    Args:
+        test: function of no arguments returning the loop condition.
+        body: function of no arguments running one iteration.
+        get_state: function returning a tuple with the values of `symbol_names`.
+        set_state: function taking such a tuple and assigning the symbols.
+        symbol_names: names of the loop variables (modified in the loop and live).
+        opts: dict of loop options (e.g. 'maximum_iterations'); accepted for the converter's
+            signature and unused, as the backend protocol has no loop options.
+
+    Raises:
+        StagingError: if a Python loop's condition becomes staged after the loop started.
+        UndefinedVariableError: if a staged loop variable is undefined on entry.
+        LoopVariableError: if a staged loop variable changes dtype or structure.
+    """
+    init_test = test()
+    backend = None if type(init_test) in PYTHON_TYPES else backend_for(init_test)
+    if backend is not None:
+        staged_loops.staged_while(backend, test, body, get_state, set_state, symbol_names)
+        return
+    # The test ran once already; consistently, run one iteration before entering the loop.
+    if not init_test:
+        return
+    body()
+    while True:
+        result = test()
+        if type(result) is not bool and backend_for(result) is not None:
+            raise StagingError(
+                'the condition of a Python while loop became a staged value after the loop '
+                'started (loop variables: {}). The loop started with a Python condition, so it '
+                'runs as a Python loop and cannot stop on a staged value. This happens when a '
+                'loop variable changes from a Python value to a staged one, or when a break or '
+                'return inside the loop depends on a staged condition. Make the condition '
+                'staged from the start (e.g. initialize the loop variables with tf.constant) '
+                'so that the whole loop is staged.'.format(_describe_names(symbol_names)))
+        if not result:
+            return
+        body()
+
+
+# ----------------------------------------------------------------------------------------------
+# for
+
+
+def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    """Runs a for loop: as Python over a Python iterable, else staged over the backend's value.
+
+    Args:
+        iter_: the iterable.
+        extra_test: None, or a function of no arguments that returns False to stop the loop
+            (from `break` and `return`); it is checked before each iteration.
+        body: function of one argument (the current element) running one iteration.
+        get_state: function returning a tuple with the values of `symbol_names`.
+        set_state: function taking such a tuple and assigning the symbols.
+        symbol_names: names of the loop variables (modified in the loop and live).
+        opts: dict of loop options; accepted for the converter's signature and unused.
+
+    Raises:
+        StagingError: if `extra_test` gives a staged value in a loop over a Python iterable, or
+            the backend cannot iterate over `iter_`.
+        UndefinedVariableError: if a staged loop variable is undefined on entry.
+        LoopVariableError: if a staged loop variable changes dtype or structure.
+    """
+    backend = None if type(iter_) in PYTHON_TYPES else backend_for(iter_)
+    if backend is not None:
+        staged_loops.staged_for(
+            backend, iter_, extra_test, body, get_state, set_state, symbol_names)
+        return
+    if extra_test is None:
+        for target in iter_:
+            body(target)
+        return
+    # Checked before every iteration, but after the body so that no extra element is taken.
+    go_on = extra_test()
+    if type(go_on) is not bool and backend_for(go_on) is not None:
+        raise _staged_break_error(iter_, symbol_names)
+    if not go_on:
+        return
+    for target in iter_:
+        body(target)
+        go_on = extra_test()
+        if type(go_on) is not bool and backend_for(go_on) is not None:
+            raise _staged_break_error(iter_, symbol_names)
+        if not go_on:
+            return
+
+
+def _staged_break_error(iter_, symbol_names):
+    return StagingError(
+        'a break or return inside a for loop over a Python {} depends on a staged value '
+        '(loop variables: {}). A loop over a Python iterable runs as a Python loop while '
+        'staging, so it cannot stop on a staged condition. Iterate over a staged range '
+        'instead (e.g. `for i in tf.range(n)` instead of `for i in range(n)`) so that the '
+        'loop is staged.'.format(type(iter_).__name__, _describe_names(symbol_names)))

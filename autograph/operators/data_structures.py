@@ -1,0 +1,47 @@
+"""List operations that converted code calls: `append` and `pop`, on Python or staged lists."""
+
+from autograph.operators.backends import PYTHON_TYPES
+from autograph.operators.backends import backend_for
+from autograph.operators.backends import get_hook
+
+
+def list_append(target, element):
+    """Appends `element` to `target`, as `target.append(element)`.
+
+    Args:
+        target: a Python list (or any object with `append`), or a staged list.
+        element: the value to append.
+
+    Returns:
+        The list to rebind `target` to: `target` itself for Python objects (appended in place),
+        the backend's new staged list for a staged one.
+
+    Raises:
+        StagingError: if the backend of a staged `target` has no `list_append` hook.
+    """
+    backend = None if type(target) in PYTHON_TYPES else backend_for(target)
+    if backend is None:
+        target.append(element)
+        return target
+    return get_hook(backend, 'list_append', 'append on staged lists')(target, element)
+
+
+def list_pop(target, i=None):
+    """Pops an element from `target`, as `target.pop()` or `target.pop(i)`.
+
+    Args:
+        target: a Python list (or any object with `pop`), or a staged list.
+        i: the index to pop, or None for the last element.
+
+    Returns:
+        A tuple (list to rebind `target` to, popped element).
+
+    Raises:
+        StagingError: if the backend of a staged `target` has no `list_pop` hook.
+    """
+    backend = None if type(target) in PYTHON_TYPES else backend_for(target)
+    if backend is None:
+        if i is None:
+            return target, target.pop()
+        return target, target.pop(i)
+    return get_hook(backend, 'list_pop', 'pop on staged lists')(target, i)

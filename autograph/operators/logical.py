@@ -1,0 +1,65 @@
+"""Lazy `and`, `or` and `not`: Python semantics for Python values, backend `cond` when staged."""
+
+from autograph.operators.backends import PYTHON_TYPES
+from autograph.operators.backends import backend_for
+from autograph.operators.backends import get_hook
+
+
+def and_(a, b):
+    """Evaluates `a and b` lazily.
+
+    Args:
+        a: function of no arguments returning the left operand.
+        b: function of no arguments returning the right operand; called only when needed.
+
+    Returns:
+        For a Python left operand, exactly what `a and b` returns (one of the operands). For a
+        staged one, the backend's `cond(a, b, lambda: a)` result.
+    """
+    a_val = a()
+    if type(a_val) in PYTHON_TYPES:
+        return a_val and b()
+    backend = backend_for(a_val)
+    if backend is None:
+        return a_val and b()
+    return backend.cond(a_val, lambda: (b(),), lambda: (a_val,))[0]
+
+
+def or_(a, b):
+    """Evaluates `a or b` lazily.
+
+    Args:
+        a: function of no arguments returning the left operand.
+        b: function of no arguments returning the right operand; called only when needed.
+
+    Returns:
+        For a Python left operand, exactly what `a or b` returns (one of the operands). For a
+        staged one, the backend's `cond(a, lambda: a, b)` result.
+    """
+    a_val = a()
+    if type(a_val) in PYTHON_TYPES:
+        return a_val or b()
+    backend = backend_for(a_val)
+    if backend is None:
+        return a_val or b()
+    return backend.cond(a_val, lambda: (a_val,), lambda: (b(),))[0]
+
+
+def not_(a):
+    """Evaluates `not a`.
+
+    Args:
+        a: the operand.
+
+    Returns:
+        `not a` for a Python value, the backend's `logical_not(a)` for a staged one.
+
+    Raises:
+        StagingError: if the backend of a staged `a` has no `logical_not` hook.
+    """
+    if type(a) in PYTHON_TYPES:
+        return not a
+    backend = backend_for(a)
+    if backend is None:
+        return not a
+    return get_hook(backend, 'logical_not', '`not` on staged values')(a)

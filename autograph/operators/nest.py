@@ -1,0 +1,160 @@
+"""Flattening of nested loop and branch state (lists, tuples, namedtuples, dicts) into leaves."""
+
+from autograph.operators import backends
+
+# Marks a leaf in a structure description.
+LEAF = None
+
+
+def _is_namedtuple(value):
+    return isinstance(value, tuple) and hasattr(type(value), '_fields')
+
+
+def _sorted_keys(d):
+    try:
+        return tuple(sorted(d))
+    except TypeError:
+        return tuple(d)
+
+
+def _is_container(value):
+    """Containers are exact list/tuple/dict, namedtuples, and unstaged subclasses of those."""
+    kind = type(value)
+    if kind is tuple or kind is list or kind is dict:
+        return True
+    if isinstance(value, (list, tuple, dict)):
+        return not backends.is_staged(value)
+    return False
+
+
+def structure(value):
+    """Describes the nesting of `value`, without its leaves.
+
+    Args:
+        value: a leaf, or a list, tuple, namedtuple or dict of such values, nested.
+
+    Returns:
+        A hashable description: LEAF for a leaf, else (container type, keys or length, children).
+    """
+    if not _is_container(value):
+        return LEAF
+    if isinstance(value, dict):
+        keys = _sorted_keys(value)
+        return (type(value), keys, tuple(structure(value[k]) for k in keys))
+    return (type(value), len(value), tuple(structure(v) for v in value))
+
+
+def flatten(value):
+    """Returns the leaves of `value`, depth first; dict entries in sorted key order.
+
+    Args:
+        value: a nested structure (see `structure`).
+
+    Returns:
+        A list of leaves.
+    """
+    leaves = []
+    _flatten_into(value, leaves)
+    return leaves
+
+
+def _flatten_into(value, leaves):
+    if not _is_container(value):
+        leaves.append(value)
+    elif isinstance(value, dict):
+        for k in _sorted_keys(value):
+            _flatten_into(value[k], leaves)
+    else:
+        for v in value:
+            _flatten_into(v, leaves)
+
+
+def pack(struct, leaves):
+    """Rebuilds a nested value from its `structure` and its flat leaves.
+
+    Args:
+        struct: a description returned by `structure`.
+        leaves: a sequence with exactly as many leaves as `struct` has.
+
+    Returns:
+        The nested value.
+
+    Raises:
+        ValueError: if the number of leaves does not match the structure.
+    """
+    leaves = list(leaves)
+    value, used = _pack(struct, leaves, 0)
+    if used != len(leaves):
+        raise ValueError('expected {} leaves for the structure, found {}'.format(
+            used, len(leaves)))
+    return value
+
+
+def _pack(struct, leaves, pos):
+    if struct is LEAF:
+        if pos >= len(leaves):
+            raise ValueError('too few leaves for the structure: found {}'.format(len(leaves)))
+        return leaves[pos], pos + 1
+    kind, keys_or_len, children = struct
+    items = []
+    for child in children:
+        item, pos = _pack(child, leaves, pos)
+        items.append(item)
+    if issubclass(kind, dict):
+        return kind(zip(keys_or_len, items)), pos
+    if issubclass(kind, tuple) and kind is not tuple:
+        return kind(*items), pos
+    return kind(items), pos
+
+
+def describe(value, type_of):
+    """Describes `value` as its structure with each leaf replaced by `type_of(leaf)`.
+
+    Args:
+        value: a nested structure.
+        type_of: a function from a leaf to a hashable type description.
+
+    Returns:
+        A hashable description; two values can be staged interchangeably when they are equal.
+    """
+    if not _is_container(value):
+        return ('leaf', type_of(value))
+    if isinstance(value, dict):
+        keys = _sorted_keys(value)
+        return (type(value), keys, tuple(describe(value[k], type_of) for k in keys))
+    return (type(value), len(value), tuple(describe(v, type_of) for v in value))
+
+
+def render(description):
+    """Renders a `describe` result for error messages, e.g. `[int32, (float32, bool)]`.
+
+    Args:
+        description: a value returned by `describe`.
+
+    Returns:
+        A short string.
+    """
+    if description[0] == 'leaf':
+        return str(description[1])
+    kind, keys, children = description
+    parts = [render(c) for c in children]
+    if issubclass(kind, dict):
+        return '{' + ', '.join('{!r}: {}'.format(k, p) for k, p in zip(keys, parts)) + '}'
+    if kind is list:
+        return '[' + ', '.join(parts) + ']'
+    if kind is tuple:
+        return '(' + ', '.join(parts) + (',)' if len(parts) == 1 else ')')
+    return '{}({})'.format(kind.__name__, ', '.join(parts))
+
+
+def map_leaves(fn, value):
+    """Applies `fn` to every leaf of `value`, keeping the structure.
+
+    Args:
+        fn: a function of one leaf.
+        value: a nested structure.
+
+    Returns:
+        The same structure with `fn(leaf)` for each leaf.
+    """
+    return pack(structure(value), [fn(leaf) for leaf in flatten(value)])

@@ -1,0 +1,172 @@
+"""Overloads of Python builtins: the builtin itself for Python values, backend hooks if staged."""
+
+import builtins
+
+from autograph.errors import StagingError
+from autograph.operators.backends import first_backend
+
+_PRINT_KWARGS = frozenset({'sep', 'end', 'file', 'flush'})
+
+
+def _call(builtin, args, kwargs):
+    """Calls `builtin`, through the backend's `call_builtin` when an argument is staged.
+
+    Only the top-level arguments are inspected. Without a staged argument, or when the backend
+    has no overload (no hook, or NotImplementedError), the builtin runs as in plain Python, so
+    results and exceptions are the builtin's own.
+    """
+    backend = first_backend(args)
+    if backend is None and kwargs:
+        backend = first_backend(kwargs.values())
+    if backend is not None:
+        hook = getattr(backend, 'call_builtin', None)
+        if hook is not None:
+            try:
+                return hook(builtin, args, kwargs)
+            except NotImplementedError:
+                pass
+    return builtin(*args, **kwargs)
+
+
+def abs_(*args, **kwargs):
+    """Overload of `abs`.
+
+    Args:
+        *args: positional arguments of `abs`.
+        **kwargs: keyword arguments of `abs`.
+
+    Returns:
+        `abs(...)`, or the backend's overload for a staged argument.
+    """
+    return _call(builtins.abs, args, kwargs)
+
+
+def float_(*args, **kwargs):
+    """Overload of `float`; see `abs_` for the arguments and the result."""
+    return _call(builtins.float, args, kwargs)
+
+
+def int_(*args, **kwargs):
+    """Overload of `int`; see `abs_` for the arguments and the result."""
+    return _call(builtins.int, args, kwargs)
+
+
+def len_(*args, **kwargs):
+    """Overload of `len`; see `abs_` for the arguments and the result."""
+    return _call(builtins.len, args, kwargs)
+
+
+def range_(*args, **kwargs):
+    """Overload of `range`: a staged bound gives the backend's staged range.
+
+    Args:
+        *args: positional arguments of `range`.
+        **kwargs: keyword arguments of `range`.
+
+    Returns:
+        `range(...)`, or the backend's staged range, which `for_stmt` stages.
+    """
+    return _call(builtins.range, args, kwargs)
+
+
+def enumerate_(*args, **kwargs):
+    """Overload of `enumerate`; see `abs_` for the arguments and the result."""
+    return _call(builtins.enumerate, args, kwargs)
+
+
+def zip_(*args, **kwargs):
+    """Overload of `zip`; see `abs_` for the arguments and the result."""
+    return _call(builtins.zip, args, kwargs)
+
+
+def min_(*args, **kwargs):
+    """Overload of `min`; see `abs_` for the arguments and the result."""
+    return _call(builtins.min, args, kwargs)
+
+
+def max_(*args, **kwargs):
+    """Overload of `max`; see `abs_` for the arguments and the result."""
+    return _call(builtins.max, args, kwargs)
+
+
+def sum_(*args, **kwargs):
+    """Overload of `sum`; see `abs_` for the arguments and the result."""
+    return _call(builtins.sum, args, kwargs)
+
+
+def any_(*args, **kwargs):
+    """Overload of `any`; see `abs_` for the arguments and the result."""
+    return _call(builtins.any, args, kwargs)
+
+
+def all_(*args, **kwargs):
+    """Overload of `all`; see `abs_` for the arguments and the result."""
+    return _call(builtins.all, args, kwargs)
+
+
+def print_(*objects, **kwargs):
+    """Overload of `print`.
+
+    With no staged object this is `builtins.print(*objects, **kwargs)` itself (same output,
+    `sep`, `end`, `file`, `flush` and errors). With a staged object the backend's `print_` hook
+    prints at every execution of the staged computation, like `tf.print`.
+
+    Args:
+        *objects: the objects to print.
+        **kwargs: `sep`, `end`, `file`, `flush`, as for `print`.
+
+    Returns:
+        None, or what the backend's `print_` returns.
+
+    Raises:
+        StagingError: for staged objects when the backend has no `print_` hook, or when `file`
+            is given (staged printing writes to standard output only).
+    """
+    backend = first_backend(objects)
+    if backend is None or not _PRINT_KWARGS.issuperset(kwargs):
+        return builtins.print(*objects, **kwargs)
+    hook = getattr(backend, 'print_', None)
+    if hook is None:
+        raise StagingError(
+            'print() of a staged value needs the backend {!r} to provide a `print_` hook; '
+            'print a Python value instead.'.format(getattr(backend, 'name', backend)))
+    if kwargs.get('file') is not None:
+        raise StagingError(
+            'print(..., file={!r}) of a staged value is not supported: staged printing writes '
+            'to standard output at every run. Drop the file argument.'.format(kwargs['file']))
+    sep = kwargs.get('sep')
+    end = kwargs.get('end')
+    return hook(*objects, sep=' ' if sep is None else sep, end='\n' if end is None else end)
+
+
+# The overload that converted code calls for each builtin.
+BUILTIN_FUNCTIONS_MAP = {
+    builtins.abs: abs_,
+    builtins.all: all_,
+    builtins.any: any_,
+    builtins.enumerate: enumerate_,
+    builtins.float: float_,
+    builtins.int: int_,
+    builtins.len: len_,
+    builtins.max: max_,
+    builtins.min: min_,
+    builtins.print: print_,
+    builtins.range: range_,
+    builtins.sum: sum_,
+    builtins.zip: zip_,
+}
+
+
+def overload_of(f):
+    """Returns the overload of builtin `f`, or `f` itself when there is none.
+
+    Args:
+        f: any callable.
+
+    Returns:
+        The entry of BUILTIN_FUNCTIONS_MAP for `f`, else `f`.
+    """
+    try:
+        return BUILTIN_FUNCTIONS_MAP.get(f, f)
+    except TypeError:  # unhashable callable object
+        return f
