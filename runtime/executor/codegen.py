@@ -1,0 +1,372 @@
+"""The compiled executor: turns a Graph into one generated Python function calling numpy.
+
+`compile(graph, inputs, outputs)` optimises the graph (runtime.executor.optimize), then emits
+straight-line source: one statement per node, with an inline expression where one computes
+exactly what the kernel computes (`add_1 = x + y`, see runtime.executor.emitters) and a direct
+kernel call otherwise (`print_2 = _k_print(x, template=_a3)`). `cond` nodes become native
+`if`/`else` and `while` nodes native `while` loops with their subgraphs inlined as nested code,
+so no node is dispatched at run time and a loop runs in constant stack depth. Constants, kernels
+and attributes are hoisted into the function's globals; rank-0 numeric inputs and constants are
+turned into numpy scalars (numpy's scalar fast paths are ~20x faster than 0-d arrays); values
+that may be large are deleted after their last use.
+
+The source is registered in `linecache` under "<runtime-graph NAME#N>", so tracebacks show
+the generated lines. One `try/except` around the whole body (free in the hot path) maps the
+failing line back to its node and prefixes the error message with
+"While executing add_1 = add(x, y): ", exactly as the reference interpreter does.
+"""
+import builtins
+import itertools
+import keyword
+import linecache
+import weakref
+
+import numpy as np
+
+from runtime.executor import emitters
+from runtime.executor import optimize as optimize_lib
+from runtime.executor.interpreter import _annotate
+from runtime.ops import registry
+
+_INDENT = "    "
+_counter = itertools.count()
+# Values with at least this many elements (or of unknown size) are deleted after their last use.
+LARGE_VALUE_ELEMENTS = 1024
+_RESERVED = set(keyword.kwlist) | set(dir(builtins))
+_SCALAR_KINDS = "biuf"
+
+
+class GeneratedCode:
+    """The output of `generate`: source text plus everything needed to load it.
+
+    Attributes:
+        source: The Python source of one function definition.
+        namespace: The globals the source needs (constants, kernels, attributes).
+        name: The function's name in `namespace` after exec.
+        filename: The pseudo file name the source is registered under.
+        line_nodes: Dict mapping 1-based source lines to the Node they execute.
+    """
+
+    __slots__ = ("source", "namespace", "name", "filename", "line_nodes")
+
+    def __init__(self, source, namespace, name, filename, line_nodes):
+        self.source = source
+        self.namespace = namespace
+        self.name = name
+        self.filename = filename
+        self.line_nodes = line_nodes
+
+    def load(self):
+        """Executes the source and returns the generated function (registered in linecache).
+
+        Returns:
+            The function.
+        """
+        code = builtins.compile(self.source, self.filename, "exec")
+        namespace = self.namespace
+        line_nodes = self.line_nodes
+
+        def annotate(error):
+            tb = error.__traceback__
+            node = line_nodes.get(tb.tb_lineno) if tb is not None else None
+            if node is not None:
+                _annotate(error, node)
+
+        namespace["_annotate_error"] = annotate
+        exec(code, namespace)  # noqa: S102 - our own generated source
+        fn = namespace[self.name]
+        lines = self.source.splitlines(True)
+        linecache.cache[self.filename] = (len(self.source), None, lines, self.filename)
+        weakref.finalize(fn, linecache.cache.pop, self.filename, None)
+        fn.__runtime_source__ = self.source
+        return fn
+
+
+def compile(graph, inputs=None, outputs=None, *, optimize=True):  # noqa: A001 - contract name
+    """Compiles `graph` into a Python function computing `outputs` from `inputs`.
+
+    Args:
+        graph: The Graph.
+        inputs: The placeholder tensors bound to the call arguments, in order
+            (default `graph.inputs`).
+        outputs: The tensors whose values the call returns, in order (default `graph.outputs`).
+        optimize: Fold constants, fuse identities and prune first (runtime.executor.optimize).
+
+    Returns:
+        A callable(*arrays) -> tuple with one numpy value per output. Its generated source is
+        in its `__runtime_source__` attribute.
+
+    Raises:
+        TypeError: if an output is not a symbolic tensor of `graph`.
+    """
+    return generate(graph, inputs, outputs, optimize=optimize).load()
+
+
+def generate(graph, inputs=None, outputs=None, *, optimize=True):
+    """Generates the source of the compiled function without loading it.
+
+    Args:
+        graph: The Graph.
+        inputs: The input placeholders in order (default `graph.inputs`).
+        outputs: The output tensors in order (default `graph.outputs`).
+        optimize: Whether to run the optimiser first.
+
+    Returns:
+        A GeneratedCode.
+
+    Raises:
+        TypeError: if an output is not a symbolic tensor of `graph`.
+    """
+    inputs = list(graph.inputs if inputs is None else inputs)
+    outputs = list(graph.outputs if outputs is None else outputs)
+    if optimize:
+        graph = optimize_lib.optimize(graph, inputs, outputs)
+    else:
+        graph = optimize_lib.optimize(graph, inputs, outputs, fold=False, fuse=False,
+                                      prune=False)
+    return _Generator(graph).run()
+
+
+class _Namer:
+    """Hands out identifiers unique in the generated module (torch.fx `_Namespace` style)."""
+
+    def __init__(self):
+        self._used = set(_RESERVED) | {"_annotate_error", "_e"}
+
+    def new(self, hint, private=False):
+        """Returns a fresh identifier derived from `hint` ('_'-prefixed when private)."""
+        base = "".join(c if c.isalnum() or c == "_" else "_" for c in str(hint)) or "v"
+        base = base.strip("_") or "v"
+        if base[0].isdigit():
+            base = "v" + base
+        if private:
+            base = "_" + base
+        name = base
+        i = 1
+        while name in self._used:
+            name = f"{base}_{i}"
+            i += 1
+        self._used.add(name)
+        return name
+
+
+def _tuple_items(names):
+    """'a' -> 'a,' and 'a', 'b' -> 'a, b' (tuple display items)."""
+    if len(names) == 1:
+        return names[0] + ","
+    return ", ".join(names)
+
+
+def _is_large(tensor):
+    shape = tensor.shape
+    if shape is None or None in shape:
+        return tensor.dtype.name != "variant"
+    return int(np.prod(shape)) >= LARGE_VALUE_ELEMENTS
+
+
+def _is_scalar(tensor):
+    return tensor.shape == () and tensor.dtype.np_dtype.kind in _SCALAR_KINDS
+
+
+class _Generator:
+    """Emits the source of one graph (subgraphs are emitted inline by the same instance)."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.namer = _Namer()
+        self.namespace = {"__builtins__": builtins}
+        self.lines = []
+        self.line_nodes = {}  # 1-based line number -> Node
+        self.env = {}  # tensor -> source expression of its value
+        self.const = {}  # tensor -> compile-time value (constants)
+        self._globals_by_id = {}  # id(value) -> global name (values kept alive by namespace)
+        self._scalars = {}  # (dtype, bytes) of a numpy scalar constant -> its global name
+
+    # -- helpers used by emitters ---------------------------------------------------------
+
+    def global_(self, value, hint):
+        """Binds `value` as a global of the generated code and returns its name."""
+        name = self._globals_by_id.get(id(value))
+        if name is None:
+            name = self.namer.new(hint, private=True)
+            self.namespace[name] = value
+            self._globals_by_id[id(value)] = name
+        return name
+
+    def known(self, tensor):
+        """Returns the compile-time value of `tensor`, or None."""
+        return self.const.get(tensor)
+
+    def _scalar_global(self, value):
+        """Returns the global holding numpy scalar `value`, shared by equal scalars."""
+        key = (value.dtype.str, value.tobytes())
+        name = self._scalars.get(key)
+        if name is None:
+            text = str(value.item()).replace("-", "m").replace(".", "_").replace("+", "")
+            name = self.global_(value, f"{value.dtype.name}_{text}")
+            self._scalars[key] = name
+        return name
+
+    def literal(self, value):
+        """Returns source for an attribute value: a literal when exact, else a global."""
+        if value is None or type(value) in (bool, int, str):
+            return repr(value)
+        if type(value) is float and np.isfinite(value):
+            return repr(value)
+        if type(value) is tuple and all(v is None or type(v) in (bool, int, str)
+                                        for v in value):
+            return repr(value)
+        return self.global_(value, "a")
+
+    # -- emission -------------------------------------------------------------------------
+
+    def _line(self, depth, text, node=None):
+        self.lines.append(_INDENT * depth + text)
+        if node is not None:
+            self.line_nodes[len(self.lines)] = node
+
+    def run(self):
+        """Emits the whole function and returns a GeneratedCode."""
+        graph = self.graph
+        fn_name = self.namer.new(graph.name or "graph")
+        params = []
+        prologue = []
+        raw = {}  # top-level tensor -> expression of the caller's own object
+        for t in graph.inputs:
+            name = self.namer.new(t.node.name)
+            params.append(name)
+            self.env[t] = name
+            if _is_scalar(t):
+                scalar = self.namer.new(t.node.name)
+                ndarray = self.global_(np.ndarray, "ndarray")
+                prologue.append(f"{scalar} = {name}[()] if {name}.__class__ is {ndarray} "
+                                f"else {name}")
+                self.env[t] = scalar
+                raw[t] = name
+        filename = f"<runtime-graph {graph.name}#{next(_counter)}>"
+        self._line(0, f"def {fn_name}({', '.join(params)}):")
+        self._line(1, "try:")
+        for text in prologue:
+            self._line(2, text)
+        self._block(graph, 2, raw)
+        outs = []
+        for t in graph.outputs:
+            outs.append(raw.get(t) or self.env[t])
+        self._line(2, "return (" + _tuple_items(outs) + ")")
+        self._line(1, "except Exception as _e:")
+        self._line(2, "_annotate_error(_e)")
+        self._line(2, "raise")
+        source = "\n".join(self.lines) + "\n"
+        return GeneratedCode(source, self.namespace, fn_name, filename, self.line_nodes)
+
+    def _block(self, graph, depth, raw=None):
+        """Emits the nodes of `graph` (its placeholders must already be bound in env)."""
+        nodes = [n for n in graph.nodes if n.op != "placeholder"]
+        last_use = {}
+        for i, node in enumerate(nodes):
+            for t in node.inputs:
+                last_use[t] = i
+        for t in graph.outputs:
+            last_use[t] = len(nodes)
+        start = len(self.lines)
+        for i, node in enumerate(nodes):
+            self._node(node, depth, raw)
+            dead = [self.env[t] for t in node.outputs if t not in last_use and self._local(t)]
+            dead += [self.env[t] for t in node.inputs
+                     if last_use.get(t) == i and self._local(t) and t.node.graph is graph]
+            dead = sorted(set(dead))
+            if dead:
+                self._line(depth, "del " + ", ".join(dead))
+        if len(self.lines) == start:
+            self._line(depth, "pass")
+
+    def _local(self, tensor):
+        """True for large values held in a local that this block defines."""
+        return tensor.node.op not in ("placeholder", "constant") and _is_large(tensor)
+
+    def _node(self, node, depth, raw):
+        op = node.op
+        if op == "constant":
+            value = node.attrs["value"]
+            t = node.outputs[0]
+            self.const[t] = value
+            if raw is not None:
+                raw[t] = self.global_(value, node.name)
+            if _is_scalar(t):
+                self.env[t] = self._scalar_global(value[()])
+            else:
+                self.env[t] = self.global_(value, node.name)
+            return
+        if op == "cond":
+            self._cond(node, depth)
+            return
+        if op == "while":
+            self._while(node, depth)
+            return
+        args = [self.env[t] for t in node.inputs]
+        expr = emitters.expression(node, args, self)
+        opdef = registry.OPS[op]
+        if expr is None:
+            kernel = self.global_(opdef.kernel, "k_" + op)
+            parts = args + [f"{k}={self.literal(v)}" for k, v in node.attrs.items()]
+            expr = f"{kernel}({', '.join(parts)})"
+        outs = node.outputs
+        names = [self.namer.new(t.node.name if len(outs) == 1 else f"{node.name}_{t.index}")
+                 for t in outs]
+        for t, name in zip(outs, names):
+            self.env[t] = name
+        if not opdef.multi_output:
+            self._line(depth, f"{names[0]} = {expr}", node)
+        elif not names:
+            self._line(depth, expr, node)
+        else:
+            self._line(depth, _tuple_items(names) + f" = {expr}", node)
+
+    def _bind(self, subgraph, exprs):
+        for t, expr in zip(subgraph.inputs, exprs):
+            self.env[t] = expr
+
+    def _cond(self, node, depth):
+        pred = self.env[node.inputs[0]]
+        operands = [self.env[t] for t in node.inputs[1:]]
+        names = [self.namer.new(f"{node.name}_{t.index}" if len(node.outputs) > 1
+                                else node.name) for t in node.outputs]
+        self._line(depth, f"if {pred}:", node)
+        self._branch(node.attrs["true_graph"], operands, names, depth + 1)
+        self._line(depth, "else:", node)
+        self._branch(node.attrs["false_graph"], operands, names, depth + 1)
+        for t, name in zip(node.outputs, names):
+            self.env[t] = name
+
+    def _branch(self, graph, operands, names, depth):
+        self._bind(graph, operands)
+        self._block(graph, depth)
+        for name, t in zip(names, graph.outputs):
+            self._line(depth, f"{name} = {self.env[t]}")
+
+    def _while(self, node, depth):
+        n = node.attrs["num_loop_vars"]
+        cond_graph = node.attrs["cond_graph"]
+        body_graph = node.attrs["body_graph"]
+        inits = [self.env[t] for t in node.inputs[:n]]
+        captured = [self.env[t] for t in node.inputs[n:]]
+        names = [self.namer.new(body_graph.inputs[i].node.name) for i in range(n)]
+        for name, init in zip(names, inits):
+            self._line(depth, f"{name} = {init}")
+        self._bind(cond_graph, names + captured)
+        self._bind(body_graph, names + captured)
+        self._line(depth, "while True:", node)
+        self._block(cond_graph, depth + 1)
+        self._line(depth + 1, f"if not {self.env[cond_graph.outputs[0]]}:", node)
+        self._line(depth + 2, "break")
+        self._block(body_graph, depth + 1)
+        targets, values = [], []
+        for name, t in zip(names, body_graph.outputs):
+            value = self.env[t]
+            if value != name:
+                targets.append(name)
+                values.append(value)
+        if targets:
+            self._line(depth + 1, ", ".join(targets) + " = " + ", ".join(values))
+        for t, name in zip(node.outputs, names):
+            self.env[t] = name

@@ -1,0 +1,172 @@
+"""Inline Python expressions for ops, used by the code generator instead of kernel calls.
+
+An emitter returns source text that computes exactly what the op's registered kernel computes
+(same value, dtype and errors), or None to fall back to calling the kernel. Each emitter is
+registered with the kernel it was written against and is skipped when the registry holds a
+different kernel, so a kernel change can never make the two executors disagree silently.
+
+Kernels that are Python operators (``operator.add`` ...) become infix expressions and numpy
+ufuncs or builtins are called directly; neither needs an emitter.
+"""
+import operator
+
+import numpy as np
+
+from runtime.ops import array_ops
+from runtime.ops import math_ops
+from runtime.ops import registry
+
+# Kernel object -> infix template. `a + b` *is* `operator.add(a, b)`.
+INFIX = {
+    operator.add: "{0} + {1}", operator.sub: "{0} - {1}", operator.mul: "{0} * {1}",
+    operator.truediv: "{0} / {1}", operator.floordiv: "{0} // {1}",
+    operator.mod: "{0} % {1}", operator.pow: "{0} ** {1}", operator.and_: "{0} & {1}",
+    operator.or_: "{0} | {1}", operator.xor: "{0} ^ {1}", operator.lshift: "{0} << {1}",
+    operator.rshift: "{0} >> {1}", operator.lt: "{0} < {1}", operator.le: "{0} <= {1}",
+    operator.gt: "{0} > {1}", operator.ge: "{0} >= {1}", operator.eq: "{0} == {1}",
+    operator.ne: "{0} != {1}", operator.neg: "-{0}", operator.invert: "~{0}",
+    operator.matmul: "{0} @ {1}",
+}
+# numpy ufunc kernel -> the Python operator that calls it on ndarrays and numpy scalars
+# (the scalar fast paths make `a != b` ~40x faster than `np.not_equal(a, b)` on scalars).
+_UFUNC_OPERATORS = {np.equal: "{0} == {1}", np.not_equal: "{0} != {1}"}
+_NUMERIC_KINDS = "biuf"
+
+EMITTERS = {}  # op name -> (expected kernel, emitter)
+
+
+def register_emitter(op, kernel):
+    """Decorator registering `emitter(node, args, ctx) -> str | None` for op `op`.
+
+    Args:
+        op: The op name.
+        kernel: The kernel the emitter reproduces (None: the module attribute is missing, and
+            the emitter is not registered).
+
+    Returns:
+        The decorator.
+    """
+    def decorator(emitter):
+        if kernel is not None:
+            EMITTERS[op] = (kernel, emitter)
+        return emitter
+    return decorator
+
+
+def expression(node, args, ctx):
+    """Returns an inline expression computing `node`, or None to call its kernel.
+
+    Args:
+        node: The Node (an ordinary op).
+        args: Source expressions of its inputs (plain names or globals).
+        ctx: The code generator; `ctx.global_(value, hint)` binds a global and returns its
+            name, `ctx.known(tensor)` returns a compile-time value or None.
+
+    Returns:
+        A source expression, or None.
+    """
+    kernel = registry.OPS[node.op].kernel
+    entry = EMITTERS.get(node.op)
+    if entry is not None and entry[0] is kernel:
+        text = entry[1](node, args, ctx)
+        if text is not None:
+            return text
+    if node.attrs:
+        return None
+    template = INFIX.get(kernel) if _hashable(kernel) else None
+    if template is not None:
+        return template.format(*args)
+    template = _UFUNC_OPERATORS.get(kernel) if _hashable(kernel) else None
+    if template is not None and all(_numeric(t) for t in node.inputs):
+        return template.format(*args)
+    return None
+
+
+def _hashable(value):
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _numeric(tensor):
+    return tensor.dtype.np_dtype.kind in _NUMERIC_KINDS
+
+
+def _float(tensor):
+    return tensor.dtype.np_dtype.kind == "f"
+
+
+def _nonzero_constant(ctx, tensor):
+    value = ctx.known(tensor)
+    return value is not None and bool(np.all(value))
+
+
+@register_emitter("identity", getattr(array_ops, "_identity_kernel", None))
+def _identity(node, args, ctx):
+    return args[0]
+
+
+@register_emitter("cast", getattr(math_ops, "_cast_kernel", None))
+def _cast(node, args, ctx):
+    dtype = ctx.global_(node.attrs["dtype"].np_dtype, "dt_" + node.attrs["dtype"].name)
+    return f"{args[0]}.astype({dtype})"
+
+
+@register_emitter("floordiv", getattr(math_ops, "_floordiv_kernel", None))
+def _floordiv(node, args, ctx):
+    # The kernel only adds a zero-divisor check for integers.
+    if _float(node.inputs[1]) or _nonzero_constant(ctx, node.inputs[1]):
+        return f"{args[0]} // {args[1]}"
+    return None
+
+
+@register_emitter("floormod", getattr(math_ops, "_floormod_kernel", None))
+def _floormod(node, args, ctx):
+    if _float(node.inputs[1]) or _nonzero_constant(ctx, node.inputs[1]):
+        return f"{args[0]} % {args[1]}"
+    return None
+
+
+@register_emitter("pow", getattr(math_ops, "_pow_kernel", None))
+def _pow(node, args, ctx):
+    # The kernel only adds a negative-exponent check for integer bases.
+    if _float(node.inputs[0]):
+        return f"{args[0]} ** {args[1]}"
+    value = ctx.known(node.inputs[1])
+    if value is not None and not np.any(np.asarray(value) < 0):
+        return f"{args[0]} ** {args[1]}"
+    return None
+
+
+@register_emitter("truediv", getattr(math_ops, "_truediv_kernel", None))
+def _truediv(node, args, ctx):
+    if _float(node.inputs[0]):
+        return f"{args[0]} / {args[1]}"
+    target = getattr(math_ops, "_TRUEDIV_NP", {}).get(node.inputs[0].dtype.np_dtype)
+    if target is None:
+        return None
+    divide = ctx.global_(np.true_divide, "np_true_divide")
+    dtype = ctx.global_(target, "dt_" + target.name)
+    return f"{divide}({args[0]}, {args[1]}, dtype={dtype})"
+
+
+@register_emitter("matmul", getattr(math_ops, "_matmul_kernel", None))
+def _matmul(node, args, ctx):
+    if node.attrs.get("transpose_a") or node.attrs.get("transpose_b"):
+        return None
+    return f"{args[0]} @ {args[1]}"
+
+
+@register_emitter("select", getattr(array_ops, "_select_kernel", None))
+def _select(node, args, ctx):
+    where = ctx.global_(np.where, "np_where")
+    return f"{where}({args[0]}, {args[1]}, {args[2]})"
+
+
+@register_emitter("transpose", getattr(array_ops, "_transpose_kernel", None))
+def _transpose(node, args, ctx):
+    fn = ctx.global_(np.transpose, "np_transpose")
+    perm = ctx.literal(node.attrs.get("perm"))
+    return f"{fn}({args[0]}, {perm})"

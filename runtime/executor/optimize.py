@@ -1,0 +1,430 @@
+"""Graph optimisation before compilation: constant folding, identity/cast fusion and pruning.
+
+The passes never mutate their input: `optimize` analyses a Graph and builds a new one (with new
+subgraphs for control-flow nodes) that computes the same outputs with the same side effects.
+
+- fold: a pure node whose inputs are all known at compile time becomes a ``constant`` node
+  holding the value its kernel computes (once, at compile time). Constants reaching a
+  ``cond``/``while`` subgraph through its inputs are propagated into it, so folding continues
+  inside. A node is not folded when its kernel raises or warns (the error must happen at run
+  time, and only if that code runs), or when the value is larger than `MAX_FOLDED_BYTES`.
+  ``shape``/``size``/``rank`` of a tensor with a fully known static shape fold too.
+- fuse: ``identity`` nodes and ``cast`` to the dtype the value already has disappear (their
+  users read the input directly), and ``cast(cast(x, B), C)`` reads ``x`` directly when the
+  first cast is exact (``x`` -> ``B`` loses nothing), becoming ``x`` itself when ``C`` is
+  ``x``'s dtype.
+- prune: a node survives only if a graph output or a stateful node needs it. Stateful nodes
+  (prints, variable reads and writes, random draws, py_function, asserts, TensorArray ops and
+  control flow containing any of them) always survive, in their original order. ``cond``
+  nodes lose outputs nobody reads and operands neither branch reads; ``while`` nodes lose loop
+  variables that neither the condition, the live loop variables, a stateful node nor a
+  consumer of the loop needs, and captured values the subgraphs no longer read.
+
+Node names are kept, so error messages and ``str(graph)`` of the optimised graph still name
+the user's nodes; a folded node becomes a ``constant`` with the folded node's name.
+"""
+import warnings
+
+import numpy as np
+
+from runtime.graph import Graph
+from runtime.ops import registry
+
+IDENTITY_OPS = frozenset({"identity"})
+# Ops whose value is a function of their input's static shape only.
+SHAPE_OPS = frozenset({"shape", "size", "rank"})
+MAX_FOLDED_BYTES = 1 << 20  # larger folded values would bloat the compiled constants
+_NEVER_FOLD = registry.SOURCE | registry.CONTROL_FLOW
+# Mantissa bits of a float type, to decide which integer -> float casts are exact.
+_MANTISSA = {2: 11, 4: 24, 8: 53}
+
+
+def optimize(graph, inputs=None, outputs=None, *, fold=True, fuse=True, prune=True):
+    """Returns an optimised copy of `graph` computing `outputs` from `inputs`.
+
+    Args:
+        graph: The Graph (left unchanged).
+        inputs: The placeholder tensors the caller binds, in order (default `graph.inputs`).
+            All of them stay inputs of the result, used or not.
+        outputs: The tensors to compute, in order (default `graph.outputs`).
+        fold: Fold constants.
+        fuse: Remove identity and no-op cast chains.
+        prune: Remove nodes that no output or stateful node needs.
+
+    Returns:
+        A new Graph whose `inputs` and `outputs` correspond one to one to `inputs` and
+        `outputs`.
+
+    Raises:
+        TypeError: if an output is not a symbolic tensor of `graph`.
+    """
+    inputs = list(graph.inputs if inputs is None else inputs)
+    outputs = list(graph.outputs if outputs is None else outputs)
+    for t in outputs:
+        if getattr(t, "node", None) is None or t.node.graph is not graph:
+            raise TypeError(f"Expected the outputs of graph '{graph.name}' to be symbolic "
+                            f"tensors of that graph, found {t!r}.")
+    plan = _Plan(graph, {}, fold, fuse)
+    roots = [plan.resolve(t) for t in outputs]
+    live = _Liveness(plan, roots, prune)
+    return _Builder(plan, live, None).build(inputs, outputs)
+
+
+def fold_constants(graph, inputs=None, outputs=None):
+    """Folds constants only (see `optimize`).
+
+    Args:
+        graph: The Graph.
+        inputs: The input placeholders (default `graph.inputs`).
+        outputs: The output tensors (default `graph.outputs`).
+
+    Returns:
+        A new Graph.
+    """
+    return optimize(graph, inputs, outputs, fold=True, fuse=False, prune=False)
+
+
+def fuse_identities(graph, inputs=None, outputs=None):
+    """Removes identity nodes and no-op cast chains only (see `optimize`).
+
+    Args:
+        graph: The Graph.
+        inputs: The input placeholders (default `graph.inputs`).
+        outputs: The output tensors (default `graph.outputs`).
+
+    Returns:
+        A new Graph.
+    """
+    return optimize(graph, inputs, outputs, fold=False, fuse=True, prune=False)
+
+
+def prune(graph, inputs=None, outputs=None):
+    """Removes the nodes no output or stateful node needs only (see `optimize`).
+
+    Args:
+        graph: The Graph.
+        inputs: The input placeholders (default `graph.inputs`).
+        outputs: The output tensors (default `graph.outputs`).
+
+    Returns:
+        A new Graph.
+    """
+    return optimize(graph, inputs, outputs, fold=False, fuse=False, prune=True)
+
+
+def is_lossless_cast(src, dst):
+    """True when casting any value of dtype `src` to `dst` and back gives the value back.
+
+    Args:
+        src: The source DType.
+        dst: The target DType.
+
+    Returns:
+        A Python bool.
+    """
+    a, b = src.np_dtype, dst.np_dtype
+    if a == b:
+        return True
+    if a.kind == "b":
+        return b.kind in "biuf"
+    if a.kind == "f":
+        return b.kind == "f" and b.itemsize >= a.itemsize
+    if a.kind == "i":
+        if b.kind == "i":
+            return b.itemsize >= a.itemsize
+        return b.kind == "f" and _MANTISSA.get(b.itemsize, 0) >= a.itemsize * 8 - 1
+    if a.kind == "u":
+        if b.kind == "u":
+            return b.itemsize >= a.itemsize
+        if b.kind == "i":
+            return b.itemsize > a.itemsize
+        return b.kind == "f" and _MANTISSA.get(b.itemsize, 0) >= a.itemsize * 8
+    return False
+
+
+class _Plan:
+    """Forward analysis of one graph: fused substitutions and compile-time values."""
+
+    def __init__(self, graph, known, fold, fuse):
+        self.graph = graph
+        self.fold = fold
+        self.fuse = fuse
+        self.sub = {}  # tensor -> the earlier tensor that carries the same value
+        self.value = {}  # tensor -> numpy value known at compile time
+        self.inputs_of = {}  # node -> its inputs after substitution (and cast rewiring)
+        self.subplans = {}  # (node, attr name, known items) -> _Plan of that subgraph
+        for i, t in enumerate(graph.inputs):
+            if i in known:
+                self.value[t] = known[i]
+        for node in graph.nodes:
+            self._visit(node)
+
+    def resolve(self, tensor):
+        """Returns the tensor whose value `tensor` carries after fusion."""
+        return self.sub.get(tensor, tensor)
+
+    def subplan(self, node, key, known):
+        """Returns the (cached) plan of subgraph `key` of `node` with known inputs."""
+        cache_key = (node, key, tuple(sorted((k, id(v)) for k, v in known.items())))
+        plan = self.subplans.get(cache_key)
+        if plan is None:
+            plan = self.subplans[cache_key] = _Plan(node.attrs[key], known, self.fold,
+                                                    self.fuse)
+        return plan
+
+    def _visit(self, node):
+        op = node.op
+        if op == "constant":
+            self.value[node.outputs[0]] = node.attrs["value"]
+            return
+        if op == "placeholder":
+            return
+        ins = [self.sub.get(t, t) for t in node.inputs]
+        self.inputs_of[node] = ins
+        if node.stateful or op in _NEVER_FOLD:
+            return
+        if self.fold and self._try_fold(node, ins):
+            return
+        if self.fuse:
+            self._try_fuse(node, ins)
+
+    def _try_fold(self, node, ins):
+        value = self.value
+        op = node.op
+        if op in SHAPE_OPS and ins and ins[0].shape is not None and None not in ins[0].shape:
+            args = [np.zeros(ins[0].shape, dtype=np.int8)]
+        elif all(t in value for t in ins):
+            args = [value[t] for t in ins]
+        else:
+            return False
+        opdef = registry.OPS.get(op)
+        if opdef is None or opdef.stateful:
+            return False
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                with np.errstate(all="raise"):
+                    result = opdef.kernel(*args, **node.attrs)
+        except Exception:  # noqa: BLE001 - any failure must happen at run time instead
+            return False
+        results = list(result) if opdef.multi_output else [result]
+        if len(results) != len(node.outputs):
+            return False
+        for t, v in zip(node.outputs, results):
+            if not isinstance(v, (np.ndarray, np.generic)) or v.dtype != t.dtype.np_dtype:
+                return False
+            if v.nbytes > MAX_FOLDED_BYTES or v.dtype.kind == "O":
+                return False
+        for t, v in zip(node.outputs, results):
+            value[t] = v
+        return True
+
+    def _try_fuse(self, node, ins):
+        op = node.op
+        if op in IDENTITY_OPS and len(ins) == 1 and len(node.outputs) == 1:
+            self.sub[node.outputs[0]] = ins[0]
+        elif op == "cast":
+            src = ins[0]
+            target = node.outputs[0].dtype
+            if src.dtype is target:
+                self.sub[node.outputs[0]] = src
+                return
+            inner = src.node
+            if inner.op == "cast" and not inner.stateful and inner in self.inputs_of:
+                origin = self.inputs_of[inner][0]
+                if is_lossless_cast(origin.dtype, src.dtype):
+                    if origin.dtype is target:
+                        self.sub[node.outputs[0]] = origin
+                    else:
+                        self.inputs_of[node] = [origin]
+
+
+class _Liveness:
+    """Backward analysis of one plan: which nodes, outputs and inputs survive."""
+
+    def __init__(self, plan, roots, prune):
+        self.plan = plan
+        self.prune = prune
+        self.nodes = set()  # surviving nodes
+        self.needed = set(roots)  # tensors some surviving consumer reads
+        self.control = {}  # control-flow node -> _CondDecision or _WhileDecision
+        value = plan.value
+        for node in reversed(plan.graph.nodes):
+            op = node.op
+            if op == "placeholder":
+                if any(t in self.needed for t in node.outputs):
+                    self.nodes.add(node)
+                continue
+            used = any(t in self.needed for t in node.outputs)
+            if not (used or node.stateful or not prune):
+                continue
+            self.nodes.add(node)
+            if op == "constant" or (node.outputs and all(t in value for t in node.outputs)):
+                continue  # emitted as constants: needs no inputs
+            if op == "cond":
+                decision = _CondDecision(self, node)
+            elif op == "while":
+                decision = _WhileDecision(self, node)
+            else:
+                self.needed.update(plan.inputs_of[node])
+                continue
+            if decision.dead:
+                self.nodes.discard(node)
+                continue
+            self.control[node] = decision
+            ins = plan.inputs_of[node]
+            self.needed.update(ins[i] for i in decision.kept_inputs)
+
+    def placeholders_used(self):
+        """Indices of the graph inputs that surviving nodes read (constant ones excluded)."""
+        graph = self.plan.graph
+        value = self.plan.value
+        return {i for i, t in enumerate(graph.inputs)
+                if t in self.needed and t not in value}
+
+
+class _CondDecision:
+    """What survives of a cond node: outputs, operands and the two pruned branches."""
+
+    def __init__(self, live, node):
+        plan = live.plan
+        ins = plan.inputs_of[node]
+        known = {j: plan.value[t] for j, t in enumerate(ins[1:]) if t in plan.value}
+        outs = node.outputs
+        self.kept_outputs = [i for i, t in enumerate(outs)
+                             if t in live.needed or not live.prune]
+        self.dead = live.prune and not self.kept_outputs and not node.stateful
+        self.branches = {}
+        used = set()
+        for key in ("true_graph", "false_graph"):
+            sub = plan.subplan(node, key, known)
+            roots = [sub.resolve(sub.graph.outputs[i]) for i in self.kept_outputs]
+            sub_live = _Liveness(sub, roots, live.prune)
+            self.branches[key] = sub_live
+            used |= sub_live.placeholders_used()
+        if not live.prune:
+            used |= {j for j in range(len(ins) - 1) if j not in known}
+        self.operands = sorted(used)  # indices into the branch inputs
+        self.kept_inputs = [0] + [j + 1 for j in self.operands]
+
+
+class _WhileDecision:
+    """What survives of a while node: loop variables, captures and the pruned subgraphs."""
+
+    def __init__(self, live, node):
+        plan = live.plan
+        ins = plan.inputs_of[node]
+        n = node.attrs["num_loop_vars"]
+        known = {j: plan.value[t] for j, t in enumerate(ins) if j >= n and t in plan.value}
+        cond_plan = plan.subplan(node, "cond_graph", known)
+        body_plan = plan.subplan(node, "body_graph", known)
+        if live.prune:
+            kept = {i for i in range(n) if node.outputs[i] in live.needed}
+        else:
+            kept = set(range(n))
+        while True:
+            cond_live = _Liveness(cond_plan, [cond_plan.resolve(cond_plan.graph.outputs[0])],
+                                  live.prune)
+            roots = [body_plan.resolve(body_plan.graph.outputs[i]) for i in sorted(kept)]
+            body_live = _Liveness(body_plan, roots, live.prune)
+            used = cond_live.placeholders_used() | body_live.placeholders_used()
+            grown = kept | {i for i in used if i < n}
+            if grown == kept:
+                break
+            kept = grown
+        if not live.prune:
+            used |= {j for j in range(n, len(ins)) if j not in known}
+        self.loop_vars = sorted(kept)
+        self.kept_inputs = self.loop_vars + sorted(j for j in used if j >= n)
+        self.cond_live = cond_live
+        self.body_live = body_live
+        # A while loop nobody reads and without side effects is dropped (as TensorFlow does).
+        self.dead = not any(node.outputs[i] in live.needed for i in kept) and not (
+            node.stateful or not live.prune)
+
+
+class _Builder:
+    """Builds the optimised copy of one graph from its plan and liveness."""
+
+    def __init__(self, plan, live, outer):
+        self.plan = plan
+        self.live = live
+        self.graph = Graph(plan.graph.name, outer_graph=outer)
+        self.env = {}  # old tensor -> new tensor
+
+    def build(self, inputs, outputs):
+        """Returns the new graph with placeholders for `inputs` (in order) and `outputs`."""
+        g = self.graph
+        env = self.env
+        plan = self.plan
+        for t in inputs:
+            node = g.add_node("placeholder", [], dict(t.node.attrs), [(t.shape, t.dtype)],
+                              t.node.name)
+            env[t] = node.outputs[0]
+        g.inputs = [env[t] for t in inputs]
+        for t in plan.graph.inputs:
+            if t in plan.value and t in self.live.needed:
+                env[t] = self._constant(t, plan.value[t], t.node.name)
+        for node in plan.graph.nodes:
+            if node in self.live.nodes and node.op != "placeholder":
+                self._copy(node)
+        g.outputs = [env[plan.resolve(t)] for t in outputs]
+        return g
+
+    def _constant(self, tensor, value, name):
+        node = self.graph.add_node("constant", [], {"value": value},
+                                   [(value.shape, tensor.dtype)], name)
+        return node.outputs[0]
+
+    def _copy(self, node):
+        plan = self.plan
+        env = self.env
+        g = self.graph
+        if node.op != "constant" and node.outputs and all(t in plan.value for t in node.outputs):
+            single = len(node.outputs) == 1
+            for i, t in enumerate(node.outputs):
+                if t in self.live.needed:
+                    name = node.name if single else f"{node.name}_{i}"
+                    env[t] = self._constant(t, plan.value[t], name)
+            return
+        old_ins = plan.inputs_of.get(node, ())
+        attrs = dict(node.attrs)
+        outs = node.outputs
+        decision = self.live.control.get(node)
+        if decision is not None:
+            old_ins = [old_ins[i] for i in decision.kept_inputs]
+        ins = [env[t] for t in old_ins]
+        if isinstance(decision, _CondDecision):
+            outs = [outs[i] for i in decision.kept_outputs]
+            for key, sub_live in decision.branches.items():
+                attrs[key] = self._subgraph(sub_live, decision.operands, decision.kept_outputs,
+                                            node.inputs[1:])
+        elif isinstance(decision, _WhileDecision):
+            keep = decision.kept_inputs
+            outs = [outs[i] for i in decision.loop_vars]
+            attrs["num_loop_vars"] = len(decision.loop_vars)
+            attrs["cond_graph"] = self._subgraph(decision.cond_live, keep, [0], node.inputs)
+            attrs["body_graph"] = self._subgraph(decision.body_live, keep, decision.loop_vars,
+                                                 node.inputs)
+        new = g.add_node(node.op, ins, attrs, [(t.shape, t.dtype) for t in outs], node.name,
+                         node.stateful)
+        for old, t in zip(outs, new.outputs):
+            env[old] = t
+
+    def _subgraph(self, sub_live, kept_inputs, kept_outputs, operands):
+        sub_plan = sub_live.plan
+        builder = _Builder(sub_plan, sub_live, self.graph)
+        sub = sub_plan.graph
+        new = builder.build([sub.inputs[i] for i in kept_inputs],
+                            [sub.outputs[i] for i in kept_outputs])
+        # Keep the capture records of the surviving inputs (maps outer -> inner tensors).
+        position = {t: i for i, t in enumerate(sub.inputs)}
+        for outer, placeholder in sub.captures:
+            inner = builder.env.get(placeholder)
+            i = position.get(placeholder)
+            if inner is None or i is None or inner.node.op != "placeholder":
+                continue
+            outer_new = self.env.get(self.plan.resolve(operands[i]))
+            if outer_new is not None:
+                new.captures.append((outer_new, inner))
+        return new
