@@ -1,0 +1,278 @@
+"""The autograph backend for runtime values: stages control flow on tensors while tracing.
+
+Registered with autograph when `runtime` is imported (see docs/internals.md, "Backend
+protocol"). A value is staged when it is a symbolic tensor, a TensorArray of a graph being
+built, or an eager tensor or Variable used while a graph is being built (as in TensorFlow,
+where everything inside a tf.function is a graph value). Eagerly, tensors run as plain Python.
+"""
+import builtins
+
+from runtime import context
+from runtime import dtypes
+from runtime.control_flow import cond as _cond
+from runtime.control_flow import while_loop as _while_loop
+from runtime.ops import array_ops
+from runtime.ops import io_ops
+from runtime.ops import math_ops
+from runtime.ops import reduction_ops
+from runtime.tensor import EagerTensor
+from runtime.tensor import SymbolicTensor
+from runtime.tensor import Tensor
+from runtime.tensor_array import TensorArray
+from runtime.variables import Variable
+
+_PY_DTYPES = {builtins.bool: "bool", builtins.int: "int32", builtins.float: "float32"}
+
+
+def _as_tensor(value):
+    if isinstance(value, Variable):
+        return value.read_value()
+    return value
+
+
+class RuntimeBackend:
+    """Stages autograph control flow as runtime graph ops (tf.cond, tf.while_loop, ...)."""
+
+    name = "runtime"
+
+    def is_staged(self, value):
+        """True for values that belong to a graph being built (see the module docstring).
+
+        Args:
+            value: Any object.
+
+        Returns:
+            A Python bool.
+        """
+        kind = type(value)
+        if kind is SymbolicTensor:
+            return True
+        if kind is EagerTensor or kind is Variable:
+            return not context.executing_eagerly()
+        if kind is TensorArray:
+            return value.handle is not None
+        return False
+
+    def cond(self, pred, true_fn, false_fn):
+        """Stages `if`: runtime.cond over zero-argument branches returning tuples.
+
+        Args:
+            pred: A scalar bool tensor (or Variable).
+            true_fn: Callable returning a tuple.
+            false_fn: Callable returning a tuple.
+
+        Returns:
+            The tuple of branch outputs.
+        """
+        return tuple(_cond(_as_tensor(pred), true_fn, false_fn))
+
+    def while_loop(self, cond_fn, body_fn, loop_vars):
+        """Stages a loop: runtime.while_loop over a tuple of loop variables.
+
+        Args:
+            cond_fn: Callable taking the loop vars, returning a scalar bool.
+            body_fn: Callable taking the loop vars, returning the next ones.
+            loop_vars: A tuple (Python numbers become tensors).
+
+        Returns:
+            The final loop variables, as a tuple.
+        """
+        loop_vars = tuple(_as_tensor(v) for v in loop_vars)
+        if not loop_vars:
+            # runtime.while_loop needs a loop variable: thread a dummy counter.
+            _while_loop(lambda _: cond_fn(), lambda i: (body_fn(), i)[1], (0,))
+            return ()
+        return tuple(_while_loop(cond_fn, body_fn, loop_vars))
+
+    def iterate(self, iterable):
+        """Describes a staged for-loop over a tensor's first dimension or a TensorArray.
+
+        Args:
+            iterable: A tensor, Variable or TensorArray.
+
+        Returns:
+            (length, getitem): a scalar length and a function from index to element; or
+            None when the value cannot be iterated.
+
+        Raises:
+            TypeError: for a scalar tensor.
+        """
+        if type(iterable) is TensorArray:
+            return iterable.size(), iterable.read
+        iterable = _as_tensor(iterable)
+        if not isinstance(iterable, Tensor):
+            return None
+        shape = iterable.shape
+        if len(shape) == 0:
+            raise TypeError(f"Cannot iterate over the scalar (rank 0) tensor {iterable!r}: a "
+                            f"for loop over a tensor iterates over its first dimension.")
+        node = getattr(iterable, "node", None)
+        if node is not None and node.op == "range" and iterable.dtype.is_integer:
+            return _range_spec(iterable, node)
+        length = shape[0]
+        if length is None:
+            length = array_ops.shape(iterable)[0]
+        return length, iterable.__getitem__
+
+    def logical_not(self, value):
+        """Stages `not x` as tf.logical_not.
+
+        Args:
+            value: A bool tensor.
+
+        Returns:
+            A bool tensor.
+        """
+        return math_ops.logical_not(_as_tensor(value))
+
+    def assert_(self, cond, message_fn):
+        """Stages `assert cond, message` as an assert op (InvalidArgumentError at run time).
+
+        Args:
+            cond: A bool tensor.
+            message_fn: Callable returning the message (a string, tensor or None).
+        """
+        message = message_fn()
+        data = ()
+        if isinstance(message, (Tensor, Variable)):
+            data, message = (message,), "Assertion failed:"
+        elif message is None:
+            message = "Assertion failed"
+        io_ops.assert_(_as_tensor(cond), message=str(message), data=data)
+
+    def print_(self, *args, sep=" ", end="\n"):
+        """Handles `print(...)` of staged values.
+
+        At the top level of a traced function, Python's print runs once, while tracing, and
+        shows symbolic tensors (`Tensor("x:0", shape=(), dtype=int32)`): the tf.function
+        guide relies on this to show when tracing happens. Inside a staged branch or loop
+        body, a trace-time print would run once for both branches and never per iteration,
+        so there it becomes tf.print, which prints the values at every execution.
+
+        Args:
+            *args: Values to print.
+            sep: Separator.
+            end: Line end.
+        """
+        graph = context.get_graph()
+        if graph is None or graph.outer_graph is None:
+            builtins.print(*args, sep=sep, end=end)
+        else:
+            io_ops.print_(*args, sep=sep, end=end)
+
+    def type_of(self, value):
+        """Describes a loop variable's type: its dtype for tensors and Python numbers.
+
+        Args:
+            value: A loop variable.
+
+        Returns:
+            A hashable description: Python ints and int32 tensors describe the same way, so
+            that `i = 0` may become an int32 tensor in the loop.
+        """
+        if isinstance(value, (Tensor, Variable)):
+            return value.dtype.name
+        if type(value) is TensorArray:
+            return f"TensorArray[{value.dtype.name}]"
+        dtype = _PY_DTYPES.get(type(value))
+        return dtype if dtype is not None else type(value).__name__
+
+    def call_builtin(self, fn, args, kwargs):
+        """Overloads len/range/abs/int/float/min/max/sum/any/all for staged values.
+
+        Args:
+            fn: The builtin.
+            args: Positional arguments (at least one staged).
+            kwargs: Keyword arguments.
+
+        Returns:
+            The staged result.
+
+        Raises:
+            NotImplementedError: when there is no overload (autograph then calls `fn`).
+        """
+        handler = _BUILTINS.get(fn)
+        if handler is None or (kwargs and fn not in (builtins.range, builtins.sum)):
+            raise NotImplementedError(fn)
+        return handler(*[_as_tensor(a) for a in args], **kwargs)
+
+
+def _range_spec(tensor, node):
+    """Iterates a tf.range without materialising it: element i is start + i * delta."""
+    start, limit, delta = node.inputs
+    length = tensor.shape[0]
+    if length is None:
+        # ceil((limit - start) / delta) with floor division, clamped at 0.
+        count = -((start - limit) // delta)
+        length = math_ops.maximum(math_ops.cast(count, dtypes.int32), 0)
+    dtype = tensor.dtype
+
+    def getitem(i):
+        return start + math_ops.cast(i, dtype) * delta
+
+    return length, getitem
+
+
+def _len(value):
+    if type(value) is TensorArray:
+        return value.size()
+    shape = value.shape
+    if len(shape) == 0:
+        raise TypeError(f"len() of the scalar (rank 0) tensor {value!r} is not defined.")
+    if shape[0] is not None:
+        return shape[0]
+    return array_ops.shape(value)[0]
+
+
+def _fold(pairwise, reduce):
+    def handler(*args):
+        if len(args) == 1:
+            return reduce(args[0], axis=0)  # Python's min(x) compares the rows of x
+        result = args[0]
+        for arg in args[1:]:
+            result = pairwise(result, arg)
+        return result
+    return handler
+
+
+def _sum(iterable, start=0):
+    total = reduction_ops.reduce_sum(iterable, axis=0)
+    if isinstance(start, (int, float)) and start == 0:
+        return total
+    return total + start
+
+
+def _any(value):
+    return reduction_ops.reduce_any(math_ops.cast(value, dtypes.bool))
+
+
+def _all(value):
+    return reduction_ops.reduce_all(math_ops.cast(value, dtypes.bool))
+
+
+_BUILTINS = {
+    builtins.len: _len,
+    builtins.range: lambda *a, **k: array_ops.range(*a, **k),
+    builtins.abs: math_ops.abs,
+    builtins.int: lambda x: math_ops.cast(x, dtypes.int32),
+    builtins.float: lambda x: math_ops.cast(x, dtypes.float32),
+    builtins.min: _fold(math_ops.minimum, reduction_ops.reduce_min),
+    builtins.max: _fold(math_ops.maximum, reduction_ops.reduce_max),
+    builtins.sum: _sum,
+    builtins.any: _any,
+    builtins.all: _all,
+}
+
+BACKEND = RuntimeBackend()
+
+
+def _register():
+    try:
+        from autograph.operators import backends
+    except ImportError:
+        return False  # autograph is not importable: runtime works without it
+    backends.register_backend(BACKEND)
+    return True
+
+
+REGISTERED = _register()

@@ -1,0 +1,614 @@
+"""tf.function: `Function`, the per-signature cache of traced graphs (ConcreteFunctions)."""
+import functools
+import inspect
+import os
+import threading
+import types
+import warnings
+import weakref
+
+from runtime import config as _config
+from runtime import context
+from runtime import function_keys as keys
+from runtime.function_concrete import EXECUTORS
+from runtime.function_concrete import ConcreteFunction
+from runtime.graph import Graph
+from runtime.graph import leaked_eager_error
+from runtime.ops.array_ops import identity
+from runtime.tensor import EagerTensor
+from runtime.tensor import SymbolicTensor
+from runtime.tensor import Tensor
+from runtime.tensor import TensorSpec
+from runtime.tensor import convert_to_tensor
+from runtime.config import functions_run_eagerly  # noqa: F401 - re-exported for tf.config
+from runtime.config import run_functions_eagerly  # noqa: F401 - re-exported for tf.config
+from runtime.variables import Variable
+from runtime.variables import observe_creation
+
+__all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
+           "FunctionRecursionError", "run_functions_eagerly", "functions_run_eagerly"]
+
+# More traces than this make every further trace warn, naming the argument that changed.
+RETRACE_WARNING_THRESHOLD = 5
+# The all-tensor fast-path table is cleared when it grows past this many entries.
+_FAST_CACHE_LIMIT = 1024
+
+SINGLETON_VARIABLE_MESSAGE = (
+    "tf.function only supports singleton tf.Variables created on the first call. Make sure "
+    "the tf.Variable is only created once or created outside tf.function. See "
+    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+
+_RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
+_autograph_warned = []  # one warning per process when autograph cannot be imported
+
+
+class RetracingWarning(UserWarning):
+    """A Function was traced more than RETRACE_WARNING_THRESHOLD times."""
+
+
+class FunctionRecursionError(RecursionError):
+    """A Function called itself, while being traced, with the same trace key."""
+
+
+def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
+             executor="compiled"):
+    """Makes a Python function run as a traced, cached graph (tf.function).
+
+    Usable as `@function`, `@function(...)` or `function(fn, ...)`, on plain functions and on
+    methods (each instance gets its own trace cache, and is held weakly).
+
+    Args:
+        func: The Python function, or None to return a decorator.
+        input_signature: Optional sequence of (nested) TensorSpecs, one per positional
+            argument. The function is then traced once, for these specs (None dimensions are
+            wildcards), and calls with incompatible inputs raise ValueError.
+        autograph: Convert Python control flow on tensors (if/while/for, ...) to graph
+            control flow with `autograph.convert` before tracing (default True).
+        reduce_retracing: When a call's tensor shapes match no trace, trace once for
+            generalised shapes (differing dimensions become None) instead of once per shape.
+        executor: How concrete functions run their graph: 'compiled' (default; Python code
+            generated from the graph by `runtime.executor.compile`) or 'interpreter' (the
+            reference node-by-node interpreter, `runtime.executor.interpret`). Both give the
+            same results; the interpreter exists for testing and debugging.
+
+    Returns:
+        A Function, or a decorator returning one when `func` is None.
+
+    Raises:
+        ValueError: for an unknown `executor`.
+        TypeError: if `input_signature` holds something other than TensorSpecs.
+    """
+    def decorate(fn):
+        return Function(fn, input_signature=input_signature, autograph=autograph,
+                        reduce_retracing=reduce_retracing, executor=executor)
+
+    if func is None:
+        return decorate
+    return decorate(func)
+
+
+class Function:
+    """A Python function plus a cache of its traces (see `function`)."""
+
+    def __init__(self, python_function, input_signature=None, autograph=True,
+                 reduce_retracing=False, executor="compiled", _instance=None):
+        if executor not in EXECUTORS:
+            raise ValueError(f"tf.function expected executor='compiled' or 'interpreter', "
+                             f"found {executor!r}.")
+        if isinstance(python_function, Function):
+            python_function = python_function._fn
+        if not callable(python_function):
+            raise TypeError(f"tf.function expected a callable, found "
+                            f"{type(python_function).__name__}: {python_function!r}.")
+        self._fn = python_function  # the plain (unbound) Python function
+        self._instance = _instance  # weak (or strong) reference to the bound instance, or None
+        self._autograph = autograph
+        self._reduce_retracing = reduce_retracing
+        self._executor = executor
+        self._input_signature = _check_signature(input_signature)
+        functools.update_wrapper(self, python_function, updated=())
+        self._name = getattr(python_function, "__name__", type(python_function).__name__)
+        self._arg_spec = keys.ArgSpec(python_function, self._name,
+                                      drop_first=_instance is not None)
+        self._cache = {}  # full cache key -> ConcreteFunction, in trace order
+        self._fast = {}  # (shape, dtype, ...) of all-EagerTensor positional calls -> concrete
+        self._signature_concrete = None  # the single trace when input_signature is given
+        self._trace_count = 0
+        self._last_leaves = None  # leaves of the latest trace, for retrace explanations
+        self._initialized = False  # True once the first trace (variable creation) happened
+        self._active_keys = []  # keys of traces in progress (recursion detection)
+        self._converted = None  # the autograph-converted function, made at first trace
+        self._bound = {}  # id(instance) -> (weakref, bound Function), for methods
+        self._lock = threading.RLock()
+
+    # -- public surface -------------------------------------------------------------------
+
+    @property
+    def python_function(self):
+        """The wrapped Python function (a bound method for a Function bound to an instance)."""
+        if self._instance is not None:
+            return types.MethodType(self._fn, self._get_instance())
+        return self._fn
+
+    @property
+    def input_signature(self):
+        """The input_signature given at construction, or None."""
+        return self._input_signature
+
+    def experimental_get_tracing_count(self):
+        """Returns how many times the Python function has been traced.
+
+        Returns:
+            An int. A first call that creates Variables counts twice: as in TensorFlow, it
+            is traced again to check that later traces create none.
+        """
+        return self._trace_count
+
+    def pretty_printed_concrete_signatures(self):
+        """Returns the signatures of all traces, in trace order, separated by blank lines.
+
+        Returns:
+            A string.
+        """
+        return "\n\n".join(cf.pretty_printed_signature() for cf in self._concretes())
+
+    def get_concrete_function(self, *args, **kwargs):
+        """Returns the trace for these arguments, tracing if needed (nothing is executed).
+
+        Args:
+            *args: Arguments as for a call; TensorSpecs stand for tensors. With an
+                input_signature and no arguments, the signature's trace is returned.
+            **kwargs: Keyword arguments, likewise.
+
+        Returns:
+            A ConcreteFunction.
+
+        Raises:
+            ValueError: if the arguments do not match the input_signature.
+        """
+        with self._lock:
+            if self._input_signature is not None and not args and not kwargs:
+                return self._trace_signature()
+            concrete, _ = self._lookup(args, kwargs, feed=False)
+            return concrete
+
+    def __get__(self, instance, owner=None):
+        if instance is None or self._instance is not None:
+            return self
+        entry = self._bound.get(id(instance))
+        if entry is not None and entry[0]() is instance:
+            return entry[1]
+        self_ref = weakref.ref(self)
+        key = id(instance)
+
+        def forget(_):
+            owner_fn = self_ref()
+            if owner_fn is not None:
+                owner_fn._bound.pop(key, None)
+
+        try:
+            ref = weakref.ref(instance, forget)
+        except TypeError:
+            ref = lambda: instance  # noqa: E731 - not weakly referenceable: held strongly
+        bound = Function(self._fn, self._input_signature, self._autograph,
+                         self._reduce_retracing, self._executor, _instance=ref)
+        self._bound[key] = (ref, bound)
+        return bound
+
+    def __repr__(self):
+        return f"<runtime.Function {self._name} at 0x{id(self):x}>"
+
+    # -- calling --------------------------------------------------------------------------
+
+    def __call__(self, *args, **kwargs):
+        """Runs the function: reuses the trace matching the arguments, or traces a new one.
+
+        Args:
+            *args: Positional arguments of the Python function.
+            **kwargs: Keyword arguments.
+
+        Returns:
+            The Python function's result, with eager tensors for its tensors.
+
+        Raises:
+            ValueError: if the arguments do not match the input_signature, or a Variable is
+                created on a call after the first.
+            TypeError: if an argument is a symbolic tensor leaked from another trace.
+            FunctionRecursionError: if the function calls itself with the same trace key.
+        """
+        if not kwargs and not _config._run_functions_eagerly:
+            # Fast path: all-tensor positional calls, keyed on (shape, dtype) per argument.
+            key = []
+            for arg in args:
+                if type(arg) is not EagerTensor:
+                    break
+                value = arg._value
+                key.append(value.shape)
+                key.append(value.dtype)
+            else:
+                concrete = self._fast.get(tuple(key))
+                if concrete is not None and context.executing_eagerly():
+                    return concrete._pack(concrete._run(*[a._value for a in args]))
+        return self._call_slow(args, kwargs)
+
+    def _call_slow(self, args, kwargs):
+        if _config._run_functions_eagerly:
+            return self.python_function(*args, **kwargs)
+        if not context.executing_eagerly():
+            return self._call_inline(args, kwargs)
+        with self._lock:
+            concrete, values = self._lookup(args, kwargs, feed=True)
+            if not kwargs and all(type(a) is EagerTensor for a in args):
+                fast = self._fast
+                if len(fast) >= _FAST_CACHE_LIMIT:
+                    fast.clear()
+                key = []
+                for arg in args:
+                    key.append(arg._value.shape)
+                    key.append(arg._value.dtype)
+                fast[tuple(key)] = concrete
+        return concrete._call_values(values)
+
+    def _call_inline(self, args, kwargs):
+        """Called while another graph is being built: runs the Python function inline."""
+        positional, names, keywords = self._arg_spec.canonicalize(args, kwargs)
+        if self._input_signature is not None:
+            positional = self._apply_signature(positional, names, keywords, feed=False)
+        positional = [keys.normalize(v) for v in positional]
+        keywords = {k: keys.normalize(v) for k, v in keywords.items()}
+        key, leaves = keys.walk_arguments(positional, names, keywords)
+        self._check_recursion(key, leaves)
+        self._active_keys.append(key)
+        try:
+            return self._call_python(positional, keywords)
+        finally:
+            self._active_keys.pop()
+
+    # -- cache lookup ---------------------------------------------------------------------
+
+    def _lookup(self, args, kwargs, feed):
+        """Returns (ConcreteFunction, numpy values to feed or None), tracing if needed."""
+        positional, names, keywords = self._arg_spec.canonicalize(args, kwargs)
+        if self._input_signature is not None:
+            positional = self._apply_signature(positional, names, keywords, feed)
+            concrete = self._trace_signature()
+            return concrete, _feed_values(positional, keywords) if feed else None
+        positional = [keys.normalize(v) for v in positional]
+        keywords = {k: keys.normalize(v) for k, v in keywords.items()}
+        key, leaves = keys.walk_arguments(positional, names, keywords)
+        concrete = self._cache.get(key)
+        if concrete is None and self._reduce_retracing:
+            concrete = self._find_compatible(leaves)
+            if concrete is None:
+                leaves = self._generalize(leaves)
+        if concrete is None:
+            concrete = self._trace(positional, names, keywords, leaves, key)
+            self._store(key, concrete)
+        return concrete, _feed_values(positional, keywords) if feed else None
+
+    def _store(self, key, concrete):
+        self._cache[key] = concrete
+        self_ref = weakref.ref(self)
+
+        def evict():
+            owner = self_ref()
+            if owner is not None:
+                owner._cache.pop(key, None)
+
+        for leaf in concrete._leaves:
+            if isinstance(leaf.payload, keys.IdRef):
+                leaf.payload.watch(evict)
+
+    def _concretes(self):
+        if self._signature_concrete is not None:
+            return [self._signature_concrete]
+        seen, out = set(), []
+        for concrete in self._cache.values():
+            if id(concrete) not in seen:
+                seen.add(id(concrete))
+                out.append(concrete)
+        return out
+
+    def _find_compatible(self, leaves):
+        for concrete in reversed(self._concretes()):
+            if _leaves_accept(concrete._leaves, leaves):
+                return concrete
+        return None
+
+    def _generalize(self, leaves):
+        """reduce_retracing: relaxes tensor shapes against the latest similar trace."""
+        for concrete in reversed(self._concretes()):
+            old = concrete._leaves
+            if len(old) != len(leaves) or any(
+                    a.path != b.path or a.kind != b.kind
+                    or (a.kind != keys.TENSOR and a.key() != b.key())
+                    or (a.kind == keys.TENSOR and not _same_rank(a.payload, b.payload))
+                    for a, b in zip(old, leaves)):
+                continue
+            return [keys.Leaf(b.path, b.kind, keys.generalize(a.payload, b.payload), b.name)
+                    if b.kind == keys.TENSOR else b for a, b in zip(old, leaves)]
+        return leaves
+
+    # -- input signatures ------------------------------------------------------------------
+
+    def _apply_signature(self, positional, names, keywords, feed):
+        """Checks (and converts) arguments against the input_signature."""
+        signature = self._input_signature
+        if keywords or len(positional) != len(signature):
+            raise TypeError(
+                f"{self._name} has an input_signature of {len(signature)} argument(s) "
+                f"({', '.join(names[:len(signature)]) or 'none'}) but was called with "
+                f"{len(positional)} positional and {len(keywords)} keyword argument(s). Pass "
+                f"exactly one value per input_signature entry.")
+        converted = []
+        for value, spec in zip(positional, signature):
+            try:
+                converted.append(_conform(value, spec))
+            except (TypeError, ValueError):
+                raise ValueError(_incompatible_message(positional, signature)) from None
+        return converted
+
+    def _trace_signature(self):
+        if self._signature_concrete is None:
+            names = self._arg_spec.positional[:len(self._input_signature)]
+            names += [f"args_{i}" for i in range(len(names), len(self._input_signature))]
+            positional = list(self._input_signature)
+            key, leaves = keys.walk_arguments(positional, names, {})
+            named = []
+            for leaf in leaves:
+                spec = _find_spec(self._input_signature, names, leaf.path)
+                name = spec.name if spec is not None and spec.name else leaf.name
+                named.append(keys.Leaf(leaf.path, leaf.kind, leaf.payload, name))
+            self._signature_concrete = self._trace(positional, names, {}, named, key)
+        return self._signature_concrete
+
+    # -- tracing --------------------------------------------------------------------------
+
+    def _trace(self, positional, names, keywords, leaves, key):
+        """Traces the Python function; the first trace may create Variables."""
+        if not self._initialized:
+            created = []
+            concrete = self._trace_once(positional, names, keywords, leaves, key,
+                                        created.append)
+            self._initialized = True
+            if not created:
+                return concrete
+            # As in TensorFlow: trace again, now forbidding creation, so that a function
+            # creating a Variable on every call fails on its first call.
+        return self._trace_once(positional, names, keywords, leaves, key, self._forbid)
+
+    def _forbid(self, variable):
+        raise ValueError(f"in user code:\n\n    {_user_location()}\n    function "
+                         f"`{self._name}` created the Variable '{variable.name}'.\n\n"
+                         f"    ValueError: {SINGLETON_VARIABLE_MESSAGE}")
+
+    def _trace_once(self, positional, names, keywords, leaves, key, on_variable):
+        self._check_recursion(key, leaves)
+        self._trace_count += 1
+        self._maybe_warn_retrace(leaves)
+        self._last_leaves = leaves
+        graph = Graph(self._name)
+        self._active_keys.append(key)
+        try:
+            with observe_creation(on_variable), context.graph_scope(graph):
+                specs = iter(leaf for leaf in leaves if leaf.kind == keys.TENSOR)
+                placeholders = []
+
+                def feed(value):
+                    if isinstance(value, (Tensor, TensorSpec)):
+                        leaf = next(specs)
+                        spec = leaf.payload
+                        placeholders.append(graph.placeholder(spec.dtype, spec.shape,
+                                                              name=leaf.name))
+                        return placeholders[-1]
+                    return value
+
+                args = [keys.map_structure(feed, v) for v in positional]
+                kwargs = {k: keys.map_structure(feed, v) for k, v in keywords.items()}
+                result = self._call_python(args, kwargs)
+                outputs = keys.map_structure(self._to_output, result)
+        finally:
+            self._active_keys.pop()
+        structure = (_strip_objects(args, leaves), names, _strip_objects_kw(kwargs, leaves))
+        return ConcreteFunction(self._name, graph, self._arg_spec, leaves, structure, outputs,
+                                self._executor)
+
+    def _to_output(self, value):
+        if value is None:
+            return None
+        if not isinstance(value, (Tensor, Variable)):
+            try:
+                value = convert_to_tensor(value)
+            except (TypeError, ValueError) as e:
+                raise TypeError(
+                    f"To be compatible with tf.function, Python functions must return zero or "
+                    f"more Tensors or None values; `{self._name}` returned a "
+                    f"{type(value).__name__} ({value!r}), which is not convertible to a "
+                    f"tensor: {e}") from None
+        return identity(value, name="Identity")
+
+    def _check_recursion(self, key, leaves):
+        if key in self._active_keys:
+            args = ", ".join(f"{leaf.path}: {_leaf_text(leaf)}" for leaf in leaves)
+            raise FunctionRecursionError(
+                f"Function `{self._name}` calls itself while being traced with the same trace "
+                f"key ({args}), so tracing it would recurse forever. Recursive tf.functions "
+                f"are not supported on tensor arguments: write the recursion as a loop "
+                f"(`while` or `for i in tf.range(n)` in the function), or recurse on Python "
+                f"values so that each level is a different trace.")
+
+    def _maybe_warn_retrace(self, leaves):
+        if self._trace_count <= RETRACE_WARNING_THRESHOLD or self._last_leaves is None:
+            return
+        reasons = keys.explain_change(self._last_leaves, leaves) or [
+            "the arguments match an earlier trace's (a Variable was created, or the cache "
+            "entry was dropped)"]
+        warnings.warn(
+            f"Function `{self._name}` has been traced {self._trace_count} times (tracing is "
+            f"expensive): " + "; and ".join(reasons) + ".", RetracingWarning,
+            stacklevel=_user_stacklevel())
+
+    # -- running the Python function -------------------------------------------------------
+
+    def _get_instance(self):
+        instance = self._instance()
+        if instance is None:
+            raise ReferenceError(f"The object that method `{self._name}` was bound to has "
+                                 f"been garbage collected.")
+        return instance
+
+    def _call_python(self, args, kwargs):
+        fn = self._traceable()
+        if self._instance is not None:
+            return fn(self._get_instance(), *args, **kwargs)
+        return fn(*args, **kwargs)
+
+    def _traceable(self):
+        if not self._autograph:
+            return self._fn
+        if self._converted is None:
+            self._converted = _autograph_convert(self._fn)
+        return self._converted
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+def _autograph_convert(fn):
+    try:
+        import autograph
+        convert = autograph.convert
+    except (ImportError, AttributeError) as e:
+        if not _autograph_warned:
+            _autograph_warned.append(True)
+            warnings.warn(f"runtime.function: autograph is not available ({e}); functions "
+                          f"are traced without converting Python control flow.", stacklevel=4)
+        return fn
+    return convert(fn, recursive=True)
+
+
+def _check_signature(signature):
+    if signature is None:
+        return None
+    if isinstance(signature, TensorSpec) or not isinstance(signature, (list, tuple)):
+        raise TypeError(f"input_signature must be a list or tuple of TensorSpecs, found "
+                        f"{signature!r}. Write input_signature=[tf.TensorSpec(...)].")
+    for spec in keys.flatten(list(signature)):
+        if not isinstance(spec, TensorSpec):
+            raise TypeError(f"input_signature must contain only (nested) TensorSpecs, found "
+                            f"{type(spec).__name__}: {spec!r}.")
+    return tuple(signature)
+
+
+def _conform(value, spec):
+    """Returns `value` (nested like `spec`) as tensors compatible with `spec`, or raises."""
+    if isinstance(spec, TensorSpec):
+        if isinstance(value, TensorSpec):
+            if not keys.spec_accepts(spec, value):
+                raise ValueError("incompatible spec")
+            return value
+        if isinstance(value, Variable):
+            value = value.read_value()
+        if not isinstance(value, Tensor):
+            value = convert_to_tensor(value, spec.dtype)
+        if not spec.is_compatible_with(value):
+            raise ValueError("incompatible tensor")
+        return value
+    if not keys.is_nested(value) or type(keys.is_nested(spec)) is not type(
+            keys.is_nested(value)) or len(value) != len(spec):
+        raise ValueError("structure mismatch")
+    parts = [_conform(v, s) for (_, v), (_, s) in zip(keys.children(value),
+                                                      keys.children(spec))]
+    return keys.rebuild(spec, parts)
+
+
+def _incompatible_message(inputs, signature):
+    shown = ",\n    ".join(str(v) for v in inputs)
+    specs = ",\n    ".join(repr(s) for s in signature)
+    return (f"Python inputs incompatible with input_signature:\n  inputs: (\n    {shown})\n"
+            f"  input_signature: (\n    {specs}).")
+
+
+def _find_spec(signature, names, path):
+    for spec, name in zip(signature, names):
+        if path == name and isinstance(spec, TensorSpec):
+            return spec
+    return None
+
+
+def _feed_values(positional, keywords):
+    values = []
+    for leaf in keys.flatten(list(positional) + list(keywords.values())):
+        if isinstance(leaf, Tensor):
+            if type(leaf) is not EagerTensor:
+                raise leaked_eager_error(leaf)
+            values.append(leaf._value)
+    return values
+
+
+def _same_rank(a, b):
+    return (a.dtype is b.dtype and a.shape is not None and b.shape is not None
+            and len(a.shape) == len(b.shape))
+
+
+def _leaves_accept(old, new):
+    if len(old) != len(new):
+        return False
+    for a, b in zip(old, new):
+        if a.path != b.path or a.kind != b.kind:
+            return False
+        if a.kind == keys.TENSOR:
+            if not keys.spec_accepts(a.payload, b.payload):
+                return False
+        elif a.key() != b.key():
+            return False
+    return True
+
+
+def _strip_objects(args, leaves):
+    """Replaces objects and Variables in traced arguments by their (weak) IdRefs."""
+    by_id = {id(leaf.payload.get()): leaf.payload for leaf in leaves
+             if leaf.kind in (keys.OBJECT, keys.VARIABLE)}
+
+    def strip(value):
+        if isinstance(value, (SymbolicTensor, TensorSpec)) or type(value) in (
+                type(None), bool, int, float, complex, str, bytes):
+            return value
+        return by_id.get(id(value), value)
+
+    return [keys.map_structure(strip, v) for v in args]
+
+
+def _strip_objects_kw(kwargs, leaves):
+    names = list(kwargs)
+    return dict(zip(names, _strip_objects([kwargs[k] for k in names], leaves)))
+
+
+def _leaf_text(leaf):
+    if leaf.kind == keys.TENSOR:
+        return f"{leaf.payload.dtype.name} tensor of shape {keys.format_shape(leaf.payload.shape)}"
+    if leaf.kind == keys.PYTHON:
+        return repr(leaf.payload)
+    return f"{type(leaf.payload.get()).__name__} object"
+
+
+def _user_stacklevel():
+    """Returns the warnings stacklevel of the innermost caller outside runtime/ (the user)."""
+    frame = inspect.currentframe().f_back  # the caller of warnings.warn
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+            _RUNTIME_DIR):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def _user_location():
+    """Returns 'File "...", line N, in fn' for the innermost frame outside runtime/autograph."""
+    frame = inspect.currentframe()
+    skip = (_RUNTIME_DIR, os.path.join(os.path.dirname(_RUNTIME_DIR), "autograph"))
+    while frame is not None:
+        filename = os.path.abspath(frame.f_code.co_filename)
+        if not filename.startswith(skip) and not filename.startswith("<"):
+            return f'File "{filename}", line {frame.f_lineno}, in {frame.f_code.co_name}'
+        frame = frame.f_back
+    return "(location unknown)"

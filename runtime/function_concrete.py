@@ -1,0 +1,272 @@
+"""ConcreteFunction: one trace of a runtime.function, a Graph plus its executor and signature."""
+from runtime import executor as _executor
+from runtime import function_keys as keys
+from runtime.errors import InvalidArgumentError
+from runtime.tensor import EagerTensor
+from runtime.tensor import SymbolicTensor
+from runtime.tensor import Tensor
+from runtime.tensor import TensorSpec
+from runtime.tensor import convert_to_tensor
+
+EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret}
+
+
+def _output_packer(structure):
+    """Returns a fast callable mapping the executor's output tuple to the user's structure."""
+    if isinstance(structure, SymbolicTensor):
+        return lambda outs: EagerTensor(outs[0])
+    if structure is None:
+        return lambda outs: None
+    if type(structure) is tuple and all(isinstance(t, SymbolicTensor) for t in structure):
+        return lambda outs: tuple([EagerTensor(v) for v in outs])
+
+    def pack(outs):
+        values = iter(outs)
+        return keys.map_structure(
+            lambda leaf: None if leaf is None else EagerTensor(next(values)), structure)
+
+    return pack
+
+
+class ConcreteFunction:
+    """A traced graph, callable with tensors matching the signature it was traced for.
+
+    Built by `Function` (see runtime.function); not meant to be constructed by users.
+
+    Args:
+        name: The Python function's name.
+        graph: The traced Graph (inputs are the tensor arguments' placeholders).
+        arg_spec: The function_keys.ArgSpec of the Python function.
+        leaves: The function_keys.Leaf list of the traced arguments, in flattening order.
+        arg_structure: (positional values, names, keywords) as traced; tensors replaced by
+            their placeholders.
+        structured_outputs: The returned structure, tensors replaced by graph outputs.
+        executor: 'compiled' or 'interpreter'.
+    """
+
+    def __init__(self, name, graph, arg_spec, leaves, arg_structure, structured_outputs,
+                 executor):
+        self.name = name
+        self.graph = graph
+        self._arg_spec = arg_spec
+        self._leaves = leaves
+        self._positional, self._names, self._keywords = arg_structure
+        self._tensor_leaves = [leaf for leaf in leaves if leaf.kind == keys.TENSOR]
+        # Placeholder position by identity (Tensor `==` is elementwise, so no list.index).
+        self._input_index = {id(p): i for i, p in enumerate(graph.inputs)}
+        self.structured_outputs = structured_outputs
+        outputs = [t for t in keys.flatten(structured_outputs) if t is not None]
+        graph.outputs = outputs
+        self._run = EXECUTORS[executor](graph, list(graph.inputs), outputs)
+        self._pack = _output_packer(structured_outputs)
+
+    # -- inspection -----------------------------------------------------------------------
+
+    @property
+    def structured_input_signature(self):
+        """(args, kwargs) as traced: TensorSpecs for tensors, values for everything else."""
+        specs = iter(self.graph.inputs)
+
+        def spec_of(value):
+            if isinstance(value, SymbolicTensor):
+                placeholder = next(specs)
+                return TensorSpec(_placeholder_shape(placeholder), placeholder.dtype,
+                                  placeholder.node.name)
+            if isinstance(value, keys.IdRef):
+                return value.get()
+            return value
+
+        args = tuple(keys.map_structure(spec_of, v) for v in self._positional)
+        kwargs = {k: keys.map_structure(spec_of, v) for k, v in self._keywords.items()}
+        return args, kwargs
+
+    @property
+    def inputs(self):
+        """The graph's input placeholders (TensorFlow's `ConcreteFunction.inputs`)."""
+        return list(self.graph.inputs)
+
+    @property
+    def outputs(self):
+        """The graph's output tensors (TensorFlow's `ConcreteFunction.outputs`)."""
+        return list(self.graph.outputs)
+
+    def _header(self):
+        params = []
+        for name, value in zip(self._names, self._positional):
+            params.append(_param_text(name, value))
+        for name, value in self._keywords.items():
+            params.append(_param_text(name, value))
+        return f"{self.name}({', '.join(params)})"
+
+    def pretty_printed_signature(self):
+        """Returns the summary printed by `str()`, without the 'ConcreteFunction ' prefix."""
+        args, kwargs = self.structured_input_signature
+        lines = [self._header(), "  Args:"]
+        described = 0
+        for name, value in list(zip(self._names, args)) + list(kwargs.items()):
+            if any(isinstance(v, TensorSpec) for v in keys.flatten(value)):
+                lines.append(f"    {name}: {keys.describe_structure(value)}")
+                described += 1
+        if not described:
+            lines.pop()
+        lines.append("  Returns:")
+        lines.append(f"    {keys.describe_structure(self.structured_outputs)}")
+        return "\n".join(lines)
+
+    def __str__(self):
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self._header()} at 0x{id(self):x}>"
+
+    # -- calling --------------------------------------------------------------------------
+
+    def _call_values(self, values):
+        """Runs the graph on numpy values (one per tensor leaf) and packs the outputs."""
+        return self._pack(self._run(*values))
+
+    def __call__(self, *args, **kwargs):
+        """Runs the traced graph.
+
+        Arguments are matched against the traced signature: tensors must have the traced
+        dtype and a compatible shape, Python values must equal the traced ones (they may be
+        omitted). As in TensorFlow, the flat form (only the tensor arguments, in order) is
+        accepted too.
+
+        Args:
+            *args: Positional arguments, as for the Python function.
+            **kwargs: Keyword arguments.
+
+        Returns:
+            The function's outputs, with eager tensors in place of graph outputs.
+
+        Raises:
+            TypeError: if a Python argument differs from the traced value, or the arguments
+                do not fit the signature.
+            InvalidArgumentError: if a tensor has the wrong dtype or an incompatible shape.
+        """
+        try:
+            values = self._bind_structured(args, kwargs)
+        except TypeError as structured_error:
+            try:
+                values = self._bind_flat(args, kwargs)
+            except (TypeError, InvalidArgumentError):
+                raise structured_error from None
+        return self._call_values(values)
+
+    def _bind_structured(self, args, kwargs):
+        positional, names, keywords = self._arg_spec.canonicalize(args, kwargs, partial=True)
+        given = dict(zip(names, positional))
+        given.update(keywords)
+        traced = dict(zip(self._names, self._positional))
+        traced.update(self._keywords)
+        extra = [n for n in given if n not in traced]
+        if extra:
+            raise TypeError(f"{self._describe()} got unexpected arguments: {', '.join(extra)}.")
+        values = []
+        for name, traced_value in traced.items():
+            if name in given:
+                self._match(name, name, traced_value, given[name], values)
+            elif any(isinstance(v, SymbolicTensor) for v in keys.flatten(traced_value)):
+                raise TypeError(f"{self._describe()} missing required tensor argument "
+                                f"`{name}`.")
+            # else: an omitted Python value takes its traced value; nothing to feed.
+        return values
+
+    def _match(self, arg, path, traced, value, values):
+        if isinstance(traced, SymbolicTensor):
+            values.append(self._check_tensor(path, traced, value))
+            return
+        if isinstance(traced, keys.IdRef):
+            if value is not traced.get():
+                raise TypeError(
+                    f"ConcreteFunction {self._describe()} was constructed with "
+                    f"{_type_desc(traced.get())} in "
+                    f"{path}, but was called with a different object, "
+                    f"{_type_desc(value)}. Trace a new ConcreteFunction for it.")
+            return
+        if keys.is_nested(traced):
+            if not keys.is_nested(value) or type(value) is not type(traced) or len(value) != len(
+                    traced) or (isinstance(traced, dict) and set(traced) != set(value)):
+                raise TypeError(
+                    f"{self._describe()} was constructed with {keys.describe_structure(traced)}"
+                    f" in {path}, but was called with {keys.describe_structure(value)}: the "
+                    f"nesting structure differs.")
+            for (suffix, t), (_, v) in zip(keys.children(traced), keys.children(value)):
+                self._match(arg, path + suffix, t, v, values)
+            return
+        if type(value) is not type(traced) or value != traced:
+            raise TypeError(
+                f"ConcreteFunction {self._describe()} was constructed with "
+                f"{type(traced).__name__} value {traced!r} in {path}, but was called with "
+                f"{type(value).__name__} value {value!r}.")
+
+    def _check_tensor(self, path, placeholder, value):
+        if not isinstance(value, Tensor):
+            try:
+                value = convert_to_tensor(value, placeholder.dtype)
+            except (TypeError, ValueError, InvalidArgumentError) as e:
+                raise TypeError(f"{self._describe()} expected a {placeholder.dtype.name} "
+                                f"tensor for `{path}`, found {value!r}: {e}") from None
+        if type(value) is not EagerTensor:
+            raise TypeError(f"{self._describe()} was called with the symbolic tensor "
+                            f"'{value.name}' for `{path}`; call it with eager tensors.")
+        index = self._input_index[id(placeholder)]
+        if value.dtype is not placeholder.dtype:
+            raise InvalidArgumentError(
+                f"cannot compute {self.name} as input #{index}(zero-based) was expected to be "
+                f"a {placeholder.dtype.name} tensor but is a {value.dtype.name} tensor "
+                f"(argument `{path}`). Trace a ConcreteFunction for this dtype, or tf.cast "
+                f"the argument.", self.name)
+        shape = _placeholder_shape(placeholder)
+        if not keys.spec_accepts(TensorSpec(shape, placeholder.dtype),
+                                 TensorSpec(value.shape, value.dtype)):
+            raise InvalidArgumentError(
+                f"cannot compute {self.name} as input #{index}(zero-based) was expected to "
+                f"have shape {keys.format_shape(shape)} but has shape "
+                f"{keys.format_shape(value.shape)} (argument `{path}`).", self.name)
+        return value._value
+
+    def _bind_flat(self, args, kwargs):
+        leaves = self._tensor_leaves
+        names = [p.node.name for p in self.graph.inputs]
+        if len(args) > len(leaves):
+            raise TypeError(f"{self._flat_describe()} takes {len(leaves)} tensor arguments, "
+                            f"got {len(args)}.")
+        feed = list(args) + [None] * (len(leaves) - len(args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise TypeError(f"{self._flat_describe()} got unexpected keyword arguments: "
+                                f"{key}.")
+            feed[names.index(key)] = value
+        values = []
+        for placeholder, value in zip(self.graph.inputs, feed):
+            if value is None:
+                raise TypeError(f"{self._flat_describe()} missing argument "
+                                f"{placeholder.node.name}.")
+            if keys.is_nested(value):
+                raise TypeError(f"{self._flat_describe()} takes tensors, found a "
+                                f"{type(value).__name__}.")
+            values.append(self._check_tensor(placeholder.node.name, placeholder, value))
+        return values
+
+    def _describe(self):
+        return f"{self.name}({', '.join(list(self._names) + list(self._keywords))})"
+
+    def _flat_describe(self):
+        return f"{self.name}({', '.join(p.node.name for p in self.graph.inputs)})"
+
+
+def _placeholder_shape(placeholder):
+    return placeholder.node.attrs.get("shape", placeholder.shape)
+
+
+def _param_text(name, value):
+    flat = keys.flatten(value)
+    if any(isinstance(v, (SymbolicTensor, keys.IdRef)) for v in flat):
+        return name
+    return f"{name}={value!r}"
+
+
+def _type_desc(value):
+    return f"a {type(value).__name__} object ({keys.safe_repr(value)})"
