@@ -6,11 +6,13 @@ built, or an eager tensor or Variable used while a graph is being built (as in T
 where everything inside a tf.function is a graph value). Eagerly, tensors run as plain Python.
 """
 import builtins
+import contextlib
 
 from runtime import context
 from runtime import dtypes
 from runtime.control_flow import cond as _cond
 from runtime.control_flow import while_loop as _while_loop
+from runtime.graph import Graph
 from runtime.ops import array_ops
 from runtime.ops import io_ops
 from runtime.ops import math_ops
@@ -159,6 +161,37 @@ class RuntimeBackend:
             builtins.print(*args, sep=sep, end=end)
         else:
             io_ops.print_(*args, sep=sep, end=end)
+
+    @contextlib.contextmanager
+    def scratch(self):
+        """Context manager whose staged ops go to a throwaway graph.
+
+        Autograph stages a loop body once in here to learn the type of a value that a `return`
+        inside the loop gives (TensorFlow does the same in a temporary FuncGraph). The scratch
+        graph is nested in the graph being built, so the body can read its tensors.
+
+        Yields:
+            None.
+        """
+        with context.graph_scope(Graph("scratch", outer_graph=context.get_graph())):
+            yield
+
+    def zeros_like(self, value):
+        """Returns a zero of `value`'s dtype and shape in the graph being built.
+
+        Only the dtype and static shape of `value` are read (it may belong to a scratch graph);
+        unknown dimensions become 0, and the loop relaxes them.
+
+        Args:
+            value: A tensor, Variable or Python number.
+
+        Returns:
+            A tensor (or a Python zero of the same type for Python numbers).
+        """
+        if isinstance(value, (Tensor, Variable)):
+            shape = [0 if d is None else d for d in value.shape]
+            return array_ops.zeros(shape, dtype=value.dtype)
+        return type(value)()
 
     def type_of(self, value):
         """Describes a loop variable's type: its dtype for tensors and Python numbers.

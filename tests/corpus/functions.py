@@ -201,12 +201,14 @@ def while_return(n):
     return -1
 
 
-@case(10, 100)
+@case(10, 5)
 def while_else(n):
+    # The loop condition depends on `n`, so the loop is staged. (With `while i < 20` the loop
+    # would start as a Python loop whose `break` turns staged: an error, as in TensorFlow.)
     i = 0
     found = 0
-    while i < 20:
-        if i == n:
+    while i < n:
+        if i * i == 49:
             found = 1
             break
         i += 1

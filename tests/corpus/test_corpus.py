@@ -44,9 +44,12 @@ def _to_python(value):
     if isinstance(value, tf.Tensor):
         value = value.numpy()
     if isinstance(value, np.ndarray):
-        return value.item() if value.ndim == 0 else value.tolist()
+        value = value.item() if value.ndim == 0 else value.tolist()
     if isinstance(value, np.generic):
-        return value.item()
+        value = value.item()
+    if isinstance(value, bytes):
+        # tf.function returns Python strings as string tensors, which hold bytes (as in TF).
+        return value.decode()
     if isinstance(value, (list, tuple)):
         return type(value)(_to_python(v) for v in value)
     if isinstance(value, dict):
