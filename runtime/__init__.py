@@ -1,1 +1,175 @@
-"""A small numpy-backed graph runtime shaped like TensorFlow."""
+"""A small numpy-backed graph runtime shaped like TensorFlow (`import runtime as tf`)."""
+import importlib as _importlib
+import types as _types
+
+from runtime import context
+from runtime import dtypes
+from runtime import errors as _errors
+from runtime.context import executing_eagerly
+from runtime.context import init_scope
+from runtime.control_flow import cond
+from runtime.control_flow import while_loop
+from runtime.dtypes import DType
+from runtime.dtypes import as_dtype
+from runtime.dtypes import bool  # noqa: A004 - TensorFlow's name
+from runtime.dtypes import float16
+from runtime.dtypes import float32
+from runtime.dtypes import float64
+from runtime.dtypes import int8
+from runtime.dtypes import int16
+from runtime.dtypes import int32
+from runtime.dtypes import int64
+from runtime.dtypes import string
+from runtime.dtypes import uint8
+from runtime.graph import Graph
+from runtime.module import Module
+from runtime.ops import array_ops as _array
+from runtime.ops import io_ops as _io
+from runtime.ops import math_ops as _math
+from runtime.ops import random_ops as _random
+from runtime.ops import reduction_ops as _reduction
+from runtime.ops import state_ops as _state  # noqa: F401 - registers the state ops
+from runtime.tensor import Tensor
+from runtime.tensor import TensorShape
+from runtime.tensor import TensorSpec
+from runtime.tensor import constant
+from runtime.tensor import convert_to_tensor
+from runtime.tensor import is_tensor
+from runtime.tensor_array import TensorArray
+from runtime.variables import Variable
+
+newaxis = None
+
+# -- array ops --------------------------------------------------------------------------------
+range = _array.range  # noqa: A001
+where = _array.where
+reshape = _array.reshape
+transpose = _array.transpose
+expand_dims = _array.expand_dims
+squeeze = _array.squeeze
+concat = _array.concat
+stack = _array.stack
+unstack = _array.unstack
+zeros = _array.zeros
+ones = _array.ones
+zeros_like = _array.zeros_like
+ones_like = _array.ones_like
+fill = _array.fill
+identity = _array.identity
+shape = _array.shape
+size = _array.size
+rank = _array.rank
+gather = _array.gather
+
+# -- math ops ---------------------------------------------------------------------------------
+cast = _math.cast
+matmul = _math.matmul
+add = _math.add
+add_n = _math.add_n
+subtract = _math.subtract
+multiply = _math.multiply
+divide = _math.divide
+truediv = _math.truediv
+floordiv = _math.floordiv
+pow = _math.pow  # noqa: A001
+maximum = _math.maximum
+minimum = _math.minimum
+abs = _math.abs  # noqa: A001
+negative = _math.negative
+square = _math.square
+sqrt = _math.sqrt
+exp = _math.exp
+tanh = _math.tanh
+sigmoid = _math.sigmoid
+sign = _math.sign
+equal = _math.equal
+not_equal = _math.not_equal
+less = _math.less
+less_equal = _math.less_equal
+greater = _math.greater
+greater_equal = _math.greater_equal
+logical_and = _math.logical_and
+logical_or = _math.logical_or
+logical_not = _math.logical_not
+reduce_sum = _reduction.reduce_sum
+reduce_mean = _reduction.reduce_mean
+reduce_max = _reduction.reduce_max
+reduce_min = _reduction.reduce_min
+reduce_prod = _reduction.reduce_prod
+reduce_any = _reduction.reduce_any
+reduce_all = _reduction.reduce_all
+argmax = _reduction.argmax
+argmin = _reduction.argmin
+
+# -- io ---------------------------------------------------------------------------------------
+print = _io.print_  # noqa: A001 - tf.print
+py_function = _io.py_function
+
+
+def _namespace(name, doc, **members):
+    module = _types.ModuleType(f"runtime.{name}", doc)
+    for key, value in members.items():
+        setattr(module, key, value)
+    module.__all__ = sorted(members)
+    return module
+
+
+math = _namespace(
+    "math", "Math ops (tf.math).",
+    add=add, add_n=add_n, subtract=subtract, multiply=multiply, divide=divide,
+    truediv=truediv, floordiv=floordiv, floormod=_math.floormod, mod=_math.mod, pow=pow,
+    maximum=maximum, minimum=minimum, abs=abs, negative=negative, square=square, sqrt=sqrt,
+    rsqrt=_math.rsqrt, exp=exp, log=_math.log, tanh=tanh, sigmoid=sigmoid, sin=_math.sin,
+    cos=_math.cos, floor=_math.floor, ceil=_math.ceil, round=_math.round, sign=sign,
+    reciprocal=_math.reciprocal, squared_difference=_math.squared_difference,
+    equal=equal, not_equal=not_equal, less=less, less_equal=less_equal, greater=greater,
+    greater_equal=greater_equal, logical_and=logical_and, logical_or=logical_or,
+    logical_not=logical_not, logical_xor=_math.logical_xor, reduce_sum=reduce_sum,
+    reduce_mean=reduce_mean, reduce_max=reduce_max, reduce_min=reduce_min,
+    reduce_prod=reduce_prod, reduce_any=reduce_any, reduce_all=reduce_all, argmax=argmax,
+    argmin=argmin, cast=cast, matmul=matmul)
+random = _namespace("random", "Random ops (tf.random).", uniform=_random.uniform,
+                    normal=_random.normal, set_seed=_random.set_seed)
+bitwise = _namespace("bitwise", "Bitwise ops (tf.bitwise).", bitwise_and=_math.bitwise_and,
+                     bitwise_or=_math.bitwise_or, bitwise_xor=_math.bitwise_xor,
+                     left_shift=_math.left_shift, right_shift=_math.right_shift,
+                     invert=_math.invert)
+errors = _namespace("errors", "The typed errors (tf.errors).", OpError=_errors.OpError,
+                    InvalidArgumentError=_errors.InvalidArgumentError,
+                    OutOfRangeError=_errors.OutOfRangeError,
+                    UnimplementedError=_errors.UnimplementedError,
+                    InternalError=_errors.InternalError,
+                    FailedPreconditionError=_errors.FailedPreconditionError)
+debugging = _namespace("debugging", "Assertions (tf.debugging).", Assert=_io.Assert)
+
+from runtime import config  # noqa: E402 - tf.config (run_functions_eagerly, ...)
+from runtime.function import function  # noqa: E402
+
+try:
+    _importlib.import_module("runtime.autograph_backend")  # registers runtime with autograph
+except ModuleNotFoundError as _error:
+    if _error.name != "runtime.autograph_backend":
+        raise
+
+__all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', 'TensorSpec',
+           'Variable', 'abs', 'add', 'add_n', 'argmax', 'argmin', 'as_dtype', 'autograph',
+           'bitwise', 'bool', 'cast', 'concat', 'cond', 'config', 'constant', 'convert_to_tensor',
+           'debugging', 'divide', 'dtypes', 'equal', 'errors', 'executing_eagerly', 'exp',
+           'expand_dims', 'fill', 'float16', 'float32', 'float64', 'floordiv', 'function',
+           'gather', 'greater', 'greater_equal', 'identity', 'init_scope', 'int16', 'int32',
+           'int64', 'int8', 'is_tensor', 'less', 'less_equal', 'logical_and', 'logical_not',
+           'logical_or', 'math', 'matmul', 'maximum', 'minimum', 'multiply', 'negative',
+           'newaxis', 'not_equal', 'ones', 'ones_like', 'pow', 'print', 'py_function', 'random',
+           'range', 'rank', 'reduce_all', 'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min',
+           'reduce_prod', 'reduce_sum', 'reshape', 'shape', 'sigmoid', 'sign', 'size', 'sqrt',
+           'square', 'squeeze', 'stack', 'string', 'subtract', 'tanh', 'transpose', 'truediv',
+           'uint8', 'unstack', 'where', 'while_loop', 'zeros', 'zeros_like']
+
+
+def __getattr__(name):
+    # tf.autograph is the autograph package, imported on first use (PEP 562) so that the
+    # runtime core does not need the converter to be importable.
+    if name == "autograph":
+        import autograph
+        return autograph
+    raise AttributeError(f"module 'runtime' has no attribute {name!r}")

@@ -27,6 +27,7 @@ from runtime.executor import emitters
 from runtime.executor import optimize as optimize_lib
 from runtime.executor.interpreter import _annotate
 from runtime.ops import registry
+from runtime.ops import slicing
 
 _INDENT = "    "
 _counter = itertools.count()
@@ -304,8 +305,15 @@ class _Generator:
             self._while(node, depth)
             return
         args = [self.env[t] for t in node.inputs]
-        expr = emitters.expression(node, args, self)
         opdef = registry.OPS[op]
+        if op == "getitem" and opdef.kernel is slicing._getitem_kernel:
+            if self._getitem(node, args, depth):
+                return
+        if op == "logical_not" and opdef.kernel is np.logical_not:
+            # `b ^ True` is logical not for bool scalars and arrays, ~10x faster on scalars.
+            expr = f"{args[0]} ^ {self._scalar_global(np.True_)}"
+        else:
+            expr = emitters.expression(node, args, self)
         if expr is None:
             kernel = self.global_(opdef.kernel, "k_" + op)
             parts = args + [f"{k}={self.literal(v)}" for k, v in node.attrs.items()]
@@ -322,6 +330,35 @@ class _Generator:
         else:
             self._line(depth, _tuple_items(names) + f" = {expr}", node)
 
+    def _getitem(self, node, args, depth):
+        """Emits `x[i, j]` for integer indexing, falling back to the kernel on IndexError.
+
+        The kernel resolves the spec and turns IndexError into InvalidArgumentError; calling
+        it on failure gives exactly its error while the common case indexes directly.
+
+        Returns:
+            Whether the node was emitted (False: the spec has slices, None or Ellipsis).
+        """
+        keys = []
+        for item in node.attrs["spec"]:
+            if isinstance(item, slicing.TensorIndex):
+                keys.append(args[item.position])
+            elif type(item) is int:
+                keys.append(repr(item))
+            else:
+                return False
+        if not keys:
+            return False
+        name = self.namer.new(node.outputs[0].node.name)
+        self.env[node.outputs[0]] = name
+        kernel = self.global_(slicing._getitem_kernel, "k_getitem")
+        spec = self.literal(node.attrs["spec"])
+        self._line(depth, "try:", node)
+        self._line(depth + 1, f"{name} = {args[0]}[{', '.join(keys)},]", node)
+        self._line(depth, "except IndexError:", node)
+        self._line(depth + 1, f"{name} = {kernel}({', '.join(args)}, spec={spec})", node)
+        return True
+
     def _bind(self, subgraph, exprs):
         for t, expr in zip(subgraph.inputs, exprs):
             self.env[t] = expr
@@ -331,12 +368,45 @@ class _Generator:
         operands = [self.env[t] for t in node.inputs[1:]]
         names = [self.namer.new(f"{node.name}_{t.index}" if len(node.outputs) > 1
                                 else node.name) for t in node.outputs]
+        if self._select(node, pred, operands, names, depth):
+            return
         self._line(depth, f"if {pred}:", node)
         self._branch(node.attrs["true_graph"], operands, names, depth + 1)
         self._line(depth, "else:", node)
         self._branch(node.attrs["false_graph"], operands, names, depth + 1)
         for t, name in zip(node.outputs, names):
             self.env[t] = name
+
+    def _select(self, node, pred, operands, names, depth):
+        """Emits a cond whose branches only pick values as `a if pred else b` expressions.
+
+        Returns:
+            Whether the node was emitted (False: a branch computes something).
+        """
+        branches = (node.attrs["true_graph"], node.attrs["false_graph"])
+        if any(n.op not in ("placeholder", "constant") for g in branches for n in g.nodes):
+            return False
+        picked = []
+        for graph in branches:
+            self._bind(graph, operands)
+            for n in graph.nodes:
+                if n.op == "constant":
+                    self._node(n, depth, None)
+            picked.append([self.env[t] for t in graph.outputs])
+        true_name = self._scalar_global(np.True_)
+        false_name = self._scalar_global(np.False_)
+        for t, name, a, b in zip(node.outputs, names, picked[0], picked[1]):
+            if a == b:
+                self._line(depth, f"{name} = {a}", node)
+            elif a == true_name and b == false_name:
+                self.env[t] = pred  # the output is pred itself (a bool scalar: never deleted)
+                continue
+            else:
+                self._line(depth, f"{name} = {a} if {pred} else {b}", node)
+            self.env[t] = name
+        if not names:
+            self._line(depth, "pass", node)
+        return True
 
     def _branch(self, graph, operands, names, depth):
         self._bind(graph, operands)

@@ -9,8 +9,9 @@ subgraphs for control-flow nodes) that computes the same outputs with the same s
   inside. A node is not folded when its kernel raises or warns (the error must happen at run
   time, and only if that code runs), or when the value is larger than `MAX_FOLDED_BYTES`.
   ``shape``/``size``/``rank`` of a tensor with a fully known static shape fold too.
-- fuse: ``identity`` nodes and ``cast`` to the dtype the value already has disappear (their
-  users read the input directly), and ``cast(cast(x, B), C)`` reads ``x`` directly when the
+- fuse: ``identity`` nodes, ``cast`` to the dtype the value already has, and arithmetic with
+  a neutral rank-0 constant that changes nothing (``x * 1``; ``x + 0``, ``x - 0`` on integers)
+  disappear (their users read the input directly), and ``cast(cast(x, B), C)`` reads ``x`` directly when the
   first cast is exact (``x`` -> ``B`` loses nothing), becoming ``x`` itself when ``C`` is
   ``x``'s dtype.
 - prune: a node survives only if a graph output or a stateful node needs it. Stateful nodes
@@ -31,6 +32,8 @@ from runtime.graph import Graph
 from runtime.ops import registry
 
 IDENTITY_OPS = frozenset({"identity"})
+# Arithmetic ops that fuse away with a neutral constant operand (x * 1, x + 0, x - 0).
+_NEUTRAL_OPS = frozenset({"multiply", "add", "subtract"})
 # Ops whose value is a function of their input's static shape only.
 SHAPE_OPS = frozenset({"shape", "size", "rank"})
 MAX_FOLDED_BYTES = 1 << 20  # larger folded values would bloat the compiled constants
@@ -219,10 +222,36 @@ class _Plan:
             value[t] = v
         return True
 
+    def _neutral_operand(self, node, ins):
+        """For `x * 1`, `1 * x`, `x + 0`, `0 + x`, `x - 0`: returns x, else None.
+
+        Only when the result is exactly x: same dtype and static shape as the output, a rank-0
+        constant, and for + and - integer dtypes only (-0.0 + 0.0 is +0.0).
+        """
+        out = node.outputs[0]
+        if node.op == "multiply":
+            neutral, positions = 1, (0, 1)
+        elif out.dtype.np_dtype.kind in "iu":
+            neutral, positions = 0, ((0, 1) if node.op == "add" else (1,))
+        else:
+            return None
+        for pos in positions:
+            value = self.value.get(ins[pos])
+            other = ins[1 - pos]
+            if (value is not None and np.shape(value) == () and value == neutral
+                    and getattr(value, "dtype", None) == out.dtype.np_dtype
+                    and other.dtype is out.dtype and other.shape == out.shape):
+                return other
+        return None
+
     def _try_fuse(self, node, ins):
         op = node.op
         if op in IDENTITY_OPS and len(ins) == 1 and len(node.outputs) == 1:
             self.sub[node.outputs[0]] = ins[0]
+        elif op in _NEUTRAL_OPS and len(ins) == 2 and len(node.outputs) == 1:
+            other = self._neutral_operand(node, ins)
+            if other is not None:
+                self.sub[node.outputs[0]] = other
         elif op == "cast":
             src = ins[0]
             target = node.outputs[0].dtype

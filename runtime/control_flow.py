@@ -1,0 +1,430 @@
+"""cond and while_loop: plain Python when eager, subgraph-holding nodes when building a graph."""
+from runtime import context
+from runtime import dtypes
+from runtime.graph import Graph
+from runtime.ops import common
+from runtime.tensor import EagerTensor
+from runtime.tensor import SymbolicTensor
+from runtime.tensor import Tensor
+from runtime.tensor import convert_to_tensor
+
+_MAX_RELAXATIONS = 8  # shape relaxation only loses information, so this bounds retracing
+
+
+# -- nested structures ------------------------------------------------------------------------
+
+def _is_namedtuple(value):
+    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
+def flatten_with_paths(structure, path=""):
+    """Flattens tuples, lists, dicts (sorted keys) and namedtuples into (path, leaf) pairs.
+
+    Args:
+        structure: A nested structure.
+        path: Prefix for the paths.
+
+    Returns:
+        A list of (path string such as "[1]['a']", leaf) pairs.
+    """
+    if _is_namedtuple(structure):
+        out = []
+        for field, value in zip(structure._fields, structure):
+            out.extend(flatten_with_paths(value, f"{path}.{field}"))
+        return out
+    if isinstance(structure, (list, tuple)):
+        out = []
+        for i, value in enumerate(structure):
+            out.extend(flatten_with_paths(value, f"{path}[{i}]"))
+        return out
+    if isinstance(structure, dict):
+        out = []
+        for key in sorted(structure):
+            out.extend(flatten_with_paths(structure[key], f"{path}[{key!r}]"))
+        return out
+    return [(path, structure)]
+
+
+def flatten(structure):
+    """Returns the leaves of a nested structure (see flatten_with_paths).
+
+    Args:
+        structure: A nested structure.
+
+    Returns:
+        A list of leaves.
+    """
+    return [leaf for _, leaf in flatten_with_paths(structure)]
+
+
+def pack_sequence_as(structure, flat):
+    """Rebuilds `structure` with the leaves taken from `flat` in order.
+
+    Args:
+        structure: A nested structure (the template).
+        flat: A list of leaves.
+
+    Returns:
+        The new structure.
+    """
+    it = iter(flat)
+
+    def build(s):
+        if _is_namedtuple(s):
+            return type(s)(*[build(v) for v in s])
+        if isinstance(s, (list, tuple)):
+            return type(s)(build(v) for v in s)
+        if isinstance(s, dict):
+            built = {k: build(s[k]) for k in sorted(s)}
+            return type(s)((k, built[k]) for k in s) if type(s) is not dict else {
+                k: built[k] for k in s}
+        return next(it)
+
+    return build(structure)
+
+
+def _structure_signature(structure):
+    """Describes a structure ignoring leaves, treating lists and tuples alike."""
+    if _is_namedtuple(structure):
+        return (type(structure).__name__, tuple(_structure_signature(v) for v in structure))
+    if isinstance(structure, (list, tuple)):
+        return ("seq", tuple(_structure_signature(v) for v in structure))
+    if isinstance(structure, dict):
+        return ("dict", tuple((k, _structure_signature(structure[k]))
+                              for k in sorted(structure)))
+    return "*"
+
+
+def _describe(value):
+    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
+        shape = value.shape
+        shape = "<unknown>" if shape is None else tuple(shape)
+        return f"{value.dtype.name} tensor of shape {shape}"
+    from runtime.tensor_array import TensorArray
+    if isinstance(value, TensorArray):
+        return f"TensorArray of {value.dtype.name}"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _fn_name(fn):
+    return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or repr(fn)
+
+
+# -- leaves: tensors and TensorArrays ---------------------------------------------------------
+
+def _to_graph_tensor(leaf, graph, what):
+    """Converts a structure leaf to a tensor of `graph` (TensorArrays give their handle)."""
+    from runtime.tensor_array import TensorArray
+    if isinstance(leaf, TensorArray):
+        return graph.capture(leaf._graph_handle())
+    if leaf is None:
+        raise TypeError(f"{what} is None; tf.cond/tf.while_loop values must be tensors "
+                        f"(or values convertible to tensors).")
+    try:
+        tensor = convert_to_tensor(leaf)
+    except TypeError as e:
+        raise TypeError(f"{what} must be a tensor or convertible to one: {e}") from None
+    return graph.capture(tensor)
+
+
+def _rebuild_leaf(template, tensor):
+    from runtime.tensor_array import TensorArray
+    if isinstance(template, TensorArray):
+        return template._with_handle(tensor)
+    return tensor
+
+
+def _merge_shapes(a, b):
+    if a is None or b is None or len(a) != len(b):
+        return None
+    return tuple(x if x == y else None for x, y in zip(a, b))
+
+
+# -- cond -------------------------------------------------------------------------------------
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """Returns true_fn() if pred else false_fn().
+
+    Eagerly (or with a Python/eager predicate) only the chosen function runs. With a symbolic
+    predicate both functions are traced into subgraphs of a `cond` node; they must return the
+    same nested structure with the same dtypes (shapes are merged, differing dims -> None).
+
+    Args:
+        pred: A scalar bool Tensor or Python bool.
+        true_fn: Zero-argument callable.
+        false_fn: Zero-argument callable.
+        name: Optional node name.
+
+    Returns:
+        The structure returned by the branches.
+
+    Raises:
+        TypeError: if pred is not a bool scalar or the branch dtypes differ.
+        ValueError: if the branch structures differ.
+    """
+    if true_fn is None or false_fn is None:
+        raise TypeError("cond needs both true_fn and false_fn.")
+    if hasattr(pred, "_as_tensor") and not isinstance(pred, Tensor):
+        pred = pred._as_tensor()
+    if not isinstance(pred, SymbolicTensor):
+        return true_fn() if bool(pred) else false_fn()
+    graph = context.get_graph()
+    if graph is None:
+        from runtime.graph import leaked_eager_error
+        raise leaked_eager_error(pred)
+    if pred.dtype is not dtypes.bool or (pred.shape is not None and len(pred.shape) != 0):
+        raise TypeError(f"cond expects a scalar bool predicate, found {_describe(pred)} "
+                        f"('{pred.name}'). Compare it or reduce it (tf.reduce_any) first.")
+    pred = graph.capture(pred)
+    base = name or "cond"
+    true_graph, true_out = _trace_branch(graph, f"{base}_true", true_fn)
+    false_graph, false_out = _trace_branch(graph, f"{base}_false", false_fn)
+    if _structure_signature(true_out) != _structure_signature(false_out):
+        raise ValueError(
+            f"true_fn ({_fn_name(true_fn)}) and false_fn ({_fn_name(false_fn)}) must return "
+            f"the same nested structure, found {_summary(true_out)} and "
+            f"{_summary(false_out)}.")
+    true_flat = _branch_outputs(true_graph, true_out, "true_fn")
+    false_flat = _branch_outputs(false_graph, false_out, "false_fn")
+    specs = []
+    for i, (t, f) in enumerate(zip(true_flat, false_flat)):
+        if t.dtype is not f.dtype:
+            raise TypeError(
+                f"true_fn ({_fn_name(true_fn)}) and false_fn ({_fn_name(false_fn)}) return "
+                f"different dtypes for output #{i}: {t.dtype.name} and {f.dtype.name}. "
+                f"Use tf.cast so both branches return the same dtype.")
+        specs.append((_merge_shapes(t.shape, f.shape), t.dtype))
+    true_graph.outputs = true_flat
+    false_graph.outputs = false_flat
+    operands = _bind_captures(graph, [true_graph, false_graph], prefix=[])
+    stateful = true_graph.is_stateful() or false_graph.is_stateful()
+    node = graph.add_node("cond", [pred] + operands,
+                          {"true_graph": true_graph, "false_graph": false_graph}, specs,
+                          base, stateful)
+    leaves = flatten(true_out)
+    if not leaves and true_out is None:
+        return None
+    return pack_sequence_as(true_out, [_rebuild_leaf(template, t)
+                                       for template, t in zip(leaves, node.outputs)])
+
+
+def _summary(structure):
+    sig = _structure_signature(structure)
+    return "a single value" if sig == "*" else f"structure {sig}"
+
+
+def _trace_branch(graph, name, fn):
+    sub = Graph(name, outer_graph=graph)
+    with context.graph_scope(sub):
+        out = fn()
+    return sub, out
+
+
+def _branch_outputs(sub, out, what):
+    with context.graph_scope(sub):
+        return [_to_graph_tensor(leaf, sub, f"{what} output{path}")
+                for path, leaf in flatten_with_paths(out)]
+
+
+def _bind_captures(graph, subgraphs, prefix):
+    """Gives every subgraph the same inputs: `prefix` placeholders + all captured tensors.
+
+    Args:
+        graph: The graph the control-flow node goes into.
+        subgraphs: The traced subgraphs.
+        prefix: Per-subgraph lists of leading placeholders (loop vars), or [] for none.
+
+    Returns:
+        The outer tensors (of `graph`) feeding the captured inputs, in order.
+    """
+    operands = []
+    seen = {}
+    for sub in subgraphs:
+        for outer, _ in sub.captures:
+            if id(outer) not in seen:
+                seen[id(outer)] = len(operands)
+                operands.append(outer)
+    for k, sub in enumerate(subgraphs):
+        own = {id(outer): ph for outer, ph in sub.captures}
+        inputs = list(prefix[k]) if prefix else []
+        for outer in operands:
+            ph = own.get(id(outer))
+            if ph is None:
+                ph = sub.placeholder(outer.dtype, outer.shape, name=outer.node.name)
+            inputs.append(ph)
+        sub.inputs = inputs
+    return [graph.capture(t) for t in operands]
+
+
+# -- while_loop -------------------------------------------------------------------------------
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """Repeats `body` while `cond` is true.
+
+    Eagerly it is a Python loop. While building a graph it adds a `while` node holding the
+    traced condition and body. Loop vars may be nested tuples/lists/dicts/namedtuples of
+    tensors (Python numbers become tensors) and TensorArrays. A dtype or structure change in
+    the body is an error naming the loop variable; shapes that change are relaxed to unknown
+    dimensions.
+
+    Args:
+        cond: Callable taking the loop vars (unpacked) and returning a scalar bool.
+        body: Callable taking the loop vars (unpacked) and returning new loop vars.
+        loop_vars: A tuple or list of loop variables.
+        shape_invariants: Unused (shapes are relaxed automatically).
+        parallel_iterations: Unused.
+        back_prop: Unused.
+        swap_memory: Unused.
+        maximum_iterations: Optional int or scalar int tensor bounding the iterations.
+        name: Optional node name.
+
+    Returns:
+        The final loop vars, with the structure of `loop_vars`.
+
+    Raises:
+        TypeError: if a loop variable changes dtype, or cond does not return a bool scalar.
+        ValueError: if the body changes the structure or the rank of a loop variable.
+    """
+    if not isinstance(loop_vars, (list, tuple)) or _is_namedtuple(loop_vars):
+        raise TypeError(f"loop_vars must be a tuple or list of loop variables, found "
+                        f"{type(loop_vars).__name__}. Wrap a single variable: (x,).")
+    single = len(loop_vars) == 1
+
+    def call_body(*args):
+        out = body(*args)
+        if single and (not isinstance(out, (list, tuple)) or _is_namedtuple(out)):
+            out = type(loop_vars)([out])
+        return out
+
+    graph = context.get_graph()
+    if graph is None:
+        return _eager_while(cond, call_body, loop_vars, maximum_iterations)
+    if maximum_iterations is not None:
+        return _bounded_graph_while(graph, cond, call_body, loop_vars, maximum_iterations,
+                                    name)
+    return _graph_while(graph, cond, call_body, loop_vars, name or "while")
+
+
+def _eager_while(cond, body, loop_vars, maximum_iterations):
+    values = loop_vars
+    if maximum_iterations is not None:
+        maximum_iterations = int(maximum_iterations)
+    count = 0
+    while (maximum_iterations is None or count < maximum_iterations) and bool(cond(*values)):
+        out = body(*values)
+        _check_structure(body, values, out)
+        values = out
+        count += 1
+    if type(values) is not type(loop_vars) and not _is_namedtuple(loop_vars):
+        values = type(loop_vars)(values)
+    return values
+
+
+def _check_structure(body, before, after):
+    if _structure_signature(before) != _structure_signature(after):
+        raise ValueError(
+            f"The body ({_fn_name(body)}) of while_loop must return the same structure as "
+            f"loop_vars: expected {_summary(before)}, found {_summary(after)}.")
+
+
+def _bounded_graph_while(graph, cond, body, loop_vars, maximum_iterations, name):
+    limit = convert_to_tensor(maximum_iterations)
+    if not limit.dtype.is_integer:
+        raise TypeError(f"maximum_iterations must be an integer, found {_describe(limit)}.")
+    from runtime.ops import math_ops
+
+    def bounded_cond(count, values):
+        return math_ops.logical_and(math_ops.less(count, math_ops.cast(limit, dtypes.int32)),
+                                    common.to_tensor(cond(*values), dtypes.bool))
+
+    def bounded_body(count, values):
+        return (count + 1, body(*values))
+
+    _count, values = _graph_while(graph, bounded_cond, bounded_body,
+                                  (EagerTensor(dtypes.int32.as_numpy_dtype(0)), loop_vars),
+                                  name or "while", user_body=body, nested=True)
+    return values
+
+
+def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=False):
+    user_body = user_body or body
+    paths_leaves = flatten_with_paths(loop_vars)
+    leaves = [leaf for _, leaf in paths_leaves]
+    init = []
+    for path, leaf in paths_leaves:
+        init.append(_to_graph_tensor(leaf, graph, f"loop variable loop_vars{path}"))
+    shapes = [t.shape if t.shape is None else tuple(t.shape) for t in init]
+    for _attempt in range(_MAX_RELAXATIONS + 1):
+        traced = _trace_loop(graph, name, cond, body, loop_vars, leaves, paths_leaves, init,
+                             shapes, user_body, nested)
+        cond_graph, body_graph, out_flat, out_leaves = traced
+        relaxed = [_merge_shapes(s, t.shape if t.shape is None else tuple(t.shape))
+                   for s, t in zip(shapes, out_flat)]
+        if relaxed == shapes:
+            break
+        shapes = relaxed
+    prefix = [list(cond_graph.inputs[:len(init)]), list(body_graph.inputs[:len(init)])]
+    operands = _bind_captures(graph, [cond_graph, body_graph], prefix)
+    stateful = cond_graph.is_stateful() or body_graph.is_stateful()
+    specs = [(s, t.dtype) for s, t in zip(shapes, init)]
+    node = graph.add_node("while", init + operands,
+                          {"cond_graph": cond_graph, "body_graph": body_graph,
+                           "num_loop_vars": len(init)}, specs, name, stateful)
+    # TensorArrays come back with the metadata (element shape) the body gave them.
+    templates = [after if type(after).__name__ == "TensorArray" else before
+                 for before, after in zip(leaves, out_leaves)]
+    return pack_sequence_as(loop_vars, [_rebuild_leaf(template, t)
+                                        for template, t in zip(templates, node.outputs)])
+
+
+def _trace_loop(graph, name, cond, body, loop_vars, leaves, paths_leaves, init, shapes,
+                user_body, nested):
+    cond_graph = Graph(f"{name}_cond", outer_graph=graph)
+    with context.graph_scope(cond_graph):
+        args = _loop_placeholders(cond_graph, loop_vars, leaves, init, shapes)
+        result = cond(*args)
+        if hasattr(result, "_as_tensor") and not isinstance(result, Tensor):
+            result = result._as_tensor()
+        result = _to_graph_tensor(result, cond_graph, f"The result of cond ({_fn_name(cond)})")
+        if result.dtype is not dtypes.bool or (result.shape is not None and result.shape):
+            raise TypeError(f"The cond ({_fn_name(cond)}) of while_loop must return a scalar "
+                            f"bool, found {_describe(result)}.")
+        cond_graph.outputs = [result]
+    body_graph = Graph(f"{name}_body", outer_graph=graph)
+    with context.graph_scope(body_graph):
+        args = _loop_placeholders(body_graph, loop_vars, leaves, init, shapes)
+        out = body(*args)
+        _check_structure(user_body, loop_vars, out)
+        out_paths = flatten_with_paths(out)
+        out_flat = []
+        for i, ((path, before), (_, leaf)) in enumerate(zip(paths_leaves, out_paths)):
+            shown = path[len("[1]"):] if nested else path
+            what = f"loop variable #{i - 1 if nested else i} (loop_vars{shown})"
+            tensor = _to_graph_tensor(leaf, body_graph, f"The body's value for {what}")
+            if tensor.dtype is not init[i].dtype:
+                raise TypeError(
+                    f"The body ({_fn_name(user_body)}) of while_loop changes the dtype of "
+                    f"{what}: it enters the loop as {_describe(init[i])} but the body returns "
+                    f"{_describe(tensor)}. Keep the dtype fixed (e.g. with tf.cast).")
+            if type(before).__name__ == "TensorArray" and leaf.__class__ is not before.__class__:
+                raise TypeError(f"The body ({_fn_name(user_body)}) of while_loop must return a "
+                                f"TensorArray for {what}, found {_describe(leaf)}.")
+            s0, s1 = shapes[i], tensor.shape
+            if s0 is not None and s1 is not None and len(s0) != len(s1):
+                raise ValueError(
+                    f"The body ({_fn_name(user_body)}) of while_loop changes the rank of "
+                    f"{what}: it enters the loop with shape {tuple(s0)} but the body returns "
+                    f"shape {tuple(s1)}.")
+            out_flat.append(tensor)
+        body_graph.outputs = out_flat
+    return cond_graph, body_graph, out_flat, [leaf for _, leaf in out_paths]
+
+
+def _loop_placeholders(sub, loop_vars, leaves, init, shapes):
+    phs = [sub.placeholder(t.dtype, s, name="loop_var") for t, s in zip(init, shapes)]
+    rebuilt = [_rebuild_leaf(template, ph) for template, ph in zip(leaves, phs)]
+    return pack_sequence_as(loop_vars, rebuilt)
+
+
+__all__ = ["cond", "while_loop", "flatten", "flatten_with_paths", "pack_sequence_as"]

@@ -1,0 +1,38 @@
+"""The typed errors the runtime raises (TensorFlow's `tf.errors` family)."""
+
+
+class OpError(Exception):
+    """An op failed; the base class of the `tf.errors` family.
+
+    Attributes:
+        message: The error message.
+        op: The name of the failing op or node, or None.
+    """
+
+    def __init__(self, message, op=None):
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.op))
+
+
+class InvalidArgumentError(OpError):
+    """An op received an argument it cannot handle (bad dtype, shape or value)."""
+
+
+class OutOfRangeError(OpError):
+    """An index or iteration went past the end of its range."""
+
+
+class UnimplementedError(OpError):
+    """The operation is not supported by this runtime."""
+
+
+class InternalError(OpError):
+    """An invariant of the runtime was broken; please report it."""
+
+
+class FailedPreconditionError(OpError):
+    """The system is not in the state the op needs (e.g. an uninitialised variable)."""

@@ -1,0 +1,10 @@
+"""The op library: the registry plus the op modules, grouped by kind."""
+from runtime.ops import registry  # noqa: F401
+from runtime.ops import math_ops  # noqa: F401
+from runtime.ops import array_ops  # noqa: F401
+from runtime.ops import creation_ops  # noqa: F401
+from runtime.ops import slicing  # noqa: F401
+from runtime.ops import reduction_ops  # noqa: F401
+from runtime.ops import random_ops  # noqa: F401
+from runtime.ops import io_ops  # noqa: F401
+from runtime.ops import state_ops  # noqa: F401

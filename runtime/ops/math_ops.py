@@ -1,0 +1,380 @@
+"""Elementwise math, comparison, logical and bitwise ops, cast and matmul."""
+import operator
+
+import numpy as np
+
+from runtime import context
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError
+from runtime.ops import common
+from runtime.ops.registry import OPS
+from runtime.ops.registry import OpKind
+from runtime.ops.registry import apply
+from runtime.ops.registry import check_dtype_allowed
+from runtime.ops.registry import check_same_dtype
+from runtime.ops.registry import register
+from runtime.tensor import EagerTensor
+
+_TRUEDIV = {dtypes.int8: np.float32, dtypes.int16: np.float32, dtypes.uint8: np.float32,
+            dtypes.uint16: np.float32, dtypes.int32: np.float64, dtypes.int64: np.float64,
+            dtypes.uint32: np.float64, dtypes.uint64: np.float64}
+_TRUEDIV_NP = {d.np_dtype: np.dtype(t) for d, t in _TRUEDIV.items()}
+
+_BINARY_DOC = """Computes `{expr}` elementwise, with numpy broadcasting.
+
+    A Python or numpy operand adopts the dtype of the tensor operand; two tensors must
+    share one dtype (TensorFlow does not promote).
+
+    Args:
+        x: A Tensor or value.
+        y: A Tensor or value.
+        name: Optional node name in graph mode.
+
+    Returns:
+        A Tensor.
+
+    Raises:
+        InvalidArgumentError: on dtype mismatch, unsupported dtype or incompatible shapes.
+    """
+
+_UNARY_DOC = """Computes `{expr}` elementwise.
+
+    Args:
+        x: A Tensor or value.
+        name: Optional node name in graph mode.
+
+    Returns:
+        A Tensor.
+
+    Raises:
+        InvalidArgumentError: if the dtype is not supported.
+    """
+
+
+def _infer_binary(x, y):
+    return common.broadcast_shapes(x.shape, y.shape), x.dtype
+
+
+def _infer_compare(x, y):
+    return common.broadcast_shapes(x.shape, y.shape), dtypes.bool
+
+
+def _infer_truediv(x, y):
+    dtype = x.dtype
+    if dtype.is_integer:
+        dtype = dtypes.as_dtype(_TRUEDIV[dtype])
+    return common.broadcast_shapes(x.shape, y.shape), dtype
+
+
+def _infer_unary(x):
+    return x.shape, x.dtype
+
+
+def _make_binary(opdef, allowed, expr, string_opdef=None):
+    allowed = frozenset(allowed)
+    allowed_np = frozenset(d.np_dtype for d in allowed if d is not dtypes.string)
+    kernel = opdef.kernel
+    state = context._state
+
+    def op(x, y, name=None):
+        # Fast path: eager numeric tensors (or a tensor and a Python number) of one dtype.
+        if type(x) is EagerTensor and not state.stack:
+            xv = x._value
+            dtype = xv.dtype
+            ty = type(y)
+            if ty is EagerTensor:
+                yv = y._value
+            elif (ty is int and dtype.kind in "iuf") or (ty is float and dtype.kind == "f"):
+                try:
+                    yv = dtype.type(y)
+                except OverflowError:
+                    yv = None
+            else:
+                yv = None
+            if yv is not None and yv.dtype == dtype and dtype in allowed_np:
+                try:
+                    return EagerTensor(kernel(xv, yv))
+                except ValueError:
+                    pass  # the slow path reports it in TensorFlow's words
+        x, y = common.binary_operands(x, y)
+        dtype = x.dtype
+        if y.dtype is not dtype:
+            check_same_dtype(opdef, (x, y))
+        if dtype is dtypes.string and string_opdef is not None:
+            return apply(string_opdef, [x, y], {}, name)
+        if dtype not in allowed:
+            check_dtype_allowed(opdef, x, allowed)
+        try:
+            return apply(opdef, [x, y], {}, name)
+        except ValueError as e:
+            if "broadcast" not in str(e):
+                raise
+            common.broadcast_shapes(x.shape, y.shape, opdef.tf_name)
+            raise
+    op.__name__ = opdef.name
+    op.__qualname__ = opdef.name
+    op.__doc__ = _BINARY_DOC.format(expr=expr)
+    return op
+
+
+def _def_binary(name, kernel, allowed, tf_name, expr, kind=OpKind.ELEMENTWISE, infer=None,
+                string_kernel=None):
+    if infer is None:
+        infer = _infer_compare if kind is OpKind.COMPARISON else _infer_binary
+    register(name, infer=infer, kind=kind, tf_name=tf_name)(kernel)
+    string_opdef = None
+    if string_kernel is not None:
+        # Strings get their own op so the numeric kernel stays a plain operator.
+        register(name + "_strings", infer=infer, kind=kind, tf_name=tf_name)(string_kernel)
+        string_opdef = OPS[name + "_strings"]
+    return _make_binary(OPS[name], allowed, expr, string_opdef)
+
+
+def _make_unary(opdef, allowed, expr):
+    allowed = frozenset(allowed)
+    allowed_np = frozenset(d.np_dtype for d in allowed if d is not dtypes.string)
+    kernel = opdef.kernel
+    state = context._state
+
+    def op(x, name=None):
+        if type(x) is EagerTensor and not state.stack and x._value.dtype in allowed_np:
+            return EagerTensor(kernel(x._value))  # fast path: eager, supported dtype
+        x = common.to_tensor(x)
+        if x.dtype not in allowed:
+            check_dtype_allowed(opdef, x, allowed)
+        return apply(opdef, [x], {}, name)
+    op.__name__ = opdef.name
+    op.__qualname__ = opdef.name
+    op.__doc__ = _UNARY_DOC.format(expr=expr)
+    return op
+
+
+def _def_unary(name, kernel, allowed, tf_name, expr):
+    register(name, infer=_infer_unary, kind=OpKind.ELEMENTWISE, tf_name=tf_name)(kernel)
+    return _make_unary(OPS[name], allowed, expr)
+
+
+def _check_int_divisor(y):
+    if y.dtype.kind in "iu" and not np.all(y):
+        raise InvalidArgumentError("Integer division by zero. Make sure the divisor has no "
+                                   "zeros (or use a float dtype, which gives inf).")
+
+
+def _truediv_kernel(x, y):
+    target = _TRUEDIV_NP.get(x.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, silently
+        if target is not None:
+            return np.true_divide(x, y, dtype=target)
+        return x / y
+
+
+def _floordiv_kernel(x, y):
+    _check_int_divisor(y)
+    return x // y
+
+
+def _floormod_kernel(x, y):
+    _check_int_divisor(y)
+    return x % y
+
+
+def _pow_kernel(x, y):
+    if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
+        raise InvalidArgumentError("Integers to negative integer powers are not allowed. "
+                                   "Cast the base to a float dtype first.")
+    return x ** y
+
+
+def _add_strings_kernel(x, y):
+    out = x + y
+    if type(out) is bytes:  # 0-d string arrays add to a bare bytes object
+        return np.array(out, dtype=object)
+    return out
+
+
+add = _def_binary("add", operator.add, common.NUMERIC, "AddV2", "x + y",
+                  string_kernel=_add_strings_kernel)
+subtract = _def_binary("subtract", operator.sub, common.NUMERIC, "Sub", "x - y")
+multiply = _def_binary("multiply", operator.mul, common.NUMERIC, "Mul", "x * y")
+divide = _def_binary("truediv", _truediv_kernel, common.NUMERIC, "RealDiv", "x / y",
+                     infer=_infer_truediv)
+truediv = divide
+floordiv = _def_binary("floordiv", _floordiv_kernel, common.NUMERIC, "FloorDiv", "x // y")
+floor_div = floordiv
+floormod = _def_binary("floormod", _floormod_kernel, common.NUMERIC, "FloorMod", "x % y")
+mod = floormod
+pow = _def_binary("pow", _pow_kernel, common.NUMERIC, "Pow", "x ** y")  # noqa: A001
+maximum = _def_binary("maximum", np.maximum, common.NUMERIC, "Maximum", "max(x, y)")
+minimum = _def_binary("minimum", np.minimum, common.NUMERIC, "Minimum", "min(x, y)")
+squared_difference = _def_binary("squared_difference", lambda x, y: (x - y) * (x - y),
+                                 common.NUMERIC, "SquaredDifference", "(x - y) ** 2")
+bitwise_and = _def_binary("bitwise_and", operator.and_, common.INTS, "BitwiseAnd", "x & y")
+bitwise_or = _def_binary("bitwise_or", operator.or_, common.INTS, "BitwiseOr", "x | y")
+bitwise_xor = _def_binary("bitwise_xor", operator.xor, common.INTS, "BitwiseXor", "x ^ y")
+left_shift = _def_binary("left_shift", operator.lshift, common.INTS, "LeftShift", "x << y")
+right_shift = _def_binary("right_shift", operator.rshift, common.INTS, "RightShift", "x >> y")
+logical_and = _def_binary("logical_and", operator.and_, common.BOOLS, "LogicalAnd", "x and y")
+logical_or = _def_binary("logical_or", operator.or_, common.BOOLS, "LogicalOr", "x or y")
+logical_xor = _def_binary("logical_xor", operator.xor, common.BOOLS, "LogicalXor", "x xor y")
+
+_CMP = common.ALL
+equal = _def_binary("equal", np.equal, _CMP, "Equal", "x == y", OpKind.COMPARISON)
+not_equal = _def_binary("not_equal", np.not_equal, _CMP, "NotEqual", "x != y",
+                        OpKind.COMPARISON)
+less = _def_binary("less", operator.lt, common.NUMERIC, "Less", "x < y", OpKind.COMPARISON)
+less_equal = _def_binary("less_equal", operator.le, common.NUMERIC, "LessEqual", "x <= y",
+                         OpKind.COMPARISON)
+greater = _def_binary("greater", operator.gt, common.NUMERIC, "Greater", "x > y",
+                      OpKind.COMPARISON)
+greater_equal = _def_binary("greater_equal", operator.ge, common.NUMERIC, "GreaterEqual",
+                            "x >= y", OpKind.COMPARISON)
+
+
+def _sigmoid_kernel(x):
+    return (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
+
+
+negative = _def_unary("negative", operator.neg, common.SIGNED_NUMERIC, "Neg", "-x")
+abs = _def_unary("abs", np.abs, common.SIGNED_NUMERIC, "Abs", "|x|")  # noqa: A001
+square = _def_unary("square", np.square, common.NUMERIC, "Square", "x * x")
+sqrt = _def_unary("sqrt", np.sqrt, common.FLOATS, "Sqrt", "sqrt(x)")
+rsqrt = _def_unary("rsqrt", lambda x: 1 / np.sqrt(x), common.FLOATS, "Rsqrt", "1 / sqrt(x)")
+exp = _def_unary("exp", np.exp, common.FLOATS, "Exp", "e ** x")
+log = _def_unary("log", np.log, common.FLOATS, "Log", "ln(x)")
+tanh = _def_unary("tanh", np.tanh, common.FLOATS, "Tanh", "tanh(x)")
+sigmoid = _def_unary("sigmoid", _sigmoid_kernel, common.FLOATS, "Sigmoid", "1 / (1 + e ** -x)")
+sin = _def_unary("sin", np.sin, common.FLOATS, "Sin", "sin(x)")
+cos = _def_unary("cos", np.cos, common.FLOATS, "Cos", "cos(x)")
+floor = _def_unary("floor", np.floor, common.FLOATS, "Floor", "floor(x)")
+ceil = _def_unary("ceil", np.ceil, common.FLOATS, "Ceil", "ceil(x)")
+round = _def_unary("round", np.round, common.FLOATS, "Round", "round half to even")  # noqa
+sign = _def_unary("sign", np.sign, common.SIGNED_NUMERIC, "Sign", "sign(x)")
+reciprocal = _def_unary("reciprocal", lambda x: (1 / x).astype(x.dtype, copy=False),
+                        common.FLOATS, "Reciprocal", "1 / x")
+logical_not = _def_unary("logical_not", np.logical_not, common.BOOLS, "LogicalNot", "not x")
+invert = _def_unary("invert", operator.invert, common.INTS, "Invert", "~x")
+
+
+def logical_and_or_bitwise(x, y, which):
+    """Implements Tensor `&`, `|`, `^`: logical for bool tensors, bitwise for integers.
+
+    Args:
+        x: First operand.
+        y: Second operand.
+        which: 'and', 'or' or 'xor'.
+
+    Returns:
+        A Tensor.
+    """
+    x, y = common.binary_operands(x, y)
+    if x.dtype is dtypes.bool:
+        return {"and": logical_and, "or": logical_or, "xor": logical_xor}[which](x, y)
+    return {"and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor}[which](x, y)
+
+
+# -- cast -------------------------------------------------------------------------------------
+
+@register("cast", infer=lambda x, dtype: (x.shape, dtype), kind=OpKind.ELEMENTWISE,
+          tf_name="Cast")
+def _cast_kernel(x, dtype):
+    return x.astype(dtype.np_dtype)
+
+
+def cast(x, dtype, name=None):
+    """Casts a tensor to `dtype` (float -> int truncates toward zero, as in TensorFlow).
+
+    Args:
+        x: A Tensor or value.
+        dtype: The target DType.
+        name: Optional node name in graph mode.
+
+    Returns:
+        A Tensor of `dtype` (`x` itself when it already has that dtype).
+
+    Raises:
+        InvalidArgumentError: when casting from or to strings.
+    """
+    dtype = dtypes.as_dtype(dtype)
+    x = common.to_tensor(x)
+    if x.dtype is dtype:
+        return x
+    if x.dtype is dtypes.string or dtype is dtypes.string:
+        raise InvalidArgumentError(
+            f"Cast from {x.dtype.name} to {dtype.name} is not supported. Use "
+            f"tf.strings functions to convert between strings and numbers.", "cast")
+    return apply(OPS["cast"], [x], {"dtype": dtype}, name)
+
+
+# -- matmul -----------------------------------------------------------------------------------
+
+def _infer_matmul(a, b, transpose_a=False, transpose_b=False):
+    sa, sb = tuple(a.shape), tuple(b.shape)
+    if len(sa) < 2 or len(sb) < 2:
+        raise InvalidArgumentError(
+            f"MatMul expects inputs of rank >= 2, found shapes {list(sa)} and {list(sb)}. Use "
+            f"tf.reshape or tf.expand_dims to add dimensions.", "matmul")
+    if transpose_a:
+        sa = sa[:-2] + (sa[-1], sa[-2])
+    if transpose_b:
+        sb = sb[:-2] + (sb[-1], sb[-2])
+    ka, kb = sa[-1], sb[-2]
+    if ka is not None and kb is not None and ka != kb:
+        raise InvalidArgumentError(
+            f"Matrix size-incompatible: In[0]: {list(sa)}, In[1]: {list(sb)}. The inner "
+            f"dimensions must match.", "matmul")
+    batch = common.broadcast_shapes(sa[:-2], sb[:-2], "MatMul")
+    return batch + (sa[-2], sb[-1]), a.dtype
+
+
+@register("matmul", infer=_infer_matmul, kind=OpKind.ARRAY, tf_name="MatMul")
+def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
+    if transpose_a:
+        a = np.swapaxes(a, -1, -2)
+    if transpose_b:
+        b = np.swapaxes(b, -1, -2)
+    return np.matmul(a, b)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None):
+    """Multiplies matrices (batched over leading dimensions).
+
+    Args:
+        a: A Tensor of rank >= 2.
+        b: A Tensor of rank >= 2 with the same dtype.
+        transpose_a: Transpose the last two dims of `a` first.
+        transpose_b: Transpose the last two dims of `b` first.
+        name: Optional node name in graph mode.
+
+    Returns:
+        A Tensor.
+
+    Raises:
+        InvalidArgumentError: on dtype mismatch or incompatible shapes.
+    """
+    a, b = common.binary_operands(a, b)
+    opdef = OPS["matmul"]
+    check_same_dtype(opdef, (a, b))
+    check_dtype_allowed(opdef, a, common.NUMERIC)
+    _infer_matmul(a, b, transpose_a, transpose_b)
+    attrs = {}
+    if transpose_a:
+        attrs["transpose_a"] = True
+    if transpose_b:
+        attrs["transpose_b"] = True
+    return apply(opdef, [a, b], attrs, name)
+
+
+def add_n(inputs, name=None):
+    """Adds a list of tensors of one shape and dtype.
+
+    Args:
+        inputs: A non-empty list of Tensors.
+        name: Unused.
+
+    Returns:
+        A Tensor.
+    """
+    total = inputs[0]
+    for t in inputs[1:]:
+        total = add(total, t)
+    return common.to_tensor(total)

@@ -1,0 +1,234 @@
+"""The op registry: each op's numpy kernel, shape/dtype rule, kind and statefulness.
+
+An op is registered with a decorator on its kernel (JAX ``Primitive.def_impl`` style)::
+
+    @register("add", infer=infer_binary, kind=OpKind.ELEMENTWISE, tf_name="AddV2")
+    def _add(x, y):
+        return x + y
+
+Kernel contract: ``kernel(*input_values, **attrs)`` where the values are numpy arrays or numpy
+scalars (never Python scalars) and ``attrs`` are exactly ``node.attrs``. It returns one value,
+or a sequence of values when the op is ``multi_output``.
+
+Shape rule contract: ``infer(*input_tensors, **attrs)`` gets tensors with ``.shape`` (None for
+unknown dims) and ``.dtype`` and returns ``(shape, dtype)`` (a sequence of them when
+``multi_output``).
+
+``apply`` is the single dispatch point: it runs the kernel now in eager mode, or adds a node to
+the graph being built and returns symbolic tensors.
+"""
+import enum
+
+from runtime import context
+from runtime.errors import InvalidArgumentError
+from runtime.tensor import EagerTensor
+from runtime.tensor import SymbolicTensor
+
+
+class OpKind(enum.Enum):
+    """What an op does; the optimiser and code generator group ops by kind."""
+
+    ELEMENTWISE = "Applies elementwise with numpy broadcasting; output dtype of the inputs."
+    COMPARISON = "Elementwise with broadcasting; output dtype bool."
+    REDUCTION = "Reduces over `axis` (None: all axes), optional keepdims."
+    ARRAY = "Rearranges or creates values (shape, reshape, concat, slicing, fill, ...)."
+    SOURCE = "Has no tensor inputs: placeholder or constant."
+    RANDOM = "Draws fresh random numbers at every execution (stateful)."
+    STATE = "Reads or writes a Variable or TensorArray storage (stateful)."
+    IO = "Has an external side effect: print, assert, py_function (stateful)."
+    CONTROL_FLOW = "Holds subgraphs in its attrs: cond, while."
+
+
+class OpDef:
+    """A registered op.
+
+    Attributes:
+        name: Registry name (also `node.op`).
+        kernel: The numpy implementation.
+        infer: The shape/dtype rule.
+        kind: An OpKind.
+        stateful: True for ops the optimiser must never prune, fold or reorder.
+        multi_output: True when the kernel returns a sequence of outputs.
+        tf_name: TensorFlow's op type (e.g. 'AddV2'), used in graph_def and error messages.
+    """
+
+    __slots__ = ("name", "kernel", "infer", "kind", "stateful", "multi_output", "tf_name")
+
+    def __init__(self, name, kernel, infer, kind, stateful, multi_output, tf_name):
+        self.name = name
+        self.kernel = kernel
+        self.infer = infer
+        self.kind = kind
+        self.stateful = stateful
+        self.multi_output = multi_output
+        self.tf_name = tf_name
+
+    def __repr__(self):
+        return f"<OpDef {self.name} ({self.kind.name})>"
+
+
+OPS = {}  # name -> OpDef
+_STATEFUL_KINDS = (OpKind.RANDOM, OpKind.STATE, OpKind.IO)
+_state = context._state  # the per-thread graph stack, read on every op
+
+# Op-name groups, filled by `register` (tinygrad GroupOp style).
+ELEMENTWISE = set()
+COMPARISON = set()
+REDUCTION = set()
+STATEFUL = set()
+CONTROL_FLOW = {"cond", "while"}
+SOURCE = {"placeholder", "constant"}
+
+_GROUPS = {OpKind.ELEMENTWISE: ELEMENTWISE, OpKind.COMPARISON: COMPARISON,
+           OpKind.REDUCTION: REDUCTION}
+_TF_NAMES = {"placeholder": "Placeholder", "constant": "Const", "cond": "If",
+             "while": "While"}
+
+
+def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=False,
+             tf_name=None):
+    """Decorator registering a kernel as op `name`.
+
+    Args:
+        name: The op name.
+        infer: The shape/dtype rule.
+        kind: An OpKind.
+        stateful: Override; defaults to True for RANDOM, STATE and IO kinds.
+        multi_output: Whether the kernel returns a sequence of outputs.
+        tf_name: TensorFlow's op type; defaults to the CamelCase of `name`.
+
+    Returns:
+        The decorator (which returns the kernel unchanged).
+
+    Raises:
+        ValueError: if `name` is already registered.
+    """
+    if stateful is None:
+        stateful = kind in _STATEFUL_KINDS
+
+    def decorator(kernel):
+        if name in OPS:
+            raise ValueError(f"Op {name!r} is already registered.")
+        camel = tf_name or "".join(p.capitalize() for p in name.split("_"))
+        OPS[name] = OpDef(name, kernel, infer, kind, stateful, multi_output, camel)
+        _TF_NAMES[name] = camel
+        if kind in _GROUPS:
+            _GROUPS[kind].add(name)
+        if stateful:
+            STATEFUL.add(name)
+        return kernel
+
+    return decorator
+
+
+def get_op(name):
+    """Returns the OpDef registered as `name`.
+
+    Args:
+        name: The op name (a node's `op`).
+
+    Returns:
+        The OpDef.
+
+    Raises:
+        KeyError: if no such op exists (e.g. for 'cond', 'while', 'placeholder').
+    """
+    try:
+        return OPS[name]
+    except KeyError:
+        raise KeyError(f"No op named {name!r} is registered; known ops: "
+                       f"{', '.join(sorted(OPS))}.") from None
+
+
+def tf_name(op, node=None):
+    """Returns TensorFlow's op type for an op name (e.g. 'add' -> 'AddV2').
+
+    Args:
+        op: The op name.
+        node: Optional Node; stateless control flow maps to 'StatelessIf'/'StatelessWhile'.
+
+    Returns:
+        A string.
+    """
+    if node is not None and op in CONTROL_FLOW and not node.stateful:
+        return "Stateless" + _TF_NAMES[op]
+    return _TF_NAMES.get(op, op)
+
+
+def apply(opdef, inputs, attrs, name=None):
+    """Runs an op eagerly, or adds it to the graph being built.
+
+    Args:
+        opdef: The OpDef.
+        inputs: List of Tensors (already converted and dtype-checked).
+        attrs: Dict of attributes (kernel keyword arguments).
+        name: Optional node name in graph mode.
+
+    Returns:
+        A Tensor, or a list of Tensors for multi_output ops.
+
+    Raises:
+        TypeError: if a symbolic tensor is used eagerly (it leaked out of its graph).
+    """
+    stack = _state.stack
+    if not stack or stack[-1] is None:  # eager: run the kernel now
+        values = []
+        for t in inputs:
+            if type(t) is not EagerTensor:
+                raise _leaked(t)
+            values.append(t._value)
+        out = opdef.kernel(*values, **attrs)
+        if opdef.multi_output:
+            return [EagerTensor(v) for v in out]
+        return EagerTensor(out)
+    outputs = stack[-1].create_op(opdef, inputs, attrs, name)
+    if opdef.multi_output:
+        return outputs
+    return outputs[0]
+
+
+def _leaked(tensor):
+    from runtime.graph import leaked_eager_error
+    if isinstance(tensor, SymbolicTensor):
+        return leaked_eager_error(tensor)
+    return TypeError(f"Expected a Tensor, found {type(tensor).__name__}: {tensor!r}.")
+
+
+def check_same_dtype(opdef, tensors):
+    """Raises TensorFlow's error when the inputs of an op do not share one dtype.
+
+    Args:
+        opdef: The OpDef (its tf_name appears in the message).
+        tensors: The input Tensors.
+
+    Raises:
+        InvalidArgumentError: on a mismatch.
+    """
+    first = tensors[0].dtype
+    for i, t in enumerate(tensors[1:], 1):
+        if t.dtype is not first:
+            raise InvalidArgumentError(
+                f"cannot compute {opdef.tf_name} as input #{i}(zero-based) was expected to be "
+                f"a {first.name} tensor but is a {t.dtype.name} tensor. Use tf.cast to give "
+                f"both operands the same dtype (TensorFlow does not promote dtypes).",
+                opdef.name)
+
+
+def check_dtype_allowed(opdef, tensor, allowed, what="T"):
+    """Raises TensorFlow's error when an input dtype is not supported by an op.
+
+    Args:
+        opdef: The OpDef.
+        tensor: The input Tensor.
+        allowed: A collection of allowed DTypes.
+        what: The attr name shown in the message.
+
+    Raises:
+        InvalidArgumentError: if the dtype is not allowed.
+    """
+    if tensor.dtype not in allowed:
+        names = ", ".join(sorted(d.name for d in allowed))
+        raise InvalidArgumentError(
+            f"Value for attr '{what}' of {tensor.dtype.name} is not in the list of allowed "
+            f"values for {opdef.tf_name}: {names}. Use tf.cast to convert the input.",
+            opdef.name)

@@ -1,0 +1,252 @@
+"""tf.TensorArray: a functional list of tensors usable as a while_loop variable."""
+import numpy as np
+
+from runtime import context
+from runtime import dtypes
+from runtime.errors import InvalidArgumentError
+from runtime.ops import common
+from runtime.ops import state_ops
+from runtime.ops.registry import OPS
+from runtime.ops.registry import apply
+from runtime.tensor import EagerTensor
+from runtime.tensor import Tensor
+
+
+class TensorArray:
+    """A list of same-dtype tensors; `write`/`unstack` return the new array.
+
+    Eagerly the storage is a Python list of numpy values. While tracing, the array is a
+    `variant` tensor (a graph value) produced by TensorArray nodes, so it can be a cond output
+    or a while_loop variable; writes are O(1).
+
+    Args:
+        dtype: The element DType.
+        size: Initial size (int or scalar int tensor).
+        dynamic_size: Whether writes past the end grow the array.
+        clear_after_read: Unused.
+        tensor_array_name: Unused.
+        handle: Unused.
+        flow: Unused.
+        infer_shape: Whether the first write fixes the element shape (default True).
+        element_shape: Optional element shape (None dims allowed).
+        colocate_with_first_write_call: Unused.
+        name: Optional node name.
+    """
+
+    def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None,
+                 tensor_array_name=None, handle=None, flow=None, infer_shape=True,
+                 element_shape=None, colocate_with_first_write_call=True, name=None):
+        self._dtype = dtypes.as_dtype(dtype)
+        self._dynamic_size = bool(dynamic_size)
+        self._infer_shape = infer_shape
+        self._element_shape = None if element_shape is None else tuple(element_shape)
+        size = 0 if size is None else size
+        if context.executing_eagerly():
+            self._storage = state_ops.TensorList(int(size), self._dtype, self._element_shape,
+                                                 self._dynamic_size)
+            self._handle = None
+        else:
+            self._storage = None
+            size = common.to_tensor(size, dtypes.int32)
+            self._handle = apply(OPS["tensor_array_new"], [size],
+                                 {"dtype": self._dtype, "element_shape": self._element_shape,
+                                  "dynamic_size": self._dynamic_size}, name)
+
+    # -- internal plumbing ----------------------------------------------------------------
+
+    def _copy(self, storage=None, handle=None):
+        new = TensorArray.__new__(TensorArray)
+        new._dtype = self._dtype
+        new._dynamic_size = self._dynamic_size
+        new._infer_shape = self._infer_shape
+        new._element_shape = self._element_shape
+        new._storage = storage
+        new._handle = handle
+        return new
+
+    def _with_handle(self, handle):
+        """Returns an array with this one's metadata and a new graph handle."""
+        return self._copy(handle=handle)
+
+    def _graph_handle(self):
+        """Returns the variant tensor of this array for the graph being built."""
+        if self._handle is None:
+            raise TypeError(
+                "A TensorArray created eagerly cannot be used while building a graph "
+                "(inside tf.function, tf.cond or tf.while_loop). Create it inside the traced "
+                "function instead.")
+        return self._handle
+
+    def _eager(self):
+        """True when this array operates eagerly (checking it is usable here)."""
+        if self._storage is not None:
+            if not context.executing_eagerly():
+                self._graph_handle()
+            return True
+        if context.executing_eagerly():
+            from runtime.graph import leaked_eager_error
+            raise leaked_eager_error(self._handle)
+        return False
+
+    def _merge_element_shape(self, shape):
+        if shape is None or not self._infer_shape:
+            return self._element_shape
+        shape = tuple(shape)
+        current = self._element_shape
+        if current is None:
+            return shape
+        if len(current) != len(shape) or any(
+                a is not None and b is not None and a != b for a, b in zip(current, shape)):
+            raise ValueError(f"Inconsistent shapes: saw {shape} but expected {current} "
+                             f"(the element shape of this TensorArray).")
+        return tuple(a if a is not None else b for a, b in zip(current, shape))
+
+    # -- public API -----------------------------------------------------------------------
+
+    @property
+    def dtype(self):
+        """The element DType."""
+        return self._dtype
+
+    @property
+    def element_shape(self):
+        """The element shape known so far (None if unknown)."""
+        return self._element_shape
+
+    @property
+    def dynamic_size(self):
+        """Whether the array grows on writes past the end."""
+        return self._dynamic_size
+
+    @property
+    def handle(self):
+        """The graph value (variant tensor) of this array, or None eagerly."""
+        return self._handle
+
+    def write(self, index, value, name=None):
+        """Writes `value` at `index`.
+
+        Args:
+            index: An int or scalar int tensor.
+            value: A tensor or value of the array's dtype.
+            name: Optional node name.
+
+        Returns:
+            The new TensorArray (use it; this is functional).
+
+        Raises:
+            ValueError: if the element shape is inconsistent with earlier writes.
+            InvalidArgumentError: for a dtype mismatch or an out-of-range index.
+        """
+        value = common.adopt_dtype(value, self._dtype) if not isinstance(value, Tensor) else value
+        if value.dtype is not self._dtype:
+            raise InvalidArgumentError(
+                f"TensorArray dtype is {self._dtype.name} but Op is trying to write dtype "
+                f"{value.dtype.name}. Use tf.cast.", "tensor_array_write")
+        shape = self._merge_element_shape(value.shape)
+        if self._eager():
+            storage = self._storage
+            storage.element_shape = shape
+            if type(value) is not EagerTensor:
+                from runtime.graph import leaked_eager_error
+                raise leaked_eager_error(value)
+            state_ops._ta_write_kernel(storage, int(index), value._value)
+            new = self._copy(storage=storage)
+        else:
+            index = common.to_tensor(index, dtypes.int32)
+            handle = apply(OPS["tensor_array_write"], [self._handle, index, value], {}, name)
+            new = self._copy(handle=handle)
+        new._element_shape = shape
+        return new
+
+    def read(self, index, name=None):
+        """Returns the element at `index`.
+
+        Args:
+            index: An int or scalar int tensor.
+            name: Optional node name.
+
+        Returns:
+            A Tensor.
+        """
+        if self._eager():
+            return EagerTensor(state_ops._ta_read_kernel(self._storage, int(index), self._dtype,
+                                                         self._element_shape))
+        index = common.to_tensor(index, dtypes.int32)
+        return apply(OPS["tensor_array_read"], [self._handle, index],
+                     {"dtype": self._dtype, "element_shape": self._element_shape}, name)
+
+    def stack(self, name=None):
+        """Returns all elements stacked into one tensor (first dim = size).
+
+        Args:
+            name: Optional node name.
+
+        Returns:
+            A Tensor.
+        """
+        if self._eager():
+            return EagerTensor(state_ops._ta_stack_kernel(self._storage, self._dtype,
+                                                          self._element_shape))
+        return apply(OPS["tensor_array_stack"], [self._handle],
+                     {"dtype": self._dtype, "element_shape": self._element_shape}, name)
+
+    def unstack(self, value, name=None):
+        """Writes the rows of `value` as elements 0..n-1.
+
+        Args:
+            value: A Tensor of rank >= 1 and the array's dtype.
+            name: Optional node name.
+
+        Returns:
+            The new TensorArray.
+        """
+        value = common.to_tensor(value, self._dtype)
+        if value.dtype is not self._dtype:
+            raise InvalidArgumentError(
+                f"TensorArray dtype is {self._dtype.name} but unstack got "
+                f"{value.dtype.name}.", "tensor_array_unstack")
+        shape = None if value.shape is None else self._merge_element_shape(value.shape[1:])
+        if self._eager():
+            state_ops._ta_unstack_kernel(self._storage, np.asarray(value._value))
+            new = self._copy(storage=self._storage)
+        else:
+            handle = apply(OPS["tensor_array_unstack"], [self._handle, value], {}, name)
+            new = self._copy(handle=handle)
+        new._element_shape = shape
+        return new
+
+    def gather(self, indices, name=None):
+        """Returns the elements at `indices`, stacked.
+
+        Args:
+            indices: A 1-D int tensor or list.
+            name: Optional node name.
+
+        Returns:
+            A Tensor.
+        """
+        from runtime.ops import array_ops
+        return array_ops.gather(self.stack(), indices)
+
+    def size(self, name=None):
+        """Returns the number of elements as an int32 scalar tensor.
+
+        Args:
+            name: Optional node name.
+
+        Returns:
+            A Tensor.
+        """
+        if self._eager():
+            return EagerTensor(np.int32(len(self._storage.items)))
+        return apply(OPS["tensor_array_size"], [self._handle], {}, name)
+
+    def __repr__(self):
+        if self._storage is not None:
+            return (f"<TensorArray dtype={self._dtype.name} size={len(self._storage.items)} "
+                    f"(eager)>")
+        return f"<TensorArray dtype={self._dtype.name} handle={self._handle.name}>"
+
+
+__all__ = ["TensorArray"]
