@@ -1,0 +1,74 @@
+"""`python -m tests.fuzz --programs N --seed S`: the long differential fuzzing run.
+
+Generates N programs from seed S, runs each three ways (plain, converted, traced) and prints
+every failure shrunk to a minimal program, ready to paste into tests/fuzz/regressions.py.
+Exits 1 when any program failed.
+"""
+
+import argparse
+import collections
+import sys
+import time
+
+from tests.fuzz import harness
+from tests.fuzz import shrink
+from tests.fuzz.generator import generate
+
+
+def main(argv=None):
+    """Runs the fuzzer from the command line.
+
+    Args:
+        argv: the arguments (default: sys.argv[1:]).
+
+    Returns:
+        The exit code: 0 when every program agreed, 1 otherwise.
+    """
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__)
+    parser.add_argument("--programs", type=int, default=2000, help="number of programs")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first program")
+    parser.add_argument("--max-stmts", type=int, default=24, help="statements per program")
+    parser.add_argument("--max-failures", type=int, default=20,
+                        help="stop after this many distinct failure signatures")
+    parser.add_argument("--no-shrink", action="store_true", help="print failures as found")
+    args = parser.parse_args(argv)
+
+    stats = collections.Counter()
+    seen = {}
+    start = time.perf_counter()
+    for i in range(args.programs):
+        seed = "{}:{}".format(args.seed, i)
+        program = generate(seed, max_stmts=args.max_stmts)
+        failures = harness.check_program(program, stats=stats)
+        if failures:
+            stats["failed"] += 1
+            first = failures[0]
+            key = (first.signature(), first.detail[:40])
+            if key not in seen:
+                seen[key] = seed
+                _report(program, first, not args.no_shrink)
+                if len(seen) >= args.max_failures:
+                    break
+        if (i + 1) % 500 == 0:
+            print("... {} programs, {:.0f}s, {}".format(
+                i + 1, time.perf_counter() - start, dict(stats)), file=sys.stderr)
+    elapsed = time.perf_counter() - start
+    print("{} programs in {:.1f}s: {} traced runs, {} documented limitations, {} failed "
+          "({} distinct)".format(stats["programs"], elapsed, stats["traced"],
+                                 stats["limitation"], stats["failed"], len(seen)))
+    return 1 if seen else 0
+
+
+def _report(program, failure, do_shrink):
+    print("=" * 100)
+    print("seed {!r}: {}".format(program.seed, failure))
+    source, inputs = program.source, program.inputs
+    if do_shrink:
+        source, inputs = shrink.shrink(source, inputs, program.param_types, failure)
+        print("shrunk to (inputs {}, param types {}):".format(inputs, program.param_types))
+    print(source)
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,446 @@
+"""A seeded generator of random, well-typed, always-terminating Python functions for fuzzing.
+
+Every generated function is typed (each variable holds only ints, only floats or only bools), so
+that the same source is meaningful with Python values and with tensors: `and`/`or`/`not` only
+see bools, arithmetic never mixes ints and floats, and `*` only multiplies by a constant.
+Values stay small: an assignment whose right side could grow a value (a product, two variables,
+a call) is wrapped in `% M`, so int32 and float32 hold every value exactly (floats are
+multiples of 0.25). Loops always terminate: `for` runs over `range` with small bounds and every
+`while` has its own counter `kN`, incremented first thing in the body and never touched
+elsewhere, with a small bound. Parameters are never assigned, so printing a parameter always
+prints a staged value when the function is traced.
+"""
+
+import dataclasses
+import random
+
+INT, FLOAT, BOOL = "int", "float", "bool"
+TYPES = (INT, FLOAT, BOOL)
+
+_INT_INPUTS = (-12, -7, -3, -2, -1, 0, 1, 2, 3, 4, 5, 7, 9, 11, 20)
+_FLOAT_INPUTS = (-3.5, -1.0, -0.25, 0.0, 0.5, 1.25, 2.0, 4.75)
+_INT_CONSTS = (0, 1, 2, 3, 5, -1, -4, 10)
+_FLOAT_CONSTS = (0.0, 0.25, 1.0, 1.5, -0.5, -2.0, 3.75)
+_INT_MODS = (7, 13, 100, 1000)
+_FLOAT_MODS = ("8.0", "64.0")
+
+
+@dataclasses.dataclass
+class Program:
+    """A generated function: its source, the name it defines, and the inputs to call it with.
+
+    `param_types` gives the type of each parameter, so that a harness can turn the Python
+    inputs into tensors of the matching dtype.
+    """
+
+    source: str
+    name: str
+    param_types: tuple
+    inputs: list
+    seed: object = None
+
+
+class _Scope:
+    """What generated code may read at one point: typed variables and callable helpers."""
+
+    def __init__(self):
+        self.readable = []  # (name, type) pairs that expressions may read
+        self.assignable = []  # (name, type) locals that statements may assign
+        self.unary_fns = []  # (name, type): one-argument pure helpers (closures, lambdas)
+        self.bumpers = []  # (name, (target, type)): helpers that write a local via nonlocal
+
+
+class Generator:
+    """Writes one random function per call to `program()`, deterministically from its rng."""
+
+    def __init__(self, rng, max_depth=3, max_stmts=24, max_locals=7, max_helpers=2):
+        self.rng = rng
+        self.max_depth = max_depth
+        self.max_stmts = max_stmts
+        self.max_locals = max_locals
+        self.max_helpers = max_helpers
+
+    # -- program --------------------------------------------------------------------------
+
+    def program(self, seed=None):
+        """Returns a new Program.
+
+        Args:
+            seed: recorded on the Program, for reports.
+
+        Returns:
+            A Program.
+        """
+        rng = self.rng
+        self.lines = []
+        self.counter = 0
+        self.loop_stack = []  # per enclosing loop: (its bound is a constant, its counter)
+        self.staged_ctx = 0  # enclosing control flow certainly staged when traced
+        self.scope = _Scope()
+        self.budget = rng.randint(4, self.max_stmts)  # statements left to write
+        n_params = rng.randint(1, 3)
+        params = []
+        for i in range(n_params):
+            t = rng.choice((INT, INT, FLOAT, BOOL))
+            params.append(("abxpq"[i] if t != BOOL else "p{}".format(i), t))
+        self.params = params
+        self.scope.readable.extend(params)
+        header = "def fuzz_fn({}):".format(", ".join(n for n, _ in params))
+        self.lines.append(header)
+        self._locals(1)
+        self._helpers(1)
+        self._block(1, 100, depth=0)
+        self.lines.append("    return {}".format(self._return_value()))
+        inputs = [tuple(self._input(t) for _, t in params) for _ in range(3)]
+        return Program("\n".join(self.lines) + "\n", "fuzz_fn", tuple(t for _, t in params),
+                       inputs, seed)
+
+    def _input(self, t):
+        if t == INT:
+            return self.rng.choice(_INT_INPUTS)
+        if t == FLOAT:
+            return self.rng.choice(_FLOAT_INPUTS)
+        return self.rng.random() < 0.5
+
+    def _emit(self, indent, text):
+        self.lines.append("    " * indent + text)
+
+    def _fresh(self, prefix):
+        self.counter += 1
+        return "{}{}".format(prefix, self.counter)
+
+    def _locals(self, indent):
+        self.return_vars = []
+        for t in (INT, INT, FLOAT, BOOL, INT, FLOAT, BOOL)[:self.max_locals]:
+            if self.rng.random() < 0.25 and t != INT:
+                continue
+            name = self._fresh({INT: "v", FLOAT: "f", BOOL: "c"}[t])
+            self._emit(indent, "{} = {}".format(name, self._simple(t)))
+            self.scope.readable.append((name, t))
+            self.scope.assignable.append((name, t))
+            if len(self.return_vars) < 3 and (name, t) not in self.return_vars:
+                self.return_vars.append((name, t))
+
+    def _helpers(self, indent):
+        rng = self.rng
+        for _ in range(rng.randint(0, self.max_helpers)):
+            kind = rng.choice(("def", "lambda", "def_if", "bump"))
+            t = rng.choice((INT, INT, FLOAT))
+            name = self._fresh("h")
+            if kind == "lambda":
+                self.scope.readable.append(("t", t))
+                body = self._expr(t, 2, wrap_ok=False)
+                self.scope.readable.pop()
+                self._emit(indent, "{} = lambda t: {}".format(name, body))
+            elif kind == "def":
+                self._emit(indent, "def {}(t):".format(name))
+                self.scope.readable.append(("t", t))
+                self._emit(indent + 1, "return {}".format(self._expr(t, 2, wrap_ok=False)))
+                self.scope.readable.pop()
+            elif kind == "def_if":
+                self._emit(indent, "def {}(t):".format(name))
+                self.scope.readable.append(("t", t))
+                self._emit(indent + 1, "if {}:".format(self._expr(BOOL, 2)))
+                self._emit(indent + 2, "return {}".format(self._expr(t, 1, wrap_ok=False)))
+                self._emit(indent + 1, "return {}".format(self._expr(t, 1, wrap_ok=False)))
+                self.scope.readable.pop()
+            else:
+                target = rng.choice([v for v in self.scope.assignable if v[1] != BOOL])
+                self._emit(indent, "def {}(d):".format(name))
+                self._emit(indent + 1, "nonlocal {}".format(target[0]))
+                op = "+=" if target[1] == INT else "-="
+                self._emit(indent + 1, "{} {} d".format(target[0], op))
+                self.scope.bumpers.append((name, target))
+                continue
+            self.scope.unary_fns.append((name, t))
+
+    def _return_value(self):
+        if len(self.return_vars) == 1:
+            return self.return_vars[0][0]
+        return "({},)".format(", ".join(n for n, _ in self.return_vars))
+
+    def _early_return_value(self):
+        parts = [self._expr(t, 1) for _, t in self.return_vars]
+        if len(parts) == 1:
+            return parts[0]
+        return "({},)".format(", ".join(parts))
+
+    # -- statements -----------------------------------------------------------------------
+
+    def _block(self, indent, n, depth):
+        for i in range(max(1, n)):
+            if i and self.budget <= 0:
+                break
+            self._statement(indent, depth)
+
+    def _statement(self, indent, depth):
+        rng = self.rng
+        self.budget -= 1
+        kinds = ["assign"] * 5 + ["aug"] * 3 + ["print"] * 2
+        if depth < self.max_depth and self.budget > 0:
+            kinds += ["if"] * 3 + ["for"] * 2 + ["while"] * 2
+        if self.loop_stack:
+            kinds += ["break", "continue"]
+        kinds += ["return"]
+        if depth == 0 and self.scope.bumpers:
+            kinds += ["bump"]
+        kinds += ["assert"] if rng.random() < 0.1 else []
+        kind = rng.choice(kinds)
+        getattr(self, "_stmt_" + kind)(indent, depth)
+
+    def _stmt_assign(self, indent, depth):
+        name, t = self.rng.choice(self.scope.assignable)
+        self._emit(indent, "{} = {}".format(name, self._expr(t, 2, wrap_ok=True)))
+
+    def _stmt_aug(self, indent, depth):
+        choices = [v for v in self.scope.assignable if v[1] != BOOL]
+        name, t = self.rng.choice(choices)
+        if t == INT:
+            op = self.rng.choice(("+=", "-=", "+=", "//=", "%=", "*="))
+            if op in ("//=", "%="):
+                value = str(self.rng.choice((2, 3, 5, 7)))
+            elif op == "*=":
+                value = "-1"
+            else:
+                value = str(self.rng.choice((1, 2, 3, 4)))
+        else:
+            op = self.rng.choice(("+=", "-=", "*="))
+            value = "-1.0" if op == "*=" else self.rng.choice(("0.25", "1.0", "2.5"))
+        self._emit(indent, "{} {} {}".format(name, op, value))
+
+    def _stmt_print(self, indent, depth):
+        rng = self.rng
+        if not self.staged_ctx:
+            # runtime prints at execution time only inside staged control flow.
+            self._emit(indent, "if {}:".format(self._staged_condition()))
+            indent += 1
+        args = ["'L{}'".format(len(self.lines))]
+        # A parameter is always staged when traced, so the print runs at execution time.
+        args.append(rng.choice(self.params)[0])
+        for _ in range(rng.randint(0, 2)):
+            args.append(self._expr(rng.choice(TYPES), 1))
+        if rng.random() < 0.15:
+            args.append("sep='|'")
+        self._emit(indent, "print({})".format(", ".join(args)))
+
+    def _stmt_if(self, indent, depth):
+        rng = self.rng
+        staged = rng.random() < 0.5
+        self.staged_ctx += staged
+        self._emit(indent, "if {}:".format(self._staged_condition() if staged
+                                           else self._condition()))
+        self._block(indent + 1, rng.randint(1, 3), depth + 1)
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            self._emit(indent, "elif {}:".format(self._condition()))
+            self._block(indent + 1, rng.randint(1, 2), depth + 1)
+        if rng.random() < 0.5:
+            self._emit(indent, "else:")
+            self._block(indent + 1, rng.randint(1, 2), depth + 1)
+        self.staged_ctx -= staged
+
+    def _staged_condition(self):
+        """A condition that is certainly staged when traced: it starts with a parameter."""
+        name, t = self.rng.choice(self.params)
+        if t == BOOL:
+            head = name if self.rng.random() < 0.5 else "not {}".format(name)
+        else:
+            head = "{} {} {}".format(name, self.rng.choice(("<", ">", ">=", "!=", "==")),
+                                     self._simple(t))
+        if self.rng.random() < 0.3:
+            return "{} {} {}".format(head, self.rng.choice(("and", "or")), _paren(
+                self._expr(BOOL, 1)))
+        return head
+
+    def _condition(self):
+        # Inside a loop over a constant range, a condition on the loop counter stays Python,
+        # which keeps break/return inside that loop stageable.
+        if self.loop_stack and self.loop_stack[-1][0] and self.rng.random() < 0.5:
+            counter = self.loop_stack[-1][1]
+            return "{} {} {}".format(counter, self.rng.choice(("==", ">", "<", ">=")),
+                                     self.rng.randint(0, 3))
+        return self._expr(BOOL, 2)
+
+    def _bound(self):
+        """Returns (source, is_constant) for a small non-negative loop bound."""
+        rng = self.rng
+        int_params = [n for n, t in self.params if t == INT]
+        if int_params and rng.random() < 0.5:
+            p = rng.choice(int_params)
+            return "{} % {}".format(p, rng.choice((3, 4, 5))), False
+        return str(rng.randint(0, 4)), True
+
+    def _stmt_for(self, indent, depth):
+        rng = self.rng
+        target = self._fresh("i")
+        bound, constant = self._bound()
+        form = rng.random()
+        if form < 0.6:
+            it = "range({})".format(bound)
+        elif form < 0.8:
+            it = "range({}, {})".format(rng.randint(-2, 1), bound)
+        else:
+            it = "range({}, {}, -1)".format(bound, rng.randint(-2, 0))
+        self._emit(indent, "for {} in {}:".format(target, it))
+        self.scope.readable.append((target, INT))
+        self.loop_stack.append((constant, target))
+        self.staged_ctx += not constant
+        self._block(indent + 1, rng.randint(1, 3), depth + 1)
+        self.staged_ctx -= not constant
+        self.loop_stack.pop()
+        self.scope.readable.remove((target, INT))
+
+    def _stmt_while(self, indent, depth):
+        rng = self.rng
+        counter = self._fresh("k")
+        bound, constant = self._bound()
+        self._emit(indent, "{} = 0".format(counter))
+        self._emit(indent, "while {} < {}:".format(counter, bound))
+        self._emit(indent + 1, "{} += 1".format(counter))
+        self.scope.readable.append((counter, INT))
+        self.loop_stack.append((constant, counter))
+        self.staged_ctx += not constant
+        self._block(indent + 1, rng.randint(1, 3), depth + 1)
+        self.staged_ctx -= not constant
+        self.loop_stack.pop()
+        self.scope.readable.remove((counter, INT))
+
+    def _guarded(self, indent, depth, stmt):
+        if self.rng.random() < 0.85:
+            self._emit(indent, "if {}:".format(self._condition()))
+            self._emit(indent + 1, stmt)
+        else:
+            self._emit(indent, stmt)
+
+    def _stmt_break(self, indent, depth):
+        self._guarded(indent, depth, "break")
+
+    def _stmt_continue(self, indent, depth):
+        self._guarded(indent, depth, "continue")
+
+    def _stmt_return(self, indent, depth):
+        if depth == 0 and self.rng.random() < 0.7:
+            return self._stmt_assign(indent, depth)
+        self._guarded(indent, depth, "return {}".format(self._early_return_value()))
+
+    def _stmt_bump(self, indent, depth):
+        name, target = self.rng.choice(self.scope.bumpers)
+        amount = "2" if target[1] == INT else "0.75"
+        self._emit(indent, "{}({})".format(name, amount))
+
+    def _stmt_assert(self, indent, depth):
+        p = self.rng.choice(self.params)
+        cond = self._expr(BOOL, 1)
+        if p[1] == BOOL:
+            test = "{} or {}".format(p[0], cond)
+        else:
+            test = "{} != {} or {}".format(p[0], self._simple(p[1]), cond)
+        self._emit(indent, "assert {}, 'assertion at line {}'".format(test, len(self.lines)))
+
+    # -- expressions ----------------------------------------------------------------------
+
+    def _simple(self, t):
+        rng = self.rng
+        names = [n for n, vt in self.scope.readable if vt == t]
+        if names and rng.random() < 0.6:
+            return rng.choice(names)
+        if t == INT:
+            return str(rng.choice(_INT_CONSTS))
+        if t == FLOAT:
+            return repr(rng.choice(_FLOAT_CONSTS))
+        return rng.choice(("True", "False"))
+
+    def _expr(self, t, depth, wrap_ok=False):
+        """Returns an expression of type `t`; with wrap_ok, a growing one is wrapped in `%`."""
+        text, grows = self._expr_g(t, depth)
+        if grows and wrap_ok and t != BOOL:
+            mod = self.rng.choice(_INT_MODS) if t == INT else self.rng.choice(_FLOAT_MODS)
+            return "({}) % {}".format(text, mod)
+        return text
+
+    def _expr_g(self, t, depth):
+        """Returns (source, grows): grows when the value may be much larger than its inputs."""
+        rng = self.rng
+        if depth <= 0 or rng.random() < 0.3:
+            return self._simple(t), False
+        if t == BOOL:
+            return self._bool_expr(depth)
+        r = rng.random()
+        if r < 0.35:
+            a, ga = self._expr_g(t, depth - 1)
+            b, gb = self._expr_g(t, depth - 1)
+            op = rng.choice(("+", "-"))
+            return "{} {} {}".format(a, op, _paren(b)), True
+        if r < 0.5:
+            a, _ = self._expr_g(t, depth - 1)
+            k = rng.choice((2, 3, -1)) if t == INT else rng.choice(("2.0", "-1.0"))
+            return "{} * {}".format(_paren(a), k), True
+        if r < 0.6 and t == INT:
+            a, ga = self._expr_g(t, depth - 1)
+            op = rng.choice(("//", "%"))
+            return "{} {} {}".format(_paren(a), op, rng.choice((2, 3, 4, 7))), ga
+        if r < 0.7:
+            a, ga = self._expr_g(t, depth - 1)
+            b, gb = self._expr_g(t, depth - 1)
+            fn = rng.choice(("min", "max")) if rng.random() < 0.6 else "abs"
+            if fn == "abs":
+                return "abs({})".format(a), ga
+            return "{}({}, {})".format(fn, a, b), ga or gb
+        if r < 0.8:
+            c, _ = self._bool_expr(depth - 1)
+            a, ga = self._expr_g(t, depth - 1)
+            b, gb = self._expr_g(t, depth - 1)
+            return "({} if {} else {})".format(a, c, b), ga or gb
+        if r < 0.9:
+            fns = [n for n, ft in self.scope.unary_fns if ft == t]
+            if fns:
+                a, _ = self._expr_g(t, depth - 1)
+                return "{}({})".format(rng.choice(fns), a), True
+        if t == FLOAT and r < 0.95:
+            a, _ = self._expr_g(INT, depth - 1)
+            return "float({})".format(a), True
+        if r < 0.95:
+            a, ga = self._expr_g(t, depth - 1)
+            return "-{}".format(_paren(a)), ga
+        return self._simple(t), False
+
+    def _bool_expr(self, depth):
+        rng = self.rng
+        r = rng.random()
+        if depth <= 0 or r < 0.15:
+            return self._simple(BOOL), False
+        if r < 0.55:
+            t = rng.choice((INT, INT, FLOAT))
+            a, _ = self._expr_g(t, depth - 1)
+            b, _ = self._expr_g(t, depth - 1)
+            op = rng.choice(("<", "<=", ">", ">=", "==", "!="))
+            return "{} {} {}".format(_paren(a), op, _paren(b)), False
+        if r < 0.8:
+            a, _ = self._bool_expr(depth - 1)
+            b, _ = self._bool_expr(depth - 1)
+            return "({} {} {})".format(a, rng.choice(("and", "or")), b), False
+        if r < 0.9:
+            a, _ = self._bool_expr(depth - 1)
+            return "not {}".format(_paren(a)), False
+        c, _ = self._bool_expr(depth - 1)
+        a, _ = self._bool_expr(depth - 1)
+        b, _ = self._bool_expr(depth - 1)
+        return "({} if {} else {})".format(a, c, b), False
+
+
+def _paren(text):
+    if text.replace("_", "").replace(".", "").isalnum() or text.startswith("("):
+        return text
+    return "({})".format(text)
+
+
+def generate(seed, **kwargs):
+    """Returns the Program for one seed.
+
+    Args:
+        seed: any hashable seed; the same seed always gives the same program.
+        **kwargs: passed to Generator (max_depth, max_stmts, max_locals, max_helpers).
+
+    Returns:
+        A Program.
+    """
+    return Generator(random.Random(seed), **kwargs).program(seed=seed)

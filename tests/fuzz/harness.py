@@ -1,0 +1,331 @@
+"""Runs a fuzz program three ways (plain, converted, traced) and reports every disagreement.
+
+The plain run is the reference. The converted run (Python inputs) must agree exactly: same
+result, same stdout, same exception type and message, and no conversion warning (a function
+that silently runs unconverted would agree trivially). The traced run (every parameter a
+tensor, one `tf.function` called once per input) must agree on the values (floats within
+float32 rounding), the printed lines in order, and the exception type; a failing staged
+`assert` raises `tf.errors.InvalidArgumentError`, as in TensorFlow.
+"""
+
+import contextlib
+import dataclasses
+import io
+import itertools
+import linecache
+import math
+import os
+import signal
+import tempfile
+import threading
+import warnings
+
+import numpy as np
+
+import autograph as ag
+import runtime as tf
+from tests.fuzz import stageability
+
+TIME_LIMIT_S = 10.0  # per program and way; a converter bug must not hang the fuzzer
+
+_files = itertools.count()
+_tmpdir = []
+
+
+class Timeout(Exception):
+    """A run took longer than TIME_LIMIT_S."""
+
+
+@dataclasses.dataclass
+class Outcome:
+    """What one call did: its result, exception (type and message) and printed text."""
+
+    result: object
+    exc_type: type
+    exc_msg: str
+    stdout: str
+
+
+@dataclasses.dataclass
+class Failure:
+    """One disagreement: which way, which kind of difference, on which input."""
+
+    mode: str  # 'converted' or 'traced'
+    kind: str  # 'result', 'stdout', 'exception', 'warning', 'crash'
+    args: tuple
+    detail: str
+
+    def signature(self):
+        return (self.mode, self.kind)
+
+    def __str__(self):
+        return "{} run, {} differs on input {}: {}".format(
+            self.mode, self.kind, self.args, self.detail)
+
+
+def load(source, name="fuzz_fn"):
+    """Executes `source` from a real file (so that its source can be inspected).
+
+    Args:
+        source: module source text.
+        name: the function to return.
+
+    Returns:
+        (function, filename); call `unload(filename)` when done.
+    """
+    if not _tmpdir:
+        _tmpdir.append(tempfile.mkdtemp(prefix="agfuzz_"))
+    filename = os.path.join(_tmpdir[0], "prog_{}_{}.py".format(os.getpid(), next(_files)))
+    with open(filename, "w") as f:
+        f.write(source)
+    namespace = {"__name__": "agfuzz_prog", "__file__": filename}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated test code
+    return namespace[name], filename
+
+
+def unload(filename):
+    """Deletes a file written by `load` and drops it from linecache.
+
+    Args:
+        filename: as returned by load.
+    """
+    with contextlib.suppress(OSError):
+        os.remove(filename)
+    linecache.checkcache(filename)
+
+
+@contextlib.contextmanager
+def _time_limit(seconds):
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise Timeout("run took longer than {}s".format(seconds))
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run(fn, args):
+    """Calls fn(*args), capturing stdout and any exception.
+
+    Args:
+        fn: the callable.
+        args: tuple of arguments.
+
+    Returns:
+        An Outcome.
+    """
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            with _time_limit(TIME_LIMIT_S):
+                result = fn(*args)
+            exc_type, exc_msg = None, None
+        except Timeout:
+            raise
+        except Exception as e:  # noqa: BLE001 - the type and message are what is compared
+            result, exc_type, exc_msg = None, type(e), str(e)
+    return Outcome(result, exc_type, exc_msg, out.getvalue())
+
+
+_DTYPES = {"int": "int32", "float": "float32", "bool": "bool"}
+
+
+def to_tensors(args, param_types):
+    """Turns Python inputs into tensors of the dtype of each parameter's type."""
+    return tuple(tf.constant(a, dtype=getattr(tf, _DTYPES[t]))
+                 for a, t in zip(args, param_types))
+
+
+def to_python(value):
+    """Turns (nested) tensors and numpy values into Python values."""
+    if isinstance(value, tf.Tensor):
+        value = value.numpy()
+    if isinstance(value, np.ndarray):
+        value = value.item() if value.ndim == 0 else value.tolist()
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (list, tuple)):
+        return type(value)(to_python(v) for v in value)
+    return value
+
+
+def _same_value(expected, actual):
+    if isinstance(expected, (list, tuple)):
+        return (isinstance(actual, (list, tuple)) and len(actual) == len(expected)
+                and all(_same_value(e, a) for e, a in zip(expected, actual)))
+    if type(expected) is not type(actual):
+        return False
+    if isinstance(expected, float):
+        return math.isclose(expected, actual, rel_tol=1e-5, abs_tol=1e-6)
+    return expected == actual
+
+
+def _same_token(e, a):
+    if e == a:
+        return True
+    try:
+        # tf.print shows a float32 2.0 as `2`, as TensorFlow does.
+        return math.isclose(float(e), float(a), rel_tol=1e-5, abs_tol=1e-6)
+    except ValueError:
+        return False
+
+
+def _same_stdout(expected, actual):
+    e_lines, a_lines = expected.splitlines(), actual.splitlines()
+    if len(e_lines) != len(a_lines):
+        return False
+    for e_line, a_line in zip(e_lines, a_lines):
+        e_tok, a_tok = e_line.replace("|", " ").split(), a_line.replace("|", " ").split()
+        if len(e_tok) != len(a_tok) or not all(map(_same_token, e_tok, a_tok)):
+            return False
+    return True
+
+
+def _staged_exc_ok(expected, actual):
+    if expected is actual:
+        return True
+    return expected is AssertionError and actual is tf.errors.InvalidArgumentError
+
+
+def _diff_stdout(expected, actual):
+    return "expected stdout {!r}, got {!r}".format(expected[-300:], actual[-300:])
+
+
+def check_converted(fn, inputs):
+    """Compares fn with ag.convert(fn) on Python inputs.
+
+    Args:
+        fn: the plain function.
+        inputs: list of argument tuples.
+
+    Returns:
+        A list of Failures.
+    """
+    failures = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            converted = ag.convert(fn)
+        except Exception as e:  # noqa: BLE001 - any crash of the converter is a finding
+            return [Failure("converted", "crash", (), "{}: {}".format(type(e).__name__, e))]
+        for args in inputs:
+            expected, actual = run(fn, args), run(converted, args)
+            if expected.exc_type is not actual.exc_type or expected.exc_msg != actual.exc_msg:
+                failures.append(Failure("converted", "exception", args, "expected {}({!r}), "
+                                        "got {}({!r})".format(
+                                            _name(expected.exc_type), expected.exc_msg,
+                                            _name(actual.exc_type), actual.exc_msg)))
+            elif expected.stdout != actual.stdout:
+                failures.append(Failure("converted", "stdout", args,
+                                        _diff_stdout(expected.stdout, actual.stdout)))
+            elif not _same_value(expected.result, actual.result):
+                failures.append(Failure("converted", "result", args, "expected {!r}, got {!r}"
+                                        .format(expected.result, actual.result)))
+    if caught:  # the plain programs warn about nothing
+        failures.append(Failure("converted", "warning", (), "{}: {}".format(
+            caught[0].category.__name__, str(caught[0].message)[:300])))
+    return failures
+
+
+def check_traced(fn, inputs, param_types, report, executor=None, stats=None, accept=True):
+    """Compares fn with tf.function(fn) called with tensor inputs.
+
+    Args:
+        fn: the plain function.
+        inputs: list of argument tuples (Python values).
+        param_types: the fuzz type of each parameter ('int', 'float', 'bool').
+        report: the stageability.Report of fn: a StagingError it predicts is accepted.
+        executor: None for the default, else 'interpreter' or 'compiled'.
+        stats: optional collections.Counter, counts 'traced' and 'limitation' runs.
+        accept: whether a limitation error predicted by `report` is accepted.
+
+    Returns:
+        A list of Failures.
+    """
+    failures = []
+    try:
+        traced = tf.function(fn) if executor is None else tf.function(fn, executor=executor)
+    except Exception as e:  # noqa: BLE001
+        return [Failure("traced", "crash", (), "{}: {}".format(type(e).__name__, e))]
+    for args in inputs:
+        expected = run(fn, args)
+        actual = run(traced, to_tensors(args, param_types))
+        if (accept and actual.exc_type is not None and issubclass(actual.exc_type, ag.StagingError)
+                and report.accepts(actual.exc_msg)):
+            if stats is not None:
+                stats["limitation"] += 1
+            return failures  # a documented limitation that the analysis predicted
+        if stats is not None:
+            stats["traced"] += 1
+        if not _staged_exc_ok(expected.exc_type, actual.exc_type):
+            failures.append(Failure("traced", "exception", args, "expected {}({!r}), got {}({!r})"
+                                    .format(_name(expected.exc_type), expected.exc_msg,
+                                            _name(actual.exc_type), actual.exc_msg)))
+        elif not _same_stdout(expected.stdout, actual.stdout):
+            failures.append(Failure("traced", "stdout", args,
+                                    _diff_stdout(expected.stdout, actual.stdout)))
+        elif actual.exc_type is None and not _same_value(expected.result,
+                                                         to_python(actual.result)):
+            failures.append(Failure("traced", "result", args, "expected {!r}, got {!r}".format(
+                expected.result, to_python(actual.result))))
+    return failures
+
+
+def _name(exc_type):
+    return "no exception" if exc_type is None else exc_type.__name__
+
+
+def check_source(source, inputs, param_types, name="fuzz_fn", modes=("converted", "traced"),
+                 executor=None, stats=None, accept=True):
+    """Runs a program's source all three ways.
+
+    Args:
+        source: module source defining `name`.
+        inputs: list of argument tuples.
+        param_types: the fuzz type of each parameter.
+        name: the function name.
+        modes: which ways to compare with plain Python; 'traced' only runs when the program is
+            stageable.
+        executor: passed to check_traced.
+        stats: optional collections.Counter: counts programs, traced runs and limitations.
+        accept: whether documented limitation errors predicted by the analysis are accepted.
+
+    Returns:
+        A list of Failures (empty when all ways agree).
+    """
+    fn, filename = load(source, name)
+    try:
+        failures = []
+        if "converted" in modes:
+            failures += check_converted(fn, inputs)
+        report = stageability.analyse(source, name)
+        if stats is not None:
+            stats["programs"] += 1
+            stats["traceable"] += report.traceable
+        if "traced" in modes and report.traceable:
+            failures += check_traced(fn, inputs, param_types, report, executor, stats, accept)
+        return failures
+    finally:
+        unload(filename)
+
+
+def check_program(program, **kwargs):
+    """check_source for a generator Program.
+
+    Args:
+        program: a generator.Program.
+        **kwargs: passed to check_source.
+
+    Returns:
+        A list of Failures.
+    """
+    return check_source(program.source, program.inputs, program.param_types, program.name,
+                        **kwargs)

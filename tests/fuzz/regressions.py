@@ -1,0 +1,75 @@
+"""The regression corpus: minimal programs that once failed, each run the same three ways.
+
+Every entry is a program shrunk by `python -m tests.fuzz` (then tidied by hand), the inputs it
+failed on and the fuzz type of each parameter. tests/fuzz/test_fuzz.py runs each one plain,
+converted and traced (when stageable) and requires all three to agree. An entry whose bug is
+not fixed yet carries `xfail`: the reason, naming the owner's module; it is strict, so the
+test fails as soon as the bug is fixed and the marker must then be removed.
+"""
+
+import collections
+
+Regression = collections.namedtuple("Regression",
+                                    ["name", "source", "inputs", "param_types", "xfail"])
+
+REGRESSIONS = [
+    Regression(
+        "closure_reads_variable_assigned_after_early_return",
+        # Statements after a possible early return are moved into a generated branch function;
+        # `v = 5` there became a local of that function instead of writing the enclosing cell
+        # that the closure `get` reads, so the converted function returned 0.
+        """
+def fuzz_fn(x):
+    v = 0
+    get = lambda: v
+    if x > 0:
+        return -1
+    v = 5
+    return get()
+""", [(0,), (3,)], ("int",),
+        "converter bug (autograph/converters/control_flow.py): a name assigned in a generated "
+        "branch/loop function but not live after it is not declared nonlocal, although a "
+        "closure reads or writes it"),
+    Regression(
+        "closure_writes_variable_assigned_after_loop_return",
+        """
+def fuzz_fn(x):
+    v = 0
+    def bump(d):
+        nonlocal v
+        v += d
+    for i in range(x):
+        return -1
+    v = 5
+    bump(2)
+    return v
+""", [(0,)], ("int",),
+        "same converter bug as closure_reads_variable_assigned_after_early_return"),
+    Regression(
+        "return_inside_staged_for_loop",
+        # TensorFlow stages this (the return value's type comes from tracing the body once).
+        # autograph needs the backend hooks `scratch` and `zeros_like`, which runtime's
+        # backend once lacked (fixed).
+        """
+def fuzz_fn(a):
+    for i in range(a % 5):
+        if i > 2:
+            return i
+    return -1
+""", [(3,), (4,), (9,)], ("int",), None),
+    Regression(
+        "staged_continue_then_break_in_python_loop",
+        # Not a bug: a staged `continue` guards the rest of the body with a staged `if`, so the
+        # `break` after it depends on a staged value in a Python loop (a TensorFlow limitation).
+        # The stageability analysis once missed this; the program is run plain and converted.
+        """
+def fuzz_fn(a):
+    v = a
+    for i in range(3):
+        v = v % 2
+        if i == a:
+            continue
+        break
+    return v
+""", [(5,), (0,)], ("int",), None),
+]

@@ -1,0 +1,331 @@
+"""Decides whether a fuzz program can be traced with tensor inputs and mean the same thing.
+
+A program is traced with every parameter as a tensor. Some Python programs cannot be staged by
+design (TensorFlow's documented limitations, shared by this project). This module finds them
+with a small abstract interpretation over the program's AST that tracks two sets of variables:
+those that MAY hold a staged value and those that MUST.
+
+Problems come in two kinds:
+- hard: tracing would run but mean something else by design, so the program is not traced: a
+  `print` outside staged control flow (runtime prints it once, at trace time, showing symbolic
+  tensors, as in the tf.function guide), an `assert` on Python values, a call that writes a
+  variable through `nonlocal` inside possibly-staged control flow.
+- soft: tracing may stop with a documented limitation error. The program is traced anyway; the
+  error is accepted only when the analysis flagged the matching problem (it over-approximates),
+  and any other disagreement is a failure.
+"""
+
+import ast
+import re
+
+# soft problem kind -> the documented error message it may produce (a regex)
+SOFT = {
+    "exit in Python loop": r"depends on a staged (value|condition)|became a staged value",
+    "while condition becomes staged": r"became a staged value",
+    "return not in all branches": r"must also have a return statement",
+    # a return the trace never reaches (under a Python-false condition) gives no return type
+    "return in staged loop": r"'retval_\d*' must be defined before the loop",
+}
+
+
+_DO_RETURN = "<do_return>"  # pseudo-variable: the converter's flag set by `return`
+
+
+class _Analyser:
+    def __init__(self, fn_node):
+        self.params = {a.arg for a in fn_node.args.args}
+        self.hard = []
+        self.soft = []
+        # local function name -> (free names it reads, names it writes through nonlocal)
+        self.local_fns = {}
+        # enclosing loops: (runs as a Python loop, may_depth at its entry, staged continues)
+        self.loops = []
+        self.may_depth = 0  # enclosing control flow that may be staged
+        self.must_depth = 0  # enclosing control flow that is certainly staged
+
+    # -- expressions ----------------------------------------------------------------------
+
+    def may(self, node, may):
+        """Whether the expression may be staged: it reads a possibly staged name."""
+        bound = set()
+        names = set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Lambda):
+                bound.update(a.arg for a in sub.args.args)
+            elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                names.add(sub.id)
+                if sub.id in self.local_fns:
+                    names.update(self.local_fns[sub.id][0])
+        return bool((names - bound) & may)
+
+    def must(self, node, must):
+        """Whether the expression is certainly staged."""
+        if isinstance(node, ast.Name):
+            return node.id in must
+        if isinstance(node, ast.BinOp):
+            return self.must(node.left, must) or self.must(node.right, must)
+        if isinstance(node, ast.UnaryOp):
+            return self.must(node.operand, must)
+        if isinstance(node, ast.Compare):
+            return any(self.must(n, must) for n in [node.left] + node.comparators[:1])
+        if isinstance(node, ast.BoolOp):
+            return self.must(node.values[0], must) or all(self.must(v, must)
+                                                          for v in node.values)
+        if isinstance(node, ast.IfExp):
+            return self.must(node.test, must) or (self.must(node.body, must)
+                                                  and self.must(node.orelse, must))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("abs", "min", "max", "float", "int"):
+                return any(self.must(a, must) for a in node.args)
+        return False
+
+    # -- statements -----------------------------------------------------------------------
+
+    def block(self, stmts, state):
+        guarded = 0
+        for i, stmt in enumerate(stmts):
+            if self.loops and self.loops[-1][2] and not guarded:
+                # After a staged `continue`, the converter guards the rest of the loop body
+                # with a staged `if not continue_`.
+                guarded = 1
+                self.may_depth += 1
+            if isinstance(stmt, ast.If):
+                self.check_returns(stmt, stmts[i + 1:], state)
+            state = self.stmt(stmt, state)
+        self.may_depth -= guarded
+        return state
+
+    def stmt(self, node, state):
+        method = getattr(self, "stmt_" + type(node).__name__, None)
+        if method is None:
+            self.hard.append("unsupported statement {}".format(type(node).__name__))
+            return state
+        return method(node, state)
+
+    def stmt_Pass(self, node, state):
+        return state
+
+    def _assign(self, name, may_staged, must_staged, state):
+        may, must = state
+        if name in self.params:
+            self.hard.append("parameter {} is assigned".format(name))
+        may = may | {name} if may_staged else may - {name}
+        must = must | {name} if must_staged else must - {name}
+        return may, must
+
+    def stmt_Assign(self, node, state):
+        target = node.targets[0]
+        if isinstance(node.value, ast.Lambda):
+            reads = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            self.local_fns[target.id] = (reads, set())
+            return self._assign(target.id, False, False, state)
+        if not isinstance(target, ast.Name) or len(node.targets) != 1:
+            self.hard.append("unsupported assignment")
+            return state
+        return self._assign(target.id, self.may(node.value, state[0]),
+                            self.must(node.value, state[1]), state)
+
+    def stmt_AugAssign(self, node, state):
+        name = node.target.id
+        may, must = state
+        return self._assign(name, name in may or self.may(node.value, may),
+                            name in must or self.must(node.value, must), state)
+
+    def stmt_FunctionDef(self, node, state):
+        inner_params = {a.arg for a in node.args.args}
+        reads, writes = set(), set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                reads.add(sub.id)
+            elif isinstance(sub, ast.Nonlocal):
+                writes.update(sub.names)
+        self.local_fns[node.name] = (reads - inner_params, writes)
+        return self._assign(node.name, False, False, state)
+
+    def stmt_Expr(self, node, state):
+        value = node.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            fn = value.func.id
+            if fn == "print":
+                self.check_print(value, state)
+                return state
+            if fn in self.local_fns:
+                writes = self.local_fns[fn][1]
+                if writes and self.may_depth:
+                    self.hard.append("nonlocal write by {}() in staged control flow".format(fn))
+                may, must = state
+                if self.may(value, may):
+                    may = may | writes
+                return may, must - writes
+        self.hard.append("unsupported expression statement")
+        return state
+
+    def check_print(self, call, state):
+        # runtime's documented choice (the guide's): outside staged control flow, print runs
+        # once, at trace time, and shows symbolic tensors; inside, it prints at every run.
+        if not self.must_depth:
+            self.hard.append("print outside staged control flow (line {})".format(call.lineno))
+        elif not any(self.must(a, state[1]) for a in call.args):
+            self.hard.append("print without a staged argument (line {})".format(call.lineno))
+
+    def stmt_Assert(self, node, state):
+        if not self.must(node.test, state[1]):
+            self.hard.append("assert on Python values (line {})".format(node.lineno))
+        return state
+
+    def stmt_If(self, node, state):
+        may_staged = self.may(node.test, state[0])
+        must_staged = self.must(node.test, state[1])
+        self.may_depth += may_staged
+        self.must_depth += must_staged
+        body = self.block(node.body, state)
+        orelse = self.block(node.orelse, state)
+        self.may_depth -= may_staged
+        self.must_depth -= must_staged
+        assigned = _assigned(node.body) | _assigned(node.orelse)
+        may = body[0] | orelse[0] | (assigned if may_staged else set())
+        must = (body[1] & orelse[1]) | (assigned if must_staged else set())
+        return may, must
+
+    def check_returns(self, node, rest, state):
+        if not self.may(node.test, state[0]):
+            return
+        if not (_may_return(node.body) or _may_return(node.orelse)):
+            return
+        if not (_always_returns(node.body) and _always_returns(node.orelse + rest)):
+            self.soft.append(("return not in all branches", node.lineno))
+
+    def exit_stmt(self, node, kind, state):
+        # The exit's flag becomes staged under staged control flow, and a Python loop that
+        # checks it (the innermost for break, every enclosing one for return) cannot stop on it.
+        # The return flag is shared by the whole function: once a return ran under staged
+        # control flow, every later Python loop containing a return checks a staged flag.
+        flag_staged = kind == "return" and _DO_RETURN in state[0]
+        for python, entry_depth, _ in reversed(self.loops):
+            if python and (self.may_depth > entry_depth or flag_staged):
+                self.soft.append(("exit in Python loop", node.lineno))
+            if kind == "return" and not python:
+                self.soft.append(("return in staged loop", node.lineno))
+            if kind != "return":
+                break
+
+    def stmt_Break(self, node, state):
+        self.exit_stmt(node, "break", state)
+        return state
+
+    def stmt_Continue(self, node, state):
+        if self.loops and self.may_depth > self.loops[-1][1]:
+            self.loops[-1][2].append(node.lineno)
+        return state
+
+    def stmt_Return(self, node, state):
+        self.exit_stmt(node, "return", state)
+        if self.may_depth:
+            return state[0] | {_DO_RETURN}, state[1]
+        return state
+
+    def loop(self, node, state, may_staged, must_staged, target=None):
+        may, must = set(state[0]), set(state[1])
+        assigned = _assigned(node.body)
+        if may_staged:
+            may |= assigned | ({target} if target else set())
+        if must_staged:
+            must |= assigned | ({target} if target else set())
+        elif target:
+            must.discard(target)
+        # Iterate to a fixed point: a later iteration may see values staged by an earlier one.
+        for attempt in range(len(assigned) + 3):
+            saved = len(self.hard), len(self.soft)
+            self.loops.append((not may_staged, self.may_depth, []))
+            self.may_depth += may_staged
+            self.must_depth += must_staged
+            out_may, out_must = self.block(node.body, (may, must))
+            self.may_depth -= may_staged
+            self.must_depth -= must_staged
+            self.loops.pop()
+            if (out_may <= may and out_must >= must) or attempt == len(assigned) + 2:
+                break
+            del self.hard[saved[0]:]
+            del self.soft[saved[1]:]
+            may |= out_may
+            must &= out_must
+        return may, must
+
+    def stmt_For(self, node, state):
+        target = node.target.id
+        may, must = self.loop(node, state, self.may(node.iter, state[0]),
+                              self.must(node.iter, state[1]), target)
+        return may - {target}, must - {target}
+
+    def stmt_While(self, node, state):
+        may_staged = self.may(node.test, state[0])
+        may, must = self.loop(node, state, may_staged, self.must(node.test, state[1]))
+        if not may_staged and self.may(node.test, may):
+            self.soft.append(("while condition becomes staged", node.lineno))
+        return may, must
+
+
+def _assigned(stmts):
+    names = set()
+    for stmt in stmts:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                names.add(sub.id)
+    return names
+
+
+def _may_return(stmts):
+    return any(isinstance(sub, ast.Return) for s in stmts for sub in ast.walk(s)
+               if not isinstance(s, (ast.FunctionDef, ast.Lambda)))
+
+
+def _always_returns(stmts):
+    for s in stmts:
+        if isinstance(s, ast.Return):
+            return True
+        if isinstance(s, ast.If) and _always_returns(s.body) and _always_returns(s.orelse):
+            return True
+    return False
+
+
+class Report:
+    """The analysis result: hard problems (do not trace) and soft ones (errors to accept)."""
+
+    def __init__(self, hard, soft):
+        self.hard = hard
+        self.soft = soft
+
+    @property
+    def traceable(self):
+        return not self.hard
+
+    def accepts(self, message):
+        """Whether a traced run's error message is a limitation this program was flagged for.
+
+        Args:
+            message: the exception message.
+
+        Returns:
+            bool.
+        """
+        # One limitation can surface through another: a staged `break` guards the statements
+        # after it with a staged `if`, so a later `return` is then "not in all branches".
+        return bool(self.soft) and any(re.search(pattern, message) for pattern in SOFT.values())
+
+
+def analyse(source, name="fuzz_fn"):
+    """Returns the Report for function `name` in `source`.
+
+    Args:
+        source: module source text defining the function.
+        name: the function's name.
+
+    Returns:
+        A Report.
+    """
+    module = ast.parse(source)
+    fn = next(n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    analyser = _Analyser(fn)
+    params = set(analyser.params)
+    analyser.block(fn.body, (params, params))
+    return Report(analyser.hard, analyser.soft)

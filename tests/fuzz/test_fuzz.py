@@ -1,0 +1,159 @@
+"""Differential fuzzing: generated programs run plain, converted and traced must all agree.
+
+The CI budget is FUZZ_PROGRAMS programs from a fixed seed; `python -m tests.fuzz` runs longer
+and shrinks failures. Also tests the fuzzer itself (generator, stageability analysis, harness,
+shrinker) so that a broken fuzzer cannot pass silently, and runs the regression corpus.
+"""
+
+import ast
+import collections
+import re
+
+import pytest
+
+import autograph as ag
+from tests.fuzz import harness
+from tests.fuzz import shrink
+from tests.fuzz import stageability
+from tests.fuzz.generator import generate
+from tests.fuzz.regressions import REGRESSIONS
+
+FUZZ_PROGRAMS = 2000
+CHUNK = 100
+SEED = "ci"
+# Small programs keep the CI budget (conversion costs a few ms per source line).
+CI_SIZE = dict(max_stmts=6, max_locals=4, max_helpers=1)
+
+
+def _seeds(chunk):
+    return ["{}:{}".format(SEED, i) for i in range(chunk * CHUNK, (chunk + 1) * CHUNK)]
+
+
+@pytest.mark.parametrize("chunk", range(FUZZ_PROGRAMS // CHUNK))
+def test_generated_programs_agree(chunk):
+    stats = collections.Counter()
+    problems = []
+    for seed in _seeds(chunk):
+        program = generate(seed, **CI_SIZE)
+        failures = harness.check_program(program, stats=stats)
+        if failures:
+            problems.append("seed {!r}: {}\n{}".format(seed, failures[0], program.source))
+    assert not problems, (
+        "{} of {} programs disagree (shrink with `python -m tests.fuzz`):\n\n{}".format(
+            len(problems), CHUNK, "\n".join(problems[:3])))
+    assert stats["programs"] == CHUNK
+    # Most programs must really be traced, or the third way would test nothing.
+    assert stats["traceable"] >= 0.8 * CHUNK, stats
+
+
+def _regression_params():
+    params = []
+    for r in REGRESSIONS:
+        marks = [pytest.mark.xfail(reason=r.xfail, strict=True)] if r.xfail else []
+        params.append(pytest.param(r, id=r.name, marks=marks))
+    return params
+
+
+@pytest.mark.parametrize("regression", _regression_params())
+def test_regression(regression):
+    # A known bug must show as a failure, not as an accepted limitation.
+    failures = harness.check_source(regression.source.lstrip("\n"), regression.inputs,
+                                    regression.param_types, accept=regression.xfail is None)
+    assert not failures, "\n".join(map(str, failures))
+
+
+# -- the fuzzer itself -------------------------------------------------------------------------
+
+def test_generator_is_deterministic():
+    assert generate("x:1").source == generate("x:1").source
+    assert generate("x:1").inputs == generate("x:1").inputs
+    assert generate("x:1").source != generate("x:2").source
+
+
+def test_generator_covers_every_feature():
+    text = "\n".join(generate("cov:{}".format(i), **CI_SIZE).source for i in range(300))
+    features = {
+        "if": r"^\s+if ", "elif": r"^\s+elif ", "else": r"^\s+else:", "while": r"^\s+while ",
+        "for range": r"for i\d+ in range\(", "break": r"^\s+break$",
+        "continue": r"^\s+continue$", "early return": r"^\s{8,}return ", "and": r" and ",
+        "or": r" or ", "not": r"not ", "ternary": r" if .* else ", "augmented": r" [-+*/%]+= ",
+        "closure": r"def h\d+\(t\)", "nonlocal": r"nonlocal ", "lambda": r"lambda t:",
+        "print": r"print\(", "float": r"\d\.\d", "bool": r"\bTrue\b|\bFalse\b",
+    }
+    missing = [k for k, pattern in features.items() if not re.search(pattern, text, re.M)]
+    assert not missing
+
+
+def test_generated_programs_are_valid_and_terminate():
+    for i in range(50):
+        program = generate("valid:{}".format(i))
+        ast.parse(program.source)
+        fn, filename = harness.load(program.source)
+        try:
+            for args in program.inputs:
+                outcome = harness.run(fn, args)
+                assert outcome.exc_type in (None, AssertionError), outcome
+        finally:
+            harness.unload(filename)
+
+
+def test_stageability_hard_problems():
+    report = stageability.analyse("def fuzz_fn(a):\n    print('x', a)\n    return a\n")
+    assert report.hard == ["print outside staged control flow (line 2)"]
+    report = stageability.analyse(
+        "def fuzz_fn(a):\n    if a > 0:\n        print('x', a)\n    return a\n")
+    assert report.traceable and not report.soft
+
+
+def test_stageability_soft_problems():
+    src = ("def fuzz_fn(a):\n    for i in range(3):\n        if a > i:\n            break\n"
+           "    return a\n")
+    assert stageability.analyse(src).soft == [("exit in Python loop", 4)]
+    src = "def fuzz_fn(a):\n    for i in range(a):\n        if a > i:\n            break\n    return a\n"
+    assert stageability.analyse(src).soft == []
+    src = ("def fuzz_fn(a):\n    v = 0\n    if a > 0:\n        v = 1\n    k = 0\n"
+           "    while k < 3:\n        k += 1\n        if v > 0:\n            break\n    return v\n")
+    assert stageability.analyse(src).soft == [("exit in Python loop", 9)]
+    src = "def fuzz_fn(a):\n    if a > 0:\n        if a > 5:\n            return 1\n    return 3\n"
+    assert ("return not in all branches", 3) in stageability.analyse(src).soft
+
+
+def test_harness_reports_each_kind_of_difference(monkeypatch):
+    src = "def fuzz_fn(a):\n    if a > 0:\n        print('p', a)\n    return a * 2\n"
+    assert harness.check_source(src, [(1,), (-1,)], ("int",)) == []
+
+    def wrong(fn):
+        def converted(a):
+            if a < 0:
+                print("extra")
+            return fn(a) + (1 if a > 0 else 0)
+        return converted
+
+    monkeypatch.setattr(ag, "convert", wrong)
+    failures = harness.check_source(src, [(1,), (-1,)], ("int",), modes=("converted",))
+    assert [(f.kind, f.args) for f in failures] == [("result", (1,)), ("stdout", (-1,))]
+
+
+def test_harness_compares_traced_output_with_float_tolerance():
+    assert harness._same_stdout("L 2.0 True\n", "L 2 True\n")
+    assert not harness._same_stdout("L 2.5\n", "L 2\n")
+    assert not harness._same_stdout("a\nb\n", "b\na\n")
+    assert harness._same_value((1, 0.1, True), (1, 0.100000001, True))
+    assert not harness._same_value((1, True), (1, 1))
+
+
+def test_shrinker_finds_the_minimal_program(monkeypatch):
+    # A deliberately broken "converter" that gets `%` wrong: the shrinker must keep the `%`.
+    def broken(fn):
+        source = __import__("inspect").getsource(fn)
+        return (lambda *a: fn(*a) + 1) if "%" in source else fn
+
+    monkeypatch.setattr(ag, "convert", broken)
+    src = ("def fuzz_fn(a):\n    v = a + 1\n    w = 3\n    if a > 2:\n        w = w + 1\n"
+           "    v = (v * 2) % 7\n    return v\n")
+    failures = harness.check_source(src, [(1,), (4,)], ("int",), modes=("converted",))
+    assert failures
+    small, inputs = shrink.shrink(src, [(1,), (4,)], ("int",), failures[0])
+    # `v = a` stays: without it both ways raise UnboundLocalError, which is no longer the bug.
+    assert small == "def fuzz_fn(a):\n    v = a\n    v = v % 7\n    return v\n"
+    assert len(inputs) == 1

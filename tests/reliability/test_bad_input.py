@@ -1,0 +1,174 @@
+"""The catalogue of user mistakes: each raises (or warns) with a message that names the user's
+code location and says how to fix it."""
+
+import os
+import re
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import autograph as ag
+import runtime as tf
+
+HERE = os.path.abspath(__file__)
+
+
+def _line_of(fn, text):
+    import inspect
+    lines, start = inspect.getsourcelines(fn)
+    return start + next(i for i, line in enumerate(lines) if text in line)
+
+
+def _raise(call):
+    with pytest.raises(Exception) as info:
+        call()
+    return info.value
+
+
+def test_tensor_used_as_bool_in_unconverted_code():
+    @tf.function(autograph=False)
+    def fn(x):
+        if x > 0:
+            return x
+        return -x
+
+    err = _raise(lambda: fn(tf.constant(1)))
+    assert isinstance(err, TypeError)
+    assert "as a Python bool is not allowed" in str(err)
+    assert "tf.cond" in str(err)
+
+
+@pytest.mark.xfail(strict=True, reason="runtime/tensor.py: the bool-conversion TypeError does "
+                   "not name the user's file:line (issue 7 requires it)")
+def test_tensor_used_as_bool_names_the_line():
+    @tf.function(autograph=False)
+    def fn(x):
+        if x > 0:
+            return x
+        return -x
+
+    err = _raise(lambda: fn(tf.constant(1)))
+    assert "{}:{}".format(HERE, _line_of(fn, "if x > 0")) in str(err).replace('", line ', ":")
+
+
+def test_loop_variable_whose_dtype_changes():
+    def fn(x):
+        v = 0
+        for _ in tf.range(x):
+            v = 1.5
+        return v
+
+    err = _raise(lambda: tf.function(fn)(tf.constant(3)))
+    assert isinstance(err, ag.StagingError) and isinstance(err, TypeError)
+    assert str(err).startswith("'v' has type int32 before the loop, but type float32 after one "
+                               "iteration")
+    assert "Cast it" in str(err)
+    assert 'File "{}", line {}, in {}'.format(HERE, _line_of(fn, "v = 1.5"),
+                                              fn.__qualname__) in str(err)
+
+
+def test_variable_defined_on_one_side_of_a_branch():
+    def fn(x):
+        if x > 0:
+            y = 1
+        return y
+
+    err = _raise(lambda: tf.function(fn)(tf.constant(3)))
+    assert isinstance(err, NameError) and isinstance(err, ag.StagingError)
+    assert str(err).startswith("'y' must also be initialized in the else branch")
+    assert "Assign 'y' in the else branch or before the if statement" in str(err)
+    assert 'File "{}", line {}, in {}'.format(HERE, _line_of(fn, "y = 1"),
+                                              fn.__qualname__) in str(err)
+
+
+@pytest.mark.xfail(strict=True, reason="autograph/operators/staged_loops.py + runtime backend: "
+                   "with no iteration returning, the traced function returns the zeros_like "
+                   "placeholder (0) where Python returns None, silently; it must raise")
+def test_return_inside_staged_loop_with_undefined_value():
+    def fn(x):
+        for i in tf.range(x):
+            if i > 2:
+                return i
+
+    err = _raise(lambda: tf.function(fn)(tf.constant(5)))
+    assert isinstance(err, ag.StagingError)
+    assert "return" in str(err)
+    assert 'File "{}"'.format(HERE) in str(err)
+
+
+def test_python_loop_whose_condition_becomes_a_tensor():
+    def fn(x):
+        n = 0
+        while n < 3:
+            n = n + x
+        return n
+
+    err = _raise(lambda: tf.function(fn)(tf.constant(1)))
+    assert isinstance(err, ag.StagingError)
+    assert str(err).startswith("the condition of a Python while loop became a staged value "
+                               "after the loop started (loop variables: 'n')")
+    assert "initialize the loop variables with tf.constant" in str(err)
+    assert 'File "{}"'.format(HERE) in str(err)
+
+
+def test_generator_runs_unconverted_with_one_warning():
+    def gen(x):
+        yield x
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        converted = ag.convert(gen)
+        assert list(converted(3)) == [3]
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 1
+    line = _line_of(gen, "def gen")
+    assert messages[0].startswith("AutoGraph could not convert {} (defined at {}:{}): a "
+                                  "generator function (yield)".format(gen.__qualname__, HERE,
+                                                                      line))
+    assert "do_not_convert" in messages[0]
+
+
+def test_source_that_cannot_be_found():
+    fn = eval("lambda x: x + 1")  # noqa: S307 - a function without source on purpose
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert ag.convert(fn)(2) == 3
+    assert len(caught) == 1
+    message = str(caught[0].message)
+    assert message.startswith("AutoGraph could not convert <lambda> (defined at <string>:1): "
+                              "expected the source code of <lambda>, found none")
+    assert "define the function in a file" in message
+
+
+def test_syntax_error_in_the_dumped_file(tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text("def f(x):\n    if x >\n        return 1\n")
+    proc = subprocess.run([sys.executable, "-m", "autograph", "dump", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    assert proc.stderr.startswith("autograph dump: error: {} is not valid Python".format(path))
+    assert "SyntaxError: invalid syntax (broken.py, line 2)" in proc.stderr
+
+
+def test_module_that_raises_on_import(tmp_path):
+    path = tmp_path / "raising.py"
+    path.write_text("def f(x):\n    return x\n\nraise RuntimeError('boom at import')\n")
+    proc = subprocess.run([sys.executable, "-m", "autograph", "dump", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    out = proc.stderr + proc.stdout
+    # The dump reads source without importing it, or reports the import error; never a crash
+    # with a bare traceback and exit code 0.
+    if proc.returncode == 0:
+        assert "def tf__f" in out
+    else:
+        assert "boom at import" in out and "Traceback" not in out
+
+
+@pytest.mark.xfail(strict=True, reason="autograph/impl/api.py: convert(3) returns 3 silently "
+                   "instead of raising a TypeError naming the value")
+def test_non_callable_passed_to_convert():
+    err = _raise(lambda: ag.convert(3))
+    assert isinstance(err, TypeError)
+    assert re.search(r"expected a callable.*found int", str(err))
