@@ -1,5 +1,8 @@
 """Tensors (eager values and symbolic graph outputs), shapes, specs and conversion."""
+import linecache
 import numbers
+import os
+import sys
 
 import numpy as np
 
@@ -245,6 +248,30 @@ def _numpy_str(value):
     return "\n" + text if "\n" in text else text  # TensorFlow starts a new line
 
 
+_LIBRARY_DIRS = tuple(
+    os.path.dirname(os.path.abspath(p)) + os.sep
+    for p in (__file__, os.path.join(os.path.dirname(os.path.dirname(__file__)), "autograph",
+                                     "__init__.py")))
+
+
+def _user_location():
+    """Returns ' (File "f.py", line 3, in fn: `src`)' for the innermost user frame, or ''.
+
+    User frames are those outside the runtime and autograph packages and outside generated
+    code, so the message points at the line the user wrote.
+    """
+    frame = sys._getframe(2)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_LIBRARY_DIRS) and not filename.startswith("<"):
+            line = linecache.getline(filename, frame.f_lineno).strip()
+            source = f": `{line}`" if line else ""
+            return (f' (File "{filename}", line {frame.f_lineno}, in '
+                    f"{frame.f_code.co_name}{source})")
+        frame = frame.f_back
+    return ""
+
+
 _USE_AUTOGRAPH = (
     "Use autograph (runtime.function converts Python control flow by default) or express "
     "it with tf.cond / tf.while_loop.")
@@ -314,13 +341,13 @@ class SymbolicTensor(Tensor):
 
     def __bool__(self):
         raise TypeError(
-            f"Using the symbolic tensor '{self.name}' as a Python bool is not allowed: its value "
-            f"is only known when the graph runs. {_USE_AUTOGRAPH}")
+            f"Using the symbolic tensor '{self.name}' as a Python bool is not allowed"
+            f"{_user_location()}: its value is only known when the graph runs. {_USE_AUTOGRAPH}")
 
     def __iter__(self):
         raise TypeError(
-            f"Iterating over the symbolic tensor '{self.name}' is not allowed: its length is "
-            f"only known when the graph runs. {_USE_AUTOGRAPH}")
+            f"Iterating over the symbolic tensor '{self.name}' is not allowed{_user_location()}: "
+            f"its length is only known when the graph runs. {_USE_AUTOGRAPH}")
 
     def __len__(self):
         raise TypeError(

@@ -40,8 +40,6 @@ def test_tensor_used_as_bool_in_unconverted_code():
     assert "tf.cond" in str(err)
 
 
-@pytest.mark.xfail(strict=True, reason="runtime/tensor.py: the bool-conversion TypeError does "
-                   "not name the user's file:line (issue 7 requires it)")
 def test_tensor_used_as_bool_names_the_line():
     @tf.function(autograph=False)
     def fn(x):
