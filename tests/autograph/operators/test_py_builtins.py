@@ -96,9 +96,14 @@ def test_print_matches_builtin_print(capsys):
     py_builtins.print_('x', None, sep=None, end=None)
     py_builtins.print_()
     assert capsys.readouterr().out == 'x None\n\n'
+    # The message of a bad keyword differs between Python versions (3.13 rewords it): the
+    # overload must raise exactly what this interpreter's print raises.
+    with pytest.raises(TypeError) as expected:
+        print('x', colour='red')  # pylint: disable=unexpected-keyword-arg
+    assert 'colour' in str(expected.value)
     with pytest.raises(TypeError) as e:
         py_builtins.print_('x', colour='red')
-    assert str(e.value) == "'colour' is an invalid keyword argument for print()"
+    assert str(e.value) == str(expected.value)
 
 
 def test_staged_print(fake, capsys):

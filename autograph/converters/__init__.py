@@ -1,0 +1,1 @@
+"""Converters: one tree transformer per Python language feature."""

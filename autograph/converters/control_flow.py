@@ -1,0 +1,322 @@
+"""Converts if, while and for statements into `ag__.if_stmt/while_stmt/for_stmt` calls."""
+
+import gast
+
+from autograph.pyct import anno
+from autograph.pyct import gast_util
+from autograph.pyct import parser
+from autograph.pyct import templates
+from autograph.pyct import transformer
+from autograph.pyct.static_analysis.annos import NodeAnno
+
+ConvAnno = transformer.ConvAnno
+
+
+class _Function(object):
+    """State of the enclosing user function."""
+
+    def __init__(self):
+        # the activity.Scope of the function body (for its globals and nonlocals)
+        self.scope = None
+        # names that generated helpers of this function declare nonlocal
+        self.nonlocals = set()
+        # names read by closures (lambdas, nested defs, generator expressions) in the function
+        self.closure_reads = frozenset()
+
+
+_EMPTY = frozenset()
+
+
+class ControlFlowTransformer(transformer.Base):
+    """Turns each if/while/for into functions for its blocks plus an operator call.
+
+    The block variables (outputs of a conditional, loop-carried variables of a loop) come
+    from the activity, reaching-definitions and liveness annotations: the symbols the
+    statement modifies that are live into or out of it. Those not defined before the
+    statement get an `ag__.Undefined` placeholder.
+    """
+
+    statements_only = True
+
+    def visit_ClassDef(self, node):
+        return node
+
+    def visit_FunctionDef(self, node):
+        self.state[_Function].enter()
+        scope = anno.getanno(node, NodeAnno.BODY_SCOPE, None)
+        if scope is None:
+            scope = anno.getanno(node, NodeAnno.ARGS_AND_BODY_SCOPE, None)
+        self.state[_Function].scope = scope
+        self.state[_Function].closure_reads = _closure_reads(node)
+        self.generic_visit(node)
+        emitted = self.state[_Function].exit().nonlocals
+        if emitted:
+            self._bind_missing_nonlocals(node, emitted)
+        return node
+
+    def _bind_missing_nonlocals(self, node, emitted):
+        """Binds in `node` the names that generated helpers declare nonlocal but nothing binds.
+
+        A variable that the original function assigns only inside converted blocks (for
+        example inside a branch within a loop body) ends up bound only in helper functions;
+        Python rejects their `nonlocal` unless an enclosing function binds it. Such variables
+        get an `ag__.Undefined` placeholder at the top of the function, which keeps the
+        original semantics: one variable per call, unbound until first assigned.
+        """
+        missing = emitted - _bound_names(node)
+        if not missing or not node.body or not isinstance(node.body[-1], gast.With):
+            return
+        with_stmt = node.body[-1]
+        assigns = self._undefined_assigns(sorted(missing))
+        transformer.set_missing_locations(assigns, with_stmt)
+        with_stmt.body = assigns + with_stmt.body
+
+    def visit_Lambda(self, node):
+        return node
+
+    # -- block variables ------------------------------------------------------------------
+
+    def _fn_names(self, attr):
+        if not self.state[_Function].level or self.state[_Function].scope is None:
+            return _EMPTY
+        return getattr(self.state[_Function].scope, attr, _EMPTY)
+
+    def _get_block_vars(self, node, modified):
+        """Returns (block vars sorted outputs first, undefined vars, number of outputs)."""
+        defined_in = anno.getanno(node, anno.Static.DEFINED_VARS_IN, _EMPTY)
+        live_in = anno.getanno(node, anno.Static.LIVE_VARS_IN, _EMPTY)
+        live_out = anno.getanno(node, anno.Static.LIVE_VARS_OUT, _EMPTY)
+        nonlocals = self._fn_names('nonlocals')
+        globals_ = self._fn_names('globals')
+        # A closure reads its variables when it runs, possibly after the block: they stay
+        # variables of the function, as in Python (late binding).
+        closure_reads = (self.state[_Function].closure_reads if self.state[_Function].level
+                         else _EMPTY)
+        basic = set()
+        composite = set()
+        for s in modified:
+            if not s.is_composite():
+                if (s in live_in or s in live_out or s in nonlocals or s in globals_
+                        or str(s) in closure_reads):
+                    basic.add(s)
+            elif all(p in live_in for p in s.support_set if p.is_symbol()):
+                composite.add(s)
+        undefined = sorted(
+            s for s in modified - defined_in - globals_ - nonlocals
+            if not s.is_composite() and s in basic)
+        input_only = {s for s in basic if s in live_in and s not in live_out}
+        block_vars = sorted(basic | composite, key=lambda v: (v in input_only, str(v)))
+        return block_vars, undefined, len(block_vars) - len(input_only)
+
+    def _declarations(self, block_vars):
+        globals_ = self._fn_names('globals')
+        names = [str(v) for v in block_vars if not v.is_composite()]
+        global_names = [n for n in names if any(str(g) == n for g in globals_)]
+        nonlocal_names = [n for n in names if n not in global_names]
+        decls = []
+        if global_names:
+            decls.append(gast.Global(names=global_names))
+        if nonlocal_names:
+            decls.append(gast.Nonlocal(names=nonlocal_names))
+            if self.state[_Function].level:
+                self.state[_Function].nonlocals.update(nonlocal_names)
+        return decls
+
+    def _state_functions(self, block_vars, decls, reserved):
+        getter = self.ctx.namer.new_symbol('get_state', reserved)
+        setter = self.ctx.namer.new_symbol('set_state', reserved)
+        if not block_vars:
+            nodes = templates.replace(
+                'def getter():\n    return ()\ndef setter(block_vars):\n    pass',
+                getter=getter, setter=setter, block_vars=self.ctx.namer.new_symbol('vars_'))
+            return nodes, getter, setter
+        loads = []
+        stores = []
+        for v in block_vars:
+            if v.is_simple():
+                loads.append(gast_util.name(str(v)))
+            else:
+                loads.append(templates.replace_as_expression(
+                    'ag__.ldu(lambda: var_, name)', var_=v,
+                    name=gast_util.constant(str(v))))
+            store = v.ast()
+            templates._set_ctx(store, gast.Store)  # pylint: disable=protected-access
+            stores.append(store)
+        vars_name = self.ctx.namer.new_symbol('vars_')
+        nodes = templates.replace(
+            'def getter():\n    return loads\ndef setter(vars_):\n    decls\n    stores = vars_',
+            getter=getter, setter=setter, vars_=vars_name, decls=decls,
+            loads=gast.Tuple(elts=loads, ctx=gast.Load()),
+            stores=gast.Tuple(elts=stores, ctx=gast.Store()))
+        # The getter reads placeholders as they are; the operators check them.
+        gast_util.skip(nodes[0])
+        return nodes, getter, setter
+
+    def _undefined_assigns(self, undefined):
+        assigns = []
+        self.ctx.undefined_names.update(str(s) for s in undefined)
+        for s in undefined:
+            assigns += templates.replace('var_ = ag__.Undefined(name)', var_=str(s),
+                                         name=gast_util.constant(str(s)))
+        return assigns
+
+    @staticmethod
+    def _names_tuple(block_vars):
+        return gast.Tuple(elts=[gast_util.constant(str(v)) for v in block_vars],
+                          ctx=gast.Load())
+
+    # -- statements -----------------------------------------------------------------------
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        body_scope = anno.getanno(node, NodeAnno.BODY_SCOPE)
+        orelse_scope = anno.getanno(node, NodeAnno.ORELSE_SCOPE)
+        block_vars, undefined, nouts = self._get_block_vars(
+            node, body_scope.bound | orelse_scope.bound)
+        decls = self._declarations(block_vars)
+        reserved = body_scope.referenced | orelse_scope.referenced
+        state_fns, getter, setter = self._state_functions(block_vars, decls, reserved)
+        template = '''
+            state_fns
+            def body_name():
+                decls
+                body
+            def orelse_name():
+                decls
+                orelse
+            undefined_assigns
+            ag__.if_stmt(test, body_name, orelse_name, getter, setter, names, nouts)
+        '''
+        return templates.replace(
+            template, state_fns=state_fns, decls=decls,
+            body_name=self.ctx.namer.new_symbol('if_body', reserved), body=node.body,
+            orelse_name=self.ctx.namer.new_symbol('else_body', reserved),
+            orelse=node.orelse or [gast.Pass()],
+            undefined_assigns=self._undefined_assigns(undefined), test=node.test,
+            getter=getter, setter=setter, names=self._names_tuple(block_vars),
+            nouts=gast_util.constant(nouts))
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        body_scope = anno.getanno(node, NodeAnno.BODY_SCOPE)
+        block_vars, undefined, _ = self._get_block_vars(node, body_scope.bound)
+        decls = self._declarations(block_vars)
+        reserved = body_scope.referenced
+        state_fns, getter, setter = self._state_functions(block_vars, decls, reserved)
+        template = '''
+            state_fns
+            def body_name():
+                decls
+                body
+            def test_name():
+                return test
+            undefined_assigns
+            ag__.while_stmt(test_name, body_name, getter, setter, names, {})
+        '''
+        return templates.replace(
+            template, state_fns=state_fns, decls=decls,
+            body_name=self.ctx.namer.new_symbol('loop_body', reserved), body=node.body,
+            test_name=self.ctx.namer.new_symbol('loop_test', reserved), test=node.test,
+            undefined_assigns=self._undefined_assigns(undefined),
+            getter=getter, setter=setter, names=self._names_tuple(block_vars))
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        body_scope = anno.getanno(node, NodeAnno.BODY_SCOPE)
+        iter_scope = anno.getanno(node, NodeAnno.ITERATE_SCOPE)
+        block_vars, undefined, _ = self._get_block_vars(
+            node, body_scope.bound | iter_scope.bound)
+        decls = self._declarations(block_vars)
+        reserved = body_scope.referenced | iter_scope.referenced
+        state_fns, getter, setter = self._state_functions(block_vars, decls, reserved)
+        test = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, None)
+        if test is not None:
+            extra_name = self.ctx.namer.new_symbol('extra_test', reserved)
+            extra_fn = templates.replace('def extra_name():\n    return test',
+                                         extra_name=extra_name, test=test)
+            extra_ref = gast_util.name(extra_name)
+        else:
+            extra_fn = []
+            extra_ref = gast_util.constant(None)
+        itr = self.ctx.namer.new_symbol('itr', reserved)
+        target_repr = parser.unparse(node.target).strip()
+        template = '''
+            state_fns
+            def body_name(itr):
+                decls
+                target = itr
+                body
+            extra_fn
+            undefined_assigns
+            ag__.for_stmt(iter_, extra_ref, body_name, getter, setter, names,
+                          {'iterate_names': target_repr})
+        '''
+        return templates.replace(
+            template, state_fns=state_fns, decls=decls,
+            body_name=self.ctx.namer.new_symbol('loop_body', reserved), itr=itr,
+            target=node.target, body=node.body, extra_fn=extra_fn, extra_ref=extra_ref,
+            undefined_assigns=self._undefined_assigns(undefined), iter_=node.iter,
+            getter=getter, setter=setter, names=self._names_tuple(block_vars),
+            target_repr=gast_util.constant(target_repr))
+
+
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+def _walk_level(stmts):
+    """Yields the nodes of a function body that belong to its own scope level."""
+    stack = list(stmts)
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, _SCOPES) or isinstance(n, _COMPREHENSIONS):
+            continue
+        stack.extend(gast.iter_child_nodes(n))
+
+
+_CLOSURES = (gast.Lambda, gast.FunctionDef, gast.GeneratorExp)
+
+
+def _closure_reads(fn):
+    """Names that closures (and generator expressions) nested in `fn` read or rebind."""
+    reads = set()
+    for n in gast.walk(fn):
+        if n is not fn and isinstance(n, _CLOSURES):
+            for m in gast.walk(n):
+                if isinstance(m, gast.Name) and isinstance(m.ctx, gast.Load):
+                    reads.add(m.id)
+                elif isinstance(m, gast.Nonlocal):
+                    reads.update(m.names)
+    return frozenset(reads)
+
+
+def _bound_names(fn):
+    """Names that bind in `fn`'s own scope, including its nonlocal/global declarations."""
+    args = fn.args
+    names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    names.update(a.id for a in (args.vararg, args.kwarg) if a is not None)
+    for n in _walk_level(fn.body):
+        if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load):
+            names.add(n.id)
+        elif isinstance(n, (gast.Nonlocal, gast.Global)):
+            names.update(n.names)
+        elif isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            names.add(n.name)
+        elif isinstance(n, gast.alias):
+            names.add((n.asname or n.name).partition('.')[0])
+    return names
+
+
+def transform(node, ctx):
+    """Converts the control-flow statements of an analysed tree.
+
+    Args:
+      node: a gast tree annotated by the activity, reaching-definitions and liveness
+        analyses.
+      ctx: transformer.EntityInfo.
+
+    Returns:
+      The converted tree.
+    """
+    return ControlFlowTransformer(ctx).visit(node)

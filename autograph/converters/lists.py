@@ -1,0 +1,123 @@
+"""Converts `l.append(x)` and `l.pop()` on local lists into functional list operations."""
+
+import gast
+
+from autograph.pyct import gast_util
+from autograph.pyct import templates
+from autograph.pyct import transformer
+
+_SCOPE_NODES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
+                gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+def local_names(fn_node):
+    """Returns the names a function binds locally (not global, not nonlocal).
+
+    Args:
+      fn_node: a gast FunctionDef.
+
+    Returns:
+      A set of strings.
+    """
+    bound = set()
+    declared = set()
+    args = fn_node.args
+    for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+        if a is not None:
+            bound.add(a.id)
+    stack = list(fn_node.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (gast.Global, gast.Nonlocal)):
+            declared.update(node.names)
+            continue
+        if isinstance(node, _SCOPE_NODES):
+            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+                bound.add(node.name)
+            continue
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            bound.add(node.id)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(v for v in value if isinstance(v, gast.AST))
+            elif isinstance(value, gast.AST):
+                stack.append(value)
+    return bound - declared
+
+
+def _list_method_call(node, method, max_args):
+    """Returns the list name if `node` is `<name>.<method>(<= max_args args)`, else None."""
+    if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+            and node.func.attr == method and isinstance(node.func.value, gast.Name)
+            and not node.keywords and len(node.args) <= max_args
+            and not any(isinstance(a, gast.Starred) for a in node.args)):
+        return None
+    return node.func.value.id
+
+
+class ListTransformer(transformer.Base):
+    """`l.append(x)` -> `l = ag__.list_append(l, x)`; `x = l.pop(i)` -> `l, x = ...`.
+
+    Only lists held in local variables are rewritten: rebinding a global or a closure
+    variable would change the program.
+    """
+
+    statements_only = True
+
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        # stack of the local names of the enclosing functions
+        self._locals = []
+
+    def visit_ClassDef(self, node):
+        return node
+
+    def visit_FunctionDef(self, node):
+        self._locals.append(local_names(node))
+        self.generic_visit(node)
+        self._locals.pop()
+        return node
+
+    def _is_local(self, name):
+        return bool(self._locals) and name in self._locals[-1]
+
+    def visit_Expr(self, node):
+        self.generic_visit(node)
+        target = _list_method_call(node.value, 'append', 1)
+        if target is not None and len(node.value.args) == 1 and self._is_local(target):
+            return templates.replace('target = ag__.list_append(target, element)',
+                                     target=target, element=node.value.args[0])
+        target = _list_method_call(node.value, 'pop', 1)
+        if target is not None and self._is_local(target):
+            return templates.replace('target = ag__.list_pop(target, index)[0]',
+                                     target=target, index=_pop_index(node.value))
+        return node
+
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        target = _list_method_call(node.value, 'pop', 1)
+        if (target is None or len(node.targets) != 1 or not self._is_local(target)
+                or not isinstance(node.targets[0], gast.Name)
+                or node.targets[0].id == target):
+            return node
+        return templates.replace('target, var_ = ag__.list_pop(target, index)',
+                                 target=target, var_=node.targets[0],
+                                 index=_pop_index(node.value))
+
+
+def _pop_index(call):
+    return call.args[0] if call.args else gast_util.constant(None)
+
+
+def transform(node, ctx):
+    """Converts list append/pop calls of a tree.
+
+    Args:
+      node: a gast tree.
+      ctx: transformer.EntityInfo.
+
+    Returns:
+      The converted tree.
+    """
+    return ListTransformer(ctx).visit(node)

@@ -1,0 +1,335 @@
+"""The public API: convert, converted_call, to_code, do_not_convert and verbosity."""
+
+import functools
+import logging
+import os
+import types
+import warnings
+import weakref
+
+from autograph import errors
+from autograph.impl import conversion
+from autograph.impl import error_mapping
+from autograph.impl.function_wrappers import ConversionOptions
+from autograph.impl.function_wrappers import STANDARD_OPTIONS
+from autograph.operators import py_builtins
+from autograph.pyct import inspect_utils
+from autograph.pyct import parser
+
+logger = logging.getLogger('autograph')
+
+# Module names (and their submodules) whose functions converted_call never converts. Users
+# may add to it, directly or through do_not_convert_module.
+DO_NOT_CONVERT_MODULES = {'autograph', 'runtime', 'numpy', 'gast', 'astunparse', 'pytest',
+                          '_pytest', 'pluggy', 'hypothesis'}
+
+_ENV_VERBOSITY = 'AUTOGRAPH_VERBOSITY'
+_ENV_STRICT = 'AUTOGRAPH_STRICT'
+
+# verbosity level set by set_verbosity (None: read the environment) and stdout echo flag
+_verbosity = [None, False]
+# module name -> whether converted_call leaves its functions alone; invalidated on change
+_module_decisions = {}
+# code objects whose conversion failed and was reported already (warn once per function)
+_warned = weakref.WeakKeyDictionary()
+
+# the autograph.impl.ag_namespace module, once imported (see _namespace_for)
+_ag_namespace = None
+
+_FunctionType = types.FunctionType
+_MethodType = types.MethodType
+
+
+def set_verbosity(level, alsologtostdout=False):
+    """Sets the AutoGraph verbosity; at 1 and above every converted call is logged.
+
+    The environment variable AUTOGRAPH_VERBOSITY (read when autograph is imported) gives
+    the level when this is not called.
+
+    Args:
+      level: an int; 0 is silent.
+      alsologtostdout: whether to also print the log messages to stdout.
+    """
+    _verbosity[0] = int(level)
+    _verbosity[1] = bool(alsologtostdout)
+
+
+def _env_verbosity():
+    try:
+        return int(os.environ.get(_ENV_VERBOSITY, '0'))
+    except ValueError:
+        return 0
+
+
+# AUTOGRAPH_VERBOSITY, read once when autograph is imported (converted_call checks the level
+# on every call, so it must not read the environment each time)
+_ENV_LEVEL = _env_verbosity()
+
+
+def get_verbosity():
+    """Returns the current verbosity level.
+
+    Returns:
+      int: the level given to set_verbosity, else AUTOGRAPH_VERBOSITY as it was when
+      autograph was imported, else 0.
+    """
+    if _verbosity[0] is not None:
+        return _verbosity[0]
+    return _ENV_LEVEL
+
+
+def _log(level, msg, *args):
+    if get_verbosity() < level:
+        return
+    logger.info(msg, *args)
+    if _verbosity[1]:
+        print(msg % args)
+
+
+def do_not_convert_module(name):
+    """Adds a module (and its submodules) to the modules converted_call leaves alone.
+
+    Args:
+      name: a module name, e.g. 'mylib'.
+    """
+    DO_NOT_CONVERT_MODULES.add(name)
+    _module_decisions.clear()
+
+
+def _module_is_allowlisted(module_name):
+    decision = _module_decisions.get(module_name)
+    if decision is None:
+        if module_name is None:
+            decision = False
+        else:
+            parts = module_name.split('.')
+            decision = any('.'.join(parts[:i]) in DO_NOT_CONVERT_MODULES
+                           for i in range(1, len(parts) + 1))
+            decision = decision or inspect_utils.is_stdlib_module(module_name)
+        _module_decisions[module_name] = decision
+    return decision
+
+
+def do_not_convert(fn=None):
+    """Marks a function so that AutoGraph never converts it.
+
+    Args:
+      fn: a function; when None, returns the decorator.
+
+    Returns:
+      `fn` itself, marked (or a marked wrapper when `fn` does not accept attributes).
+    """
+    if fn is None:
+        return do_not_convert
+    try:
+        fn.__ag_do_not_convert__ = True
+        return fn
+    except (AttributeError, TypeError):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            return fn(*args, **kwargs)
+        wrapper.__ag_do_not_convert__ = True
+        return wrapper
+
+
+def _strict(strict):
+    if strict is not None:
+        return strict
+    return os.environ.get(_ENV_STRICT, '0') not in ('', '0', 'false', 'False')
+
+
+def _report_unconvertible(fn, error, strict):
+    """Warns once per function (or raises when strict) that `fn` runs unconverted."""
+    site = inspect_utils.getdefinition_site(fn)
+    head = 'AutoGraph could not convert %s (defined at %s): %s.' % (fn.__qualname__, site, error)
+    if _strict(strict):
+        raise errors.ConversionError(
+            head + ' Rewrite it without that construct, or decorate it with'
+            ' @autograph.do_not_convert to run it as plain Python.') from error
+    message = head + (' It runs unconverted, as plain Python. To silence this, decorate it'
+                      ' with @autograph.do_not_convert; to make it an error, pass strict=True'
+                      ' or set AUTOGRAPH_STRICT=1.')
+    code = fn.__code__
+    if code in _warned:
+        return
+    _warned[code] = True
+    warnings.warn(message, stacklevel=3)
+
+
+def _namespace_for(options):
+    # ag_namespace imports this module: import it on first use, then keep it.
+    global _ag_namespace  # pylint: disable=global-statement
+    if _ag_namespace is None:
+        from autograph.impl import ag_namespace  # pylint: disable=g-import-not-at-top
+        _ag_namespace = ag_namespace
+    return _ag_namespace.for_options(options)
+
+
+def _convert_function(fn, options, strict=None):
+    """Returns the converted version of a Python function, or `fn` when it cannot convert."""
+    converted = conversion.cached_instance(fn, options)
+    if converted is not None:
+        return converted
+    try:
+        factory = conversion.get_factory(fn)
+    except errors.ConversionError as e:
+        _report_unconvertible(fn, e, strict)
+        return fn
+    converted = conversion.instantiate(factory, fn, _namespace_for(options))
+    conversion.remember_instance(fn, options, converted)
+    return converted
+
+
+def convert(fn=None, *, recursive=True, strict=None):
+    """Converts a function so that its control flow can be staged.
+
+    Usable as `@convert`, `@convert(recursive=False)` or `convert(fn)`. The conversion is
+    cached per code object; each call binds it to `fn`'s own globals, closure and defaults.
+
+    Args:
+      fn: a function, method, functools.partial or callable object; None to get a
+        decorator.
+      recursive: whether functions called by `fn` are converted too.
+      strict: raise ConversionError instead of warning when `fn` cannot be converted;
+        None reads AUTOGRAPH_STRICT.
+
+    Returns:
+      The converted callable (the original when it cannot be converted).
+
+    Raises:
+      ConversionError: `fn` cannot be converted and strict mode is on.
+    """
+    if fn is None:
+        return functools.partial(convert, recursive=recursive, strict=strict)
+    options = ConversionOptions(recursive=recursive, user_requested=True)
+    if type(fn) is _FunctionType:
+        if getattr(fn, '__ag_converted__', False) or getattr(fn, '__ag_do_not_convert__', False):
+            return fn
+        return _convert_function(fn, options, strict)
+    if isinstance(fn, _MethodType):
+        return _MethodType(convert(fn.__func__, recursive=recursive, strict=strict),
+                           fn.__self__)
+    if isinstance(fn, functools.partial):
+        return functools.partial(convert(fn.func, recursive=recursive, strict=strict),
+                                 *fn.args, **fn.keywords)
+    if isinstance(fn, type) or inspect_utils.is_builtin(fn):
+        return fn
+    call = getattr(type(fn), '__call__', None)
+    if type(call) is _FunctionType:
+        converted_call_method = convert(call, recursive=recursive, strict=strict)
+        return functools.partial(converted_call_method, fn)
+    return fn
+
+
+def _call_unconverted(f, args, kwargs):
+    if kwargs:
+        return f(*args, **kwargs)
+    return f(*args)
+
+
+def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
+    """Calls `f`, converting it first when it is user code.
+
+    Builtins run through their operator overloads (so that e.g. `len` works on staged
+    values); functions from numpy, runtime, autograph, the standard library and the
+    do-not-convert modules run as they are; classes run their constructors unconverted.
+
+    Args:
+      f: the callable.
+      args: tuple of positional arguments.
+      kwargs: dict of keyword arguments, or None.
+      caller_fn_scope: the FunctionScope of the calling converted function, or None.
+      options: ConversionOptions; by default those of the caller.
+
+    Returns:
+      What `f` returns.
+    """
+    if options is None:
+        options = caller_fn_scope.callopts if caller_fn_scope is not None else STANDARD_OPTIONS
+    if _verbosity[0] != 0 and get_verbosity() >= 1:
+        _log(1, 'Converted call: %s\n    args: %s\n    kwargs: %s\n', f, args, kwargs)
+    return _converted_call(f, args, kwargs, options)
+
+
+def _converted_call(f, args, kwargs, options):
+    ftype = type(f)
+    if ftype is _FunctionType:
+        return _call_function(f, f, args, kwargs, options)
+    if ftype is _MethodType:
+        func = f.__func__
+        if type(func) is _FunctionType:
+            return _call_function(func, f, (f.__self__,) + tuple(args), kwargs, options)
+        return _call_unconverted(f, args, kwargs)
+    if isinstance(f, functools.partial):
+        inner, p_args, p_kwargs = inspect_utils.unwrap_partial(f)
+        merged = {**p_kwargs, **(kwargs or {})}
+        return _converted_call(inner, p_args + tuple(args), merged or None, options)
+    if inspect_utils.is_builtin(f) or isinstance(f, type):
+        try:
+            overload = py_builtins.BUILTIN_FUNCTIONS_MAP.get(f)
+        except TypeError:
+            overload = None
+        return _call_unconverted(overload or f, args, kwargs)
+    call = getattr(ftype, '__call__', None)
+    if type(call) is _FunctionType and not _module_is_allowlisted(ftype.__module__):
+        return _call_function(call, f, (f,) + tuple(args), kwargs, options)
+    return _call_unconverted(f, args, kwargs)
+
+
+def _call_function(func, original, args, kwargs, options):
+    """Calls Python function `func` converted (or `original` when it must not convert)."""
+    del original
+    if not options.recursive and not options.user_requested:
+        return _call_unconverted(func, args, kwargs)
+    converted = conversion.cached_instance(func, options)
+    if converted is not None:  # converted before, so it passed the checks below
+        return converted(*args, **kwargs) if kwargs else converted(*args)
+    if (getattr(func, '__ag_converted__', False)
+            or getattr(func, '__ag_do_not_convert__', False)
+            or (not options.user_requested and _module_is_allowlisted(func.__module__))):
+        return _call_unconverted(func, args, kwargs)
+    code = func.__code__
+    factory = conversion.cached_factory(code)
+    if factory is not None:  # the common case: a closure (not in the instance cache)
+        converted = conversion.instantiate(factory, func, _namespace_for(options))
+        return converted(*args, **kwargs) if kwargs else converted(*args)
+    if code in _warned or error_mapping.is_generated(code):
+        # Functions defined inside converted code were converted along with it.
+        return _call_unconverted(func, args, kwargs)
+    converted = _convert_function(func, options)
+    return converted(*args, **kwargs) if kwargs else converted(*args)
+
+
+def to_code(fn, recursive=False):
+    """Returns the source code that AutoGraph generates for a function.
+
+    The code refers to the operators through `ag__`; it runs on its own with
+    `ag__ = autograph.impl.ag_namespace`.
+
+    Args:
+      fn: a function, method, or callable object.
+      recursive: unused (kept for TensorFlow compatibility): only `fn` itself is shown.
+
+    Returns:
+      The source, as a string.
+
+    Raises:
+      ConversionError: `fn` cannot be converted.
+    """
+    del recursive
+    if isinstance(fn, _MethodType):
+        fn = fn.__func__
+    if isinstance(fn, functools.partial):
+        fn = inspect_utils.unwrap_partial(fn)[0]
+    if type(fn) is not _FunctionType:
+        call = getattr(type(fn), '__call__', None)
+        if type(call) is not _FunctionType:
+            raise errors.ConversionError(
+                'to_code expected a Python function, found %r; pass a def or lambda' % (fn,))
+        fn = call
+    node, _ = conversion.convert_tree(fn)
+    return parser.unparse(node)
+
+
+__all__ = ['convert', 'converted_call', 'to_code', 'do_not_convert', 'set_verbosity',
+           'do_not_convert_module', 'DO_NOT_CONVERT_MODULES']

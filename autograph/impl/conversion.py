@@ -1,0 +1,407 @@
+"""The conversion pipeline (parse, analyse, convert, load) and its per-code-object cache."""
+
+import __future__
+import inspect
+import threading
+import types
+import weakref
+
+import gast
+
+from autograph import errors
+from autograph.converters import asserts
+from autograph.converters import break_statements
+from autograph.converters import call_trees
+from autograph.converters import conditional_expressions
+from autograph.converters import continue_statements
+from autograph.converters import control_flow
+from autograph.converters import functions
+from autograph.converters import lists
+from autograph.converters import logical_expressions
+from autograph.converters import return_statements
+from autograph.converters import variables
+from autograph.impl import error_mapping
+from autograph.pyct import anno
+from autograph.pyct import cfg
+from autograph.pyct import loader
+from autograph.pyct import naming
+from autograph.pyct import parser
+from autograph.pyct import qual_names
+from autograph.pyct import templates
+from autograph.pyct import transformer
+from autograph.pyct.static_analysis import activity
+from autograph.pyct.static_analysis import liveness
+from autograph.pyct.static_analysis import reaching_definitions
+
+# code object -> _Factory, or the ConversionError that converting it raised
+_CACHE = weakref.WeakKeyDictionary()
+_CACHE_LOCK = threading.Lock()
+# function object -> (code, defaults, kwdefaults, options, converted function): the result
+# of instantiate(), reused while the function's code and defaults are unchanged. Only
+# functions without closure cells are entered: a cell may hold the function itself (a
+# recursive nested function), and the value would then keep its own key alive.
+_INSTANCES = weakref.WeakKeyDictionary()
+
+_FUTURE_FLAGS = 0
+for _feature in __future__.all_feature_names:
+    _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
+
+# Converters that run before the analyses (they create the state variables the analyses
+# must see). After the analyses come control_flow, then conditional_expressions,
+# logical_expressions and variables (fused in one pass). The order is TensorFlow AutoGraph's.
+_BEFORE_ANALYSIS = (functions, break_statements, asserts, continue_statements,
+                    return_statements, lists, call_trees)
+
+
+class _ExpressionConverters(conditional_expressions.ConditionalExpressionTransformer,
+                            logical_expressions.LogicalExpressionTransformer,
+                            variables.VariableAccessTransformer):
+    """The three expression-level converters that follow control_flow, in one pass.
+
+    They rewrite disjoint node types bottom-up, so one traversal gives the same tree as
+    three consecutive ones.
+    """
+
+# Syntax that the converter does not support, with the words used to name it.
+_UNSUPPORTED = {
+    gast.Yield: 'a generator function (yield)',
+    gast.YieldFrom: 'a generator function (yield from)',
+    gast.Await: 'await',
+    gast.AsyncFor: 'async for',
+    gast.AsyncWith: 'async with',
+    gast.AsyncFunctionDef: 'an async function',
+    gast.Match: 'a match statement',
+    gast.NamedExpr: 'an assignment expression (:=)',
+    gast.TryStar: 'try/except*',
+    gast.TypeAlias: 'a type alias statement (PEP 695)',
+}
+
+
+def check_supported(node, filename):
+    """Raises if the tree uses syntax that the converter cannot convert faithfully.
+
+    Args:
+      node: the gast tree of the entity.
+      filename: its file, for the message.
+
+    Raises:
+      UnsupportedSyntaxError: naming the construct and its line.
+    """
+    _skip_nested_generators(node)
+    for n in _walk_unskipped(node):
+        what = _UNSUPPORTED.get(type(n))
+        if what is None and getattr(n, 'type_params', None):
+            what = 'type parameters (PEP 695)'
+        if what is not None:
+            raise errors.UnsupportedSyntaxError(
+                '%s at %s:%s is not supported' % (what, filename, getattr(n, 'lineno', '?')))
+
+
+def _walk_unskipped(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if anno.hasanno(n, transformer.ConvAnno.SKIP):
+            continue
+        yield n
+        stack.extend(gast.iter_child_nodes(n))
+
+
+def _skip_nested_generators(node):
+    """Marks nested generator functions SKIP: they stay plain Python inside converted code."""
+    for n in gast.walk(node):
+        if n is node or not isinstance(n, gast.FunctionDef):
+            continue
+        for m in gast.walk(n):
+            if isinstance(m, (gast.Yield, gast.YieldFrom)):
+                anno.setanno(n, transformer.ConvAnno.SKIP, True)
+                break
+
+
+def _class_of(fn):
+    """The name of the class whose body defines `fn`, from its qualified name, or None."""
+    parts = fn.__qualname__.split('.')
+    if len(parts) < 2 or parts[-2] == '<locals>':
+        return None
+    return parts[-2]
+
+
+def _mangle(name, prefix):
+    if name.startswith('__') and not name.endswith('__') and '.' not in name:
+        return prefix + name
+    return name
+
+
+def _mangle_private_names(node, class_name):
+    """Applies class-private name mangling (`__x` -> `_Class__x`) to a method's tree.
+
+    The compiler mangles these names inside a class body; the converted method is compiled
+    outside of it, so the mangling is done on the tree.
+    """
+    if not class_name or not class_name.strip('_'):
+        return
+    prefix = '_' + class_name.lstrip('_')
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.Name):
+            n.id = _mangle(n.id, prefix)
+        elif isinstance(n, gast.Attribute):
+            n.attr = _mangle(n.attr, prefix)
+        elif isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef)) and n is not node:
+            n.name = _mangle(n.name, prefix)
+        elif isinstance(n, (gast.Global, gast.Nonlocal)):
+            n.names = [_mangle(x, prefix) for x in n.names]
+        elif isinstance(n, gast.ClassDef):
+            continue  # a nested class mangles with its own name; its body is not converted
+        stack.extend(gast.iter_child_nodes(n))
+
+
+def _analyse(node, ctx):
+    node = qual_names.resolve(node)
+    graphs = cfg.build(node)
+    node = activity.resolve(node, ctx, None)
+    node = reaching_definitions.resolve(node, ctx, graphs)
+    node = liveness.resolve(node, ctx, graphs)
+    return node
+
+
+def convert_tree(fn):
+    """Parses and converts a function or lambda.
+
+    Args:
+      fn: a Python function.
+
+    Returns:
+      A tuple (converted gast FunctionDef or Lambda, EntityInfo).
+
+    Raises:
+      ConversionError: the source is unavailable or uses unsupported syntax.
+    """
+    node = parser.parse_entity(fn)
+    filename = parser.source_filename(fn)
+    check_supported(node, filename)
+    _mangle_private_names(node, _class_of(fn))
+    ctx = transformer.EntityInfo(fn.__name__, filename, naming.Namer.for_tree(node))
+    for converter in _BEFORE_ANALYSIS:
+        node = converter.transform(node, ctx)
+    if not isinstance(node, gast.Lambda):  # a lambda has no statements to analyse
+        node = _analyse(node, ctx)
+    node = control_flow.transform(node, ctx)
+    node = _ExpressionConverters(ctx).visit(node)
+    return node, ctx
+
+
+class _Factory(object):
+    """The loaded, converted code of one code object, ready to bind to function objects.
+
+    Attributes:
+      code: code object of `inner_factory(ag__)`, whose free variables are the original
+        function's free variables; calling it returns the converted function.
+    """
+
+    __slots__ = ('code', 'cell_index', '__weakref__')
+
+    def __init__(self, code, original_freevars):
+        self.code = code
+        # positions in the original function's closure of the cells `code` needs, or None
+        # when it needs exactly the original closure
+        if code.co_freevars == original_freevars:
+            self.cell_index = None
+        else:
+            self.cell_index = tuple(original_freevars.index(n) for n in code.co_freevars)
+
+
+_FACTORY_TEMPLATE = '''
+def outer_factory():
+    freevar_assigns
+    def inner_factory(ag__):
+        entity
+        return entity_name
+    return inner_factory
+'''
+
+
+def _build_factory(fn):
+    node, ctx = convert_tree(fn)
+    code = fn.__code__
+    if isinstance(node, gast.Lambda):
+        entity_name = ctx.namer.new_symbol('tf__lambda')
+        entity = templates.replace('entity_name = lam', entity_name=entity_name, lam=node)
+        transformer.set_missing_locations(entity, node)
+    else:
+        entity_name = node.name
+        entity = [node]
+    freevar_assigns = []
+    for name in code.co_freevars:
+        freevar_assigns += templates.replace('name = None', name=name)
+    module = templates.replace(
+        _FACTORY_TEMPLATE, freevar_assigns=freevar_assigns, entity=entity,
+        entity_name=entity_name)
+    transformer.set_missing_locations(module, node)
+    flags = code.co_flags & _FUTURE_FLAGS
+    namespace = loader.load_ast(module, ctx.filename, flags)
+    inner = namespace['outer_factory']()
+    code = _relabel(inner.__code__, fn.__name__, fn.__qualname__, ctx.namer.generated,
+                    top=True)
+    return _Factory(code, fn.__code__.co_freevars)
+
+
+def _relabel(code, label, qualname, generated, top=False):
+    """Names the code of generated helpers after the user function they belong to.
+
+    Tracebacks then say `in f` for every frame of `f`'s converted code (if_body,
+    loop_body, ...), and the code objects are registered as converted code for the error
+    mapping and for converted_call (which never converts them again). User functions nested
+    in `f` keep their own names, with qualified names under `f`'s.
+
+    Args:
+      code: a code object.
+      label: the name of the user function that `code` belongs to.
+      qualname: that function's qualified name.
+      generated: the names the converters generated.
+      top: whether `code` is the factory (not itself user code).
+
+    Returns:
+      The new code object.
+    """
+    name = code.co_name
+    changes = {}
+    if top or name.startswith('tf__') or name in generated or name == '<lambda>':
+        own, own_qualname = label, qualname
+    else:
+        own, own_qualname = name, '%s.<locals>.%s' % (qualname, name)
+    if not top and name != '<lambda>':
+        changes['co_name'] = own
+        if hasattr(code, 'co_qualname'):
+            changes['co_qualname'] = own_qualname
+    # Class bodies are not converted (their methods convert when called): leave them and
+    # everything in them unregistered.
+    changes['co_consts'] = tuple(
+        _relabel(c, own, own_qualname, generated)
+        if hasattr(c, 'co_consts') and c.co_flags & inspect.CO_OPTIMIZED else c
+        for c in code.co_consts)
+    new = code.replace(**changes)
+    if not top:
+        error_mapping.register_code(new, own)
+    return new
+
+
+def cached_factory(code):
+    """Returns the factory already made for `code`, or None (not converted, or failed).
+
+    Args:
+      code: a code object.
+
+    Returns:
+      A _Factory or None.
+    """
+    entry = _CACHE.get(code)
+    return entry if type(entry) is _Factory else None
+
+
+def get_factory(fn):
+    """Returns the cached factory for `fn`'s code object, converting it the first time.
+
+    Args:
+      fn: a Python function.
+
+    Returns:
+      A _Factory.
+
+    Raises:
+      ConversionError: the function cannot be converted (also on later calls, from the cache).
+    """
+    code = fn.__code__
+    entry = _CACHE.get(code)
+    if entry is None:
+        try:
+            entry = _build_factory(fn)
+        except errors.ConversionError as e:
+            entry = e
+        except (SyntaxError, ValueError, KeyError, TypeError, AttributeError) as e:
+            entry = errors.ConversionError('internal conversion failure: %s: %s'
+                                           % (type(e).__name__, e))
+            entry.__cause__ = e
+        with _CACHE_LOCK:
+            _CACHE[code] = entry
+    if isinstance(entry, errors.ConversionError):
+        raise entry
+    return entry
+
+
+def clear_cache():
+    """Forgets every conversion, so that the next convert of any function starts cold."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+        _INSTANCES.clear()
+
+
+def cached_instance(fn, options):
+    """Returns the converted function made earlier for `fn` with `options`, or None.
+
+    Args:
+      fn: a Python function.
+      options: the ConversionOptions it was converted with.
+
+    Returns:
+      The converted function, or None when there is none or `fn`'s code or defaults have
+      been reassigned since.
+    """
+    try:
+        entry = _INSTANCES.get(fn)
+    except TypeError:
+        return None
+    if (entry is not None and entry[0] is fn.__code__ and entry[1] is fn.__defaults__
+            and entry[2] is fn.__kwdefaults__ and entry[3] == options):
+        return entry[4]
+    return None
+
+
+def remember_instance(fn, options, converted):
+    """Records `converted` as the conversion of `fn` with `options` (see cached_instance).
+
+    Functions with closure cells are not recorded: a cell may hold the function itself (a
+    recursive nested function), and the converted function holds the cells, so the entry
+    would keep its own key alive.
+    """
+    if fn.__closure__ is not None:
+        return
+    try:
+        _INSTANCES[fn] = (fn.__code__, fn.__defaults__, fn.__kwdefaults__, options, converted)
+    except TypeError:
+        pass
+
+
+def instantiate(factory, fn, ag_namespace):
+    """Binds a factory to `fn`'s globals, closure cells, defaults and attributes.
+
+    Args:
+      factory: a _Factory made from `fn.__code__`.
+      fn: the original function.
+      ag_namespace: the `ag__` object the converted function uses.
+
+    Returns:
+      The converted function.
+    """
+    code = factory.code
+    index = factory.cell_index
+    if index is None:
+        closure = fn.__closure__
+    else:
+        cells = fn.__closure__
+        closure = tuple(cells[i] for i in index) if index else None
+    bound = types.FunctionType(code, fn.__globals__, None, None, closure)
+    new_fn = bound(ag_namespace)
+    new_fn.__defaults__ = fn.__defaults__
+    new_fn.__kwdefaults__ = fn.__kwdefaults__
+    new_fn.__name__ = fn.__name__
+    new_fn.__qualname__ = fn.__qualname__
+    new_fn.__module__ = fn.__module__
+    new_fn.__doc__ = fn.__doc__
+    if fn.__dict__:
+        new_fn.__dict__.update(fn.__dict__)
+    if fn.__annotations__:
+        new_fn.__annotations__ = fn.__annotations__
+    new_fn.__ag_converted__ = True
+    return new_fn

@@ -1,0 +1,96 @@
+"""Maps errors raised while staging converted code back to the user's file, line and source."""
+
+import linecache
+import weakref
+
+from autograph import errors
+
+# code object of converted code -> the user function it came from (its qualified name)
+_GENERATED_CODE = weakref.WeakKeyDictionary()
+
+
+def register_code(code, label):
+    """Records that `code` (and its nested code objects) is converted code.
+
+    Args:
+      code: the code object of a converted function.
+      label: the user function's name, for messages.
+    """
+    _GENERATED_CODE[code] = label
+
+
+def is_generated(code):
+    """Tells whether a code object belongs to converted code.
+
+    Args:
+      code: a code object.
+
+    Returns:
+      bool.
+    """
+    return code in _GENERATED_CODE
+
+
+def user_frame(tb):
+    """Returns the innermost converted-code frame of a traceback.
+
+    Converted code is compiled with the user's file name and line numbers, so the frame's
+    location is already the user's.
+
+    Args:
+      tb: a traceback object.
+
+    Returns:
+      A tuple (filename, lineno, function label, source line) or None.
+    """
+    found = None
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        label = _GENERATED_CODE.get(code)
+        if label is not None:
+            found = (code.co_filename, tb.tb_lineno, label)
+        tb = tb.tb_next
+    if found is None:
+        return None
+    filename, lineno, label = found
+    source = linecache.getline(filename, lineno).strip()
+    return filename, lineno, label, source
+
+
+def format_location(filename, lineno, label, source):
+    """Formats a user-code location the way Python tracebacks do.
+
+    Args:
+      filename: the user's file.
+      lineno: the line number.
+      label: the function name.
+      source: the source line (may be empty).
+
+    Returns:
+      str, e.g. '  File "f.py", line 3, in f\n    if c:'.
+    """
+    text = '  File "%s", line %d, in %s' % (filename, lineno, label)
+    if source:
+        text += '\n    ' + source
+    return text
+
+
+def annotate(exc, tb):
+    """Adds the user's file, line and source text to a StagingError, once.
+
+    Args:
+      exc: the exception being raised.
+      tb: its traceback (from the converted function's scope down to the raise).
+
+    Returns:
+      Whether the exception was annotated.
+    """
+    if not isinstance(exc, errors.StagingError) or getattr(exc, 'ag_location', None):
+        return False
+    location = user_frame(tb)
+    if location is None:
+        return False
+    exc.ag_location = location
+    message = str(exc.args[0]) if exc.args else ''
+    exc.args = ('%s\n%s' % (message, format_location(*location)),) + tuple(exc.args[1:])
+    return True

@@ -1,0 +1,90 @@
+"""Small constructors and predicates for gast nodes used by several converters."""
+
+import gast
+
+from autograph.pyct import anno
+from autograph.pyct import qual_names
+from autograph.pyct import templates
+from autograph.pyct import transformer
+
+
+def name(id_, ctx=gast.Load):
+    """Returns a gast.Name node.
+
+    Args:
+      id_: the identifier.
+      ctx: the context class (gast.Load, gast.Store, gast.Del).
+
+    Returns:
+      gast.Name.
+    """
+    return gast.Name(id=id_, ctx=ctx(), annotation=None, type_comment=None)
+
+
+def constant(value):
+    """Returns a gast.Constant node for a Python literal.
+
+    Args:
+      value: a str, number, bool or None.
+
+    Returns:
+      gast.Constant.
+    """
+    return gast.Constant(value=value, kind=None)
+
+
+def is_docstring(stmt):
+    """Tells whether a statement is a string literal expression (a docstring).
+
+    Args:
+      stmt: a gast statement.
+
+    Returns:
+      bool.
+    """
+    return (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant)
+            and isinstance(stmt.value.value, str))
+
+
+def if_not(flag, body):
+    """Returns `if not flag: body`.
+
+    Args:
+      flag: the name of a boolean variable.
+      body: a list of statements.
+
+    Returns:
+      A gast.If.
+    """
+    return templates.replace('if not flag:\n    body', flag=flag, body=body)[0]
+
+
+def skip(node):
+    """Marks `node` so that later converters leave it alone, and returns it.
+
+    Args:
+      node: a gast node.
+
+    Returns:
+      `node`.
+    """
+    anno.setanno(node, transformer.ConvAnno.SKIP, True)
+    return node
+
+
+def add_extra_loop_test(loop, test):
+    """Adds `test` (and-ed with any earlier one) to the extra test of a For loop.
+
+    The extra test lives in the anno.Basic.EXTRA_LOOP_TEST annotation, which the CFG and
+    activity analyses read, so the flags it uses count as loop variables.
+
+    Args:
+      loop: a gast.For node.
+      test: a gast expression; the loop stops when it is false.
+    """
+    previous = anno.getanno(loop, anno.Basic.EXTRA_LOOP_TEST, None)
+    if previous is not None:
+        test = gast.BoolOp(op=gast.And(), values=[previous, test])
+    # The analyses read names through their QN annotations; this expression is not in the
+    # tree, so qual_names.resolve would not see it there.
+    anno.setanno(loop, anno.Basic.EXTRA_LOOP_TEST, qual_names.resolve(test))

@@ -1,0 +1,115 @@
+"""Introspection helpers: what kind of callable something is, and where its code came from."""
+
+import builtins
+import functools
+import inspect
+import sys
+import sysconfig
+import types
+
+# Module names (top-level packages) that belong to the standard library.
+_STDLIB_NAMES = frozenset(getattr(sys, 'stdlib_module_names', ()))
+# Directories that hold the standard library (not site-packages).
+_STDLIB_DIRS = tuple(
+    p for p in {sysconfig.get_paths().get('stdlib'), sysconfig.get_paths().get('platstdlib')}
+    if p)
+
+_BUILTIN_TYPES = (types.BuiltinFunctionType, types.BuiltinMethodType,
+                  types.MethodWrapperType, types.WrapperDescriptorType,
+                  types.MethodDescriptorType, types.ClassMethodDescriptorType)
+
+
+def is_builtin(obj):
+    """Returns whether `obj` is a builtin function or method implemented in C.
+
+    Args:
+      obj: any object.
+
+    Returns:
+      bool.
+    """
+    if isinstance(obj, _BUILTIN_TYPES):
+        return True
+    return getattr(obj, '__module__', None) == 'builtins' and not isinstance(
+        obj, types.FunctionType)
+
+
+def is_builtin_name(name):
+    """Returns whether `name` names a Python builtin.
+
+    Args:
+      name: a string.
+
+    Returns:
+      bool.
+    """
+    return hasattr(builtins, name)
+
+
+def is_stdlib_module(module_name):
+    """Returns whether the module called `module_name` belongs to the standard library.
+
+    Args:
+      module_name: a dotted module name, or None.
+
+    Returns:
+      bool.
+    """
+    if not module_name:
+        return False
+    top = module_name.partition('.')[0]
+    if top in _STDLIB_NAMES or top == 'builtins':
+        return True
+    module = sys.modules.get(top)
+    path = getattr(module, '__file__', None)
+    if not path or not _STDLIB_DIRS:
+        return False
+    return path.startswith(_STDLIB_DIRS) and 'site-packages' not in path
+
+
+def unwrap_partial(f):
+    """Flattens nested `functools.partial` objects.
+
+    Args:
+      f: a callable.
+
+    Returns:
+      A tuple (func, args, keywords) with the innermost function and the merged arguments.
+    """
+    args = ()
+    keywords = {}
+    while isinstance(f, functools.partial):
+        args = f.args + args
+        keywords = {**f.keywords, **keywords}
+        f = f.func
+    return f, args, keywords
+
+
+def getqualname(f):
+    """Returns a readable, qualified name for a callable, for messages.
+
+    Args:
+      f: a callable.
+
+    Returns:
+      str.
+    """
+    return getattr(f, '__qualname__', None) or getattr(f, '__name__', None) or repr(f)
+
+
+def getdefinition_site(f):
+    """Returns 'file:line' where function `f` is defined, or '<unknown>'.
+
+    Args:
+      f: a Python function (or something with a __code__).
+
+    Returns:
+      str.
+    """
+    code = getattr(f, '__code__', None)
+    if code is None:
+        try:
+            return '%s:%d' % (inspect.getsourcefile(f), inspect.getsourcelines(f)[1])
+        except (TypeError, OSError):
+            return '<unknown>'
+    return '%s:%d' % (code.co_filename, code.co_firstlineno)

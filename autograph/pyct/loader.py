@@ -1,0 +1,47 @@
+"""Loads generated trees as Python code objects, keeping the user's file and line numbers."""
+
+import ast
+import builtins
+
+import gast
+
+
+def load_ast(nodes, filename, flags=0):
+    """Compiles and executes a list of gast statements in a fresh namespace.
+
+    Generated nodes carry the line numbers of the user code they came from, and the code is
+    compiled under the user's file name, so tracebacks from converted code show the user's
+    file, line and source text.
+
+    Args:
+      nodes: a list of gast statements.
+      filename: the file name to compile under.
+      flags: compiler flags (e.g. `__future__` features of the user's module).
+
+    Returns:
+      The namespace dict after execution.
+    """
+    module = gast.Module(body=list(nodes), type_ignores=[])
+    tree = ast.fix_missing_locations(gast.gast_to_ast(module))
+    code = compile(tree, filename, 'exec', flags=flags, dont_inherit=True)
+    namespace = {'__builtins__': builtins}
+    exec(code, namespace)  # pylint: disable=exec-used
+    return namespace
+
+
+def iter_code_objects(code):
+    """Yields `code` and every code object nested in its constants.
+
+    Args:
+      code: a code object.
+
+    Yields:
+      Code objects.
+    """
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        yield c
+        for const in c.co_consts:
+            if hasattr(const, 'co_consts'):
+                stack.append(const)

@@ -1,0 +1,87 @@
+"""Generates identifiers that do not collide with names already used by converted code."""
+
+import builtins
+import keyword
+
+import gast
+
+# Names that generated code must never shadow, whatever the function uses.
+_RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | {'ag__'}
+
+
+def collect_names(node):
+    """Returns every identifier that a tree binds or reads.
+
+    Args:
+      node: a gast node.
+
+    Returns:
+      A set of strings: names, argument names, function and class names, global and
+      nonlocal declarations.
+    """
+    names = set()
+    for n in gast.walk(node):
+        if isinstance(n, gast.Name):
+            names.add(n.id)
+        elif isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            names.add(n.name)
+        elif isinstance(n, (gast.Global, gast.Nonlocal)):
+            names.update(n.names)
+        elif isinstance(n, gast.alias):
+            names.add((n.asname or n.name).partition('.')[0])
+    return names
+
+
+class Namer(object):
+    """Hands out fresh symbol names for one converted entity.
+
+    Args:
+      used_names: names already in use by the entity; new symbols avoid them.
+    """
+
+    def __init__(self, used_names):
+        # every name that exists in the entity or has been handed out
+        self._used = set(used_names)
+        # the names handed out by new_symbol
+        self.generated = set()
+
+    @classmethod
+    def for_tree(cls, node):
+        """Returns a Namer that avoids every name used in `node`.
+
+        Args:
+          node: a gast node.
+
+        Returns:
+          A Namer.
+        """
+        return cls(collect_names(node))
+
+    def new_symbol(self, name_root, reserved_locals=()):
+        """Returns a new name based on `name_root`, unused in the entity.
+
+        Args:
+          name_root: the preferred name, e.g. 'if_body'.
+          reserved_locals: extra names to avoid.
+
+        Returns:
+          str: `name_root`, or `name_root_1`, `name_root_2`, ... when taken (`break_1` for a
+          root that ends with an underscore).
+        """
+        candidate = name_root
+        n = 0
+        while (candidate in self._used or candidate in _RESERVED
+               or candidate in reserved_locals):
+            n += 1
+            candidate = ('%s%d' if name_root.endswith('_') else '%s_%d') % (name_root, n)
+        self._used.add(candidate)
+        self.generated.add(candidate)
+        return candidate
+
+    def reserve(self, name):
+        """Marks `name` as used.
+
+        Args:
+          name: a string.
+        """
+        self._used.add(name)

@@ -1,0 +1,243 @@
+"""Parsing and unparsing: gets the gast tree of functions, methods and lambdas."""
+
+import ast
+import inspect
+import linecache
+import sys
+import textwrap
+import threading
+
+import gast
+
+from autograph import errors
+
+# filename -> (lines list as returned by linecache, {first line: [def or lambda ast nodes]}).
+# The lines list identity tells whether linecache reloaded the file since we parsed it.
+_FILE_INDEX = {}
+_FILE_INDEX_LOCK = threading.Lock()
+# Bound on the number of parsed files kept in memory.
+_MAX_FILES = 64
+
+_DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def parse(src, single_node=True):
+    """Parses Python source into a gast tree.
+
+    Args:
+      src: Python source code; it is dedented first.
+      single_node: when True, expect exactly one statement and return it.
+
+    Returns:
+      A gast node (single_node=True) or a gast.Module.
+
+    Raises:
+      ValueError: single_node is True and the source has more than one statement.
+    """
+    module = gast.parse(textwrap.dedent(src))
+    if not single_node:
+        return module
+    if len(module.body) != 1:
+        raise ValueError('expected exactly one statement, found %d in:\n%s'
+                         % (len(module.body), src))
+    return module.body[0]
+
+
+def parse_expression(src):
+    """Parses a single Python expression into a gast node.
+
+    Args:
+      src: the source of an expression.
+
+    Returns:
+      A gast expression node.
+    """
+    return gast.parse(src.strip(), mode='eval').body
+
+
+def unparse(node):
+    """Turns a gast tree (or a list of statements) into Python source.
+
+    Args:
+      node: a gast node or a list of gast statement nodes.
+
+    Returns:
+      The source code, as a string ending with a newline.
+    """
+    if isinstance(node, (list, tuple)):
+        node = gast.Module(body=list(node), type_ignores=[])
+    tree = gast.gast_to_ast(node)
+    return ast.unparse(ast.fix_missing_locations(tree)) + '\n'
+
+
+def _first_line(node):
+    if isinstance(node, ast.Lambda):
+        return node.lineno
+    return min([node.lineno] + [d.lineno for d in node.decorator_list])
+
+
+def _file_index(filename, module_globals):
+    """Returns {first line: [definition nodes]} for a whole file, parsed once per version."""
+    lines = linecache.getlines(filename, module_globals)
+    if not lines:
+        return None
+    cached = _FILE_INDEX.get(filename)
+    if cached is not None and cached[0] is lines:
+        return cached[1]
+    try:
+        tree = ast.parse(''.join(lines), filename)
+    except SyntaxError:
+        return None
+    index = {}
+    for node in ast.walk(tree):
+        if isinstance(node, _DEF_TYPES):
+            index.setdefault(_first_line(node), []).append(node)
+    with _FILE_INDEX_LOCK:
+        if len(_FILE_INDEX) >= _MAX_FILES:
+            _FILE_INDEX.pop(next(iter(_FILE_INDEX)))
+        _FILE_INDEX[filename] = (lines, index)
+    return index
+
+
+def _lambda_matches(node, code):
+    """Tells whether the lambda `node` compiled to `code`, using instruction positions."""
+    args = node.args
+    names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    if args.vararg:
+        names.append(args.vararg.arg)
+    if args.kwarg:
+        names.append(args.kwarg.arg)
+    if tuple(names) != code.co_varnames[:len(names)]:
+        return False
+    positions = getattr(code, 'co_positions', None)
+    if positions is None:
+        return None  # Python 3.10: no columns; the caller disambiguates.
+    body = node.body
+    start = (body.lineno, body.col_offset)
+    end = (body.end_lineno, body.end_col_offset)
+    for line, _, col, _ in positions():
+        if line is None or col is None or (line, col) == (node.lineno, 0):
+            continue
+        if start <= (line, col) <= end:
+            return True
+    return False
+
+
+def _code_signature(code):
+    consts = tuple(_code_signature(c) if hasattr(c, 'co_code') else c for c in code.co_consts)
+    return code.co_code, consts, code.co_names, code.co_varnames
+
+
+def _same_code(node, code):
+    """Tells whether compiling the lambda `node` gives the bytecode of `code`."""
+    try:
+        compiled = compile(ast.Expression(body=node), code.co_filename, 'eval')
+    except (SyntaxError, ValueError, TypeError):
+        return False
+    lambdas = [c for c in compiled.co_consts if hasattr(c, 'co_code')]
+    return bool(lambdas) and _code_signature(lambdas[0]) == _code_signature(code)
+
+
+def _select_lambda(candidates, code, f):
+    matched = []
+    unknown = []
+    for node in candidates:
+        verdict = _lambda_matches(node, code)
+        if verdict:
+            matched.append(node)
+        elif verdict is None:
+            unknown.append(node)
+    if len(matched) == 1:
+        return matched[0]
+    if not matched and len(unknown) == 1:
+        return unknown[0]
+    if not matched and unknown:
+        # Python 3.10 has no instruction columns: compile each candidate and compare code.
+        same = [n for n in unknown if _same_code(n, code)]
+        if len(same) == 1:
+            return same[0]
+    raise errors.UnsupportedSyntaxError(
+        'expected to identify the source of lambda %s at %s:%d, found %d candidates on that'
+        ' line; put each lambda on its own line or use a def'
+        % (f.__qualname__, code.co_filename, code.co_firstlineno, len(matched or unknown)))
+
+
+def _parse_fallback(f):
+    """Parses the source of `f` through inspect when the whole file cannot be parsed."""
+    try:
+        lines, lineno = inspect.getsourcelines(f)
+    except (OSError, TypeError) as e:
+        raise errors.ConversionError(
+            'expected the source code of %s, found none (%s); define it in a file or register'
+            ' its source in linecache' % (getattr(f, '__qualname__', f), e)) from None
+    source = textwrap.dedent(''.join(lines))
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as e:
+        raise errors.ConversionError(
+            'could not parse the source of %s: %s' % (f.__qualname__, e)) from None
+    ast.increment_lineno(tree, lineno - 1)
+    for node in ast.walk(tree):
+        if isinstance(node, _DEF_TYPES):
+            return node
+    raise errors.ConversionError('expected a def or lambda in the source of %s' % f.__qualname__)
+
+
+def source_filename(f):
+    """Returns the file that holds the source of function `f`.
+
+    Usually `f.__code__.co_filename`; for frozen standard-library modules (whose code says
+    '<frozen posixpath>') it is the module's file.
+
+    Args:
+      f: a Python function.
+
+    Returns:
+      str.
+    """
+    filename = f.__code__.co_filename
+    if filename.startswith('<frozen '):
+        module = sys.modules.get(getattr(f, '__module__', None) or '')
+        return getattr(module, '__file__', None) or filename
+    return filename
+
+
+def parse_entity(f):
+    """Returns the gast tree of a function or lambda, keeping its original line numbers.
+
+    The whole file is parsed once (and re-parsed only when linecache reloads it); the
+    definition is found by its code object's first line, and lambdas that share a line
+    are told apart by the columns of their code object's instructions.
+
+    Args:
+      f: a Python function (not a bound method).
+
+    Returns:
+      A gast.FunctionDef, gast.AsyncFunctionDef or gast.Lambda node.
+
+    Raises:
+      ConversionError: the source cannot be found or parsed.
+    """
+    code = f.__code__
+    filename = source_filename(f)
+    index = _file_index(filename, getattr(f, '__globals__', None))
+    node = None
+    if index is not None:
+        candidates = index.get(code.co_firstlineno, ())
+        if code.co_name == '<lambda>':
+            lambdas = [n for n in candidates if isinstance(n, ast.Lambda)]
+            if lambdas:
+                node = lambdas[0] if len(lambdas) == 1 else _select_lambda(lambdas, code, f)
+        else:
+            for n in candidates:
+                if not isinstance(n, ast.Lambda) and n.name == code.co_name:
+                    node = n
+                    break
+    if node is None:
+        if not linecache.getlines(filename, getattr(f, '__globals__', None)):
+            raise errors.ConversionError(
+                'expected the source code of %s, found none: %s is not a file and its source'
+                ' is not registered in linecache; define the function in a file'
+                % (f.__qualname__, filename))
+        node = _parse_fallback(f)
+    return gast.ast_to_gast(node)

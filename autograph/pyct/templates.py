@@ -1,0 +1,185 @@
+"""Code templates: source strings with named placeholders, filled with AST nodes."""
+
+import textwrap
+
+import gast
+
+from autograph.pyct import qual_names
+
+# template source -> parsed gast.Module, parsed once per process
+_TEMPLATE_CACHE = {}
+
+_STORE = gast.Store
+_LOAD = gast.Load
+
+
+def copy_clean(node, keep_locations=True):
+    """Returns a deep copy of a gast tree, without annotations.
+
+    Args:
+      node: a gast node, a list of nodes, or a leaf value.
+      keep_locations: whether to copy line and column numbers.
+
+    Returns:
+      The copy.
+    """
+    if isinstance(node, list):
+        return [copy_clean(n, keep_locations) for n in node]
+    if not isinstance(node, gast.AST):
+        return node
+    cls = node.__class__
+    new = cls.__new__(cls)
+    for field in node._fields:
+        setattr(new, field, copy_clean(getattr(node, field, None), keep_locations))
+    if keep_locations:
+        for attr in node._attributes:
+            if hasattr(node, attr):
+                setattr(new, attr, getattr(node, attr))
+    return new
+
+
+def _set_ctx(node, ctx_cls):
+    """Sets the context of a target expression (and of tuple/list elements) in place."""
+    if isinstance(node, (gast.Name, gast.Attribute, gast.Subscript, gast.Starred)):
+        node.ctx = ctx_cls()
+        if isinstance(node, gast.Starred):
+            _set_ctx(node.value, ctx_cls)
+    elif isinstance(node, (gast.Tuple, gast.List)):
+        node.ctx = ctx_cls()
+        for elt in node.elts:
+            _set_ctx(elt, ctx_cls)
+
+
+def _to_node(value, ctx_cls):
+    """Turns a replacement value (str, QN, node) into an expression node."""
+    if isinstance(value, str):
+        return gast.Name(id=value, ctx=ctx_cls(), annotation=None, type_comment=None)
+    if isinstance(value, qual_names.QN):
+        node = value.ast()
+        _set_ctx(node, ctx_cls)
+        return node
+    if isinstance(value, gast.AST):
+        if ctx_cls is _STORE or isinstance(value, gast.Name):
+            _set_ctx(value, ctx_cls)
+        return value
+    raise ValueError('expected a str, QN or gast node as template replacement, found %r'
+                     % (value,))
+
+
+class _Replacer(gast.NodeTransformer):
+    """Substitutes placeholder names in a freshly copied template tree."""
+
+    def __init__(self, replacements):
+        self.replacements = replacements
+        # placeholders already used once; a second use gets a copy of the node
+        self.used = set()
+
+    def _take(self, name):
+        value = self.replacements[name]
+        if name in self.used and not isinstance(value, str):
+            value = copy_clean(value)
+        self.used.add(name)
+        return value
+
+    def _str_of(self, name):
+        value = self.replacements[name]
+        if isinstance(value, gast.Name):
+            return value.id
+        if isinstance(value, qual_names.QN):
+            return str(value)
+        if isinstance(value, str):
+            return value
+        raise ValueError('expected a name to replace %r, found %r' % (name, value))
+
+    def visit_Name(self, node):
+        if node.id not in self.replacements:
+            return node
+        value = self._take(node.id)
+        if isinstance(value, list):
+            return value
+        return _to_node(value, type(node.ctx))
+
+    def visit_Expr(self, node):
+        # A bare placeholder statement may be replaced by a list of statements.
+        if isinstance(node.value, gast.Name) and node.value.id in self.replacements:
+            value = self.replacements[node.value.id]
+            if isinstance(value, (list, gast.stmt)):
+                return self._take(node.value.id)
+        return self.generic_visit(node)
+
+    def visit_FunctionDef(self, node):
+        node = self.generic_visit(node)
+        if node.name in self.replacements:
+            node.name = self._str_of(node.name)
+        return node
+
+    def visit_arg(self, node):
+        if node.arg in self.replacements:
+            node.arg = self._str_of(node.arg)
+        return node
+
+    def visit_Nonlocal(self, node):
+        node.names = [self._str_of(n) if n in self.replacements else n for n in node.names]
+        return node
+
+    def visit_Attribute(self, node):
+        node = self.generic_visit(node)
+        if node.attr in self.replacements:
+            node.attr = self._str_of(node.attr)
+        return node
+
+    def visit_keyword(self, node):
+        node = self.generic_visit(node)
+        if node.arg in self.replacements:
+            node.arg = self._str_of(node.arg)
+        return node
+
+
+def _parsed(template):
+    module = _TEMPLATE_CACHE.get(template)
+    if module is None:
+        module = gast.parse(textwrap.dedent(template))
+        _TEMPLATE_CACHE[template] = module
+    return module
+
+
+def replace(template, **replacements):
+    """Parses `template` and replaces its placeholders.
+
+    Args:
+      template: Python source; names equal to a keyword of `replacements` are placeholders.
+      **replacements: placeholder name -> str (a name), QN, gast node, or list of statements
+        (for a placeholder that stands alone as a statement).
+
+    Returns:
+      A list of gast statements.
+    """
+    body = copy_clean(_parsed(template).body, keep_locations=False)
+    replacer = _Replacer(replacements)
+    result = []
+    for stmt in body:
+        new = replacer.visit(stmt)
+        if isinstance(new, list):
+            result.extend(new)
+        else:
+            result.append(new)
+    return result
+
+
+def replace_as_expression(template, **replacements):
+    """Like `replace`, for a template that is a single expression.
+
+    Args:
+      template: the source of an expression.
+      **replacements: as for `replace`.
+
+    Returns:
+      A gast expression node.
+
+    Raises:
+      ValueError: the template is not a single expression.
+    """
+    stmts = replace(template, **replacements)
+    if len(stmts) != 1 or not isinstance(stmts[0], gast.Expr):
+        raise ValueError('expected a single expression template, found %r' % template)
+    return stmts[0].value

@@ -1,0 +1,202 @@
+"""Base class for the converters: a gast NodeTransformer with context, state and locations."""
+
+import gast
+
+_LOCATION_ATTRS = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
+
+
+class EntityInfo(object):
+    """What the converters know about the entity being converted.
+
+    Args:
+      name: the entity's name, e.g. 'f'.
+      filename: the file the source came from.
+      namer: the naming.Namer shared by all converters of this entity.
+      options: the ConversionOptions (or None) the conversion was requested with.
+    """
+
+    def __init__(self, name, filename, namer, options=None):
+        self.name = name
+        self.filename = filename
+        self.namer = namer
+        self.options = options
+        # names that may hold an ag__.Undefined placeholder (set by control_flow)
+        self.undefined_names = set()
+
+
+def set_missing_locations(nodes, origin):
+    """Gives generated nodes the location of the original node they replace.
+
+    User nodes keep their own locations; the walk stops at any node that has one.
+
+    Args:
+      nodes: a gast node or a list of nodes.
+      origin: the node whose location generated nodes inherit.
+    """
+    lineno = getattr(origin, 'lineno', None)
+    if lineno is None:
+        return
+    col = getattr(origin, 'col_offset', 0)
+    end_col = getattr(origin, 'end_col_offset', None)
+    if getattr(origin, 'end_lineno', None) != lineno or end_col is None:
+        end_col = col
+    # Generated code spans only the first line of the statement it replaces: Python reports
+    # some instructions (method calls) at their end line, which must be the statement's line.
+    loc = (lineno, col, lineno, end_col)
+    stack = list(nodes) if isinstance(nodes, list) else [nodes]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, gast.AST):
+            continue
+        if node._attributes and getattr(node, 'lineno', None) is not None:
+            continue
+        if node._attributes:
+            node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = loc
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(value)
+            elif isinstance(value, gast.AST):
+                stack.append(value)
+
+
+class _StateStack(object):
+    """A stack of per-node-kind state objects; attributes read the top of the stack."""
+
+    def __init__(self, factory):
+        object.__setattr__(self, '_stack', [])
+        object.__setattr__(self, '_factory', factory)
+
+    def enter(self):
+        self._stack.append(self._factory())
+
+    def exit(self):
+        return self._stack.pop()
+
+    @property
+    def level(self):
+        return len(self._stack)
+
+    def __getattr__(self, key):
+        return getattr(self._stack[-1], key)
+
+    def __setattr__(self, key, value):
+        setattr(self._stack[-1], key, value)
+
+
+class State(object):
+    """Per-transformer state: `self.state[SomeClass]` is a stack of SomeClass instances."""
+
+    def __init__(self):
+        self._stacks = {}
+
+    def __getitem__(self, key):
+        stack = self._stacks.get(key)
+        if stack is None:
+            stack = _StateStack(key)
+            self._stacks[key] = stack
+        return stack
+
+
+# Fields that hold statements; statement-only transformers descend into these alone.
+_BLOCK_FIELDS = frozenset({'body', 'orelse', 'finalbody', 'handlers', 'cases'})
+_AST = gast.AST
+
+
+class Base(gast.NodeTransformer):
+    """A transformer that fills in the locations of the nodes it generates.
+
+    Subclasses that only rewrite statements set `statements_only = True`: they then never
+    descend into expressions, which makes them several times faster.
+
+    Args:
+      ctx: the EntityInfo of the entity being converted.
+    """
+
+    # whether the transformer skips expressions (and everything nested in them)
+    statements_only = False
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.state = State()
+
+    def visit(self, node):
+        annos = getattr(node, '___pyct_anno', None)
+        if annos and annos.get(ConvAnno.SKIP):
+            return node
+        method = getattr(self, 'visit_' + node.__class__.__name__, None)
+        result = self.generic_visit(node) if method is None else method(node)
+        if result is not node and result is not None and isinstance(node, gast.stmt):
+            set_missing_locations(result, node)
+        return result
+
+    def generic_visit(self, node):
+        statements_only = self.statements_only
+        for field in node._fields:
+            if statements_only and field not in _BLOCK_FIELDS:
+                continue
+            old = getattr(node, field, None)
+            if type(old) is list:
+                new_values = []
+                for value in old:
+                    if isinstance(value, _AST):
+                        value = self.visit(value)
+                        if value is None:
+                            continue
+                        if not isinstance(value, _AST):
+                            new_values.extend(value)
+                            continue
+                    new_values.append(value)
+                old[:] = new_values
+            elif isinstance(old, _AST):
+                new_node = self.visit(old)
+                if new_node is None:
+                    delattr(node, field)
+                else:
+                    setattr(node, field, new_node)
+        return node
+
+    def visit_block(self, nodes):
+        """Visits a list of statements, splicing in lists returned by visits.
+
+        Args:
+          nodes: a list of gast statements.
+
+        Returns:
+          The new list of statements.
+        """
+        result = []
+        for node in nodes:
+            new = self.visit(node)
+            if new is None:
+                continue
+            if isinstance(new, list):
+                result.extend(new)
+            else:
+                result.append(new)
+        return result
+
+
+def transform_function(node, ctx, converter_cls):
+    """Applies one converter to a tree and returns the new tree.
+
+    Args:
+      node: a gast tree.
+      ctx: EntityInfo.
+      converter_cls: a Base subclass.
+
+    Returns:
+      The transformed tree.
+    """
+    return converter_cls(ctx).visit(node)
+
+
+class ConvAnno(object):
+    """Annotation keys that converters leave for later converters (plain strings, private)."""
+
+    # on FunctionDef/Lambda: the name of the FunctionScope variable ('fscope', 'fscope_1', ...)
+    FUNCTION_SCOPE_NAME = 'ag_function_scope_name'
+    # on FunctionDef: True for the entity being converted (not for nested functions)
+    IS_ENTITY = 'ag_is_entity'
+    # on any node: leave alone (generated by an earlier converter, must not be converted again)
+    SKIP = 'ag_skip'

@@ -1,0 +1,142 @@
+"""Tests for impl/conversion.py: the pipeline, unsupported syntax, and the cache."""
+
+import textwrap
+import warnings
+
+import gast
+import pytest
+
+import autograph as ag
+from autograph import errors
+from autograph.impl import conversion
+
+
+def _define(source, name):
+    """Defines a function from source registered in linecache (a fake file)."""
+    import linecache  # pylint: disable=g-import-not-at-top
+    source = textwrap.dedent(source)
+    filename = '<test %s>' % name
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {}
+    exec(compile(source, filename, 'exec'), namespace)  # pylint: disable=exec-used
+    return namespace[name], filename
+
+
+UNSUPPORTED = [
+    ('gen', 'def gen():\n    yield 1\n', 'a generator function (yield) at <test gen>:2'),
+    ('gen2', 'def gen2():\n    yield from ()\n',
+     'a generator function (yield from) at <test gen2>:2'),
+    ('walrus', 'def walrus(x):\n    if (y := x):\n        return y\n',
+     'an assignment expression (:=) at <test walrus>:2'),
+    ('matcher', 'def matcher(x):\n    match x:\n        case 1:\n            return 2\n',
+     'a match statement at <test matcher>:2'),
+    ('coro', 'async def coro():\n    pass\n', 'an async function at <test coro>:1'),
+]
+
+
+@pytest.mark.parametrize('name,source,reason', UNSUPPORTED, ids=[u[0] for u in UNSUPPORTED])
+def test_unsupported_syntax_is_named(name, source, reason):
+    fn, _ = _define(source, name)
+    with pytest.raises(errors.UnsupportedSyntaxError) as info:
+        conversion.get_factory(fn)
+    assert str(info.value) == reason + ' is not supported'
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        assert ag.convert(fn) is fn
+    assert len(caught) == 1 and reason in str(caught[0].message)
+
+
+def test_except_star_is_named():
+    # except* does not parse before Python 3.11: build the node.
+    node = gast.parse('def star():\n    try:\n        pass\n    except ValueError:\n'
+                      '        pass\n').body[0]
+    try_node = node.body[0]
+    node.body[0] = gast.TryStar(body=try_node.body, handlers=try_node.handlers, orelse=[],
+                                finalbody=[])
+    gast.copy_location(node.body[0], try_node)
+    with pytest.raises(errors.UnsupportedSyntaxError) as info:
+        conversion.check_supported(node, 'f.py')
+    assert str(info.value) == 'try/except* at f.py:2 is not supported'
+
+
+def test_type_parameters_are_named():
+    # PEP 695 syntax does not parse before Python 3.12: give a parsed def type parameters.
+    node = gast.parse('def first(xs):\n    return xs[0]\n').body[0]
+    node.type_params = [gast.Name(id='T', ctx=gast.Load(), annotation=None, type_comment=None)]
+    with pytest.raises(errors.UnsupportedSyntaxError) as info:
+        conversion.check_supported(node, 'f.py')
+    assert str(info.value) == 'type parameters (PEP 695) at f.py:1 is not supported'
+
+
+def test_nested_generator_stays_plain_python():
+    fn, _ = _define('''
+        def with_gen(n):
+            def evens():
+                for i in range(n):
+                    if i % 2 == 0:
+                        yield i
+            total = 0
+            for v in evens():
+                total += v
+            return total
+    ''', 'with_gen')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        converted = ag.convert(fn)
+        assert converted is not fn and converted(7) == fn(7) == 12
+    assert 'def evens():\n' in ag.to_code(fn) and 'yield i' in ag.to_code(fn)
+
+
+def test_cache_is_per_code_object():
+    def make(k):
+        def f(x):
+            return x + k
+        return f
+    f1, f2 = make(1), make(2)
+    assert conversion.get_factory(f1) is conversion.get_factory(f2)
+    assert ag.convert(f1)(1) == 2 and ag.convert(f2)(1) == 3
+
+
+def test_future_annotations_module_flags():
+    fn, _ = _define('''
+        from __future__ import annotations
+        def annotated(x: NotDefinedAnywhere) -> AlsoNot:
+            def inner(y: Nope):
+                return y
+            return inner(x)
+    ''', 'annotated')
+    assert ag.convert(fn)(3) == 3
+
+
+def test_positional_only_and_keyword_only_parameters():
+    fn, _ = _define('''
+        def params(a, /, b, *, c=3):
+            if a:
+                return a + b + c
+            return b
+    ''', 'params')
+    converted = ag.convert(fn)
+    assert converted(1, 2) == 6 and converted(0, b=5, c=1) == 5
+    with pytest.raises(TypeError):
+        converted(a=1, b=2)
+
+
+def test_convert_tree_runs_every_converter():
+    fn, _ = _define('''
+        def every(xs):
+            out = []
+            for x in xs:
+                if x > 0 and x < 10:
+                    out.append(x if x % 2 else -x)
+                else:
+                    continue
+            assert out, 'empty'
+            return out
+    ''', 'every')
+    node, _ = conversion.convert_tree(fn)
+    from autograph.pyct import parser  # pylint: disable=g-import-not-at-top
+    code = parser.unparse(node)
+    for marker in ('ag__.FunctionScope', 'ag__.for_stmt', 'ag__.if_stmt', 'ag__.and_',
+                   'ag__.if_exp', 'ag__.assert_stmt', 'ag__.list_append', 'continue_'):
+        assert marker in code, marker
+    assert ag.convert(fn)([1, 2, 30, -1]) == [1, -2]

@@ -1,0 +1,140 @@
+"""User-facing errors name the user's file, line and source text, not generated code."""
+
+import traceback
+import warnings
+
+import pytest
+
+import autograph as ag
+from autograph import errors
+from autograph.impl import error_mapping
+from tests.autograph.fake_backend import Sym
+from tests.autograph.fake_backend import registered
+
+HERE = __file__
+
+
+def undefined_in_else(x):
+    if x > 0:
+        y = 1
+    return y
+
+
+def dtype_changes(n):
+    x = 0
+    i = 0
+    while i < n:
+        x = x / 2
+        i += 1
+    return x
+
+
+def staged_break(x):
+    for i in range(3):
+        if x > i:
+            break
+    return x
+
+
+def helper(i):
+    if i == 2:
+        raise ValueError('boom %d' % i)
+    return i
+
+
+def deep(x):
+    total = 0
+    if x > 0:
+        for i in range(x):
+            total += helper(i)
+    return total
+
+
+def generator(n):
+    for i in range(n):
+        yield i
+
+
+def _line(fn, offset):
+    return fn.__code__.co_firstlineno + offset
+
+
+def test_undefined_branch_variable():
+    with registered():
+        with pytest.raises(errors.UndefinedVariableError) as info:
+            ag.convert(undefined_in_else)(Sym(1))
+    assert str(info.value) == (
+        "'y' must also be initialized in the else branch: the condition is staged, so both "
+        "branches run and each must assign it. Assign 'y' in the else branch or before the "
+        "if statement.\n"
+        '  File "%s", line %d, in undefined_in_else\n'
+        '    if x > 0:' % (HERE, _line(undefined_in_else, 1)))
+
+
+def test_loop_variable_changing_dtype():
+    with registered():
+        with pytest.raises(errors.LoopVariableError) as info:
+            ag.convert(dtype_changes)(Sym(3))
+    assert str(info.value) == (
+        "'x' has type int32 before the loop, but type float32 after one iteration: a staged "
+        "while loop must keep the dtype and structure of its loop variables. Cast it (or "
+        "build the same structure) in the loop, or initialize it with the type the loop "
+        "gives it.\n"
+        '  File "%s", line %d, in dtype_changes\n'
+        '    while i < n:' % (HERE, _line(dtype_changes, 3)))
+
+
+def test_tensor_dependent_break_in_python_loop():
+    with registered():
+        with pytest.raises(errors.StagingError) as info:
+            ag.convert(staged_break)(Sym(1))
+    message = str(info.value)
+    assert message.startswith(
+        'a break or return inside a for loop over a Python range depends on a staged value')
+    assert message.endswith(
+        '\n  File "%s", line %d, in staged_break\n    for i in range(3):'
+        % (HERE, _line(staged_break, 1)))
+
+
+def test_error_is_annotated_once_through_nested_converted_calls():
+    def outer(x):
+        return undefined_in_else(x)
+    with registered():
+        with pytest.raises(errors.UndefinedVariableError) as info:
+            ag.convert(outer)(Sym(1))
+    assert str(info.value).count('  File "') == 1
+    assert info.value.ag_location[1] == _line(undefined_in_else, 1)
+
+
+def test_exception_deep_inside_converted_code_points_at_user_lines():
+    with pytest.raises(ValueError) as info:
+        ag.convert(deep)(4)
+    assert str(info.value) == 'boom 2'  # Python errors keep their message
+    frames = [(f.filename, f.lineno, f.name, f.line)
+              for f in traceback.extract_tb(info.value.__traceback__)
+              if f.filename == HERE]
+    assert frames[-1] == (HERE, _line(helper, 2), 'helper', "raise ValueError('boom %d' % i)")
+    assert (HERE, _line(deep, 4), 'deep', 'total += helper(i)') in frames
+    # No frame of converted code shows generated helper names or generated source.
+    assert {name for _, _, name, _ in frames} <= {'helper', 'deep', 'test_exception_deep_'
+                                                  'inside_converted_code_points_at_user_lines'}
+
+
+def test_unconvertible_source_warns_with_function_file_and_line():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        converted = ag.convert(generator)
+    assert converted is generator
+    assert [str(w.message) for w in caught] == [
+        'AutoGraph could not convert generator (defined at %s:%d): a generator function '
+        '(yield) at %s:%d is not supported. It runs unconverted, as plain Python. To silence '
+        'this, decorate it with @autograph.do_not_convert; to make it an error, pass '
+        'strict=True or set AUTOGRAPH_STRICT=1.'
+        % (HERE, _line(generator, 0), HERE, _line(generator, 2))]
+    assert list(converted(3)) == [0, 1, 2]
+
+
+def test_format_location():
+    assert error_mapping.format_location('f.py', 3, 'f', 'if c:') == (
+        '  File "f.py", line 3, in f\n    if c:')
+    assert error_mapping.format_location('f.py', 3, 'f', '') == '  File "f.py", line 3, in f'
