@@ -160,7 +160,7 @@ class RuntimeBackend:
         if graph is None or graph.outer_graph is None:
             builtins.print(*args, sep=sep, end=end)
         else:
-            io_ops.print_(*args, sep=sep, end=end)
+            io_ops.print_(*args, sep=sep, end=end, style="python")
 
     @contextlib.contextmanager
     def scratch(self):

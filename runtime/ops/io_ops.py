@@ -34,7 +34,10 @@ class Slot:
         return f"${self.index}"
 
 
-def _format_scalar(value):
+def _format_scalar(value, style="tf"):
+    if style == "python" and isinstance(value, (bool, float, np.bool_, np.floating)):
+        # numpy's shortest round-trip text, as Python prints it: True, 2.0, 0.1 (float32).
+        return str(value)
     if isinstance(value, (bool, np.bool_)):
         return "1" if value else "0"  # TensorFlow's C++ printer streams bools as 1/0
     if isinstance(value, (float, np.floating)):
@@ -44,7 +47,7 @@ def _format_scalar(value):
     return str(value)
 
 
-def format_value(value, summarize=3):
+def format_value(value, summarize=3, style="tf"):
     """Formats a numpy value the way tf.print does.
 
     Scalars print bare, arrays as `[1 2 3]` (nested with newlines), bools as 1/0, strings
@@ -54,39 +57,46 @@ def format_value(value, summarize=3):
     Args:
         value: A numpy array or scalar.
         summarize: Items kept at each end of long dimensions (-1 or None: all).
+        style: "tf" (tf.print's text) or "python": bools and floats print as Python prints
+            them (True, 2.0), which autograph's staged `print` uses so that it prints what the
+            plain Python function would.
 
     Returns:
         A string.
     """
     array = np.asarray(value)
     if array.ndim == 0:
-        return _format_scalar(array.item() if array.dtype != object else array.item())
-    return _format_array(array, summarize, 1)
+        scalar = array[()] if style == "python" and array.dtype != object else array.item()
+        return _format_scalar(scalar, style)
+    return _format_array(array, summarize, 1, style)
 
 
-def _format_array(array, summarize, depth):
+def _format_array(array, summarize, depth, style="tf"):
     n = array.shape[0]
     cut = summarize is not None and summarize >= 0 and n > 2 * summarize
     idx = list(range(summarize)) + [None] + list(range(n - summarize, n)) if cut else range(n)
     if array.ndim == 1:
-        parts = ["..." if i is None else _format_scalar(array[i].item() if array.dtype != object
-                                                        else array[i]) for i in idx]
+        parts = ["..." if i is None else _format_scalar(
+            array[i] if style == "python" or array.dtype == object else array[i].item(), style)
+            for i in idx]
         return "[" + " ".join(parts) + "]"
     sep = "\n" + " " * depth
-    parts = ["..." if i is None else _format_array(array[i], summarize, depth + 1) for i in idx]
+    parts = ["..." if i is None else _format_array(array[i], summarize, depth + 1, style)
+             for i in idx]
     return "[" + sep.join(parts) + "]"
 
 
-def _render(part, values, summarize):
+def _render(part, values, summarize, style):
     if isinstance(part, Slot):
-        return format_value(values[part.index], summarize)
+        return format_value(values[part.index], summarize, style)
     if isinstance(part, tuple):  # a nested structure: pieces joined without separators
-        return "".join(_render(p, values, summarize) for p in part)
+        return "".join(_render(p, values, summarize, style) for p in part)
     return part
 
 
-def _print_kernel(*values, template, sep=" ", end="\n", stream="stdout", summarize=3):
-    parts = [_render(p, values, summarize) for p in template]
+def _print_kernel(*values, template, sep=" ", end="\n", stream="stdout", summarize=3,
+                  style="tf"):
+    parts = [_render(p, values, summarize, style) for p in template]
     out = getattr(sys, stream)  # looked up at run time so redirection (capsys) works
     out.write(sep.join(parts) + end)
     return ()
@@ -124,7 +134,8 @@ def _join(items, sep):
     return tuple(out)
 
 
-def print_(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None):
+def print_(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=None,
+           style="tf"):
     """Prints tensors and Python values when the op executes (tf.print).
 
     Eagerly it prints now; while tracing it adds a node that prints at every execution.
@@ -137,6 +148,7 @@ def print_(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=Non
         output_stream: sys.stdout (default) or sys.stderr, or the strings 'stdout'/'stderr'.
         summarize: Items kept at each end of long dimensions (-1: everything).
         name: Optional node name in graph mode.
+        style: "tf", or "python" for autograph's staged `print` (see `format_value`).
 
     Returns:
         None.
@@ -148,6 +160,8 @@ def print_(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=Non
         template.append(_template(value, tensors))
     attrs = {"template": tuple(template), "sep": sep, "end": end, "stream": stream,
              "summarize": summarize}
+    if style != "tf":
+        attrs["style"] = style
     apply(OPS["print"], tensors, attrs, name)
     return None
 

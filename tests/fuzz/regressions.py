@@ -26,10 +26,7 @@ def fuzz_fn(x):
         return -1
     v = 5
     return get()
-""", [(0,), (3,)], ("int",),
-        "converter bug (autograph/converters/control_flow.py): a name assigned in a generated "
-        "branch/loop function but not live after it is not declared nonlocal, although a "
-        "closure reads or writes it"),
+""", [(0,), (3,)], ("int",), None),
     Regression(
         "closure_writes_variable_assigned_after_loop_return",
         """
@@ -43,8 +40,7 @@ def fuzz_fn(x):
     v = 5
     bump(2)
     return v
-""", [(0,)], ("int",),
-        "same converter bug as closure_reads_variable_assigned_after_early_return"),
+""", [(0,)], ("int",), None),
     Regression(
         "return_inside_staged_for_loop",
         # TensorFlow stages this (the return value's type comes from tracing the body once).
