@@ -11,9 +11,9 @@ subgraphs for control-flow nodes) that computes the same outputs with the same s
   ``shape``/``size``/``rank`` of a tensor with a fully known static shape fold too.
 - fuse: ``identity`` nodes, ``cast`` to the dtype the value already has, and arithmetic with
   a neutral rank-0 constant that changes nothing (``x * 1``; ``x + 0``, ``x - 0`` on integers)
-  disappear (their users read the input directly), and ``cast(cast(x, B), C)`` reads ``x`` directly when the
-  first cast is exact (``x`` -> ``B`` loses nothing), becoming ``x`` itself when ``C`` is
-  ``x``'s dtype.
+  disappear (their users read the input directly), and ``cast(cast(x, B), C)`` reads ``x``
+  directly when the first cast is exact (``x`` -> ``B`` loses nothing), becoming ``x`` itself
+  when ``C`` is ``x``'s dtype.
 - prune: a node survives only if a graph output or a stateful node needs it. Stateful nodes
   (prints, variable reads and writes, random draws, py_function, asserts, TensorArray ops and
   control flow containing any of them) always survive, in their original order. ``cond``

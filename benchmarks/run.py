@@ -1,0 +1,512 @@
+"""The benchmark suite: staged workloads versus hand-written numpy (and TensorFlow if present).
+
+Run `python -m benchmarks` or `python benchmarks/run.py [--quick] [--output PATH]`. For every
+workload in benchmarks/workloads.py it measures, in rounds (the median is reported, with the
+min and max; the machine is noisy):
+
+- steady state: the time per call of the `runtime.function`, side by side with the numpy twin
+  (rounds interleaved), and their ratio; the same for `tf.function` when TensorFlow imports;
+- first call: conversion + trace + compile + one run, from an empty conversion cache;
+- cold conversion: `autograph.convert` from an empty conversion cache;
+- repeat conversion: `autograph.convert` of a function whose conversion is cached.
+
+It checks that every staged result equals its numpy twin's, then runs the growth check:
+conversion, tracing, graph size and compile time of generated 250..2000-line functions. It
+prints tables and writes JSON (default benchmarks/results.json). `--quick` is a smoke run:
+one round, few calls, tiny growth sizes; its timings mean nothing.
+"""
+import argparse
+import datetime
+import importlib.util
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+if __package__ in (None, ""):  # `python benchmarks/run.py`: make the repository importable
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np  # noqa: E402
+
+import autograph  # noqa: E402
+import runtime  # noqa: E402
+from autograph.impl import conversion  # noqa: E402
+from benchmarks import workloads  # noqa: E402
+
+DEFAULT_OUTPUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.json")
+GROWTH_SIZES = (250, 500, 1000, 2000)
+QUICK_GROWTH_SIZES = (30, 60)
+# Targets of issue #6 (seconds).
+COLD_CONVERT_TARGET = 5e-3
+REPEAT_CONVERT_TARGET = 5e-6
+FIRST_CALL_TARGET = 10e-3
+GROWTH_CONVERT_TARGET = 1.0
+GROWTH_BUDGET = 90.0  # seconds for the whole growth check (each size in a child process)
+
+_perf = time.perf_counter
+
+
+class Settings:
+    """How much to measure.
+
+    Attributes:
+        rounds: Timing rounds for steady-state calls (median reported).
+        call_scale: Multiplier on each workload's calls per round.
+        cold_rounds: Rounds for first-call and cold-conversion timings.
+        repeat_calls: Calls per round of the repeat-conversion timing.
+        growth_sizes: Line counts of the growth check.
+    """
+
+    def __init__(self, quick):
+        self.rounds = 1 if quick else 7
+        self.call_scale = None if quick else 1.0
+        self.cold_rounds = 1 if quick else 7
+        self.repeat_calls = 10 if quick else 2000
+        self.growth_sizes = QUICK_GROWTH_SIZES if quick else GROWTH_SIZES
+
+    def calls(self, workload):
+        """Returns the calls per steady-state round for `workload`."""
+        if self.call_scale is None:
+            return 2
+        return max(1, int(workload.calls * self.call_scale))
+
+
+# -- measuring --------------------------------------------------------------------------------
+
+def clear_conversion_cache():
+    """Empties autograph's per-code-object conversion cache (cold conversions start here)."""
+    conversion.clear_cache()
+
+
+def summary(samples):
+    """Returns {'median', 'min', 'max', 'rounds'} of a list of seconds."""
+    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples),
+            "rounds": len(samples)}
+
+
+def _per_call(fn, args, calls):
+    start = _perf()
+    for _ in range(calls):
+        fn(*args)
+    return (_perf() - start) / calls
+
+
+def steady_state(contenders, calls, rounds):
+    """Times several callables side by side: each round runs each of them `calls` times.
+
+    Args:
+        contenders: Dict name -> (callable, argument tuple); each is called once first.
+        calls: Calls per round.
+        rounds: Number of rounds.
+
+    Returns:
+        Dict name -> summary() of the time per call.
+    """
+    samples = {name: [] for name in contenders}
+    for fn, args in contenders.values():
+        fn(*args)
+    for _ in range(rounds):
+        for name, (fn, args) in contenders.items():
+            samples[name].append(_per_call(fn, args, calls))
+    return {name: summary(times) for name, times in samples.items()}
+
+
+def cold_convert(fn, rounds):
+    """Times `autograph.convert(fn)` from an empty conversion cache."""
+    samples = []
+    for _ in range(rounds):
+        clear_conversion_cache()
+        start = _perf()
+        autograph.convert(fn)
+        samples.append(_perf() - start)
+    return summary(samples)
+
+
+def repeat_convert(fn, calls, rounds):
+    """Times `autograph.convert(fn)` when `fn`'s conversion is cached."""
+    autograph.convert(fn)
+    convert = autograph.convert
+    samples = []
+    for _ in range(rounds):
+        start = _perf()
+        for _ in range(calls):
+            convert(fn)
+        samples.append((_perf() - start) / calls)
+    return summary(samples)
+
+
+def first_call(fn, tensors, rounds):
+    """Times the first call of a fresh `runtime.function(fn)`, from an empty conversion cache.
+
+    Returns:
+        (summary of the times, the call's result).
+    """
+    samples = []
+    result = None
+    for _ in range(rounds):
+        clear_conversion_cache()
+        start = _perf()
+        staged = runtime.function(fn)
+        result = staged(*tensors)
+        samples.append(_perf() - start)
+    return summary(samples), result
+
+
+def flatten_result(value):
+    """Returns the numpy arrays of a (nested) staged or numpy result, in order."""
+    if isinstance(value, (tuple, list)):
+        return [leaf for item in value for leaf in flatten_result(item)]
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    return [np.asarray(value)]
+
+
+def results_match(staged, expected):
+    """Returns (True, '') if the staged result equals the numpy twin's, else (False, why)."""
+    got, want = flatten_result(staged), flatten_result(expected)
+    if len(got) != len(want):
+        return False, f"{len(got)} outputs, numpy twin has {len(want)}"
+    for i, (a, b) in enumerate(zip(got, want)):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return False, (f"output {i}: {a.dtype}{list(a.shape)}, numpy twin has "
+                           f"{b.dtype}{list(b.shape)}")
+        if not np.allclose(a, b, rtol=1e-5, atol=1e-6):
+            return False, f"output {i}: values differ: {a!r} versus {b!r}"
+    return True, ""
+
+
+def _import_tensorflow():
+    if importlib.util.find_spec("tensorflow") is None:
+        return None
+    try:
+        import tensorflow  # pylint: disable=import-outside-toplevel
+    except Exception:  # noqa: BLE001 - a broken optional install is simply not compared
+        return None
+    return tensorflow
+
+
+def run_workload(workload, settings, tensorflow=None):
+    """Measures one workload and returns its JSON record."""
+    inputs = workload.make_inputs()
+    tensors = [runtime.constant(a) for a in inputs]
+    record = {"name": workload.name, "description": workload.description,
+              "target_ratio": workload.target}
+    record["cold_convert"] = cold_convert(workload.fn, settings.cold_rounds)
+    record["repeat_convert"] = repeat_convert(workload.fn, settings.repeat_calls,
+                                              settings.rounds)
+    record["first_call"], staged_result = first_call(workload.fn, tensors,
+                                                     settings.cold_rounds)
+    expected = workload.numpy_fn(*inputs)
+    record["match"], record["mismatch"] = results_match(staged_result, expected)
+    staged = runtime.function(workload.fn)
+    contenders = {"staged": (staged, tensors), "numpy": (workload.numpy_fn, inputs)}
+    if tensorflow is not None:
+        tf_fn = tensorflow.function(workloads.with_backend(workload.fn, tensorflow))
+        tf_inputs = [tensorflow.constant(a) for a in inputs]
+        start = _perf()
+        tf_fn(*tf_inputs)
+        record["tf_first_call"] = _perf() - start
+        contenders["tensorflow"] = (tf_fn, tf_inputs)
+    rounds = settings.rounds if settings.call_scale is None else max(settings.rounds,
+                                                                     workload.min_rounds)
+    timings = steady_state(contenders, settings.calls(workload), rounds)
+    record["steady"] = timings["staged"]
+    record["numpy"] = timings["numpy"]
+    record["ratio"] = timings["staged"]["median"] / timings["numpy"]["median"]
+    if "tensorflow" in timings:
+        record["tensorflow"] = timings["tensorflow"]
+        record["tf_ratio"] = timings["tensorflow"]["median"] / timings["staged"]["median"]
+    record["targets"] = {
+        "steady_ratio": record["ratio"] <= workload.target,
+        "cold_convert": record["cold_convert"]["median"] < COLD_CONVERT_TARGET,
+        "repeat_convert": record["repeat_convert"]["median"] < REPEAT_CONVERT_TARGET,
+        "first_call": record["first_call"]["median"] < FIRST_CALL_TARGET,
+    }
+    return record
+
+
+# -- the growth check -------------------------------------------------------------------------
+
+_GROWTH_HEADER = "import runtime as tf\n\n\ndef generated(x, y):\n"
+_GROWTH_BLOCK = (
+    "    x = tf.tanh(x * 0.5 + y)\n"
+    "    if tf.reduce_sum(x) > 0.0:\n"
+    "        y = y - x\n"
+    "    else:\n"
+    "        y = y + 1.0\n"
+    "    while tf.reduce_sum(y) > 100.0:\n"
+    "        y = y * 0.5\n"
+)
+_GROWTH_FOOTER = "    return x + y\n"
+
+
+def growth_source(lines):
+    """Returns the source of a module defining `generated(x, y)`, a function of about `lines`
+    lines made of repeated blocks (elementwise ops, an if/else and a while loop on tensors)."""
+    blocks = max(1, (lines - 2) // _GROWTH_BLOCK.count("\n"))
+    return _GROWTH_HEADER + _GROWTH_BLOCK * blocks + _GROWTH_FOOTER
+
+
+def _load_generated(source, directory, lines):
+    path = os.path.join(directory, f"generated_{lines}.py")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location(f"_bench_generated_{lines}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.generated
+
+
+def count_nodes(graph):
+    """Returns the number of nodes of `graph`, including those of its subgraphs."""
+    total = 0
+    stack = [graph]
+    while stack:
+        g = stack.pop()
+        for node in g.nodes:
+            total += 1
+            for value in node.attrs.values():
+                if isinstance(value, runtime.graph.Graph):
+                    stack.append(value)
+    return total
+
+
+def growth_row(lines):
+    """Measures conversion, tracing, graph size and compilation of one generated function.
+
+    Args:
+        lines: The approximate line count of the generated function.
+
+    Returns:
+        A JSON-ready dict (times in seconds).
+    """
+    from runtime import executor  # pylint: disable=import-outside-toplevel
+    from runtime.executor import optimize  # pylint: disable=import-outside-toplevel
+    x = np.linspace(-1.0, 1.0, 4).astype(np.float32)
+    y = np.full(4, 0.25, np.float32)
+    with tempfile.TemporaryDirectory() as directory:
+        source = growth_source(lines)
+        fn = _load_generated(source, directory, lines)
+        clear_conversion_cache()
+        start = _perf()
+        autograph.convert(fn)
+        convert_time = _perf() - start
+        staged = runtime.function(fn)
+        spec = runtime.TensorSpec([4], runtime.float32)
+        start = _perf()
+        concrete = staged.get_concrete_function(spec, spec)
+        trace_and_compile = _perf() - start
+        graph = concrete.graph
+        start = _perf()
+        optimized = optimize.optimize(graph, list(graph.inputs), list(graph.outputs))
+        optimize_time = _perf() - start
+        start = _perf()
+        executor.compile(graph, list(graph.inputs), list(graph.outputs))
+        compile_time = _perf() - start
+        got = concrete(runtime.constant(x), runtime.constant(y)).numpy()
+        want = fn(runtime.constant(x), runtime.constant(y)).numpy()
+    return {
+        "lines": source.count("\n") - _GROWTH_HEADER.count("\n") + 1, "convert": convert_time,
+        "trace_and_compile": trace_and_compile, "nodes": count_nodes(graph),
+        "nodes_optimized": count_nodes(optimized), "optimize": optimize_time,
+        "compile": compile_time, "match": bool(np.allclose(got, want, rtol=1e-5)),
+    }
+
+
+def growth_check(sizes, budget=GROWTH_BUDGET):
+    """Runs growth_row for each size, each in a child process with a time limit.
+
+    A size that does not finish in the remaining budget is reported as a timeout (and the
+    larger sizes are not tried), so a superlinear converter cannot hang the suite.
+
+    Args:
+        sizes: Increasing line counts.
+        budget: Total seconds allowed for the whole check.
+
+    Returns:
+        A list of growth_row dicts; a timed-out size is {'lines', 'timeout'}.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    deadline = _perf() + budget
+    rows = []
+    for lines in sizes:
+        remaining = deadline - _perf()
+        try:
+            proc = subprocess.run(
+                [sys.executable, "-m", "benchmarks.run", "--growth-row", str(lines)],
+                capture_output=True, text=True, cwd=root, timeout=max(remaining, 1.0),
+                check=False)
+        except subprocess.TimeoutExpired:
+            rows.append({"lines": lines, "timeout": max(remaining, 1.0)})
+            break
+        if proc.returncode != 0:
+            raise RuntimeError(f"the growth check for {lines} lines failed:\n{proc.stderr}")
+        rows.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return rows
+
+
+# -- reporting --------------------------------------------------------------------------------
+
+def fmt_time(seconds):
+    """Formats seconds with a readable unit (ns, us, ms or s)."""
+    if seconds is None:
+        return "-"
+    if seconds < 1e-6:
+        return f"{seconds * 1e9:.0f}ns"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f}us"
+    if seconds < 1.0:
+        return f"{seconds * 1e3:.2f}ms"
+    return f"{seconds:.2f}s"
+
+
+def _mark(ok):
+    return " " if ok else "!"
+
+
+def format_table(records):
+    """Returns the workload table as text ('!' marks a missed target)."""
+    header = (f"{'workload':<15}{'staged median [min-max]':>28}{'numpy':>10}{'ratio':>8}"
+              f"{'TF':>9}{'first call':>12}{'cold conv':>11}{'repeat':>9}")
+    lines = [header, "-" * len(header)]
+    for r in records:
+        steady, met = r["steady"], r["targets"]
+        span = f"{fmt_time(steady['median'])} [{fmt_time(steady['min'])}-" \
+               f"{fmt_time(steady['max'])}]"
+        tf_text = fmt_time(r["tensorflow"]["median"]) if "tensorflow" in r else "n/a"
+        lines.append(
+            f"{r['name']:<15}{span:>28}{fmt_time(r['numpy']['median']):>10}"
+            f"{r['ratio']:>6.2f}x{_mark(met['steady_ratio'])}{tf_text:>9}"
+            f"{fmt_time(r['first_call']['median']):>11}{_mark(met['first_call'])}"
+            f"{fmt_time(r['cold_convert']['median']):>10}{_mark(met['cold_convert'])}"
+            f"{fmt_time(r['repeat_convert']['median']):>8}{_mark(met['repeat_convert'])}")
+    lines.append("-" * len(header))
+    lines.append(f"targets: ratio <= 1.5x (matmul_loop 1.1x), first call < "
+                 f"{fmt_time(FIRST_CALL_TARGET)}, cold conversion < "
+                 f"{fmt_time(COLD_CONVERT_TARGET)}, repeat convert < "
+                 f"{fmt_time(REPEAT_CONVERT_TARGET)}; '!' = missed")
+    return "\n".join(lines)
+
+
+def format_growth(rows):
+    """Returns the growth table as text, with per-line and per-node costs."""
+    header = (f"{'lines':>6}{'convert':>10}{'us/line':>9}{'trace+compile':>15}{'nodes':>7}"
+              f"{'optimize':>10}{'compile':>10}{'us/node':>9}  match")
+    lines = [header, "-" * len(header)]
+    done = [row for row in rows if "timeout" not in row]
+    for row in rows:
+        if "timeout" in row:
+            lines.append(f"{row['lines']:>6}  conversion + trace did not finish in "
+                         f"{row['timeout']:.0f}s (larger sizes not run)")
+            continue
+        lines.append(
+            f"{row['lines']:>6}{fmt_time(row['convert']):>10}"
+            f"{row['convert'] / row['lines'] * 1e6:>9.1f}"
+            f"{fmt_time(row['trace_and_compile']):>15}{row['nodes']:>7}"
+            f"{fmt_time(row['optimize']):>10}{fmt_time(row['compile']):>10}"
+            f"{row['compile'] / row['nodes'] * 1e6:>9.1f}  {row['match']}")
+    if len(done) >= 2:
+        first, last = done[0], done[-1]
+        scale = last["lines"] / first["lines"]
+        lines.append(
+            f"x{scale:.0f} lines: convert x{last['convert'] / first['convert']:.1f}, nodes "
+            f"x{last['nodes'] / first['nodes']:.1f}, compile "
+            f"x{last['compile'] / first['compile']:.1f} (linear = x{scale:.0f}); "
+            f"{last['lines']}-line conversion {fmt_time(last['convert'])} (target < 1s)")
+    return "\n".join(lines)
+
+
+def run_suite(settings, names=None, growth=True, log=print):
+    """Runs the workloads (and the growth check) and returns the JSON-ready results.
+
+    Args:
+        settings: A Settings.
+        names: Workload names to run (default all).
+        growth: Whether to run the growth check.
+        log: Callable receiving each line of progress and table text.
+
+    Returns:
+        A dict with 'workloads' (one record each) and 'growth' (rows), plus run metadata.
+
+    Raises:
+        ValueError: for an unknown workload name.
+    """
+    known = {w.name: w for w in workloads.WORKLOADS}
+    unknown = sorted(set(names or ()) - set(known))
+    if unknown:
+        raise ValueError(f"unknown workload(s) {', '.join(unknown)}; expected some of "
+                         f"{', '.join(known)}.")
+    selected = [w for w in workloads.WORKLOADS if not names or w.name in names]
+    tensorflow = _import_tensorflow()
+    records = []
+    for workload in selected:
+        log(f"running {workload.name} ...")
+        records.append(run_workload(workload, settings, tensorflow))
+    results = {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "machine": f"{platform.machine()} {platform.processor() or ''} {os.cpu_count()} cpus",
+        "python": platform.python_version(), "numpy": np.__version__,
+        "tensorflow": getattr(tensorflow, "__version__", None),
+        "rounds": settings.rounds, "workloads": records,
+        "growth": growth_check(settings.growth_sizes) if growth else [],
+    }
+    return results
+
+
+def main(argv=None):
+    """Runs the suite, prints the tables and writes the JSON.
+
+    Args:
+        argv: Command-line arguments (default sys.argv[1:]).
+
+    Returns:
+        The exit code: 0, or 1 if a staged result differs from its numpy twin.
+    """
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split(
+        "\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: 1 round, few calls, tiny growth check")
+    parser.add_argument("--output", default=DEFAULT_OUTPUT,
+                        help="JSON output path (default benchmarks/results.json)")
+    parser.add_argument("--workload", action="append", dest="names",
+                        help="run only this workload (repeatable)")
+    parser.add_argument("--no-growth", action="store_true", help="skip the growth check")
+    parser.add_argument("--ops", action="store_true",
+                        help="run the per-op benchmark (benchmarks.ops_bench) instead")
+    parser.add_argument("--growth-row", type=int, metavar="LINES",
+                        help=argparse.SUPPRESS)  # internal: one growth_check row as JSON
+    args = parser.parse_args(argv)
+    if args.growth_row:
+        print(json.dumps(growth_row(args.growth_row)))
+        return 0
+    if args.ops:
+        from benchmarks import ops_bench  # pylint: disable=import-outside-toplevel
+        return ops_bench.main(["--quick"] if args.quick else [])
+    start = _perf()
+    results = run_suite(Settings(args.quick), args.names, growth=not args.no_growth)
+    print()
+    print(f"{results['date']}  python {results['python']}  numpy {results['numpy']}  "
+          f"tensorflow {results['tensorflow'] or 'not installed'}")
+    print(format_table(results["workloads"]))
+    if results["growth"]:
+        print()
+        print(format_growth(results["growth"]))
+    results["total_seconds"] = _perf() - start
+    print(f"\nsuite time {results['total_seconds']:.1f}s; JSON written to {args.output}")
+    with open(args.output, "w", encoding="utf-8") as f:
+        json.dump(results, f, indent=1)
+    mismatched = [r["name"] for r in results["workloads"] if not r["match"]]
+    mismatched += [f"growth {row['lines']}" for row in results["growth"]
+                   if not row.get("match", True)]
+    for r in results["workloads"]:
+        if not r["match"]:
+            print(f"MISMATCH {r['name']}: {r['mismatch']}")
+    return 1 if mismatched else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
