@@ -41,7 +41,10 @@ def _format_scalar(value, style="tf"):
     if isinstance(value, (bool, np.bool_)):
         return "1" if value else "0"  # TensorFlow's C++ printer streams bools as 1/0
     if isinstance(value, (float, np.floating)):
-        return "%g" % value
+        # The shortest text that reads back as the same number at its own precision, without
+        # a trailing ".0", as TensorFlow prints: 0.666458249, 0.405638, 2, 1e+10.
+        text = str(value)
+        return text[:-2] if text.endswith(".0") else text
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
     return str(value)
@@ -66,7 +69,8 @@ def format_value(value, summarize=3, style="tf"):
     """
     array = np.asarray(value)
     if array.ndim == 0:
-        scalar = array[()] if style == "python" and array.dtype != object else array.item()
+        # numpy scalars keep their precision (float32 prints as float32, not as float64).
+        scalar = array[()] if array.dtype != object else array.item()
         return _format_scalar(scalar, style)
     return _format_array(array, summarize, 1, style)
 
@@ -77,7 +81,7 @@ def _format_array(array, summarize, depth, style="tf"):
     idx = list(range(summarize)) + [None] + list(range(n - summarize, n)) if cut else range(n)
     if array.ndim == 1:
         parts = ["..." if i is None else _format_scalar(
-            array[i] if style == "python" or array.dtype == object else array[i].item(), style)
+            array[i], style)
             for i in idx]
         return "[" + " ".join(parts) + "]"
     sep = "\n" + " " * depth
