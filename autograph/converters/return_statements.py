@@ -10,6 +10,9 @@ from autograph.pyct import transformer
 
 ConvAnno = transformer.ConvAnno
 
+# statements whose returns belong to another function
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+
 
 def _always_returns(stmts):
     if not stmts:
@@ -19,6 +22,52 @@ def _always_returns(stmts):
         return True
     return isinstance(last, gast.If) and _always_returns(last.body) and _always_returns(
         last.orelse)
+
+
+def _never_falls_through(stmts):
+    """Tells whether control can never run past the end of a block (it returns or raises).
+
+    The answer is conservative: False when unsure.
+    """
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (gast.Return, gast.Raise)):
+        return True
+    if isinstance(last, gast.If):
+        return _never_falls_through(last.body) and _never_falls_through(last.orelse)
+    if isinstance(last, (gast.With, gast.AsyncWith)):
+        return _never_falls_through(last.body)
+    if isinstance(last, gast.Try):
+        if _never_falls_through(last.finalbody):
+            return True
+        return ((_never_falls_through(last.body) or _never_falls_through(last.orelse))
+                and all(_never_falls_through(h.body) for h in last.handlers))
+    if isinstance(last, gast.While):
+        # `while True:` without a break of its own only ends by return or raise.
+        test = last.test
+        return (isinstance(test, gast.Constant) and test.value is True
+                and not exit_lowering.contains(last.body, gast.Break))
+    return False
+
+
+def _returns_a_value(stmts):
+    """Tells whether a block has a `return <value>` of its own (not of a nested function)."""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, gast.Return):
+            value = node.value
+            if value is not None and not (isinstance(value, gast.Constant)
+                                          and value.value is None):
+                return True
+            continue
+        if isinstance(node, _SCOPES) or not isinstance(
+                node, (gast.stmt, gast.ExceptHandler)):
+            continue
+        for field in ('body', 'orelse', 'finalbody', 'handlers'):
+            stack.extend(getattr(node, field, None) or ())
+    return False
 
 
 def rewrite_conditional_returns(stmts):
@@ -62,6 +111,9 @@ class ReturnTransformer(transformer.Base):
         retval_ = ag__.UndefinedReturnValue()
         ... return x -> retval_ = x; do_return = True (later code guarded, loops stopped)
         return fscope.ret(retval_, do_return)
+
+    When the function returns a value on some paths and can fall off its end on others,
+    the last line is `return fscope.ret(retval_, do_return, may_fall_off=True)`.
     """
 
     statements_only = True
@@ -82,17 +134,24 @@ class ReturnTransformer(transformer.Base):
                 not exit_lowering.contains(body[-1:], gast.Return, into_loops=True)
                 or isinstance(body[-1], gast.Return)):
             return node
+        returns_a_value = _returns_a_value(body)
+        may_fall_off = returns_a_value and not _never_falls_through(body)
         body = rewrite_conditional_returns(body)
-        with_stmt.body = self._lower(body, scope)
+        with_stmt.body = self._lower(body, scope, returns_a_value, may_fall_off)
         return node
 
-    def _lower(self, body, scope):
+    def _lower(self, body, scope, returns_a_value, may_fall_off):
         namer = self.ctx.namer
         do_return = namer.new_symbol('do_return')
         retval = namer.new_symbol('retval_')
 
         def replace(stmt):
             if stmt.value is None:
+                if returns_a_value:
+                    # An explicit None, so that a staged choice between this return and
+                    # one with a value is an error, not the other return's placeholder.
+                    return templates.replace('retval_ = None\ndo_return = True',
+                                             retval_=retval, do_return=do_return)
                 return templates.replace('do_return = True', do_return=do_return)
             return templates.replace('retval_ = value\ndo_return = True', retval_=retval,
                                      value=stmt.value, do_return=do_return)
@@ -112,8 +171,11 @@ class ReturnTransformer(transformer.Base):
         prologue = templates.replace(
             'do_return = False\nretval_ = ag__.UndefinedReturnValue()',
             do_return=do_return, retval_=retval)
+        # A function that returns a value on some paths and falls off its end on others
+        # tells `ret`, which rejects a staged choice between the two.
         epilogue = templates.replace(
-            'return scope.ret(retval_, do_return)', scope=scope, retval_=retval,
+            'return scope.ret(retval_, do_return, may_fall_off=True)' if may_fall_off
+            else 'return scope.ret(retval_, do_return)', scope=scope, retval_=retval,
             do_return=do_return)
         transformer.set_missing_locations(prologue, body[0])
         transformer.set_missing_locations(epilogue, body[-1])

@@ -3,6 +3,7 @@
 import functools
 import logging
 import os
+import threading
 import types
 import warnings
 import weakref
@@ -12,6 +13,8 @@ from autograph.impl import conversion
 from autograph.impl import error_mapping
 from autograph.impl.function_wrappers import ConversionOptions
 from autograph.impl.function_wrappers import STANDARD_OPTIONS
+from autograph.operators import backends
+from autograph.operators import nest
 from autograph.operators import py_builtins
 from autograph.pyct import inspect_utils
 from autograph.pyct import parser
@@ -35,6 +38,22 @@ _warned = weakref.WeakKeyDictionary()
 
 # the autograph.impl.ag_namespace module, once imported (see _namespace_for)
 _ag_namespace = None
+
+# Nested converted calls of one function beyond which a call with a staged argument is an
+# error: the recursion depends on a staged value, so staging it would never end. Plain
+# Python recursion has no limit here beyond Python's own.
+MAX_STAGED_RECURSION = 50
+
+
+class _Depths(threading.local):
+    """Per thread: code object of a converted function -> its current nesting depth."""
+
+    def __init__(self):
+        super().__init__()
+        self.by_code = {}
+
+
+_depths = _Depths()
 
 _FunctionType = types.FunctionType
 _MethodType = types.MethodType
@@ -180,6 +199,11 @@ def _convert_function(fn, options, strict=None):
     return converted
 
 
+def _short_repr(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + '...'
+
+
 def convert(fn=None, *, recursive=True, strict=None):
     """Converts a function so that its control flow can be staged.
 
@@ -198,9 +222,15 @@ def convert(fn=None, *, recursive=True, strict=None):
 
     Raises:
       ConversionError: `fn` cannot be converted and strict mode is on.
+      TypeError: `fn` is not callable (e.g. the result of calling a function).
     """
     if fn is None:
         return functools.partial(convert, recursive=recursive, strict=strict)
+    if not callable(fn):
+        raise TypeError(
+            'autograph.convert expected a callable (a function, method or callable object), '
+            'found %s: %s. convert takes a function: pass the function itself, not the '
+            'result of calling it.' % (type(fn).__name__, _short_repr(fn)))
     options = ConversionOptions(recursive=recursive, user_requested=True)
     if type(fn) is _FunctionType:
         if getattr(fn, '__ag_converted__', False) or getattr(fn, '__ag_do_not_convert__', False):
@@ -276,28 +306,58 @@ def _converted_call(f, args, kwargs, options):
     return _call_unconverted(f, args, kwargs)
 
 
+def _staged_recursion_error(func):
+    site = inspect_utils.getdefinition_site(func)
+    return errors.StagingError(
+        '{name} (defined at {site}) called itself more than {bound} calls deep with a staged '
+        'argument: its recursion depends on a staged value, and staging both branches of a '
+        'staged condition stages the recursive call again, without end. Use a loop (a while '
+        'loop, or a for loop over a staged range) instead of the recursion, or make the '
+        'recursion depth a Python value.'.format(
+            name=func.__qualname__, site=site, bound=MAX_STAGED_RECURSION))
+
+
+def _has_staged(args, kwargs):
+    for value in nest.flatten((args, kwargs or {})):
+        if backends.backend_for(value) is not None:
+            return True
+    return False
+
+
 def _call_function(func, original, args, kwargs, options):
     """Calls Python function `func` converted (or `original` when it must not convert)."""
     del original
     if not options.recursive and not options.user_requested:
         return _call_unconverted(func, args, kwargs)
     converted = conversion.cached_instance(func, options)
-    if converted is not None:  # converted before, so it passed the checks below
-        return converted(*args, **kwargs) if kwargs else converted(*args)
-    if (getattr(func, '__ag_converted__', False)
-            or getattr(func, '__ag_do_not_convert__', False)
-            or (not options.user_requested and _module_is_allowlisted(func.__module__))):
-        return _call_unconverted(func, args, kwargs)
     code = func.__code__
-    factory = conversion.cached_factory(code)
-    if factory is not None:  # the common case: a closure (not in the instance cache)
-        converted = conversion.instantiate(factory, func, _namespace_for(options))
+    if converted is None:  # else it was converted before, so it passed the checks below
+        if (getattr(func, '__ag_converted__', False)
+                or getattr(func, '__ag_do_not_convert__', False)
+                or (not options.user_requested and _module_is_allowlisted(func.__module__))):
+            return _call_unconverted(func, args, kwargs)
+        factory = conversion.cached_factory(code)
+        if factory is not None:  # the common case: a closure (not in the instance cache)
+            converted = conversion.instantiate(factory, func, _namespace_for(options))
+        elif code in _warned or error_mapping.is_generated(code):
+            # Functions defined inside converted code were converted along with it.
+            return _call_unconverted(func, args, kwargs)
+        else:
+            converted = _convert_function(func, options)
+    # Count the nesting of this function (inline: a helper frame per call would lower the
+    # depth that plain Python recursion reaches).
+    depths = _depths.by_code
+    depth = depths.get(code, 0) + 1
+    if depth > MAX_STAGED_RECURSION and _has_staged(args, kwargs):
+        raise _staged_recursion_error(func)
+    depths[code] = depth
+    try:
         return converted(*args, **kwargs) if kwargs else converted(*args)
-    if code in _warned or error_mapping.is_generated(code):
-        # Functions defined inside converted code were converted along with it.
-        return _call_unconverted(func, args, kwargs)
-    converted = _convert_function(func, options)
-    return converted(*args, **kwargs) if kwargs else converted(*args)
+    finally:
+        if depth == 1:
+            del depths[code]
+        else:
+            depths[code] = depth - 1
 
 
 def to_code(fn, recursive=False):

@@ -4,6 +4,7 @@ import collections
 
 from autograph import errors
 from autograph.impl import error_mapping
+from autograph.operators import backends
 from autograph.operators import variables
 
 
@@ -61,17 +62,32 @@ class FunctionScope(object):
             error_mapping.annotate(exc, tb)
         return False
 
-    def ret(self, value, did_return):
+    def ret(self, value, did_return, may_fall_off=False):
         """Returns the function's result from the lowered return state.
 
         Args:
           value: the value of `retval_`.
-          did_return: whether a return statement ran.
+          did_return: whether a return statement ran (a bool, or a staged boolean when
+            that depends on staged control flow).
+          may_fall_off: whether the function returns a value on some paths and can also
+            end without a return (returning None) on others.
 
         Returns:
           `value`, or None when no return statement set it.
+
+        Raises:
+          StagingError: `may_fall_off` is set and `did_return` is staged: the function would
+            return a value or None depending on a staged condition.
         """
-        del did_return  # the value alone tells: it stays UndefinedReturnValue otherwise
+        if may_fall_off and backends.backend_for(did_return) is not None:
+            raise errors.StagingError(
+                '{name} returns a value on some paths and ends without a return statement '
+                '(returning None) on others, and which one happens depends on a staged '
+                'condition (a return inside a staged if or loop). A staged function must '
+                'return a value of the same type on every path: add a return statement with '
+                'a value at the end of {name}, after the loops and branches that '
+                'return.'.format(name=self.name))
+        # Otherwise the value alone tells: it stays UndefinedReturnValue when no return ran.
         if type(value) is variables.UndefinedReturnValue:
             return None
         return value

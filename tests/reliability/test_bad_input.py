@@ -83,19 +83,23 @@ def test_variable_defined_on_one_side_of_a_branch():
         HERE, _line_of(fn, "if x > 0")) in str(err)
 
 
-@pytest.mark.xfail(strict=True, reason="autograph/operators/staged_loops.py + runtime backend: "
-                   "with no iteration returning, the traced function returns the zeros_like "
-                   "placeholder (0) where Python returns None, silently; it must raise")
 def test_return_inside_staged_loop_with_undefined_value():
     def fn(x):
         for i in tf.range(x):
             if i > 2:
                 return i
 
+    assert fn(2) is None and fn(5) == 3
     err = _raise(lambda: tf.function(fn)(tf.constant(5)))
     assert isinstance(err, ag.StagingError)
-    assert "return" in str(err)
-    assert 'File "{}"'.format(HERE) in str(err)
+    assert str(err).startswith(
+        "fn returns a value on some paths and ends without a return statement (returning "
+        "None) on others, and which one happens depends on a staged condition")
+    assert "return a value of the same type on every path" in str(err)
+    assert "add a return statement with a value at the end of fn" in str(err)
+    # The location is where the function may fall off its end: its last statement.
+    assert str(err).endswith('File "{}", line {}, in fn\n    for i in tf.range(x):'.format(
+        HERE, _line_of(fn, "for i in tf.range(x)")))
 
 
 def test_python_loop_whose_condition_becomes_a_tensor():
@@ -166,9 +170,43 @@ def test_module_that_raises_on_import(tmp_path):
         assert "boom at import" in out and "Traceback" not in out
 
 
-@pytest.mark.xfail(strict=True, reason="autograph/impl/api.py: convert(3) returns 3 silently "
-                   "instead of raising a TypeError naming the value")
 def test_non_callable_passed_to_convert():
     err = _raise(lambda: ag.convert(3))
     assert isinstance(err, TypeError)
-    assert re.search(r"expected a callable.*found int", str(err))
+    assert re.search(r"expected a callable.*found int: 3", str(err))
+    assert "convert takes a function" in str(err)
+
+
+def test_recursion_that_depends_on_a_staged_condition():
+    def fact(n):
+        if n <= 1:
+            return 1
+        return n * fact(n - 1)
+
+    assert fact(5) == 120
+    err = _raise(lambda: tf.function(fact)(tf.constant(5)))
+    assert isinstance(err, ag.StagingError)
+    assert str(err).startswith("{} (defined at {}:{}) called itself more than 50 calls deep "
+                               "with a staged argument".format(
+                                   fact.__qualname__, HERE, _line_of(fact, "def fact")))
+    assert "Use a loop" in str(err) and "make the recursion depth a Python value" in str(err)
+    assert str(err).endswith('File "{}", line {}, in fact\n    return n * fact(n - 1)'.format(
+        HERE, _line_of(fact, "return n * fact")))
+    # A Python recursion depth still traces.
+    assert tf.function(fact)(6).numpy() == 720
+
+
+def test_variable_assigned_only_inside_a_staged_while_loop():
+    def f(n):
+        i = 0
+        while i < n:
+            z = i * 2
+            i += 1
+        return z
+
+    err = _raise(lambda: tf.function(f)(tf.constant(3)))
+    assert isinstance(err, NameError) and isinstance(err, ag.StagingError)
+    assert str(err).startswith("'z' must be defined before the loop: the while loop is staged")
+    # The location is the staged while statement, not a line of its body.
+    assert str(err).endswith('File "{}", line {}, in f\n    while i < n:'.format(
+        HERE, _line_of(f, "while i < n")))

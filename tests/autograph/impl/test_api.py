@@ -5,6 +5,7 @@ import gc
 import linecache
 import logging
 import math
+import operator
 import textwrap
 import warnings
 import weakref
@@ -14,6 +15,9 @@ import pytest
 import autograph as ag
 from autograph.impl import ag_namespace
 from autograph.impl import api
+from tests.autograph.fake_backend import Sym
+from tests.autograph.fake_backend import registered
+from tests.autograph.fake_backend import unwrap
 
 
 def branchy(x, scale=2, *rest, bias=0, **extra):
@@ -114,6 +118,28 @@ def test_methods_partials_callables_and_classes():
     assert ag.convert(functools.partial(branchy, scale=5))(2) == 10
     assert ag.convert(s)(2) == 6 and ag.convert(s)(0) == -1
     assert ag.convert(Shape) is Shape
+
+
+@pytest.mark.parametrize('value, shown', [
+    (3, 'int: 3'),
+    ('fn', "str: 'fn'"),
+    ([1, 2], 'list: [1, 2]'),
+])
+def test_convert_rejects_values_that_are_not_callable(value, shown):
+    with pytest.raises(TypeError) as info:
+        ag.convert(value)
+    assert str(info.value) == (
+        'autograph.convert expected a callable (a function, method or callable object), '
+        'found %s. convert takes a function: pass the function itself, not the result of '
+        'calling it.' % shown)
+    with pytest.raises(TypeError):
+        ag.convert(recursive=False)(value)
+
+
+def test_convert_still_accepts_builtins_and_c_callables():
+    assert ag.convert(len) is len
+    getter = operator.itemgetter(1)
+    assert ag.convert(getter) is getter
 
 
 def uses_everything(n):
@@ -235,3 +261,38 @@ def test_to_code_of_methods_and_callables():
     assert ag.to_code(Shape(1)).startswith('def tf____call__(self, x):')
     with pytest.raises(ag.ConversionError):
         ag.to_code(len)
+
+
+def fact(n):
+    if n <= 1:
+        return 1
+    return n * fact(n - 1)
+
+
+def test_recursion_on_a_staged_condition_is_a_staging_error():
+    converted = ag.convert(fact)
+    with registered():
+        with pytest.raises(ag.StagingError) as info:
+            converted(Sym(3))
+    assert str(info.value) == (
+        'fact (defined at %s:%d) called itself more than 50 calls deep with a staged argument: '
+        'its recursion depends on a staged value, and staging both branches of a staged '
+        'condition stages the recursive call again, without end. Use a loop (a while loop, or '
+        'a for loop over a staged range) instead of the recursion, or make the recursion '
+        'depth a Python value.\n'
+        '  File "%s", line %d, in fact\n'
+        '    return n * fact(n - 1)'
+        % (__file__, fact.__code__.co_firstlineno, __file__, fact.__code__.co_firstlineno + 3))
+    assert not api._depths.by_code  # pylint: disable=protected-access
+    # The same function still converts and runs afterwards, staged with a Python depth too.
+    assert converted(5) == 120
+    with registered():
+        assert unwrap(converted(4)) == 24
+
+
+def test_plain_python_recursion_has_no_limit_of_its_own():
+    depth = api.MAX_STAGED_RECURSION * 2
+    assert ag.convert(fact)(depth) == math.factorial(depth)
+    with registered():
+        # Deep recursion whose arguments are Python values is not staged recursion.
+        assert ag.convert(fact)(depth) == math.factorial(depth)

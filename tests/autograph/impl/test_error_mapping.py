@@ -138,3 +138,23 @@ def test_format_location():
     assert error_mapping.format_location('f.py', 3, 'f', 'if c:') == (
         '  File "f.py", line 3, in f\n    if c:')
     assert error_mapping.format_location('f.py', 3, 'f', '') == '  File "f.py", line 3, in f'
+
+
+def assigned_only_in_loop(n):
+    i = 0
+    while i < n:
+        z = i * 2
+        i += 1
+    return z
+
+
+def test_variable_assigned_only_in_a_staged_loop_points_at_the_loop():
+    assert assigned_only_in_loop(2) == 2
+    with registered():
+        with pytest.raises(errors.UndefinedVariableError) as info:
+            ag.convert(assigned_only_in_loop)(Sym(3))
+    assert str(info.value) == (
+        "'z' must be defined before the loop: the while loop is staged, so 'z' is a loop "
+        "variable and needs a value of a fixed type on entry. Initialize 'z' before the loop.\n"
+        '  File "%s", line %d, in assigned_only_in_loop\n'
+        '    while i < n:' % (HERE, _line(assigned_only_in_loop, 2)))
