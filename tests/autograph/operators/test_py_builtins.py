@@ -7,11 +7,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import autograph
 from autograph.errors import StagingError
 from autograph.operators import py_builtins
+from autograph.operators import staged_loops
 from tests.autograph.fake_backend import FakeBackend
 from tests.autograph.fake_backend import Sym
-from tests.autograph.fake_backend import SymError
 from tests.autograph.fake_backend import SymRange
 from tests.autograph.fake_backend import SymVec
 from tests.autograph.fake_backend import registered
@@ -145,10 +146,12 @@ def test_staged_builtins(fake):
     assert fake.calls[0] == 'builtin:len'
 
 
-def test_staged_builtin_without_overload_falls_back_to_python(fake):
-    # The fake backend has no zip overload: the builtin runs and the Sym refuses iteration.
-    with pytest.raises(SymError):
+def test_staged_zip_over_a_value_the_backend_cannot_iterate(fake):
+    # zip of a staged value is what a staged loop iterates; the fake backend cannot iterate a
+    # scalar Sym, and says so (the builtin would have failed inside the Sym instead).
+    with pytest.raises(StagingError) as e:
         py_builtins.zip_(Sym(1))
+    assert "backend 'fake' cannot iterate over Sym(1, int32)" in str(e.value)
 
 
 def test_backend_without_call_builtin_uses_the_values_dunders():
@@ -166,3 +169,70 @@ def test_staged_keyword_argument_is_seen(fake):
     with pytest.raises(TypeError):
         py_builtins.int_(x=Sym(1))
     assert fake.calls == ['builtin:int']
+
+
+# enumerate and zip of staged values, iterated by staged for loops.
+
+def _weighted(xs, ys):
+    total = 0
+    for i, x in enumerate(xs):
+        total = total + i * x
+    for k, x in enumerate(xs, 10):
+        total = total + k - x
+    for x, y in zip(xs, ys):
+        total = total + x * y
+    for i, (x, y) in enumerate(zip(ys, xs)):
+        total = total + i * (x - y)
+    return total
+
+
+@pytest.mark.parametrize('xs, ys', [([1, 2, 3], [4, 5, 6, 7]), ([5, 1], [2]), ([], [3])])
+def test_enumerate_and_zip_in_staged_loops(xs, ys):
+    expected = _weighted(xs, ys)
+    converted = autograph.convert(_weighted)
+    assert converted(xs, ys) == expected
+    with registered() as backend:
+        result = converted(SymVec(xs, 'int32'), SymVec(ys, 'int32'))
+    assert unwrap(result) == expected
+    assert backend.calls.count('while_loop') == 4
+
+
+def test_staged_enumerate_and_zip_values(fake):
+    xs, ys = SymVec([7, 8, 9]), SymVec([1, 2])
+    sequence = py_builtins.enumerate_(xs, start=Sym(2))
+    assert isinstance(sequence, staged_loops.StagedSequence) and unwrap(sequence.length) == 3
+    assert unwrap(sequence.getitem(Sym(1))) == (3, 8)
+    pairs = py_builtins.zip_(xs, ys)
+    assert pairs.length.value == 2 and unwrap(pairs.getitem(Sym(1))) == (8, 2)
+    assert fake.calls == ['builtin:min']  # the lengths are staged: min goes to the backend
+
+
+def test_staged_sequence_iterated_in_python_is_an_error(fake):
+    with pytest.raises(TypeError) as e:
+        list(py_builtins.zip_(SymVec([1])))
+    assert str(e.value) == (
+        'zip() of a staged value can only be iterated by a for loop in converted code: its '
+        'length is known only when the staged computation runs. Iterate over it with a for '
+        'loop, or use a staged loop (tf.while_loop).')
+
+
+def test_zip_of_staged_and_python_values_is_an_error(fake):
+    with pytest.raises(StagingError) as e:
+        py_builtins.zip_(SymVec([1]), [1, 2])
+    assert str(e.value) == (
+        'zip() of staged values and a Python list (argument 2) cannot be staged: the staged '
+        'loop index cannot index a Python value. Convert it to a staged value (e.g. '
+        'tf.constant) or zip only staged values.')
+    with pytest.raises(StagingError) as e:
+        py_builtins.zip_(SymVec([1]), strict=True)
+    assert str(e.value) == (
+        'zip(strict=...) of staged values is not supported: the lengths of staged values are '
+        'known only when the staged computation runs. Drop the keyword arguments.')
+
+
+def test_enumerate_keeps_python_errors(fake):
+    with pytest.raises(TypeError) as e:
+        py_builtins.enumerate_()
+    with pytest.raises(TypeError) as expected:
+        enumerate()
+    assert str(e.value) == str(expected.value)
