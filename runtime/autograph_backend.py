@@ -14,12 +14,14 @@ from runtime.control_flow import cond as _cond
 from runtime.control_flow import while_loop as _while_loop
 from runtime.graph import Graph
 from runtime.ops import array_ops
+from runtime.ops import common
 from runtime.ops import io_ops
 from runtime.ops import math_ops
 from runtime.ops import reduction_ops
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
+from runtime.tensor import convert_to_tensor
 from runtime.tensor_array import TensorArray
 from runtime.variables import Variable
 
@@ -210,6 +212,94 @@ class RuntimeBackend:
         dtype = _PY_DTYPES.get(type(value))
         return dtype if dtype is not None else type(value).__name__
 
+    def new_list(self, items, element, name):
+        """Makes the staged list that a Python list becomes when a staged loop changes it.
+
+        The staged list is a dynamic-size TensorArray holding `items`; `list_append` writes at
+        its end and `list_pop` removes its last element, and `tf.stack(l)` stacks it.
+
+        Args:
+            items: The elements of the Python list on entry to the loop.
+            element: A value the loop appends (only its dtype is read: it may belong to a
+                discarded trace), or None when the loop pops first.
+            name: The list's variable name, for error messages.
+
+        Returns:
+            A TensorArray.
+
+        Raises:
+            TypeError: if the elements are not tensors of one dtype.
+            ValueError: if the elements do not have one shape.
+        """
+        first = items[0] if items else element
+        try:
+            dtype = convert_to_tensor(_as_tensor(first)).dtype
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"The list '{name}' is changed in a staged loop, so it becomes a "
+                            f"staged list of tensors, but its element {first!r} is not a "
+                            f"tensor: {e}") from None
+        array = TensorArray(dtype, size=0, dynamic_size=True)
+        array._list_name = name
+        for item in items:
+            array = self.list_append(array, item)
+        return array
+
+    def list_append(self, target, element):
+        """Stages `target.append(element)` on a staged list (a TensorArray): a write at the end.
+
+        Args:
+            target: A TensorArray.
+            element: A tensor (or Python number) of the list's dtype and element shape.
+
+        Returns:
+            The new TensorArray.
+
+        Raises:
+            TypeError: if the element's dtype is not the list's.
+            ValueError: if the element's shape is not the list's element shape.
+        """
+        label = _list_label(target)
+        value = _as_tensor(element)
+        if not isinstance(value, Tensor):
+            try:
+                value = common.adopt_dtype(value, target.dtype)
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"Cannot append {element!r} to {label}: a list built in a "
+                                f"staged loop holds {target.dtype.name} tensors ({e}).") from None
+        if value.dtype is not target.dtype:
+            raise TypeError(
+                f"Cannot append a {value.dtype.name} value to {label}, which holds "
+                f"{target.dtype.name} elements: the elements of a list built in a staged loop "
+                f"must keep one dtype. Use tf.cast.")
+        current, shape = target.element_shape, value.shape
+        if current is not None and shape is not None and (len(current) != len(shape) or any(
+                a is not None and b is not None and a != b for a, b in zip(current, shape))):
+            raise ValueError(
+                f"Cannot append a value of shape {tuple(shape)} to {label}, whose elements "
+                f"have shape {tuple(current)}: the elements of a list built in a staged loop "
+                f"must keep one shape.")
+        return target.write(target.size(), value)
+
+    def list_pop(self, target, i):
+        """Stages `target.pop()` on a staged list (a TensorArray): removes the last element.
+
+        Args:
+            target: A TensorArray.
+            i: The index; only None (the last element) is supported.
+
+        Returns:
+            A tuple (the new TensorArray, the removed element). Popping an empty list raises
+            InvalidArgumentError when the graph runs.
+
+        Raises:
+            ValueError: for an index other than None.
+        """
+        if i is not None:
+            raise ValueError(
+                f"pop({i!r}) on {_list_label(target)} is not supported: a list built in a "
+                f"staged loop can only remove its last element. Use pop() without an index.")
+        return target._pop_back()
+
     def call_builtin(self, fn, args, kwargs):
         """Overloads len/range/abs/int/float/min/max/sum/any/all for staged values.
 
@@ -228,6 +318,11 @@ class RuntimeBackend:
         if handler is None or (kwargs and fn not in (builtins.range, builtins.sum)):
             raise NotImplementedError(fn)
         return handler(*[_as_tensor(a) for a in args], **kwargs)
+
+
+def _list_label(array):
+    name = array._list_name
+    return "the TensorArray" if name is None else f"the list '{name}'"
 
 
 def _range_spec(tensor, node):

@@ -7,7 +7,9 @@ from runtime.errors import InvalidArgumentError
 from runtime.ops import common
 from runtime.ops import state_ops
 from runtime.ops.registry import OPS
+from runtime.ops.registry import OpKind
 from runtime.ops.registry import apply
+from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
 
@@ -41,6 +43,9 @@ class TensorArray:
         self._infer_shape = infer_shape
         self._element_shape = None if element_shape is None else tuple(element_shape)
         size = 0 if size is None else size
+        # The Python variable name when this array is a list built in a staged loop (autograph
+        # backend `new_list`), for error messages; None for a user's TensorArray.
+        self._list_name = None
         if context.executing_eagerly():
             self._storage = state_ops.TensorList(int(size), self._dtype, self._element_shape,
                                                  self._dynamic_size)
@@ -60,6 +65,7 @@ class TensorArray:
         new._dynamic_size = self._dynamic_size
         new._infer_shape = self._infer_shape
         new._element_shape = self._element_shape
+        new._list_name = self._list_name
         new._storage = storage
         new._handle = handle
         return new
@@ -191,6 +197,27 @@ class TensorArray:
         return apply(OPS["tensor_array_stack"], [self._handle],
                      {"dtype": self._dtype, "element_shape": self._element_shape}, name)
 
+    def _pop_back(self, name=None):
+        """Removes the last element (what a staged `list.pop()` does).
+
+        Args:
+            name: Optional node name.
+
+        Returns:
+            A tuple (the new TensorArray, the removed element as a Tensor).
+
+        Raises:
+            InvalidArgumentError: when the array is empty (at run time while tracing).
+        """
+        if self._eager():
+            storage = self._storage
+            storage, value = _ta_pop_back_kernel(storage, self._dtype, self._element_shape)
+            return self._copy(storage=storage), EagerTensor(value)
+        handle, value = apply(OPS["tensor_array_pop_back"], [self._handle],
+                              {"dtype": self._dtype, "element_shape": self._element_shape},
+                              name)
+        return self._copy(handle=handle), value
+
     def unstack(self, value, name=None):
         """Writes the rows of `value` as elements 0..n-1.
 
@@ -247,6 +274,24 @@ class TensorArray:
             return (f"<TensorArray dtype={self._dtype.name} size={len(self._storage.items)} "
                     f"(eager)>")
         return f"<TensorArray dtype={self._dtype.name} handle={self._handle.name}>"
+
+
+def _infer_ta_pop_back(handle, dtype, element_shape):
+    return [((), dtypes.variant), (element_shape, dtype)]
+
+
+@register("tensor_array_pop_back", infer=_infer_ta_pop_back, kind=OpKind.STATE,
+          multi_output=True, tf_name="TensorListPopBack")
+def _ta_pop_back_kernel(handle, dtype, element_shape):
+    items = handle.items
+    if not items:
+        raise InvalidArgumentError("Tried to pop from an empty list (a TensorArray of size 0).",
+                                   "tensor_array_pop_back")
+    value = items[-1]
+    if value is None:
+        value = state_ops._zeros_element(handle, len(items) - 1)
+    del items[-1]
+    return [handle, value]
 
 
 __all__ = ["TensorArray"]

@@ -26,13 +26,22 @@ def register_backend(backend):
     and must convert Python numbers among them. Optional hooks; a missing one means "not
     supported for staged values":
 
-    - `iterate(iterable) -> (length, getitem) | None`: staged for loops.
+    - `iterate(iterable) -> (length, getitem) | None`: staged for loops, also over
+      `enumerate` and `zip` of staged values (`zip` takes the smallest length, with
+      `call_builtin(min, lengths, {})` when a length is staged).
     - `logical_not(value)`, `assert_(cond, message_fn)` (message_fn() may return None),
       `print_(*args, sep, end)`, `call_builtin(fn, args, kwargs)` (raise NotImplementedError
       to fall back to the builtin itself).
     - `type_of(value) -> hashable`: dtype checks of branch outputs and loop variables; it is
       also called on Python numbers. Without it only the structure is checked.
-    - `list_append(target, element) -> target`, `list_pop(target, i) -> (target, element)`.
+    - `new_list(items, element, name) -> staged list`: lists in staged loops. A Python list
+      that a staged loop carries as a loop variable and appends to or pops from becomes
+      `new_list(items, element, name)` on loop entry (the loop is staged again with it):
+      `items` are the list's elements on entry, `element` is the first value appended in the
+      loop (possibly a value of a discarded trace: read only its type) or None when the loop
+      pops first, and `name` is the variable name, for error messages.
+    - `list_append(target, element) -> target`, `list_pop(target, i) -> (target, element)`:
+      append and pop on a staged list (`i` is None for `pop()`).
     - `zeros_like(value)` and `scratch()` (a context manager whose staged operations are
       discarded): give `return` inside staged branches and loops a placeholder return value.
 

@@ -222,7 +222,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """Runs a for loop: as Python over a Python iterable, else staged over the backend's value.
 
     Args:
-        iter_: the iterable.
+        iter_: the iterable (a StagedSequence from `enumerate`/`zip` of staged values is
+            staged).
         extra_test: None, or a function of no arguments that returns False to stop the loop
             (from `break` and `return`); it is checked before each iteration.
         body: function of one argument (the current element) running one iteration.
@@ -237,7 +238,10 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         UndefinedVariableError: if a staged loop variable is undefined on entry.
         LoopVariableError: if a staged loop variable changes dtype or structure.
     """
-    backend = None if type(iter_) in PYTHON_TYPES else backend_for(iter_)
+    if isinstance(iter_, staged_loops.StagedSequence):
+        backend = iter_.backend
+    else:
+        backend = None if type(iter_) in PYTHON_TYPES else backend_for(iter_)
     if backend is not None:
         staged_loops.staged_for(
             backend, iter_, extra_test, body, get_state, set_state, symbol_names)

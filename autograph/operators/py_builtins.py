@@ -3,6 +3,7 @@
 import builtins
 
 from autograph.errors import StagingError
+from autograph.operators import staged_loops
 from autograph.operators.backends import first_backend
 
 _PRINT_KWARGS = frozenset({'sep', 'end', 'file', 'flush'})
@@ -70,13 +71,59 @@ def range_(*args, **kwargs):
 
 
 def enumerate_(*args, **kwargs):
-    """Overload of `enumerate`; see `abs_` for the arguments and the result."""
+    """Overload of `enumerate`: over a staged iterable it gives what a staged loop iterates.
+
+    Args:
+        *args: positional arguments of `enumerate` (iterable, start).
+        **kwargs: keyword arguments of `enumerate` (iterable, start).
+
+    Returns:
+        `enumerate(...)` for Python values; for a staged iterable a StagedSequence whose
+        element i is `(start + i, iterable[i])`.
+
+    Raises:
+        StagingError: if the backend cannot iterate over the staged iterable.
+    """
+    try:
+        iterable, start = _enumerate_params(*args, **kwargs)
+    except TypeError:  # bad arguments: let enumerate raise its own error
+        return builtins.enumerate(*args, **kwargs)
+    staged = staged_loops.staged_enumerate(iterable, start)
+    if staged is not None:
+        return staged
     return _call(builtins.enumerate, args, kwargs)
 
 
+def _enumerate_params(iterable, start=0):
+    return iterable, start
+
+
 def zip_(*args, **kwargs):
-    """Overload of `zip`; see `abs_` for the arguments and the result."""
-    return _call(builtins.zip, args, kwargs)
+    """Overload of `zip`: over staged iterables it gives what a staged loop iterates.
+
+    Args:
+        *args: the iterables.
+        **kwargs: keyword arguments of `zip` (`strict`), for Python values only.
+
+    Returns:
+        `zip(...)` for Python values; when an argument is staged, a StagedSequence whose
+        element i is the tuple of the arguments' elements i, as long as the shortest argument.
+
+    Raises:
+        StagingError: for `strict=` with staged arguments, for a Python iterable zipped with
+            staged ones, or if the backend cannot iterate over an argument.
+    """
+    if kwargs:
+        if staged_loops.staged_zip(args) is not None:
+            raise StagingError(
+                'zip({}) of staged values is not supported: the lengths of staged values '
+                'are known only when the staged computation runs. Drop the keyword '
+                'arguments.'.format(', '.join('{}=...'.format(k) for k in kwargs)))
+        return builtins.zip(*args, **kwargs)
+    staged = staged_loops.staged_zip(args)
+    if staged is not None:
+        return staged
+    return builtins.zip(*args)
 
 
 def min_(*args, **kwargs):

@@ -1,9 +1,14 @@
-"""Staged while/for loops: loop-variable threading, checks, and return-value placeholders."""
+"""Staged while/for loops: loop-variable threading, checks, return-value placeholders, lists
+appended to in staged loops, and the staged iterables that `enumerate` and `zip` give."""
+
+import builtins
+import threading
 
 from autograph.errors import LoopVariableError
 from autograph.errors import StagingError
 from autograph.errors import UndefinedVariableError
 from autograph.operators import nest
+from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 from autograph.operators.backends import get_hook
 from autograph.operators.variables import Undefined
@@ -45,7 +50,7 @@ def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_na
 
     Args:
         backend: the backend that owns `iter_`.
-        iter_: the staged iterable.
+        iter_: the staged iterable, or a StagedSequence (from `enumerate`/`zip`).
         extra_test: None, or a function of no arguments; False stops the loop.
         body: function of one argument running one iteration.
         get_state: function returning the loop variables.
@@ -56,14 +61,7 @@ def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_na
         StagingError: if the backend cannot iterate over `iter_`.
         UndefinedVariableError, LoopVariableError: see `for_stmt`.
     """
-    iterate = get_hook(backend, 'iterate', 'for loops over staged values')
-    spec = iterate(iter_)
-    if spec is None:
-        raise StagingError(
-            'backend {!r} cannot iterate over {!r}: staged for loops cover values whose first '
-            'dimension can be indexed (tensors, staged ranges, TensorArrays). Iterate over a '
-            'supported value instead.'.format(getattr(backend, 'name', backend), iter_))
-    length, getitem = spec
+    length, getitem = _iteration_spec(backend, iter_)
 
     def loop_test(index):
         in_range = index < length
@@ -81,8 +79,50 @@ def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_na
     _stage(backend, (0,), loop_test, loop_body, get_state, set_state, symbol_names, 'for loop')
 
 
+def _iteration_spec(backend, iterable):
+    """Returns (length, getitem) of a staged iterable or of a StagedSequence."""
+    if isinstance(iterable, StagedSequence):
+        return iterable.length, iterable.getitem
+    iterate = get_hook(backend, 'iterate', 'for loops over staged values')
+    spec = iterate(iterable)
+    if spec is None:
+        raise StagingError(
+            'backend {!r} cannot iterate over {!r}: staged for loops cover values whose first '
+            'dimension can be indexed (tensors, staged ranges, TensorArrays). Iterate over a '
+            'supported value instead.'.format(getattr(backend, 'name', backend), iterable))
+    return spec
+
+
 def _stage(backend, head, test, body, get_state, set_state, symbol_names, construct):
     """Stages a loop whose backend loop variables are (*head, *flattened state).
+
+    Python lists among the loop variables that the loop appends to or pops from become staged
+    lists: the first `list_append`/`list_pop` on such a list while the loop is staged stops the
+    staging (`_NewStagedList`), the list is replaced by the backend's `new_list`, and the loop
+    is staged again (see `stage_list_if_loop_variable`).
+    """
+    init_vars = tuple(get_state())
+    while True:
+        frame = _ListFrame(init_vars)
+        frames = _frames()
+        frames.append(frame)
+        try:
+            _stage_once(backend, head, test, body, get_state, set_state, symbol_names,
+                        construct, frame)
+            return
+        except _NewStagedList as request:
+            if request.frame is not frame:
+                raise
+            set_state(init_vars)
+            init_vars = _with_staged_list(backend, init_vars, symbol_names, request)
+            set_state(init_vars)
+        finally:
+            frames.pop()
+
+
+def _stage_once(backend, head, test, body, get_state, set_state, symbol_names, construct,
+                frame):
+    """Stages the loop once with the current state as the initial loop variables.
 
     `test(*head)` and `body(*head)` run with the state already assigned; `body` returns the
     new head. Return values that are undefined on entry get a placeholder first (see
@@ -93,17 +133,20 @@ def _stage(backend, head, test, body, get_state, set_state, symbol_names, constr
     _check_loop_init(symbol_names, init_vars, construct, skip=returns)
     if returns:
         init_vars = _return_placeholders(
-            backend, head, test, body, get_state, set_state, symbol_names, construct, returns)
+            backend, head, test, body, get_state, set_state, symbol_names, construct, returns,
+            frame)
         set_state(init_vars)
         _check_loop_init(symbol_names, init_vars, construct)
-    _run(backend, head, test, body, get_state, set_state, symbol_names, construct, init_vars)
+    _run(backend, head, test, body, get_state, set_state, symbol_names, construct, init_vars,
+         frame)
 
 
 def _run(backend, head, test, body, get_state, set_state, symbol_names, construct, init_vars,
-         skip=(), captured=None):
+         frame, skip=(), captured=None):
     """Calls the backend's while_loop; entries in `skip` are held at their initial value.
 
     Exit values of skipped entries that are defined are recorded in `captured` (index -> value).
+    The Python lists that the loop variables are packed into are added to `frame`.
     """
     carried = [k for k in range(len(init_vars)) if k not in skip]
     names = tuple(symbol_names[k] for k in carried)
@@ -117,6 +160,7 @@ def _run(backend, head, test, body, get_state, set_state, symbol_names, construc
         state = list(init_vars)
         for k, value in zip(carried, values):
             state[k] = value
+            frame.add(value, init_vars[k])
         set_state(tuple(state))
         return values
 
@@ -142,7 +186,7 @@ def _run(backend, head, test, body, get_state, set_state, symbol_names, construc
 
 
 def _return_placeholders(backend, head, test, body, get_state, set_state, symbol_names,
-                         construct, returns):
+                         construct, returns, frame):
     """Replaces return values undefined on entry with zeros of the type the loop gives them.
 
     A `return` inside a staged loop makes the return value a loop variable. Its type is found
@@ -161,7 +205,7 @@ def _return_placeholders(backend, head, test, body, get_state, set_state, symbol
     try:
         with scratch():
             _run(backend, head, test, body, get_state, set_state, symbol_names, construct,
-                 init_vars, skip=returns, captured=captured)
+                 init_vars, frame, skip=returns, captured=captured)
     finally:
         set_state(init_vars)
     state = list(init_vars)
@@ -208,3 +252,204 @@ def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct):
                 'the same structure) in the loop, or initialize it with the type the loop '
                 'gives it.'.format(
                     name, nest.render(desc_entry), nest.render(desc_exit), construct))
+
+
+# ----------------------------------------------------------------------------------------------
+# Python lists that a staged loop appends to or pops from
+
+
+class _NewStagedList(BaseException):
+    """Signal: a staged loop must make one of its Python-list loop variables a staged list.
+
+    A BaseException, like GeneratorExit, so that `except Exception` in user code staged inside
+    the loop body does not swallow this control-flow signal.
+    """
+
+    def __init__(self, frame, target, element):
+        super().__init__()
+        self.frame = frame  # the _ListFrame of the loop that owns `target`
+        self.target = target  # the initial Python list, unchanged
+        self.element = element  # the value being appended, or None for a pop
+
+
+class _ListFrame:
+    """The Python lists among the loop variables of one staged loop being staged."""
+
+    def __init__(self, init_vars):
+        # id -> (list, initial list): the top-level Python lists among the initial loop
+        # variables, and the lists the loop packs them into for its condition and body. The
+        # lists are held so that their ids stay unique while the loop is staged.
+        self.lists = {}
+        for value in init_vars:
+            self.add(value, value)
+
+    def add(self, value, initial):
+        """Records that loop variable `value` stands for the initial Python list `initial`."""
+        if type(value) is list and type(initial) is list:
+            self.lists[id(value)] = (value, initial)
+
+
+_LOCAL = threading.local()
+
+
+def _frames():
+    """The stack of _ListFrames of the staged loops being staged in this thread."""
+    frames = getattr(_LOCAL, 'frames', None)
+    if frames is None:
+        frames = _LOCAL.frames = []
+    return frames
+
+
+def stage_list_if_loop_variable(target, element):
+    """Stops staging when `target` is a Python list that a staged loop carries.
+
+    Called by `list_append` and `list_pop` before they change a Python list. When `target` is
+    (by identity) a Python-list loop variable of a staged loop being staged, the loop must
+    carry a staged list instead; the outermost such loop restarts with one (`_stage`).
+
+    Args:
+        target: the list about to be changed.
+        element: the value being appended, or None for a pop.
+
+    Raises:
+        _NewStagedList: to the `_stage` of the loop that owns `target`.
+    """
+    if type(target) is not list:
+        return
+    owner = None
+    # Innermost loop first: the initial list of an inner loop may be the list that an outer
+    # loop packed its own loop variable into.
+    for frame in reversed(_frames()):
+        entry = frame.lists.get(id(target))
+        if entry is not None and entry[0] is target:
+            owner, target = frame, entry[1]
+    if owner is not None:
+        raise _NewStagedList(owner, target, element)
+
+
+def _with_staged_list(backend, init_vars, symbol_names, request):
+    """Returns `init_vars` with every occurrence of `request.target` made a staged list."""
+    target = request.target
+    k = next(k for k, v in enumerate(init_vars) if v is target)
+    name = symbol_names[k]
+    new_list = get_hook(backend, 'new_list',
+                        "append or pop on the list '{}' in a staged loop".format(name))
+    if not target and request.element is None:
+        raise StagingError(
+            "'{}' is an empty list on entry to a staged loop that pops from it before "
+            'appending: a list that a staged loop changes becomes a staged list, whose element '
+            "type must be known on entry. Append to '{}' before popping, or fill it before "
+            'the loop.'.format(name, name))
+    staged = new_list(list(target), request.element, name)
+    return tuple(staged if v is target else v for v in init_vars)
+
+
+# ----------------------------------------------------------------------------------------------
+# enumerate and zip of staged iterables
+
+
+class StagedSequence:
+    """What `enumerate` and `zip` give for staged iterables: a staged for loop iterates it.
+
+    Attributes:
+        backend: the backend that stages the loop.
+        length: the number of elements (a staged scalar or a Python int).
+        getitem: function from a (staged) index to the element at that index.
+    """
+
+    def __init__(self, backend, length, getitem, what):
+        self.backend = backend
+        self.length = length
+        self.getitem = getitem
+        self._what = what  # 'enumerate()' or 'zip()', for error messages
+
+    def __iter__(self):
+        raise TypeError(
+            '{} of a staged value can only be iterated by a for loop in converted code: its '
+            'length is known only when the staged computation runs. Iterate over it with a '
+            'for loop, or use a staged loop (tf.while_loop).'.format(self._what))
+
+    def __repr__(self):
+        return '<StagedSequence of {} (backend {!r})>'.format(
+            self._what, getattr(self.backend, 'name', self.backend))
+
+
+def _staged_backend(values):
+    """The backend of the first StagedSequence or staged value in `values`, else None."""
+    for value in values:
+        if isinstance(value, StagedSequence):
+            return value.backend
+        if type(value) not in PYTHON_TYPES:
+            backend = backend_for(value)
+            if backend is not None:
+                return backend
+    return None
+
+
+def staged_enumerate(iterable, start):
+    """Returns the StagedSequence of `enumerate(iterable, start)`, or None for Python values.
+
+    Element i is `(start + i, iterable[i])`, with a staged index `i`.
+
+    Args:
+        iterable: any iterable.
+        start: the first count.
+
+    Returns:
+        A StagedSequence, or None when `iterable` is not staged.
+
+    Raises:
+        StagingError: if the backend cannot iterate over `iterable`.
+    """
+    backend = _staged_backend((iterable,))
+    if backend is None:
+        return None
+    length, getitem = _iteration_spec(backend, iterable)
+    if type(start) is int and start == 0:
+        return StagedSequence(backend, length, lambda i: (i, getitem(i)), 'enumerate()')
+    return StagedSequence(backend, length, lambda i: (i + start, getitem(i)), 'enumerate()')
+
+
+def staged_zip(iterables):
+    """Returns the StagedSequence of `zip(*iterables)`, or None when none of them is staged.
+
+    Element i is the tuple of the elements i of `iterables`; the length is the smallest one.
+
+    Args:
+        iterables: a sequence of iterables.
+
+    Returns:
+        A StagedSequence, or None when no argument is staged.
+
+    Raises:
+        StagingError: if an argument is a Python iterable (a staged index cannot index it), or
+            the backend cannot iterate over an argument or take the minimum of the lengths.
+    """
+    backend = _staged_backend(iterables)
+    if backend is None:
+        return None
+    specs = []
+    for k, iterable in enumerate(iterables):
+        if not isinstance(iterable, StagedSequence) and backend_for(iterable) is None:
+            raise StagingError(
+                'zip() of staged values and a Python {} (argument {}) cannot be staged: the '
+                'staged loop index cannot index a Python value. Convert it to a staged value '
+                '(e.g. tf.constant) or zip only staged values.'.format(
+                    type(iterable).__name__, k + 1))
+        specs.append(_iteration_spec(backend, iterable))
+    lengths = [length for length, _ in specs]
+    if all(type(n) is int for n in lengths):
+        length = builtins.min(lengths)
+    elif len(lengths) == 1:
+        length = lengths[0]
+    else:
+        call_builtin = get_hook(backend, 'call_builtin', 'zip() of staged values')
+        try:
+            length = call_builtin(builtins.min, tuple(lengths), {})
+        except NotImplementedError:
+            raise StagingError(
+                'zip() of staged values needs the backend {!r} to overload min() of staged '
+                'lengths in its `call_builtin` hook.'.format(
+                    getattr(backend, 'name', backend))) from None
+    getitems = [getitem for _, getitem in specs]
+    return StagedSequence(backend, length, lambda i: tuple(g(i) for g in getitems), 'zip()')

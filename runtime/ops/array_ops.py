@@ -371,13 +371,23 @@ def stack(values, axis=0, name=None):
     """Stacks tensors of one shape along a new dimension.
 
     Args:
-        values: A list of Tensors (or values) of one dtype and shape.
+        values: A list of Tensors (or values) of one dtype and shape, or a TensorArray (as a
+            list appended to in a staged loop becomes), stacked along axis 0.
         axis: Where the new dimension goes.
         name: Optional node name in graph mode.
 
     Returns:
         A Tensor.
+
+    Raises:
+        ValueError: for a TensorArray and an axis other than 0.
     """
+    if type(values).__name__ == "TensorArray":
+        if axis != 0:
+            raise ValueError(f"tf.stack of a TensorArray (a list built in a staged loop) "
+                             f"stacks along axis 0 only, found axis={axis!r}. Stack along "
+                             f"axis 0 and then use tf.transpose.")
+        return values.stack(name=name)
     values = _tensor_list(values, "stack")
     axis = common.static_axis(axis)
     _infer_stack(*values, axis=axis)

@@ -286,6 +286,12 @@ class FakeBackend:
         dtype = _PY_DTYPES.get(type(value))
         return dtype if dtype is not None else type(value).__name__
 
+    def new_list(self, items, element, name):
+        self.calls.append('new_list')
+        first = items[0] if items else element
+        dtype = convert(first).dtype
+        return SymArray(dtype, [convert(v, dtype) for v in items])
+
     def list_append(self, target, element):
         self.calls.append('list_append')
         return SymArray(target.dtype, target.items + [convert(element, target.dtype)])

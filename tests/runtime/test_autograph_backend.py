@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as tf
 from autograph.operators import backends
 from runtime import autograph_backend
@@ -204,3 +205,169 @@ def test_while_without_loop_variables(capsys, executor):
     f = tf.function(_count_down, executor=executor)
     assert f().numpy() == 0
     assert capsys.readouterr().out == "2\n1\n0\n"
+
+
+# Lists appended to / popped from in staged loops, and enumerate/zip of tensors: each runs as
+# plain Python (eager tensors), converted with eager tensors, and traced with both executors.
+
+def _run_four_ways(fn, *args):
+    """Returns [plain, converted, interpreted, compiled] results, each a list of numpy values."""
+    def flat(value):  # Python numbers convert as the runtime does (int -> int32)
+        values = value if isinstance(value, tuple) else (value,)
+        return [tf.convert_to_tensor(v).numpy() for v in values]
+
+    results = [fn(*args), ag.convert(fn)(*args)]
+    for executor in ("interpreter", "compiled"):
+        results.append(tf.function(fn, executor=executor)(*args))
+    return [flat(r) for r in results]
+
+
+def _assert_all_equal(results):
+    expected = results[0]
+    for got in results[1:]:
+        assert len(got) == len(expected)
+        for a, b in zip(expected, got):
+            np.testing.assert_array_equal(a, b)
+            assert a.dtype == b.dtype
+
+
+def _stack_doubles(n):
+    l = []
+    for i in tf.range(n):
+        l.append(i * 2)
+    return tf.stack(l)
+
+
+def _pop_sum(n):
+    l = [1, 2, 3, 4, 5]
+    total = 0
+    while n > 0:
+        x = l.pop()
+        total = total + x
+        n = n - 1
+    l.append(total)
+    return tf.stack(l)
+
+
+def _pairs_below(n):
+    l = []
+    for i in tf.range(n):
+        for j in tf.range(i):
+            l.append(tf.stack([i, j]))
+    return tf.stack(l)
+
+
+def _positives(x):
+    l = [0.0]
+    for v in x:
+        if v > 0:
+            l.append(v)
+    return tf.stack(l), len(l)
+
+
+def _enumerate_zip(t, u):
+    total = 0
+    for i, v in enumerate(t):
+        total = total + i * v
+    for k, v in enumerate(t, 10):
+        total = total + k - v
+    for a, b in zip(t, u):
+        total = total + a * b
+    for i, (a, b) in enumerate(zip(u, t)):
+        total = total + i * (a - b)
+    return total
+
+
+def _enumerate_range(n):
+    l = []
+    for i, v in enumerate(tf.range(3, n, 2)):
+        l.append(i * 100 + v)
+    return tf.stack(l)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (_stack_doubles, (4,)), (_stack_doubles, (1,)), (_pop_sum, (3,)), (_pop_sum, (0,)),
+    (_pairs_below, (4,)), (_positives, ([1.5, -2.0, 3.0, 0.0, 4.0],)),
+    (_enumerate_zip, ([1, 2, 3], [4, 5, 6, 7])), (_enumerate_zip, ([5, -1], [2])),
+    (_enumerate_range, (10,)),
+], ids=lambda v: getattr(v, "__name__", "args"))
+def test_lists_enumerate_zip_in_staged_loops_agree_with_python(fn, args):
+    args = tuple(tf.constant(a) for a in args)
+    _assert_all_equal(_run_four_ways(fn, *args))
+
+
+def test_list_built_in_a_staged_loop_is_a_tensor_array(executor):
+    f = tf.function(_stack_doubles, executor=executor)
+    np.testing.assert_array_equal(f(tf.constant(3)).numpy(), [0, 2, 4])
+    empty = f(tf.constant(0))
+    assert empty.shape == (0,) and empty.dtype == tf.int32
+    assert f.experimental_get_tracing_count() == 1
+    ops = [n.op for n in f.get_concrete_function(tf.constant(1)).graph.nodes]
+    assert ops.count("tensor_array_new") == 1 and "tensor_array_stack" in ops
+
+
+def test_zip_of_tensors_of_unknown_length(executor):
+    spec = tf.TensorSpec([None], tf.int32)
+    f = tf.function(_enumerate_zip, input_signature=[spec, spec], executor=executor)
+    for t, u in [([1, 2, 3], [4, 5, 6, 7]), ([4, 5, 6, 7], [1, 2, 3]), ([], [1])]:
+        expected = _enumerate_zip(t, u)
+        got = f(tf.constant(np.array(t, np.int32)), tf.constant(np.array(u, np.int32)))
+        assert got.numpy() == expected
+
+
+def _mixed_dtypes(n):
+    l = []
+    for i in tf.range(n):
+        l.append(i)
+        l.append(tf.cast(i, tf.float32))
+    return tf.stack(l)
+
+
+def _mixed_shapes(n):
+    l = []
+    for _ in tf.range(n):
+        l.append(tf.zeros([2]))
+        l.append(tf.zeros([3]))
+    return tf.stack(l)
+
+
+def _pop_first(n):
+    l = [1, 2]
+    for _ in tf.range(n):
+        x = l.pop(0)
+    return tf.stack(l)
+
+
+def _stack_axis_1(n):
+    l = []
+    for _ in tf.range(n):
+        l.append(tf.zeros([2]))
+    return tf.stack(l, axis=1)
+
+
+@pytest.mark.parametrize("fn, error, message", [
+    (_mixed_dtypes, TypeError,
+     "Cannot append a float32 value to the list 'l', which holds int32 elements: the "
+     "elements of a list built in a staged loop must keep one dtype. Use tf.cast."),
+    (_mixed_shapes, ValueError,
+     "Cannot append a value of shape (3,) to the list 'l', whose elements have shape (2,): "
+     "the elements of a list built in a staged loop must keep one shape."),
+    (_pop_first, ValueError,
+     "pop(0) on the list 'l' is not supported: a list built in a staged loop can only "
+     "remove its last element. Use pop() without an index."),
+    (_stack_axis_1, ValueError,
+     "tf.stack of a TensorArray (a list built in a staged loop) stacks along axis 0 only, "
+     "found axis=1. Stack along axis 0 and then use tf.transpose."),
+], ids=lambda v: getattr(v, "__name__", "x"))
+def test_staged_list_errors_name_the_list(fn, error, message):
+    with pytest.raises(error) as e:
+        tf.function(fn)(tf.constant(2))
+    assert str(e.value) == message
+
+
+def test_pop_from_empty_staged_list_fails_at_run_time(executor):
+    f = tf.function(_pop_sum, executor=executor)
+    assert f(tf.constant(5)).numpy().tolist() == [15]
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        f(tf.constant(6))
+    assert "Tried to pop from an empty list (a TensorArray of size 0)." in str(e.value)

@@ -64,3 +64,24 @@ def test_eager_array_cannot_be_used_in_a_graph():
     with context.graph_scope(Graph("g")):
         with pytest.raises(TypeError, match="TensorArray created eagerly cannot be used"):
             ta.write(0, 1)
+
+
+def test_pop_back_eager_and_in_a_graph():
+    ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True).write(0, 4).write(1, 9)
+    ta, last = ta._pop_back()
+    assert last.numpy() == 9 and ta.size().numpy() == 1 and ta.stack().numpy().tolist() == [4]
+    ta, _ = ta._pop_back()
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        ta._pop_back()
+    assert "Tried to pop from an empty list (a TensorArray of size 0)." in str(e.value)
+
+    graph = Graph("g")
+    with context.graph_scope(graph):
+        x = graph.placeholder(tf.float32, (2,))
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True).write(0, x).write(1, x * 2)
+        ta, last = ta._pop_back()
+        assert last.shape == (2,) and last.dtype is tf.float32
+        stacked = tf.stack(ta)
+    run = interpret(graph, [x], [last, stacked])
+    last_value, stacked_value = run(np.array([1.0, 2.0], np.float32))
+    assert last_value.tolist() == [2.0, 4.0] and stacked_value.tolist() == [[1.0, 2.0]]
