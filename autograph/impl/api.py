@@ -3,10 +3,10 @@
 import functools
 import logging
 import os
+import sys
 import threading
 import types
 import warnings
-import weakref
 
 from autograph import errors
 from autograph.impl import conversion
@@ -33,8 +33,12 @@ _ENV_STRICT = 'AUTOGRAPH_STRICT'
 _verbosity = [None, False]
 # module name -> whether converted_call leaves its functions alone; invalidated on change
 _module_decisions = {}
-# code objects whose conversion failed and was reported already (warn once per function)
-_warned = weakref.WeakKeyDictionary()
+# (file, first line, name) of functions whose conversion failed and was reported already, so
+# that each warns once. Not keyed on code objects: equal code from two files compares equal.
+_warned = set()
+# directories of this library: warnings point at the first frame outside them
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_LIBRARY_DIRS = tuple(os.path.join(_ROOT, d) + os.sep for d in ('autograph', 'runtime'))
 
 # the autograph.impl.ag_namespace module, once imported (see _namespace_for)
 _ag_namespace = None
@@ -168,11 +172,25 @@ def _report_unconvertible(fn, error, strict):
     message = head + (' It runs unconverted, as plain Python. To silence this, decorate it'
                       ' with @autograph.do_not_convert; to make it an error, pass strict=True'
                       ' or set AUTOGRAPH_STRICT=1.')
-    code = fn.__code__
-    if code in _warned:
+    key = _location_key(fn.__code__)
+    if key in _warned:
         return
-    _warned[code] = True
-    warnings.warn(message, stacklevel=3)
+    _warned.add(key)
+    warnings.warn(message, stacklevel=_user_stacklevel())
+
+
+def _location_key(code):
+    return code.co_filename, code.co_firstlineno, code.co_name
+
+
+def _user_stacklevel():
+    """Returns the warnings stacklevel of the innermost frame outside autograph and runtime."""
+    frame = sys._getframe(2)  # the caller of warnings.warn's caller
+    level = 2
+    while frame is not None and frame.f_code.co_filename.startswith(_LIBRARY_DIRS):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def _namespace_for(options):
@@ -339,7 +357,7 @@ def _call_function(func, original, args, kwargs, options):
         factory = conversion.cached_factory(code)
         if factory is not None:  # the common case: a closure (not in the instance cache)
             converted = conversion.instantiate(factory, func, _namespace_for(options))
-        elif code in _warned or error_mapping.is_generated(code):
+        elif _location_key(code) in _warned or error_mapping.is_generated(code):
             # Functions defined inside converted code were converted along with it.
             return _call_unconverted(func, args, kwargs)
         else:
