@@ -131,10 +131,21 @@ def check_branch_values(names, values, branch):
                 'the {} branch must also have a return statement: the condition is staged, so '
                 'both branches run and each must return a value (or neither).'.format(branch))
         if value is None:
+            if _is_return_value(name):
+                raise StagingError(
+                    'the {} branch returns None (a bare `return`, or `return None`) while the '
+                    'other branch returns a value: the condition is staged, so both branches '
+                    'run and must return values of the same type. Return a value of that type '
+                    'on every path.'.format(branch))
             raise StagingError(
                 "'{}' is None at the end of the {} branch: a staged if statement needs a value "
                 "of the same type from both branches. Assign '{}' a staged or numeric value "
                 "there.".format(name, branch, name))
+
+
+def _is_return_value(name):
+    """Whether `name` is the return-value symbol of the return converter (retval_, retval__1)."""
+    return name == 'retval_' or name.startswith('retval__')
 
 
 def check_same_types(names, if_values, else_values, type_of):

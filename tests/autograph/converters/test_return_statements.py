@@ -198,5 +198,7 @@ def test_staged_choice_between_value_and_bare_return_is_an_error(fake):
     assert converted(1) == 1 and converted(0) is None
     with pytest.raises(ag.StagingError) as info:
         converted(Sym(1))
-    assert str(info.value).startswith("'retval_' is None at the end of the else branch")
+    assert str(info.value).startswith(
+        'the else branch returns None (a bare `return`, or `return None`) while the other '
+        'branch returns a value')
 
