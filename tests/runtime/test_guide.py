@@ -108,8 +108,6 @@ def test_python_argument_is_fixed_in_the_concrete_function(executor):
                                "in b, but was called with int value 3.")
 
 
-@pytest.mark.xfail(reason="the runtime core has no unknown-rank tensors yet "
-                          "(TensorSpec(None, ...) cannot become a placeholder)", strict=False)
 def test_unknown_rank_spec_prints_unknown_shape():
     square = tf.function(_pow).get_concrete_function(a=tf.TensorSpec(None, tf.float32), b=2)
     assert str(square) == (
