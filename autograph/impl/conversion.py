@@ -1,6 +1,8 @@
 """The conversion pipeline (parse, analyse, convert, load) and its per-code-object cache."""
 
 import __future__
+import contextlib
+import gc
 import inspect
 import threading
 import types
@@ -166,6 +168,36 @@ def _analyse(node, ctx):
     return node
 
 
+# The number of conversions running with the cyclic garbage collector paused, and whether
+# it was enabled when the first of them paused it (guarded by _GC_LOCK).
+_GC_LOCK = threading.Lock()
+_gc_pauses = 0
+_gc_was_enabled = False
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Pauses the cyclic garbage collector while a tree is converted.
+
+    A conversion allocates many small objects that live until it ends (nodes, annotations,
+    scopes, CFG nodes); the collector would scan the whole growing tree again and again,
+    about a fifth of the time of a large conversion. The cycles are collected afterwards.
+    """
+    global _gc_pauses, _gc_was_enabled
+    with _GC_LOCK:
+        if _gc_pauses == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _gc_pauses -= 1
+            if _gc_pauses == 0 and _gc_was_enabled:
+                gc.enable()
+
+
 def convert_tree(fn):
     """Parses and converts a function or lambda.
 
@@ -178,6 +210,11 @@ def convert_tree(fn):
     Raises:
       ConversionError: the source is unavailable or uses unsupported syntax.
     """
+    with _collector_paused():
+        return _convert_tree(fn)
+
+
+def _convert_tree(fn):
     node = parser.parse_entity(fn)
     filename = parser.source_filename(fn)
     check_supported(node, filename)

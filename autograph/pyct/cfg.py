@@ -13,7 +13,7 @@ Simplifications, shared with TensorFlow AutoGraph:
 import ast
 import collections
 import enum
-import weakref
+import heapq
 
 import gast
 
@@ -24,7 +24,7 @@ class Node(object):
 
     Attributes:
       next: set (frozenset once built) of successor Nodes.
-      prev: weakref.WeakSet of predecessor Nodes.
+      prev: set (frozenset once built) of predecessor Nodes.
       ast_node: the gast node this CFG node stands for (a statement, an expression for
         compound statement headers, a gast.arguments or a gast.withitem / gast.match_case).
     """
@@ -36,10 +36,9 @@ class Node(object):
 
     def freeze(self):
         self.next = frozenset(self.next)
-        # Assumption: All CFG nodes have identical life spans, because the graph
-        # owns them. Nodes should never be used outside the context of an existing
-        # graph.
-        self.prev = weakref.WeakSet(self.prev)
+        # The graph owns its nodes: predecessor links are plain references (a cycle with
+        # `next`, which the garbage collector frees with the graph).
+        self.prev = frozenset(self.prev)
 
     def __repr__(self):
         return node_repr(self.ast_node)
@@ -205,30 +204,40 @@ class GraphVisitor(object):
         return False
 
     def _visit_internal(self, mode):
-        """Visits the CFG, breadth-first, until visit_node stops asking for revisits."""
+        """Visits the CFG until visit_node stops asking for revisits.
+
+        The work list is ordered by source position (reversed for a reverse walk), which
+        is close to a topological order: most nodes are visited once after all of their
+        predecessors, and only loops are visited again. A node waits in the list at most
+        once.
+        """
         assert mode in (_WalkMode.FORWARD, _WalkMode.REVERSE)
-        if mode == _WalkMode.FORWARD:
-            open_ = collections.deque([self.graph.entry])
+        forward = mode == _WalkMode.FORWARD
+        position = {}
+        for i, node in enumerate(self.graph.index.values()):
+            position[node] = i if forward else -i
+        if forward:
+            start = {self.graph.entry}
         else:
-            open_ = collections.deque(self.graph.exit | self.graph.error)
+            start = set(self.graph.exit | self.graph.error)
             # Nodes that never reach an exit (e.g. infinite loops) still get visited.
-            open_.extend(n for n in self.graph.index.values() if not n.next)
+            start.update(n for n in self.graph.index.values() if not n.next)
+        open_ = [(position[n], n) for n in start]  # positions are unique: nodes never compare
+        heapq.heapify(open_)
+        queued = set(start)  # the nodes waiting in open_
         closed = set()
 
         while open_:
-            node = open_.popleft()
+            _, node = heapq.heappop(open_)
+            queued.discard(node)
             closed.add(node)
 
             should_revisit = self.visit_node(node)
 
-            if mode == _WalkMode.FORWARD:
-                children = node.next
-            else:
-                children = node.prev
-
-            for next_ in children:
-                if should_revisit or next_ not in closed:
-                    open_.append(next_)
+            for next_ in (node.next if forward else node.prev):
+                if (should_revisit or next_ not in closed) and next_ not in queued:
+                    heapq.heappush(open_, (position[next_], next_))
+                    queued.add(next_)
 
     def visit_forward(self):
         self._visit_internal(_WalkMode.FORWARD)

@@ -1,7 +1,6 @@
 """Builds the control flow graphs of `cfg`: the AST walker and the graph builder it drives."""
 
 import gast
-import weakref
 
 from autograph.pyct import anno
 from autograph.pyct.cfg import Graph
@@ -94,10 +93,7 @@ class GraphBuilder(object):
         """Grows the graph by adding a CFG node following the current leaves."""
         if ast_node in self.node_index:
             raise ValueError('%s added twice' % ast_node)
-        # Assumption: All CFG nodes have identical life spans, because the graph
-        # owns them. Nodes should never be used outside the context of an existing
-        # graph.
-        node = Node(next_=set(), prev=weakref.WeakSet(), ast_node=ast_node)
+        node = Node(next_=set(), prev=set(), ast_node=ast_node)
         self.node_index[ast_node] = node
         self.owners[node] = frozenset(self.active_stmts)
 

@@ -44,6 +44,10 @@ class Namer(object):
         self._used = set(used_names)
         # the names handed out by new_symbol
         self.generated = set()
+        # name root -> a suffix number below which every candidate is in _used (which only
+        # grows): new_symbol starts probing there instead of at 0, so that handing out n
+        # symbols with one root costs O(n), not O(n**2)
+        self._first_free = {}
 
     @classmethod
     def for_tree(cls, node):
@@ -68,12 +72,22 @@ class Namer(object):
           str: `name_root`, or `name_root_1`, `name_root_2`, ... when taken (`break_1` for a
           root that ends with an underscore).
         """
-        candidate = name_root
-        n = 0
-        while (candidate in self._used or candidate in _RESERVED
-               or candidate in reserved_locals):
+        pattern = '%s%d' if name_root.endswith('_') else '%s_%d'
+        n = self._first_free.get(name_root, 0)
+        # whether every candidate probed so far is taken for good (not just by this call's
+        # reserved_locals)
+        taken_for_good = True
+        while True:
+            candidate = name_root if n == 0 else pattern % (name_root, n)
+            used = candidate in self._used or candidate in _RESERVED
+            if not used and candidate not in reserved_locals:
+                break
+            if taken_for_good and not used:
+                self._first_free[name_root] = n
+                taken_for_good = False
             n += 1
-            candidate = ('%s%d' if name_root.endswith('_') else '%s_%d') % (name_root, n)
+        if taken_for_good:
+            self._first_free[name_root] = n + 1
         self._used.add(candidate)
         self.generated.add(candidate)
         return candidate

@@ -66,6 +66,8 @@ class QN(object):
         # Whether this is `base.attr`, resp. `base[subscript]`.
         self._has_attr = bool(attr)
         self._has_subscript = subscript is not None
+        # QNs are immutable and hashed millions of times by the analyses: hash once.
+        self._hash = hash(self.qn + (self._has_attr, self._has_subscript))
 
     @property
     def parent(self):
@@ -145,10 +147,12 @@ class QN(object):
         return self.qn[1]
 
     def __hash__(self):
-        return hash(self.qn + (self._has_attr, self._has_subscript))
+        return self._hash
 
     def __eq__(self, other):
-        return (isinstance(other, QN) and self.qn == other.qn and
+        if self is other:
+            return True
+        return (isinstance(other, QN) and self._hash == other._hash and self.qn == other.qn and
                 self.has_subscript() == other.has_subscript() and
                 self.has_attr() == other.has_attr())
 

@@ -256,19 +256,15 @@ class ActivityAnalyzer(gast.NodeTransformer):
         return node
 
     def _process_parallel_blocks(self, parent, children):
-        # Because the scopes are not isolated, processing any child block
-        # modifies the parent state causing the other child blocks to be
-        # processed incorrectly. So we need to checkpoint the parent scope so that
-        # each child sees the same context.
-        before_parent = Scope.copy_of(self.scope)
-        after_children = []
+        # Parallel blocks (if/else, loop body/orelse, match cases) are processed one after
+        # the other in the same enclosing scope. A block only adds to that scope (when its
+        # own scope is finalized) and never reads it, so each block sees the same context
+        # and the enclosing scope ends with the union of the blocks' activity, as if each
+        # had been analysed from a checkpoint. (TensorFlow copies the whole scope chain per
+        # block, which makes the analysis quadratic in the length of the function; here the
+        # block scopes' `parent` is the live enclosing scope instead of a snapshot.)
         for child, process in children:
-            self.scope = Scope.copy_of(before_parent)
             process(child)
-            after_child = Scope.copy_of(self.scope)
-            after_children.append(after_child)
-        for after_child in after_children:
-            self.scope.merge_from(after_child)
         return parent
 
     def _body_and_orelse(self, node):
@@ -314,19 +310,20 @@ class ActivityAnalyzer(gast.NodeTransformer):
     def visit_ClassDef(self, node):
         self._functions_or_classes.append(node)
         # The ClassDef node itself has a Scope object that tracks the creation
-        # of its name, along with the usage of any decorator accompanying it.
+        # of its name, along with the usage of any decorator accompanying it, and the
+        # free variables of its body: the body runs when the statement does.
         self._enter_scope(False)
         node.decorator_list = self.visit_block(node.decorator_list)
         self.scope.modified.add(qual_names.QN(node.name))
         self.scope.bound.add(qual_names.QN(node.name))
         node.bases = self.visit_block(node.bases)
         node.keywords = self.visit_block(node.keywords)
-        self._exit_and_record_scope(node)
 
         # A separate Scope tracks the actual class definition.
         self._enter_scope(True)
         node.body = self.visit_block(node.body)
         self._exit_scope()
+        self._exit_and_record_scope(node)
         self._functions_or_classes.pop()
         return node
 

@@ -138,6 +138,22 @@ class TreeAnnotator(gast.NodeTransformer):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
+    def visit_ClassDef(self, node):
+        # The ClassDef is one node of the enclosing function's graph. Its body has no graph:
+        # it is not annotated, but the functions defined in it are analysed with their own.
+        for field in node._fields:
+            if field != 'body':
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    setattr(node, field, [self.visit(n) for n in value])
+                elif isinstance(value, gast.AST):
+                    setattr(node, field, self.visit(value))
+        parent_analyzer = self.current_analyzer
+        self.current_analyzer = None
+        node.body = [self.visit(n) for n in node.body]
+        self.current_analyzer = parent_analyzer
+        return node
+
     def _block_statement_live_out(self, node):
         successors = self.current_analyzer.graph.stmt_next.get(node, ())
         stmt_live_out = set()

@@ -34,44 +34,66 @@ class Definition(object):
 class _NodeState(object):
     """Abstraction for the state of the CFG walk for reaching definition analysis.
 
-    This is a value type. Only implements the strictly necessary operators.
+    This is a value type: its `value` is never changed after construction, so states
+    share their frozensets (and an operator may return one of its operands unchanged).
+    Only implements the strictly necessary operators.
 
     Attributes:
-      value: Dict[qual_names.QN, Set[Definition, ...]], the defined symbols and
+      value: Dict[qual_names.QN, FrozenSet[Definition, ...]], the defined symbols and
           their possible definitions
     """
+
+    __slots__ = ('value',)
 
     def __init__(self, init_from=None):
         if init_from:
             if isinstance(init_from, _NodeState):
-                self.value = {s: set(other_infos) for s, other_infos in init_from.value.items()}
+                self.value = dict(init_from.value)
             elif isinstance(init_from, dict):
-                self.value = {s: set((init_from[s],)) for s in init_from}
+                self.value = {s: frozenset((init_from[s],)) for s in init_from}
             else:
                 raise TypeError('expected a _NodeState or a dict, found %r' % (init_from,))
         else:
             self.value = {}
 
     def __eq__(self, other):
-        if frozenset(self.value.keys()) != frozenset(other.value.keys()):
-            return False
-        return all(self.value[s] == other.value[s] for s in self.value)
+        return self.value == other.value
 
     def __ne__(self, other):
-        return not self.__eq__(other)
+        return self.value != other.value
 
     def __or__(self, other):
         assert isinstance(other, _NodeState)
-        result = _NodeState(self)
-        for s, other_infos in other.value.items():
-            if s in result.value:
-                result.value[s].update(other_infos)
+        # Iterate over the smaller state, and copy the larger one only if it changes.
+        big, small = self, other
+        if len(small.value) > len(big.value):
+            big, small = small, big
+        value = None  # the result's dict, made when it first differs from big's
+        big_value = big.value
+        for s, infos in small.value.items():
+            big_infos = big_value.get(s)
+            if big_infos is infos:
+                continue
+            if big_infos is None:
+                new_infos = infos
+            elif infos <= big_infos:
+                continue
             else:
-                result.value[s] = set(other_infos)
+                new_infos = big_infos | infos
+            if value is None:
+                value = dict(big_value)
+            value[s] = new_infos
+        if value is None:
+            return big
+        result = _NodeState()
+        result.value = value
         return result
 
     def __sub__(self, other):
-        assert isinstance(other, set)
+        assert isinstance(other, (set, frozenset))
+        value = self.value
+        if not any(s in value for s in other):
+            return self
         result = _NodeState(self)
         for s in other:
             result.value.pop(s, None)
@@ -190,14 +212,35 @@ class TreeAnnotator(gast.NodeTransformer):
         fndefs = FnDefsAnalyzer(subgraph)
         fndefs.visit_forward()
 
-        # Recursively process any remaining subfunctions.
+        # Recursively process any remaining subfunctions. Until a node of the new graph is
+        # reached there is no current CFG node: the enclosing function's would be stale.
+        parent_cfg_node = self.current_cfg_node
         self.current_analyzer, self.current_fndefs = analyzer, fndefs
+        self.current_cfg_node = None
         node.args = self.visit(node.args)
         if isinstance(node, gast.Lambda):
             node.body = self.visit(node.body)
         else:
             node.body = self.visit_block(node.body)
         self.current_analyzer, self.current_fndefs = parent_analyzer, parent_fndefs
+        self.current_cfg_node = parent_cfg_node
+        return node
+
+    def visit_ClassDef(self, node):
+        # The ClassDef is one node of the enclosing function's graph (its decorators, bases
+        # and keywords). Its body has no graph: it is not annotated, but the functions
+        # defined in it are analysed with their own graphs.
+        for field in node._fields:
+            if field != 'body':
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    setattr(node, field, self.visit_block(value))
+                elif isinstance(value, gast.AST):
+                    setattr(node, field, self.visit(value))
+        parent = self.current_analyzer, self.current_fndefs, self.current_cfg_node
+        self.current_analyzer = self.current_fndefs = self.current_cfg_node = None
+        node.body = self.visit_block(node.body)
+        self.current_analyzer, self.current_fndefs, self.current_cfg_node = parent
         return node
 
     def visit_FunctionDef(self, node):
@@ -257,7 +300,21 @@ class TreeAnnotator(gast.NodeTransformer):
     visit_TryStar = _visit_compound
     visit_With = _visit_compound
     visit_AsyncWith = _visit_compound
-    visit_ExceptHandler = _visit_compound
+
+    def visit_ExceptHandler(self, node):
+        if self.current_analyzer is None or node.type is None:
+            return self._visit_compound(node)
+        self._aggregate_predecessors_defined_in(node)
+        # The handler's CFG node is node.type, and it also binds node.name.
+        node.type = self.visit(node.type)
+        if node.name is not None:
+            parent = self.current_cfg_node
+            self.current_cfg_node = self.current_analyzer.graph.index[node.type]
+            node.name = self.visit(node.name)
+            self.current_cfg_node = parent
+        node.body = self.visit_block(node.body)
+        return node
+
     visit_Match = _visit_compound
     visit_match_case = _visit_compound
 

@@ -1,8 +1,5 @@
 """Activity scopes: the symbols a block of code reads, modifies and binds."""
 
-import copy
-import weakref
-
 
 class Scope(object):
     """Encloses local symbol definition and usage information.
@@ -11,7 +8,8 @@ class Scope(object):
     Note that scopes do not necessarily align with Python's scopes. For example,
     the body of an if statement may be considered a separate scope.
 
-    Caution - the AST references held by this object are weak.
+    The scope holds the function nodes of its parameters strongly: scopes live in the
+    annotations of the same tree, so both have the same life span.
 
     Scope objects are mutable during construction only, and must be frozen using
     `Scope.finalize()` before use. Furthermore, a scope is consistent only after
@@ -49,7 +47,7 @@ class Scope(object):
         not bound here. See
         https://docs.python.org/3/reference/executionmodel.html for a precise
         definition.
-      params: WeakValueDictionary[qual_names.QN, ast.Node], function arguments
+      params: Dict[qual_names.QN, ast.Node], function arguments
         visible in this scope, mapped to the function node that defines them.
       enclosing_scope: Scope, the innermost isolated scope that is a transitive
         parent of this scope. May be the scope itself.
@@ -92,7 +90,7 @@ class Scope(object):
         self.nonlocals = set()
         self.annotations = set()
 
-        self.params = weakref.WeakValueDictionary()
+        self.params = {}
 
         # Certain fields can only be accessed after the scope and all its parent
         # scopes have been fully built. This field guards that.
@@ -120,15 +118,15 @@ class Scope(object):
         if self.parent is not None:
             assert other.parent is not None
             self.parent.copy_from(other.parent)
-        self.isolated_names = copy.copy(other.isolated_names)
-        self.modified = copy.copy(other.modified)
-        self.read = copy.copy(other.read)
-        self.deleted = copy.copy(other.deleted)
-        self.bound = copy.copy(other.bound)
-        self.globals = copy.copy(other.globals)
-        self.nonlocals = copy.copy(other.nonlocals)
-        self.annotations = copy.copy(other.annotations)
-        self.params = copy.copy(other.params)
+        self.isolated_names = set(other.isolated_names)
+        self.modified = set(other.modified)
+        self.read = set(other.read)
+        self.deleted = set(other.deleted)
+        self.bound = set(other.bound)
+        self.globals = set(other.globals)
+        self.nonlocals = set(other.nonlocals)
+        self.annotations = set(other.annotations)
+        self.params = dict(other.params)
 
     @classmethod
     def copy_of(cls, other):
@@ -187,7 +185,4 @@ class Scope(object):
                                       tuple(sorted(map(str, self.modified))))
 
     def mark_param(self, name, owner):
-        # Assumption: all AST nodes have the same life span. This lets us use
-        # a weak reference to mark the connection between a symbol node and the
-        # function node whose argument that symbol is.
         self.params[name] = owner

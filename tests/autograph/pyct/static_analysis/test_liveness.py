@@ -168,3 +168,27 @@ def test_match_and_with():
     assert _live_in(match) == ['ctx', 'k', 'v']
     assert _live_out(match) == ['r']
     assert _live_in(match.cases[0]) == ['ctx', 'k']
+
+
+def test_compound_statement_in_class_body():
+    # test_enum's _EnumTests.setUp: an `if` in the body of a class defined in a function
+    # failed with "If not matching a CFG node, must be a block statement". Class bodies
+    # have no graph: they are not annotated, but the ClassDef statement and the methods are.
+    fn = _analyze('''
+        def f(x, w):
+            class A:
+                if x:
+                    y = 1
+                def m(self):
+                    if self:
+                        return w
+                    return None
+            return A
+    ''')
+    class_def = fn.body[0]
+    assert not anno.hasanno(class_def.body[0], anno.Static.LIVE_VARS_IN)
+    assert _live_in(class_def) == ['w', 'x']
+    assert _live_out(class_def) == ['A']
+    method_if = class_def.body[1].body[0]
+    assert _live_in(method_if) == ['self', 'w']
+    assert _live_out(method_if) == []

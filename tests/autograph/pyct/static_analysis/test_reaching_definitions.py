@@ -180,3 +180,58 @@ def test_custom_definition_factory():
     (definition,) = _defs(tree.body[0].body[1].value)
     assert isinstance(definition, Tagged)
     assert repr(definition).startswith('Tagged[')
+
+
+def test_except_name_in_nested_function():
+    # pydoc._url_handler: `except ... as name` in a nested function raised
+    # `KeyError: def g` (the name was looked up at the enclosing function's CFG node).
+    fn = _analyze('''
+        def f():
+            def g():
+                try:
+                    pass
+                except ValueError as e:
+                    return e
+    ''')
+    handler = fn.body[0].body[0].handlers[0]
+    name_store = handler.name
+    name_load = handler.body[0].value
+    assert len(_defs(name_store)) == 1
+    assert _defs(name_load) == _defs(name_store)
+    assert _defined_in(handler) == []
+
+
+def test_method_of_class_in_function():
+    # pydoc._start_server: the same for a method of a class defined in a function
+    # (`KeyError: class ServerThread`).
+    fn = _analyze('''
+        def f():
+            class A:
+                def run(self):
+                    try:
+                        pass
+                    except ValueError as e:
+                        return self, e
+            return A
+    ''')
+    method = fn.body[0].body[0]
+    handler = method.body[0].handlers[0]
+    self_load, e_load = handler.body[0].value.elts
+    assert _defs(self_load) == _defs(method.args.args[0])
+    assert _defs(e_load) == _defs(handler.name)
+    assert _defined_in(fn.body[1]) == ['A']
+
+
+def test_class_body_is_not_annotated():
+    fn = _analyze('''
+        def f(x):
+            class A:
+                y = x
+                if y:
+                    z = 1
+            return A
+    ''')
+    class_if = fn.body[0].body[1]
+    assert not anno.hasanno(class_if, anno.Static.DEFINED_VARS_IN)
+    assert not anno.hasanno(fn.body[0].body[0].value, anno.Static.DEFINITIONS)
+    assert _defined_in(fn.body[1]) == ['A', 'x']
