@@ -68,4 +68,19 @@ def fuzz_fn(a):
         break
     return v
 """, [(5,), (0,)], ("int",), None),
+    Regression(
+        "lambda_reads_variable_assigned_in_staged_branch",
+        # Found by `python -m tests.fuzz --programs 10000 --seed 20261122` (seed 530). Liveness
+        # did not count a lambda's free variables as read where the lambda is called, so `v4`
+        # was not an output of the staged `if` and the traced function returned its old value.
+        """
+def fuzz_fn(a, p2):
+    h6 = lambda t: v4
+    v4 = a
+    if p2:
+        pass
+    else:
+        v4 += 2
+    return h6(0)
+""", [(-12, False), (3, True)], ("int", "bool"), None),
 ]

@@ -157,7 +157,14 @@ class Analyzer(cfg.GraphVisitor):
 
 
 class FnDefsAnalyzer(cfg.GraphVisitor):
-    """CFG visitor that determines which local function definitions reach each node."""
+    """CFG visitor that determines which local function definitions reach each node.
+
+    Local `def`s and lambdas both count: a lambda may be called wherever it flows.
+    """
+
+    def __init__(self, graph):
+        super().__init__(graph)
+        self._lambdas = {}  # CFG node -> the lambdas in its AST (loops revisit nodes)
 
     def init_state(self, _):
         return frozenset()
@@ -168,12 +175,32 @@ class FnDefsAnalyzer(cfg.GraphVisitor):
         if isinstance(node.ast_node, (gast.FunctionDef, gast.AsyncFunctionDef)):
             # A redefinition of the same name replaces the previous function.
             defs_out = frozenset(
-                d for d in defs_in if d.name != node.ast_node.name) | {node.ast_node}
+                d for d in defs_in if getattr(d, 'name', None) != node.ast_node.name
+            ) | {node.ast_node}
         else:
-            defs_out = defs_in
+            # A lambda may be called wherever it flows (`h = lambda: v; ...; h()`), so it
+            # reaches every later node, like a local def.
+            lambdas = self._lambdas.get(node)
+            if lambdas is None:
+                lambdas = self._lambdas[node] = _lambdas_in(node.ast_node)
+            defs_out = defs_in | lambdas
         self.in_[node] = defs_in
         self.out[node] = defs_out
         return prev_out != defs_out
+
+
+def _lambdas_in(ast_node):
+    """Returns the lambdas in one CFG node's AST (not inside nested definitions)."""
+    found = []
+    stack = [ast_node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.Lambda):
+            found.append(n)
+        if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            continue
+        stack.extend(gast.iter_child_nodes(n))
+    return frozenset(found)
 
 
 class TreeAnnotator(gast.NodeTransformer):

@@ -115,7 +115,9 @@ def test_closure_reads_are_live_where_function_reaches():
     assert _live_out(fn.body[3]) == ['b', 'c', 'g']
 
 
-def test_lambda_reads_are_live_only_at_definition():
+def test_lambda_reads_stay_live_while_the_lambda_may_be_called():
+    # Like a local def, a lambda reads its free variables when called, not when defined: `a`
+    # stays live after the lambda (conservatively, even across `a = 1`).
     fn = _analyze('''
         def f(a):
             h = lambda: a
@@ -123,7 +125,7 @@ def test_lambda_reads_are_live_only_at_definition():
             return h
     ''')
     assert _live_in(fn.body[0]) == ['a']
-    assert _live_in(fn.body[1]) == ['h']
+    assert _live_in(fn.body[1]) == ['a', 'h']
 
 
 def test_try_handler_sees_state_of_body():
@@ -192,3 +194,17 @@ def test_compound_statement_in_class_body():
     method_if = class_def.body[1].body[0]
     assert _live_in(method_if) == ['self', 'w']
     assert _live_out(method_if) == []
+
+
+def test_lambda_free_variables_are_live_where_it_may_be_called():
+    # `h` is called after the if: `v`, read by the lambda, is live out of the if even though
+    # no statement after it names `v`.
+    fn = _analyze('''
+        def f(a, p):
+            h = lambda t: v
+            v = a
+            if p:
+                v += 2
+            return h(0)
+    ''')
+    assert _live_out(fn.body[2]) == ['h', 'v']
