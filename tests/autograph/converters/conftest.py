@@ -1,6 +1,5 @@
 """Helpers for converter tests: run chosen converters on a function, show and run the result."""
 
-import re
 import textwrap
 
 import pytest
@@ -34,13 +33,8 @@ def transform(fn, *converters):
 
 
 def source(node):
-    """The source of a converted tree, without trailing whitespace.
-
-    Python 3.10's unparser writes `lambda :` and parenthesizes tuple targets, `(a, b) = v`;
-    later versions write `lambda:` and `a, b = v`. Goldens use the later form.
-    """
-    text = parser.unparse(node).strip().replace('lambda :', 'lambda:')
-    return re.sub(r'(?m)^(\s*)\(([^()=]*,[^()=]*)\) = ', r'\1\2 = ', text)
+    """The source of a converted tree, without trailing whitespace (the same on every version)."""
+    return parser.unparse(node).strip()
 
 
 def golden(text):

@@ -17,7 +17,7 @@ def f_assert(x):
 def test_golden():
     assert source(transform(f_assert, asserts)) == golden('''
         def f_assert(x):
-            ag__.assert_stmt(x > 0, lambda: 'x is %d' % x)
+            ag__.assert_stmt((x > 0), (lambda: ('x is %d' % x)))
             ag__.assert_stmt(x, None)
     ''')
 

@@ -26,16 +26,16 @@ def test_golden():
         def f_break(n):
             break_ = False
             for i in range(n):
-                if i > 2:
+                if (i > 2):
                     break_ = True
-                if not break_:
+                if (not break_):
                     n += 1
-            if not break_:
-                n = -1
+            if (not break_):
+                n = (- 1)
             break_1 = False
-            while not break_1 and n:
+            while ((not break_1) and n):
                 n -= 1
-                if n == 5:
+                if (n == 5):
                     break_1 = True
             return n
     ''')

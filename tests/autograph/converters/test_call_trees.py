@@ -24,8 +24,7 @@ def test_golden():
     assert source(transform(Derived.m, functions, call_trees)) == golden('''
         def tf__m(self, x, *a, **k):
             with ag__.FunctionScope('m', 'fscope') as fscope:
-                return ag__.converted_call(super(__class__, self).m, (x, *a), None, fscope) + \
-ag__.converted_call(len, (a,), None, fscope)
+                return (ag__.converted_call(super(__class__, self).m, (x, *a), None, fscope) + ag__.converted_call(len, (a,), None, fscope))
     ''')
 
 

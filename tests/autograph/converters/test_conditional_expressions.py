@@ -15,7 +15,7 @@ def f_ifexp(x):
 def test_golden():
     assert source(transform(f_ifexp, conditional_expressions)) == golden('''
         def f_ifexp(x):
-            return ag__.if_exp(x > 0, lambda: 1, lambda: -1, 'x > 0')
+            return ag__.if_exp((x > 0), (lambda: 1), (lambda: (- 1)), 'x > 0')
     ''')
 
 

@@ -22,9 +22,9 @@ def test_golden():
             s = 0
             for x in xs:
                 continue_ = False
-                if x < 0:
+                if (x < 0):
                     continue_ = True
-                if not continue_:
+                if (not continue_):
                     s += x
             return s
     ''')

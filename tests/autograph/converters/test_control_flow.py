@@ -32,7 +32,7 @@ def test_if_golden():
 
                 def set_state(vars_):
                     nonlocal y
-                    y, = vars_
+                    (y,) = vars_
 
                 def if_body():
                     nonlocal y
@@ -42,7 +42,7 @@ def test_if_golden():
                     nonlocal y
                     z = 2
                 y = ag__.Undefined('y')
-                ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('y',), 1)
+                ag__.if_stmt((x > 0), if_body, else_body, get_state, set_state, ('y',), 1)
                 return y
     ''')
 
@@ -65,14 +65,14 @@ def test_while_golden():
 
                 def set_state(vars_):
                     nonlocal i
-                    i, = vars_
+                    (i,) = vars_
 
                 def loop_body():
                     nonlocal i
                     i += 1
 
                 def loop_test():
-                    return i < n
+                    return (i < n)
                 ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('i',), {})
                 return i
     ''')
@@ -96,14 +96,13 @@ def test_for_golden():
 
                 def set_state(vars_):
                     nonlocal s
-                    s, = vars_
+                    (s,) = vars_
 
                 def loop_body(itr):
                     nonlocal s
                     x = itr
                     s += x
-                ag__.for_stmt(xs, None, loop_body, get_state, set_state, ('s',), \
-{'iterate_names': 'x'})
+                ag__.for_stmt(xs, None, loop_body, get_state, set_state, ('s',), {'iterate_names': 'x'})
                 return s
     ''')
 

@@ -17,7 +17,7 @@ def f_fn(x, y=2, *a, k=3, **kw):
 def test_function_scope_golden():
     assert source(transform(f_fn, functions)) == golden('''
         def tf__f_fn(x, y=None, *a, k=None, **kw):
-            """Doc."""
+            'Doc.'
             with ag__.FunctionScope('f_fn', 'fscope') as fscope:
 
                 def inner(z):
@@ -51,7 +51,7 @@ top_lambda = lambda y: y and y * 2  # noqa: E731
 
 def test_top_level_lambda_golden():
     assert source(transform(top_lambda, functions)) == golden('''
-        lambda y: ag__.with_function_scope(lambda lscope: y and y * 2, 'lscope')
+        (lambda y: ag__.with_function_scope((lambda lscope: (y and (y * 2))), 'lscope'))
     ''')
 
 

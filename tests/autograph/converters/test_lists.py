@@ -24,8 +24,8 @@ def test_golden_only_local_lists_are_rebound():
             l = []
             l = ag__.list_append(l, n)
             g_list.append(n)
-            l, x = ag__.list_pop(l, None)
-            l.pop(0) if l else None
+            (l, x) = ag__.list_pop(l, None)
+            (l.pop(0) if l else None)
             return x
     ''')
 

@@ -14,7 +14,7 @@ def f_logic(a, b, c):
 def test_golden():
     assert source(transform(f_logic, logical_expressions)) == golden('''
         def f_logic(a, b, c):
-            return ag__.or_(lambda: ag__.and_(lambda: a, lambda: b), lambda: ag__.not_(c))
+            return ag__.or_((lambda: ag__.and_((lambda: a), (lambda: b))), (lambda: ag__.not_(c)))
     ''')
 
 

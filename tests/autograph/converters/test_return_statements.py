@@ -29,16 +29,16 @@ def test_golden():
             with ag__.FunctionScope('f_return', 'fscope') as fscope:
                 do_return = False
                 retval_ = ag__.UndefinedReturnValue()
-                if x > 0:
+                if (x > 0):
                     retval_ = 1
                     do_return = True
                 else:
                     for i in range(x):
-                        if i == 3:
+                        if (i == 3):
                             retval_ = i
                             do_return = True
-                    if not do_return:
-                        retval_ = -1
+                    if (not do_return):
+                        retval_ = (- 1)
                         do_return = True
                 return fscope.ret(retval_, do_return)
     ''')
@@ -53,7 +53,7 @@ def test_a_single_final_return_stays():
     assert source(transform(single_return, functions, return_statements)) == golden('''
         def tf__single_return(x):
             with ag__.FunctionScope('single_return', 'fscope') as fscope:
-                y = x + 1
+                y = (x + 1)
                 return y
     ''')
 
@@ -119,7 +119,7 @@ def test_function_that_may_fall_off_tells_ret():
                 do_return = False
                 retval_ = ag__.UndefinedReturnValue()
                 for i in x:
-                    if i > 2:
+                    if (i > 2):
                         retval_ = i
                         do_return = True
                 return fscope.ret(retval_, do_return, may_fall_off=True)
@@ -138,7 +138,7 @@ def test_bare_return_beside_value_returns_sets_none():
             with ag__.FunctionScope('value_or_bare_return', 'fscope') as fscope:
                 do_return = False
                 retval_ = ag__.UndefinedReturnValue()
-                if x > 0:
+                if (x > 0):
                     retval_ = 1
                     do_return = True
                 else:

@@ -30,7 +30,7 @@ def test_golden_only_possibly_undefined_names_are_checked():
 
                 def set_state(vars_):
                     nonlocal x
-                    x, = vars_
+                    (x,) = vars_
 
                 def if_body():
                     nonlocal x

@@ -17,7 +17,7 @@ def test_replace_names_functions_and_statement_lists():
         ag__.if_stmt(cond, fn_name, (x,))
     ''', fn_name='if_body', body=body, cond=parser.parse_expression('a > 1'), x='y')
     assert parser.unparse(nodes) == (
-        'def if_body(a):\n    nonlocal y\n    x = 1\nag__.if_stmt(a > 1, if_body, (y,))\n')
+        'def if_body(a):\n    nonlocal y\n    x = 1\nag__.if_stmt((a > 1), if_body, (y,))\n')
 
 
 def test_store_context_is_set_on_targets():
