@@ -59,6 +59,12 @@ class ConcreteFunction:
         graph.outputs = outputs
         self._run = EXECUTORS[executor](graph, list(graph.inputs), outputs)
         self._pack = _output_packer(structured_outputs)
+        # When every argument is a tensor, passed positionally in graph-input order: the
+        # (dtype, shape with None wildcards) of each input, for the fast path of __call__.
+        self._fast_inputs = None
+        if not self._keywords and len(self._positional) == len(graph.inputs) and all(
+                t is p for t, p in zip(self._positional, graph.inputs)):
+            self._fast_inputs = [(p.dtype, _placeholder_shape(p)) for p in graph.inputs]
 
     # -- inspection -----------------------------------------------------------------------
 
@@ -145,6 +151,19 @@ class ConcreteFunction:
                 do not fit the signature.
             InvalidArgumentError: if a tensor has the wrong dtype or an incompatible shape.
         """
+        fast = self._fast_inputs
+        if fast is not None and not kwargs and len(args) == len(fast):
+            values = []
+            for (dtype, shape), arg in zip(fast, args):
+                if type(arg) is not EagerTensor or arg.dtype is not dtype:
+                    break
+                value = arg._value
+                if shape is not None and not _shape_fits(shape, value.shape):
+                    break
+                values.append(value)
+            else:
+                return self._call_values(values)
+        # The general path (also for the fast path's misses, so that errors are the same).
         try:
             values = self._bind_structured(args, kwargs)
         except TypeError as structured_error:
@@ -255,6 +274,16 @@ class ConcreteFunction:
 
     def _flat_describe(self):
         return f"{self.name}({', '.join(p.node.name for p in self.graph.inputs)})"
+
+
+def _shape_fits(shape, actual):
+    """Whether a numpy shape fits a placeholder shape (None: any size)."""
+    if len(shape) != len(actual):
+        return False
+    for want, have in zip(shape, actual):
+        if want is not None and want != have:
+            return False
+    return True
 
 
 def _placeholder_shape(placeholder):
