@@ -38,13 +38,9 @@ class BreakTransformer(transformer.Base):
         self.generic_visit(node)
         orelse = node.orelse
         node.orelse = []
-        if not exit_lowering.contains(node.body, gast.Break):
+        flag = exit_lowering.lower_loop_body(node, gast.Break, self.ctx.namer, 'break_')
+        if flag is None:
             return [node] + orelse
-        flag = self.ctx.namer.new_symbol('break_')
-        lowering = exit_lowering.ExitLowering(
-            lambda s: isinstance(s, gast.Break),
-            lambda s: templates.replace('flag = True', flag=flag), flag)
-        node.body, _ = lowering.block(node.body)
         if isinstance(node, gast.While):
             node.test = templates.replace_as_expression(
                 'not flag and test', flag=flag, test=node.test)

@@ -26,14 +26,9 @@ class ContinueTransformer(transformer.Base):
 
     def _visit_loop(self, node):
         self.generic_visit(node)
-        if not exit_lowering.contains(node.body, gast.Continue):
-            return node
-        flag = self.ctx.namer.new_symbol('continue_')
-        lowering = exit_lowering.ExitLowering(
-            lambda s: isinstance(s, gast.Continue),
-            lambda s: templates.replace('flag = True', flag=flag), flag)
-        body, _ = lowering.block(node.body)
-        node.body = templates.replace('flag = False', flag=flag) + body
+        flag = exit_lowering.lower_loop_body(node, gast.Continue, self.ctx.namer, 'continue_')
+        if flag is not None:
+            node.body = templates.replace('flag = False', flag=flag) + node.body
         return node
 
 

@@ -3,10 +3,33 @@
 import gast
 
 from autograph.pyct import gast_util
+from autograph.pyct import templates
 from autograph.pyct import transformer
 
 _LOOPS = (gast.While, gast.For)
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
+
+
+def lower_loop_body(loop, jump_type, namer, flag_name):
+    """Lowers the `break` or `continue` statements of one loop's body into a flag.
+
+    Args:
+      loop: a gast While or For node; its body is replaced.
+      jump_type: gast.Break or gast.Continue.
+      namer: the namer that makes the flag's name.
+      flag_name: the base name of the flag ('break_', 'continue_').
+
+    Returns:
+      The flag's name, or None when the body has no such jump (and is left unchanged).
+    """
+    if not contains(loop.body, jump_type):
+        return None
+    flag = namer.new_symbol(flag_name)
+    lowering = ExitLowering(
+        lambda s: isinstance(s, jump_type),
+        lambda s: templates.replace('flag = True', flag=flag), flag)
+    loop.body, _ = lowering.block(loop.body)
+    return flag
 
 
 class ExitLowering(object):
