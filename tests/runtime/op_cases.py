@@ -215,6 +215,25 @@ def run_eager(case):
     return _to_numpy(case.fn(*args, **case.kwargs))
 
 
+def trace_graph(name, specs, fn):
+    """Traces `fn` on placeholders into a Graph whose outputs are what `fn` returns.
+
+    Args:
+        name: The graph's name.
+        specs: (placeholder name, dtype, shape) of each argument, in order.
+        fn: Called with the placeholders; returns a tensor or a list/tuple of tensors.
+
+    Returns:
+        The Graph, with `graph.outputs` set.
+    """
+    graph = Graph(name)
+    with context.graph_scope(graph):
+        inputs = [graph.placeholder(dtype, shape, name=n) for n, dtype, shape in specs]
+        out = fn(*inputs)
+    graph.outputs = list(out) if isinstance(out, (list, tuple)) else [out]
+    return graph
+
+
 def build_graph(case, relax=False):
     """Traces a case into a Graph; numpy arguments become placeholders.
 

@@ -8,17 +8,16 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import context
 from runtime.errors import InvalidArgumentError
 from runtime.executor import codegen
 from runtime.executor import interpret
-from runtime.graph import Graph
 from tests.runtime.op_cases import CASES
 from tests.runtime.op_cases import ERROR_CASES
 from tests.runtime.op_cases import assert_same
 from tests.runtime.op_cases import build_graph
 from tests.runtime.op_cases import run_eager
 from tests.runtime.op_cases import run_graph
+from tests.runtime.op_cases import trace_graph
 
 IDS = [c.id for c in CASES]
 # The op table divides floats by zero on purpose (the result is inf, as in TensorFlow).
@@ -54,17 +53,8 @@ def test_op_error_case_agrees(case):
 
 # -- generated source -----------------------------------------------------------------------
 
-def _graph(name, specs, fn):
-    graph = Graph(name)
-    with context.graph_scope(graph):
-        inputs = [graph.placeholder(dtype, shape, name=n) for n, dtype, shape in specs]
-        out = fn(*inputs)
-    graph.outputs = list(out) if isinstance(out, (list, tuple)) else [out]
-    return graph
-
-
 def test_generated_source_is_straight_line_numpy():
-    graph = _graph("f", [("x", tf.float32, (3,)), ("y", tf.int32, ())],
+    graph = trace_graph("f", [("x", tf.float32, (3,)), ("y", tf.int32, ())],
                    lambda x, y: (tf.identity(x + 1.0) * tf.cast(tf.cast(y, tf.int64),
                                                                  tf.float32), y // 2, y))
     assert codegen.generate(graph).source == (
@@ -88,7 +78,7 @@ def test_generated_source_is_straight_line_numpy():
 
 
 def test_kernel_fallback_and_large_values_are_freed():
-    graph = _graph("g", [("x", tf.int32, (2048,)), ("d", tf.int32, (2048,))],
+    graph = trace_graph("g", [("x", tf.int32, (2048,)), ("d", tf.int32, (2048,))],
                    lambda x, d: tf.reduce_sum((x + 1) // d))
     source = codegen.generate(graph).source
     # Integer floordiv by a non-constant needs the kernel's zero check: the kernel is called.
@@ -100,7 +90,7 @@ def test_kernel_fallback_and_large_values_are_freed():
 
 
 def test_scalar_inputs_become_numpy_scalars():
-    graph = _graph("h", [("x", tf.float32, ())], lambda x: x * 2.0)
+    graph = trace_graph("h", [("x", tf.float32, ())], lambda x: x * 2.0)
     fn = codegen.compile(graph)
     out = fn(np.array(1.5, np.float32))[0]
     assert type(out) is np.float32 and out == 3.0
@@ -108,7 +98,7 @@ def test_scalar_inputs_become_numpy_scalars():
 
 
 def test_source_registered_in_linecache_and_traceback_names_node():
-    graph = _graph("divide_all", [("x", tf.int32, (2,)), ("y", tf.int32, (2,))],
+    graph = trace_graph("divide_all", [("x", tf.int32, (2,)), ("y", tf.int32, (2,))],
                    lambda x, y: x // y)
     fn = codegen.compile(graph)
     code = fn.__code__
@@ -130,7 +120,7 @@ def test_error_inside_loop_body_names_inner_node():
     def build(n, d):
         return tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + 10 // (d - i)),
                              (tf.constant(0), tf.constant(0)))[1]
-    graph = _graph("loop_div", [("n", tf.int32, ()), ("d", tf.int32, ())], build)
+    graph = trace_graph("loop_div", [("n", tf.int32, ()), ("d", tf.int32, ())], build)
     fn = codegen.compile(graph)
     assert fn(np.array(3, np.int32), np.array(5, np.int32))[0] == 10 // 5 + 10 // 4 + 10 // 3
     with pytest.raises(InvalidArgumentError, match=r"^While executing floordiv = floordiv\("):
@@ -150,7 +140,7 @@ def collatz(n):
 
 
 def test_collatz_uses_native_while_and_if():
-    graph = _graph("collatz", [("n", tf.int32, ())], collatz)
+    graph = trace_graph("collatz", [("n", tf.int32, ())], collatz)
     source = codegen.generate(graph).source
     assert "while True:" in source and "        if " in source and "else:" in source
     assert "_k_" not in source  # every op inlined as a numpy operator
@@ -192,7 +182,7 @@ def nested_loop_python(x, n):
 
 @pytest.mark.parametrize("n", [0, 1, 5])
 def test_nested_structures_agree(n):
-    graph = _graph("nested", [("x", tf.float32, (2,)), ("n", tf.int32, ())], nested_loop)
+    graph = trace_graph("nested", [("x", tf.float32, (2,)), ("n", tf.int32, ())], nested_loop)
     x = np.array([0.5, -1.0], np.float32)
     feeds = (x, np.array(n, np.int32))
     compiled = codegen.compile(graph)(*feeds)
@@ -203,7 +193,7 @@ def test_nested_structures_agree(n):
 
 
 def test_million_iteration_loop_runs_in_bounded_memory():
-    graph = _graph("count", [("n", tf.int32, ())],
+    graph = trace_graph("count", [("n", tf.int32, ())],
                    lambda n: tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + 2.0),
                                            (tf.constant(0), tf.constant(0.0, tf.float64))))
     fn = codegen.compile(graph)
@@ -229,7 +219,7 @@ def test_variables_read_at_call_time_and_writes_ordered():
         v.assign(after * 10.0)
         return before, after
 
-    graph = _graph("state", [("x", tf.float32, ())], build)
+    graph = trace_graph("state", [("x", tf.float32, ())], build)
     fn = codegen.compile(graph)
     before, after = fn(np.array(2.0, np.float32))
     assert (before, after, v.numpy()) == (1.0, 3.0, 30.0)
@@ -248,7 +238,7 @@ def test_tensor_array_loop_agrees():
         _, ta = tf.while_loop(lambda i, ta: i < x.shape[0], body, (tf.constant(0), ta))
         return ta.stack()
 
-    graph = _graph("ta", [("x", tf.float32, (4, 2))], build)
+    graph = trace_graph("ta", [("x", tf.float32, (4, 2))], build)
     x = np.arange(8, dtype=np.float32).reshape(4, 2)
     out = codegen.compile(graph)(x)[0]
     assert out.tolist() == [[0, 0], [2, 3], [8, 10], [18, 21]] and out.dtype == np.float32
@@ -275,7 +265,7 @@ def test_print_order_matches_interpreter(capsys):
         tf.print("end")
         return i
 
-    graph = _graph("prints", [("n", tf.int32, ())], build)
+    graph = trace_graph("prints", [("n", tf.int32, ())], build)
     codegen.compile(graph)(np.array(2, np.int32))
     compiled = capsys.readouterr().out
     assert compiled == "start 2\nstep 0\nstep 1\nbig\nend\n"

@@ -6,21 +6,11 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import context
 from runtime.errors import InvalidArgumentError
 from runtime.executor import codegen
 from runtime.executor import interpret
 from runtime.executor import optimize as opt
-from runtime.graph import Graph
-
-
-def _graph(name, specs, fn):
-    graph = Graph(name)
-    with context.graph_scope(graph):
-        inputs = [graph.placeholder(dtype, shape, name=n) for n, dtype, shape in specs]
-        out = fn(*inputs)
-    graph.outputs = list(out) if isinstance(out, (list, tuple)) else [out]
-    return graph
+from tests.runtime.op_cases import trace_graph
 
 
 def _both(graph, *feeds):
@@ -38,7 +28,7 @@ def _ops(graph):
 
 
 def test_neutral_constants_fuse_away():
-    graph = _graph("f", [("x", tf.int32, (3,))], lambda x: ((x * 1) + 0 - 0, 1 * x))
+    graph = trace_graph("f", [("x", tf.int32, (3,))], lambda x: ((x * 1) + 0 - 0, 1 * x))
     optimized = opt.optimize(graph)
     assert "multiply" not in _ops(optimized)
     assert "add" not in _ops(optimized) and "subtract" not in _ops(optimized)
@@ -47,14 +37,14 @@ def test_neutral_constants_fuse_away():
 
 def test_neutral_constant_that_broadcasts_is_kept():
     # x * ones(3) changes x's shape from () to (3,): it is not a no-op.
-    graph = _graph("f", [("x", tf.int32, ())], lambda x: x * tf.ones([3], tf.int32))
+    graph = trace_graph("f", [("x", tf.int32, ())], lambda x: x * tf.ones([3], tf.int32))
     assert "multiply" in _ops(opt.optimize(graph))
     assert _both(graph, np.int32(4))[0].tolist() == [4, 4, 4]
 
 
 def test_float_add_zero_is_kept():
     # -0.0 + 0.0 is +0.0: adding a float zero is not an identity.
-    graph = _graph("f", [("x", tf.float32, ())], lambda x: x + 0.0)
+    graph = trace_graph("f", [("x", tf.float32, ())], lambda x: x + 0.0)
     assert "add" in _ops(opt.optimize(graph))
     (result,) = _both(graph, np.float32(-0.0))
     assert not np.signbit(result)
@@ -64,7 +54,7 @@ def test_select_cond_becomes_a_conditional_expression():
     def fn(p, a, b):
         return tf.cond(p, lambda: (a, tf.constant(True)), lambda: (b, tf.constant(False)))
 
-    graph = _graph("f", [("p", tf.bool, ()), ("a", tf.int32, ()), ("b", tf.int32, ())], fn)
+    graph = trace_graph("f", [("p", tf.bool, ()), ("a", tf.int32, ()), ("b", tf.int32, ())], fn)
     source = codegen.generate(graph).source
     assert " if " in source and "else" in source and "\n    if " not in source
     for p in (True, False):
@@ -73,7 +63,7 @@ def test_select_cond_becomes_a_conditional_expression():
 
 
 def test_integer_indexing_matches_the_kernel_and_its_error():
-    graph = _graph("f", [("x", tf.int32, (None, 3)), ("i", tf.int32, ())],
+    graph = trace_graph("f", [("x", tf.int32, (None, 3)), ("i", tf.int32, ())],
                    lambda x, i: (x[i], x[i, 2], x[-1, 0]))
     x = np.arange(6, dtype=np.int32).reshape(2, 3)
     row, item, last = _both(graph, x, np.int32(1))

@@ -3,20 +3,10 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime import context
 from runtime.errors import InvalidArgumentError
 from runtime.executor import interpret
 from runtime.executor import optimize as opt
-from runtime.graph import Graph
-
-
-def _graph(name, specs, fn):
-    graph = Graph(name)
-    with context.graph_scope(graph):
-        inputs = [graph.placeholder(dtype, shape, name=n) for n, dtype, shape in specs]
-        out = fn(*inputs)
-    graph.outputs = list(out) if isinstance(out, (list, tuple)) else [out]
-    return graph
+from tests.runtime.op_cases import trace_graph
 
 
 def _run(graph, *feeds):
@@ -52,7 +42,7 @@ STRAIGHT_BEFORE = """graph f(%x: float32[3]) {
 
 
 def test_optimize_golden(capsys):
-    graph = _graph("f", [("x", tf.float32, (3,))], straight)
+    graph = trace_graph("f", [("x", tf.float32, (3,))], straight)
     assert str(graph) == STRAIGHT_BEFORE
     optimized = opt.optimize(graph)
     assert str(optimized) == """graph f(%x: float32[3]) {
@@ -75,7 +65,7 @@ def test_optimize_golden(capsys):
 
 
 def test_single_passes_golden():
-    graph = _graph("f", [("x", tf.float32, (3,))], straight)
+    graph = trace_graph("f", [("x", tf.float32, (3,))], straight)
     pruned = str(opt.prune(graph))
     assert "%exp" not in pruned and "%Const_1 = constant" in pruned
     folded = str(opt.fold_constants(graph))
@@ -101,7 +91,7 @@ LOOP_SIGNATURE = "(%loop_var: int32[], %loop_var_1: float32[3], %n: int32[], %x:
 
 
 def test_dead_loop_vars_and_cond_outputs_pruned_golden():
-    graph = _graph("w", [("x", tf.float32, (3,)), ("n", tf.int32, ())], loops)
+    graph = trace_graph("w", [("x", tf.float32, (3,)), ("n", tf.int32, ())], loops)
     assert str(opt.optimize(graph)) == """graph w(%x: float32[3], %n: int32[]) {
   %Const = constant() {value=0} : int32[]
   %zeros = constant() {value=[0.,0.,0.]} : float32[3]
@@ -147,7 +137,7 @@ def test_stateless_unused_loop_removed_stateful_loop_kept(capsys):
         tf.while_loop(lambda i: i < n, noisy, (tf.constant(0),))
         return n
 
-    graph = _graph("s", [("n", tf.int32, ())], build)
+    graph = trace_graph("s", [("n", tf.int32, ())], build)
     text = str(opt.optimize(graph))
     assert text.count("= while(") == 1 and "print(%loop_var)" in text
     _run(opt.optimize(graph), np.array(2, np.int32))
@@ -159,7 +149,7 @@ def test_constants_propagate_into_subgraphs():
         k = tf.constant(4)
         return tf.cond(x > 0, lambda: x + k * 2, lambda: x - k)
 
-    graph = _graph("p", [("x", tf.int32, ())], build)
+    graph = trace_graph("p", [("x", tf.int32, ())], build)
     text = str(opt.optimize(graph))
     # `k * 2` inside the branch is folded once k is known there; k is no longer an operand.
     assert "%cond = cond(%greater, %x) : int32[]" in text
@@ -173,7 +163,7 @@ def test_failing_op_is_not_folded():
         bad = tf.constant(1) // tf.constant(0)
         return tf.cond(x > 0, lambda: x + bad, lambda: x)
 
-    graph = _graph("e", [("x", tf.int32, ())], build)
+    graph = trace_graph("e", [("x", tf.int32, ())], build)
     optimized = opt.optimize(graph)
     assert "%floordiv = floordiv(%Const, %Const_1)" in str(optimized)
     with pytest.raises(InvalidArgumentError, match="Integer division by zero"):
@@ -181,7 +171,7 @@ def test_failing_op_is_not_folded():
 
 
 def test_lossy_cast_chain_not_fused():
-    graph = _graph("c", [("x", tf.float32, (2,))],
+    graph = trace_graph("c", [("x", tf.float32, (2,))],
                    lambda x: tf.cast(tf.cast(x, tf.int32), tf.float32))
     optimized = opt.optimize(graph)
     assert "%cast_1 = cast(%cast) {dtype=float32}" in str(optimized)
