@@ -1,11 +1,11 @@
 """Tensors (eager values and symbolic graph outputs), shapes, specs and conversion."""
 import linecache
 import numbers
-import os
 import sys
 
 import numpy as np
 
+from autograph.pyct import inspect_utils
 from runtime import context
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
@@ -248,27 +248,22 @@ def _numpy_str(value):
     return "\n" + text if "\n" in text else text  # TensorFlow starts a new line
 
 
-_LIBRARY_DIRS = tuple(
-    os.path.dirname(os.path.abspath(p)) + os.sep
-    for p in (__file__, os.path.join(os.path.dirname(os.path.dirname(__file__)), "autograph",
-                                     "__init__.py")))
-
-
 def _user_location():
     """Returns ' (File "f.py", line 3, in fn: `src`)' for the innermost user frame, or ''.
 
     User frames are those outside the runtime and autograph packages and outside generated
     code, so the message points at the line the user wrote.
     """
-    frame = sys._getframe(2)
-    while frame is not None:
+    frame, _ = inspect_utils.first_user_frame(sys._getframe(2))
+    # Frames of code made by exec or compile ("<string>") have no source to show: skip them.
+    while frame is not None and frame.f_code.co_filename.startswith("<"):
+        frame, _ = inspect_utils.first_user_frame(frame.f_back)
+    if frame is not None:
         filename = frame.f_code.co_filename
-        if not filename.startswith(_LIBRARY_DIRS) and not filename.startswith("<"):
-            line = linecache.getline(filename, frame.f_lineno).strip()
-            source = f": `{line}`" if line else ""
-            return (f' (File "{filename}", line {frame.f_lineno}, in '
-                    f"{frame.f_code.co_name}{source})")
-        frame = frame.f_back
+        line = linecache.getline(filename, frame.f_lineno).strip()
+        source = f": `{line}`" if line else ""
+        return (f' (File "{filename}", line {frame.f_lineno}, in '
+                f"{frame.f_code.co_name}{source})")
     return ""
 
 

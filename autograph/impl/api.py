@@ -36,9 +36,6 @@ _module_decisions = {}
 # (file, first line, name) of functions whose conversion failed and was reported already, so
 # that each warns once. Not keyed on code objects: equal code from two files compares equal.
 _warned = set()
-# directories of this library: warnings point at the first frame outside them
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_LIBRARY_DIRS = tuple(os.path.join(_ROOT, d) + os.sep for d in ('autograph', 'runtime'))
 
 # the autograph.impl.ag_namespace module, once imported (see _namespace_for)
 _ag_namespace = None
@@ -185,12 +182,9 @@ def _location_key(code):
 
 def _user_stacklevel():
     """Returns the warnings stacklevel of the innermost frame outside autograph and runtime."""
-    frame = sys._getframe(2)  # the caller of warnings.warn's caller
-    level = 2
-    while frame is not None and frame.f_code.co_filename.startswith(_LIBRARY_DIRS):
-        frame = frame.f_back
-        level += 1
-    return level
+    # Level 2 is the caller of warnings.warn's caller.
+    _, hops = inspect_utils.first_user_frame(sys._getframe(2))
+    return 2 + hops
 
 
 def _namespace_for(options):

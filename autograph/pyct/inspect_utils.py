@@ -3,6 +3,7 @@
 import builtins
 import functools
 import inspect
+import os
 import sys
 import sysconfig
 import types
@@ -113,3 +114,28 @@ def getdefinition_site(f):
         except (TypeError, OSError):
             return '<unknown>'
     return '%s:%d' % (code.co_filename, code.co_firstlineno)
+
+
+# The directories of this distribution's packages (autograph and runtime): frames in them are
+# library code, not the user's.
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LIBRARY_DIRS = tuple(os.path.join(_ROOT, d) + os.sep for d in ('autograph', 'runtime'))
+
+
+def first_user_frame(frame):
+    """Walks outward from `frame` to the first frame outside autograph and runtime.
+
+    Converted code counts as the user's: it is compiled under the user's file name.
+
+    Args:
+      frame: a frame object (e.g. from sys._getframe()).
+
+    Returns:
+      (frame, hops): the user's frame (None if there is none) and how many frames outward it
+      is from `frame`.
+    """
+    hops = 0
+    while frame is not None and frame.f_code.co_filename.startswith(LIBRARY_DIRS):
+        frame = frame.f_back
+        hops += 1
+    return frame, hops
