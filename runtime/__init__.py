@@ -1,6 +1,7 @@
 """A small numpy-backed graph runtime shaped like TensorFlow (`import runtime as tf`)."""
-import importlib as _importlib
 import types as _types
+
+import autograph
 
 from runtime import context
 from runtime import dtypes
@@ -145,11 +146,7 @@ debugging = _namespace("debugging", "Assertions (tf.debugging).", Assert=_io.Ass
 from runtime import config  # noqa: E402 - tf.config (run_functions_eagerly, ...)
 from runtime.function import function  # noqa: E402
 
-try:
-    _importlib.import_module("runtime.autograph_backend")  # registers runtime with autograph
-except ModuleNotFoundError as _error:
-    if _error.name != "runtime.autograph_backend":
-        raise
+from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
 
 __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', 'TensorSpec',
            'Variable', 'abs', 'add', 'add_n', 'argmax', 'argmin', 'as_dtype', 'autograph',
@@ -165,11 +162,3 @@ __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', '
            'square', 'squeeze', 'stack', 'string', 'subtract', 'tanh', 'transpose', 'truediv',
            'uint8', 'unstack', 'where', 'while_loop', 'zeros', 'zeros_like']
 
-
-def __getattr__(name):
-    # tf.autograph is the autograph package, imported on first use (PEP 562) so that the
-    # runtime core does not need the converter to be importable.
-    if name == "autograph":
-        import autograph
-        return autograph
-    raise AttributeError(f"module 'runtime' has no attribute {name!r}")

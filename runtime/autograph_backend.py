@@ -395,10 +395,7 @@ BACKEND = RuntimeBackend()
 
 
 def _register():
-    try:
-        from autograph.operators import backends
-    except ImportError:
-        return False  # autograph is not importable: runtime works without it
+    from autograph.operators import backends
     backends.register_backend(BACKEND)
     return True
 
