@@ -210,3 +210,93 @@ def test_variable_assigned_only_inside_a_staged_while_loop():
     # The location is the staged while statement, not a line of its body.
     assert str(err).endswith('File "{}", line {}, in f\n    while i < n:'.format(
         HERE, _line_of(f, "while i < n")))
+
+
+_ONE_SIDED = "def fn(x):\n    if x > 0:\n        y = 1\n    return y\n"
+
+
+def _load_file(path, source):
+    import importlib.util
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(path.stem, str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_identical_functions_in_two_files_name_their_own_file(tmp_path):
+    # Their code objects compare equal (equality ignores the file name).
+    first = _load_file(tmp_path / "first_copy.py", _ONE_SIDED)
+    second = _load_file(tmp_path / "second_copy.py", _ONE_SIDED)
+    assert first.fn.__code__ == second.fn.__code__
+    for module in (first, second):
+        err = _raise(lambda: tf.function(module.fn)(tf.constant(3)))
+        assert isinstance(err, ag.StagingError)
+        assert str(err).startswith("'y' must also be initialized in the else branch")
+        assert str(err).endswith('File "{}", line 2, in fn\n    if x > 0:'.format(
+            module.__file__))
+        assert ag.convert(module.fn).__code__.co_filename == module.__file__
+
+
+def test_failed_conversion_does_not_block_an_identical_notebook_cell():
+    import linecache
+    source = "def cell_fn(x):\n    while x > 10:\n        x -= 3\n    return x\n"
+    namespace = {}
+    exec(compile(source, "<cell-without-source>", "exec"), namespace)  # noqa: S102
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        unconverted = ag.convert(namespace["cell_fn"])
+    assert not getattr(unconverted, "__ag_converted__", False)
+    assert "found none" in str(caught[0].message)
+    # As a notebook does: the next cell's source is registered in linecache.
+    filename = "<cell-with-source>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    try:
+        exec(compile(source, filename, "exec"), namespace)  # noqa: S102
+        assert namespace["cell_fn"].__code__ == unconverted.__code__
+        converted = ag.convert(namespace["cell_fn"], strict=True)
+        assert getattr(converted, "__ag_converted__", False)
+        assert int(tf.function(namespace["cell_fn"])(tf.constant(20)).numpy()) == 8
+    finally:
+        linecache.cache.pop(filename, None)
+
+
+@pytest.mark.parametrize("value", [10**30, 2**63, -2**63 - 1, [1, 2**63], [-1, 2**64]],
+                         ids=["10**30", "2**63", "-2**63-1", "list_2**63", "list_2**64"])
+def test_integer_beyond_int64_is_refused(value):
+    err = _raise(lambda: tf.constant(value))
+    assert isinstance(err, ValueError)
+    assert str(err).startswith("Can't convert Python sequence with out-of-range integer to "
+                               "Tensor: ")
+    assert "does not fit in int64. Pass it as a float" in str(err)
+
+
+def test_int64_bounds_still_convert():
+    assert tf.constant(2**63 - 1).dtype is tf.int64
+    assert tf.constant(-2**63).numpy() == -2**63
+    assert tf.constant(['a', b'b']).dtype is tf.string
+    # A sequence with a float holds big ints as floats (TensorFlow samples a float first).
+    assert tf.constant([1.5, 2**70]).dtype is tf.float32
+
+
+def test_traced_result_beyond_int64_is_refused():
+    add = tf.function(lambda a, b: a + b)
+    err = _raise(lambda: add(10**30, 1))
+    assert isinstance(err, TypeError)
+    assert "returned a int (1000000000000000000000000000001)" in str(err)
+    assert "out-of-range integer" in str(err)
+
+
+def test_mixed_types_are_refused():
+    err = _raise(lambda: tf.constant([1, 'a']))
+    assert isinstance(err, ValueError)
+    assert str(err) == ("Can't convert Python sequence with mixed types to Tensor: [1, 'a'] "
+                        "holds int, str. Make every item a number, or every item a string.")
+
+
+def test_object_array_of_numbers_is_refused():
+    import numpy as np
+    err = _raise(lambda: tf.constant(np.array([1, 2], dtype=object)))
+    assert isinstance(err, ValueError)
+    assert str(err).startswith("Failed to convert a NumPy array to a Tensor (Unsupported "
+                               "object type int). Give the array a numeric dtype")
