@@ -35,14 +35,57 @@ from autograph.pyct.static_analysis import activity
 from autograph.pyct.static_analysis import liveness
 from autograph.pyct.static_analysis import reaching_definitions
 
+
+
+class _CodeCache(object):
+    """A cache keyed on code objects by identity, holding them weakly.
+
+    Not a WeakKeyDictionary: code objects compare equal across files (equality ignores
+    co_filename), so two files with an identical function would share one entry, and errors
+    in the second file would name the first.
+    """
+
+    def __init__(self):
+        self._entries = {}  # id(code) -> (weak reference to code, value)
+        self._lock = threading.Lock()
+
+    def get(self, code):
+        entry = self._entries.get(id(code))
+        if entry is not None and entry[0]() is code:
+            return entry[1]
+        return None
+
+    def __setitem__(self, code, value):
+        key = id(code)
+
+        def forget(ref, key=key, entries=self._entries):
+            current = entries.get(key)
+            if current is not None and current[0] is ref:
+                entries.pop(key, None)
+
+        with self._lock:
+            self._entries[key] = (weakref.ref(code, forget), value)
+
+    def __contains__(self, code):
+        entry = self._entries.get(id(code))
+        return entry is not None and entry[0]() is code
+
+    def __len__(self):
+        return len(self._entries)
+
+    def clear(self):
+        with self._lock:
+            self._entries.clear()
+
+
 # code object -> _Factory, or the ConversionError that converting it raised
-_CACHE = weakref.WeakKeyDictionary()
-_CACHE_LOCK = threading.Lock()
-# function object -> (code, defaults, kwdefaults, options, converted function): the result
-# of instantiate(), reused while the function's code and defaults are unchanged. Only
-# functions without closure cells are entered: a cell may hold the function itself (a
-# recursive nested function), and the value would then keep its own key alive.
-_INSTANCES = weakref.WeakKeyDictionary()
+_CACHE = _CodeCache()
+# The attribute of a user function that holds the result of instantiate(): (code, defaults,
+# kwdefaults, options, converted function), reused while the function's code and defaults
+# are unchanged. It is stored on the function, not in a table keyed on it: the converted
+# function shares the original's globals, which (for a module-level function) hold the
+# original, so a table's value would keep its own key, and the module, alive for good.
+INSTANCE_ATTR = '__ag_instance__'
 
 _FUTURE_FLAGS = 0
 for _feature in __future__.all_feature_names:
@@ -362,8 +405,7 @@ def get_factory(fn):
             entry = errors.ConversionError('internal conversion failure: %s: %s'
                                            % (type(e).__name__, e))
             entry.__cause__ = e
-        with _CACHE_LOCK:
-            _CACHE[code] = entry
+        _CACHE[code] = entry
     if isinstance(entry, errors.ConversionError):
         raise entry
     return entry
@@ -371,9 +413,13 @@ def get_factory(fn):
 
 def clear_cache():
     """Forgets every conversion, so that the next convert of any function starts cold."""
-    with _CACHE_LOCK:
-        _CACHE.clear()
-        _INSTANCES.clear()
+    _CACHE.clear()
+    global _generation
+    _generation += 1
+
+
+# Bumped by clear_cache: instances remembered before it are not reused.
+_generation = 0
 
 
 def cached_instance(fn, options):
@@ -387,12 +433,10 @@ def cached_instance(fn, options):
       The converted function, or None when there is none or `fn`'s code or defaults have
       been reassigned since.
     """
-    try:
-        entry = _INSTANCES.get(fn)
-    except TypeError:
-        return None
+    entry = fn.__dict__.get(INSTANCE_ATTR)
     if (entry is not None and entry[0] is fn.__code__ and entry[1] is fn.__defaults__
-            and entry[2] is fn.__kwdefaults__ and entry[3] == options):
+            and entry[2] is fn.__kwdefaults__ and entry[3] == options
+            and entry[5] == _generation):
         return entry[4]
     return None
 
@@ -400,16 +444,10 @@ def cached_instance(fn, options):
 def remember_instance(fn, options, converted):
     """Records `converted` as the conversion of `fn` with `options` (see cached_instance).
 
-    Functions with closure cells are not recorded: a cell may hold the function itself (a
-    recursive nested function), and the converted function holds the cells, so the entry
-    would keep its own key alive.
+    The record lives on `fn` (see INSTANCE_ATTR), so it is freed with `fn`.
     """
-    if fn.__closure__ is not None:
-        return
-    try:
-        _INSTANCES[fn] = (fn.__code__, fn.__defaults__, fn.__kwdefaults__, options, converted)
-    except TypeError:
-        pass
+    fn.__dict__[INSTANCE_ATTR] = (fn.__code__, fn.__defaults__, fn.__kwdefaults__, options,
+                                  converted, _generation)
 
 
 def instantiate(factory, fn, ag_namespace):
@@ -440,6 +478,7 @@ def instantiate(factory, fn, ag_namespace):
     new_fn.__doc__ = fn.__doc__
     if fn.__dict__:
         new_fn.__dict__.update(fn.__dict__)
+        new_fn.__dict__.pop(INSTANCE_ATTR, None)
     if fn.__annotations__:
         new_fn.__annotations__ = fn.__annotations__
     new_fn.__ag_converted__ = True

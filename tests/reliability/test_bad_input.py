@@ -210,3 +210,52 @@ def test_variable_assigned_only_inside_a_staged_while_loop():
     # The location is the staged while statement, not a line of its body.
     assert str(err).endswith('File "{}", line {}, in f\n    while i < n:'.format(
         HERE, _line_of(f, "while i < n")))
+
+
+_ONE_SIDED = "def fn(x):\n    if x > 0:\n        y = 1\n    return y\n"
+
+
+def _load_file(path, source):
+    import importlib.util
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(path.stem, str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_identical_functions_in_two_files_name_their_own_file(tmp_path):
+    # Their code objects compare equal (equality ignores the file name).
+    first = _load_file(tmp_path / "first_copy.py", _ONE_SIDED)
+    second = _load_file(tmp_path / "second_copy.py", _ONE_SIDED)
+    assert first.fn.__code__ == second.fn.__code__
+    for module in (first, second):
+        err = _raise(lambda: tf.function(module.fn)(tf.constant(3)))
+        assert isinstance(err, ag.StagingError)
+        assert str(err).startswith("'y' must also be initialized in the else branch")
+        assert str(err).endswith('File "{}", line 2, in fn\n    if x > 0:'.format(
+            module.__file__))
+        assert ag.convert(module.fn).__code__.co_filename == module.__file__
+
+
+def test_failed_conversion_does_not_block_an_identical_notebook_cell():
+    import linecache
+    source = "def cell_fn(x):\n    while x > 10:\n        x -= 3\n    return x\n"
+    namespace = {}
+    exec(compile(source, "<cell-without-source>", "exec"), namespace)  # noqa: S102
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        unconverted = ag.convert(namespace["cell_fn"])
+    assert not getattr(unconverted, "__ag_converted__", False)
+    assert "found none" in str(caught[0].message)
+    # As a notebook does: the next cell's source is registered in linecache.
+    filename = "<cell-with-source>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    try:
+        exec(compile(source, filename, "exec"), namespace)  # noqa: S102
+        assert namespace["cell_fn"].__code__ == unconverted.__code__
+        converted = ag.convert(namespace["cell_fn"], strict=True)
+        assert getattr(converted, "__ag_converted__", False)
+        assert int(tf.function(namespace["cell_fn"])(tf.constant(20)).numpy()) == 8
+    finally:
+        linecache.cache.pop(filename, None)

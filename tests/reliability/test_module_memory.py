@@ -1,0 +1,88 @@
+"""Functions of modules loaded from files, converted and traced, free their module (and its
+globals) when dropped: the conversion caches do not keep them alive."""
+
+import gc
+import importlib.util
+import itertools
+import tracemalloc
+import weakref
+
+import autograph as ag
+import runtime as tf
+
+_MODULE_SOURCE = '''
+import numpy as np
+
+BIG = np.ones(1 << 17)  # 1 MB, reachable only through the module's globals
+
+
+def step(x):
+    s = 0
+    for i in range(x):
+        if i % 2 == 0:
+            s += i
+        else:
+            s -= 1
+    return s + int(BIG[0]) * 0
+
+
+def scale(x):
+    return x * 2 if x > 0 else -x
+
+
+class Counter:
+    def count(self, x):
+        while x > 10:
+            x -= 3
+        return x
+'''
+
+_counter = itertools.count()
+
+
+def load_fresh_module(directory, source=_MODULE_SOURCE):
+    """Writes `source` to a new file and loads it as a new module (not kept in sys.modules)."""
+    name = 'fresh_module_%d' % next(_counter)
+    path = directory / (name + '.py')
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, str(path))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _use(module):
+    assert ag.convert(module.step)(5) == 0 + 2 + 4 - 2
+    assert int(tf.function(module.step)(tf.constant(5)).numpy()) == 4
+    assert ag.convert(module.scale)(-3) == 3
+    assert int(tf.function(module.scale)(tf.constant(3)).numpy()) == 6
+    obj = module.Counter()
+    assert ag.convert(obj.count)(20) == 8
+    assert int(tf.function(obj.count)(tf.constant(20)).numpy()) == 8
+    return [weakref.ref(module), weakref.ref(module.BIG), weakref.ref(module.step),
+            weakref.ref(module.Counter)]
+
+
+def test_twenty_modules_are_freed_after_conversion_and_tracing(tmp_path):
+    refs = [r for _ in range(20) for r in _use(load_fresh_module(tmp_path))]
+    gc.collect()
+    alive = [r() for r in refs if r() is not None]
+    assert not alive, '%d of %d module objects kept alive' % (len(alive), len(refs))
+
+
+def test_repeated_module_loads_keep_memory_flat(tmp_path):
+    for _ in range(3):  # warm-up
+        _use(load_fresh_module(tmp_path))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        for _ in range(10):
+            _use(load_fresh_module(tmp_path))
+        gc.collect()
+        after, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # Each module holds 1 MB (numpy reports its buffers to tracemalloc): a leak of the
+    # modules would retain 10 MB.
+    assert after - before < 1 << 20, (before, after)
