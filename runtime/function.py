@@ -22,6 +22,7 @@ from runtime.tensor import TensorSpec
 from runtime.tensor import convert_to_tensor
 from runtime.config import functions_run_eagerly  # noqa: F401 - re-exported for tf.config
 from runtime.config import run_functions_eagerly  # noqa: F401 - re-exported for tf.config
+from runtime import variables
 from runtime.variables import Variable
 from runtime.variables import observe_creation
 
@@ -139,8 +140,12 @@ class Function:
         """Returns how many times the Python function has been traced.
 
         Returns:
-            An int. A first call that creates Variables counts twice: as in TensorFlow, it
-            is traced again to check that later traces create none.
+            An int. A first call that creates Variables counts twice, as in TensorFlow: the
+            first trace creates the variables (their initial values, which may come from ops
+            such as random initializers or the call's inputs, are computed from that trace
+            on the call's arguments), and the function is traced again, with the variables
+            existing, to get the graph that runs; that second trace also checks that later
+            traces create no variables (creating one raises ValueError).
         """
         return self._trace_count
 
@@ -271,8 +276,8 @@ class Function:
         positional, names, keywords = self._arg_spec.canonicalize(args, kwargs)
         if self._input_signature is not None:
             positional = self._apply_signature(positional, names, keywords, feed)
-            concrete = self._trace_signature()
-            return concrete, _feed_values(positional, keywords) if feed else None
+            values = _feed_values(positional, keywords) if feed else None
+            return self._trace_signature(values), values
         positional = [keys.normalize(v) for v in positional]
         keywords = {k: keys.normalize(v) for k, v in keywords.items()}
         key, leaves = keys.walk_arguments(positional, names, keywords)
@@ -282,8 +287,10 @@ class Function:
             if concrete is None:
                 leaves = self._generalize(leaves)
         if concrete is None:
-            concrete = self._trace(positional, names, keywords, leaves, key)
+            values = _feed_values(positional, keywords) if feed else None
+            concrete = self._trace(positional, names, keywords, leaves, key, values)
             self._store(key, concrete)
+            return concrete, values
         return concrete, _feed_values(positional, keywords) if feed else None
 
     def _store(self, key, concrete):
@@ -348,7 +355,7 @@ class Function:
                 raise ValueError(_incompatible_message(positional, signature)) from None
         return converted
 
-    def _trace_signature(self):
+    def _trace_signature(self, values=None):
         if self._signature_concrete is None:
             names = self._arg_spec.positional[:len(self._input_signature)]
             names += [f"args_{i}" for i in range(len(names), len(self._input_signature))]
@@ -359,22 +366,39 @@ class Function:
                 spec = _find_spec(self._input_signature, names, leaf.path)
                 name = spec.name if spec is not None and spec.name else leaf.name
                 named.append(keys.Leaf(leaf.path, leaf.kind, leaf.payload, name))
-            self._signature_concrete = self._trace(positional, names, {}, named, key)
+            self._signature_concrete = self._trace(positional, names, {}, named, key, values)
         return self._signature_concrete
 
     # -- tracing --------------------------------------------------------------------------
 
-    def _trace(self, positional, names, keywords, leaves, key):
-        """Traces the Python function; the first trace may create Variables."""
+    def _trace(self, positional, names, keywords, leaves, key, values=None):
+        """Traces the Python function; the first trace may create Variables.
+
+        Args:
+            positional, names, keywords, leaves, key: The canonical arguments and cache key.
+            values: The numpy values of the call's tensor arguments (one per placeholder),
+                or None when tracing without a call (get_concrete_function).
+
+        Returns:
+            The ConcreteFunction to run.
+        """
         if not self._initialized:
             created = []
-            concrete = self._trace_once(positional, names, keywords, leaves, key,
-                                        created.append)
+            with variables.defer_initialization() as deferred:
+                concrete = self._trace_once(positional, names, keywords, leaves, key,
+                                            created.append)
             self._initialized = True
             if not created:
                 return concrete
+            if deferred:
+                if values is None and any(t.kind == keys.TENSOR for t in leaves):
+                    values = _feed_values(positional, keywords) if all(
+                        not isinstance(v, TensorSpec) for v in keys.flatten(
+                            list(positional) + list(keywords.values()))) else None
+                _initialize_from_trace(self._name, concrete.graph, deferred, values)
             # As in TensorFlow: trace again, now forbidding creation, so that a function
-            # creating a Variable on every call fails on its first call.
+            # creating a Variable on every call fails on its first call. The first trace
+            # (which created the variables and computed their initial values) is dropped.
         return self._trace_once(positional, names, keywords, leaves, key, self._forbid)
 
     def _forbid(self, variable):
@@ -472,6 +496,57 @@ class Function:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+def _initialize_from_trace(name, graph, deferred, values):
+    """Computes the initial values of variables created from a first trace's ops.
+
+    As TensorFlow lifts initializers out of the function, only the nodes each initial value
+    depends on run (not the prints, reads or assignments of the trace), on the first call's
+    inputs, once per variable in creation order (so one initial value may read another).
+
+    Args:
+        name: The function's name, for messages.
+        graph: The first trace's Graph.
+        deferred: (Variable, SymbolicTensor) pairs in creation order.
+        values: Numpy values for `graph.inputs`, or None when there was no call.
+
+    Raises:
+        ValueError: if an initial value was computed inside a tf.cond/while_loop branch, or
+            depends on an argument when no argument values are known.
+    """
+    from runtime.executor import interpret
+    for variable, initial in deferred:
+        if initial.node.graph is not graph:
+            raise ValueError(
+                f"in user code:\n\n    function `{name}` created the Variable "
+                f"'{variable.name}' inside a tf.cond/tf.while_loop branch (or a staged "
+                f"if/while) from a value computed there. Create it outside the staged branch "
+                f"or loop, e.g. under a Python `if not self._built:` check.")
+        view = Graph(f"{name}_initializer")
+        view.nodes = _dependencies(initial)
+        needs_input = any(n.op == "placeholder" for n in view.nodes)
+        if needs_input and values is None:
+            raise ValueError(
+                f"The initial value of Variable '{variable.name}', created by `{name}` on its "
+                f"first trace, depends on the function's arguments, which are not known "
+                f"while only tracing (get_concrete_function). Call the function once first.")
+        feeds = values if values is not None else []
+        run = interpret(view, graph.inputs if values is not None else [], [initial])
+        variable._initialize(run(*feeds)[0])
+
+
+def _dependencies(tensor):
+    """The nodes `tensor` depends on through data inputs, in graph order."""
+    seen = {}
+    stack = [tensor.node]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen[id(node)] = node
+        stack.extend(t.node for t in node.inputs)
+    return [n for n in tensor.node.graph.nodes if id(n) in seen]
+
 
 def _autograph_convert(fn):
     try:

@@ -6,22 +6,19 @@ import threading
 
 from autograph.errors import LoopVariableError
 from autograph.errors import StagingError
+from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
 from autograph.operators import nest
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
-from autograph.operators.backends import get_hook
 from autograph.operators.variables import Undefined
 from autograph.operators.variables import describe_name
 from autograph.operators.variables import UndefinedReturnValue
 
 
 def type_of_fn(backend):
-    """Returns the backend's `type_of` hook, or a function that checks structure only."""
-    type_of = getattr(backend, 'type_of', None)
-    if type_of is None:
-        return lambda value: 'value'
-    return type_of
+    """Returns the backend's `type_of` hook (by default None for every leaf: structure only)."""
+    return backend.type_of
 
 
 def staged_while(backend, test, body, get_state, set_state, symbol_names, opts=None):
@@ -87,13 +84,12 @@ def _iteration_spec(backend, iterable):
     """Returns (length, getitem) of a staged iterable or of a StagedSequence."""
     if isinstance(iterable, StagedSequence):
         return iterable.length, iterable.getitem
-    iterate = get_hook(backend, 'iterate', 'for loops over staged values')
-    spec = iterate(iterable)
+    spec = backend.iterate(iterable)
     if spec is None:
         raise StagingError(
             'backend {!r} cannot iterate over {!r}: staged for loops cover values whose first '
             'dimension can be indexed (tensors, staged ranges, TensorArrays). Iterate over a '
-            'supported value instead.'.format(getattr(backend, 'name', backend), iterable))
+            'supported value instead.'.format(backend.name, iterable))
     return spec
 
 
@@ -206,7 +202,8 @@ class StagedLoop:
                     if k not in captured and not isinstance(state[k], UndefinedReturnValue):
                         captured[k] = state[k]
             exit_ = tuple(state[k] for k in carried)
-            _check_loop_vars(names, entry, exit_, self.type_of, self.construct)
+            _check_loop_vars(names, entry, exit_, self.type_of, self.construct,
+                             self.backend.compatible_types)
             return tuple(new_head) + tuple(nest.flatten(exit_))
 
         final = tuple(self.backend.while_loop(
@@ -223,19 +220,22 @@ class StagedLoop:
         until a return runs. Without the `scratch` and `zeros_like` hooks the state is returned
         unchanged (and `_check_loop_init` reports the undefined return value).
         """
-        scratch = getattr(self.backend, 'scratch', None)
-        zeros_like = getattr(self.backend, 'zeros_like', None)
-        if scratch is None or zeros_like is None:
+        try:
+            scratch = self.backend.scratch()
+        except UnsupportedByBackendError:
             return init_vars
         captured = {}
         try:
-            with scratch():
+            with scratch:
                 self._run(init_vars, skip=returns, captured=captured)
         finally:
             self.set_state(init_vars)
         state = list(init_vars)
-        for k, value in captured.items():
-            state[k] = nest.map_leaves(zeros_like, value)
+        try:
+            for k, value in captured.items():
+                state[k] = nest.map_leaves(self.backend.zeros_like, value)
+        except UnsupportedByBackendError:
+            return init_vars
         return tuple(state)
 
 
@@ -263,7 +263,7 @@ def _check_loop_init(symbol_names, init_vars, construct, skip=()):
                 'type the loop gives it.'.format(words, construct, words))
 
 
-def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct):
+def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct, compatible):
     for name, entry, exit_ in zip(symbol_names, entry_vars, exit_vars):
         words = describe_name(name)
         if isinstance(exit_, (Undefined, UndefinedReturnValue)) or exit_ is None:
@@ -272,7 +272,7 @@ def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct):
                 'keep a value of the same type in every iteration.'.format(words, construct))
         desc_entry = nest.describe(entry, type_of)
         desc_exit = nest.describe(exit_, type_of)
-        if desc_entry != desc_exit:
+        if not nest.same_description(desc_entry, desc_exit, compatible):
             raise LoopVariableError(
                 "{} has type {} before the loop, but type {} after one iteration: a staged "
                 '{} must keep the dtype and structure of its loop variables. Cast it (or build '
@@ -359,15 +359,13 @@ def _with_staged_list(backend, init_vars, symbol_names, request):
     target = request.target
     k = next(k for k, v in enumerate(init_vars) if v is target)
     name = symbol_names[k]
-    new_list = get_hook(backend, 'new_list',
-                        "append or pop on the list '{}' in a staged loop".format(name))
     if not target and request.element is None:
         raise StagingError(
             "'{}' is an empty list on entry to a staged loop that pops from it before "
             'appending: a list that a staged loop changes becomes a staged list, whose element '
             "type must be known on entry. Append to '{}' before popping, or fill it before "
             'the loop.'.format(name, name))
-    staged = new_list(list(target), request.element, name)
+    staged = backend.new_list(list(target), request.element, name)
     return tuple(staged if v is target else v for v in init_vars)
 
 
@@ -470,13 +468,12 @@ def staged_zip(iterables):
     elif len(lengths) == 1:
         length = lengths[0]
     else:
-        call_builtin = get_hook(backend, 'call_builtin', 'zip() of staged values')
         try:
-            length = call_builtin(builtins.min, tuple(lengths), {})
+            length = backend.call_builtin(builtins.min, tuple(lengths), {})
         except NotImplementedError:
             raise StagingError(
                 'zip() of staged values needs the backend {!r} to overload min() of staged '
                 'lengths in its `call_builtin` hook.'.format(
-                    getattr(backend, 'name', backend))) from None
+                    backend.name)) from None
     getitems = [getitem for _, getitem in specs]
     return StagedSequence(backend, length, lambda i: tuple(g(i) for g in getitems), 'zip()')
