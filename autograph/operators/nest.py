@@ -145,7 +145,7 @@ def same_description(before, after, compatible):
     Returns:
         True when the structures are equal and every pair of leaf types is compatible.
     """
-    if before[0] == 'leaf' or after[0] == 'leaf':
+    if before[0] is LEAF or after[0] is LEAF:
         return before[0] == after[0] and compatible(before[1], after[1])
     if before[0] is not after[0] or before[1] != after[1]:
         return False
