@@ -450,14 +450,64 @@ def _python_to_numpy(value, dtype):
     array = np.asarray(value)
     kind = array.dtype.kind
     if kind == "f":
+        if array.size and isinstance(value, (list, tuple)) and np.abs(array).max() >= 2**63:
+            _check_python_items(value, array)  # numpy made floats of huge ints: refuse them
         return array.astype(np.float32)
     if kind == "i":
         if array.size == 0 or (array.min() >= -2**31 and array.max() < 2**31):
             return array.astype(np.int32)
         return array.astype(np.int64)
+    if kind in "uUSO":
+        # numpy widens what TensorFlow refuses: ints beyond int64 (to uint64 or object) and
+        # mixed items (to strings or object).
+        if _check_python_items(value, array):
+            return np.asarray(value, dtype=np.float64).astype(np.float32)
     if kind in "USO":
         return to_string_array(value)
     return array
+
+
+def _check_python_items(value, array):
+    """Raises ValueError, as TensorFlow does, for Python values without a tensor dtype.
+
+    Returns:
+        True when the items are floats and ints (some beyond int64): a float tensor.
+    """
+    items = np.array(value, dtype=object).reshape(-1) if array.dtype.kind != "u" else ()
+    if (any(isinstance(item, float) for item in items)
+            and all(isinstance(item, (int, float)) for item in items)):
+        return True  # a float sequence holds big ints as floats, as in TensorFlow
+    for item in (array.reshape(-1).tolist() if array.dtype.kind == "u" else items):
+        if isinstance(item, int) and not isinstance(item, bool) and not (
+                -2**63 <= item < 2**63):
+            raise ValueError(
+                f"Can't convert Python sequence with out-of-range integer to Tensor: "
+                f"{_short(item)} does not fit in int64. Pass it as a float (float(x)) or "
+                f"split it into smaller integers.")
+    if array.dtype.kind in "uf":
+        return False
+    types = {type(item) for item in items}
+    if not types <= {str, bytes}:
+        names = ", ".join(sorted(t.__name__ for t in types))
+        raise ValueError(
+            f"Can't convert Python sequence with mixed types to Tensor: {_short(value)} holds "
+            f"{names}. Make every item a number, or every item a string.")
+    return False
+
+
+def _short(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _check_object_array(array):
+    """Raises ValueError, as TensorFlow does, for an object array of non-strings."""
+    for item in array.reshape(-1):
+        if not isinstance(item, (bytes, str)):
+            raise ValueError(
+                f"Failed to convert a NumPy array to a Tensor (Unsupported object type "
+                f"{type(item).__name__}). Give the array a numeric dtype, e.g. "
+                f"np.asarray(x, dtype=np.float32), or make its items strings.")
 
 
 def to_string_array(value):
@@ -527,6 +577,8 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
             return EagerTensor(np.asarray(value, dtype=dtype.np_dtype))
         if value.dtype.kind in "US":
             return EagerTensor(to_string_array(value))
+        if value.dtype.kind == "O":
+            _check_object_array(value)
         dtypes.from_numpy(value.dtype)
         return EagerTensor(value)
     if isinstance(value, (list, tuple)) and _has_tensors(value):

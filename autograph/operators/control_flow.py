@@ -2,6 +2,7 @@
 
 from autograph.errors import BranchVariableError
 from autograph.errors import StagingError
+from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
 from autograph.operators import nest
 from autograph.operators import staged_loops
@@ -55,11 +56,12 @@ def _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_na
         """The other branch's outputs: already staged, or staged now in a discarded scratch."""
         if other in outputs:
             return outputs[other]
-        scratch = getattr(backend, 'scratch', None)
-        if scratch is None:
+        try:
+            scratch = backend.scratch()
+        except UnsupportedByBackendError:
             return None
         try:
-            with scratch():
+            with scratch:
                 set_state(init_vars)
                 fns[other]()
                 return tuple(get_state())[:nouts]
@@ -75,7 +77,8 @@ def _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_na
             check_branch_values(out_names, outs, name)
             if other in outputs:
                 branches = {name: outs, other: outputs[other]}
-                check_same_types(out_names, branches['if'], branches['else'], type_of)
+                check_same_types(out_names, branches['if'], branches['else'], type_of,
+                                 backend.compatible_types)
             outputs[name] = outs
             return tuple(nest.flatten(outs))
         return branch
@@ -95,8 +98,7 @@ def _fill_missing_returns(backend, outs, other_outputs):
     missing return is reported by `check_branch_values`.
     """
     missing = [k for k, v in enumerate(outs) if isinstance(v, UndefinedReturnValue)]
-    zeros_like = getattr(backend, 'zeros_like', None)
-    if not missing or zeros_like is None:
+    if not missing:
         return outs
     other = other_outputs()
     if other is None:
@@ -104,7 +106,10 @@ def _fill_missing_returns(backend, outs, other_outputs):
     filled = list(outs)
     for k in missing:
         if not isinstance(other[k], (Undefined, UndefinedReturnValue)) and other[k] is not None:
-            filled[k] = nest.map_leaves(zeros_like, other[k])
+            try:
+                filled[k] = nest.map_leaves(backend.zeros_like, other[k])
+            except UnsupportedByBackendError:
+                return outs
     return tuple(filled)
 
 
@@ -148,7 +153,7 @@ def _is_return_value(name):
     return name == 'retval_' or name.startswith('retval__')
 
 
-def check_same_types(names, if_values, else_values, type_of):
+def check_same_types(names, if_values, else_values, type_of, compatible):
     """Checks that each output has the same dtype and structure in both staged branches.
 
     Args:
@@ -156,6 +161,7 @@ def check_same_types(names, if_values, else_values, type_of):
         if_values: values at the end of the if branch.
         else_values: values at the end of the else branch.
         type_of: function from a leaf value to its type description.
+        compatible: the backend's `compatible_types(if_type, else_type)`.
 
     Raises:
         BranchVariableError: naming the symbol and both types.
@@ -163,7 +169,7 @@ def check_same_types(names, if_values, else_values, type_of):
     for name, a, b in zip(names, if_values, else_values):
         desc_a = nest.describe(a, type_of)
         desc_b = nest.describe(b, type_of)
-        if desc_a != desc_b:
+        if not nest.same_description(desc_a, desc_b, compatible):
             raise BranchVariableError(
                 "'{}' has type {} in the if branch, but type {} in the else branch: a staged "
                 "if statement must give it the same dtype and structure in both branches. "

@@ -125,6 +125,24 @@ def describe(value, type_of):
     return (type(value), len(value), tuple(describe(v, type_of) for v in value))
 
 
+def same_description(before, after, compatible):
+    """Compares two `describe` results, leaf types through `compatible(before, after)`.
+
+    Args:
+        before: a `describe` result (loop entry, or the if branch).
+        after: a `describe` result (after one iteration, or the else branch).
+        compatible: function of two leaf type descriptions returning a bool.
+
+    Returns:
+        True when the structures are equal and every pair of leaf types is compatible.
+    """
+    if before[0] == 'leaf' or after[0] == 'leaf':
+        return before[0] == after[0] and compatible(before[1], after[1])
+    if before[0] is not after[0] or before[1] != after[1]:
+        return False
+    return all(same_description(a, b, compatible) for a, b in zip(before[2], after[2]))
+
+
 def render(description):
     """Renders a `describe` result for error messages, e.g. `[int32, (float32, bool)]`.
 

@@ -6,21 +6,18 @@ import threading
 
 from autograph.errors import LoopVariableError
 from autograph.errors import StagingError
+from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
 from autograph.operators import nest
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
-from autograph.operators.backends import get_hook
 from autograph.operators.variables import Undefined
 from autograph.operators.variables import UndefinedReturnValue
 
 
 def type_of_fn(backend):
-    """Returns the backend's `type_of` hook, or a function that checks structure only."""
-    type_of = getattr(backend, 'type_of', None)
-    if type_of is None:
-        return lambda value: 'value'
-    return type_of
+    """Returns the backend's `type_of` hook (by default None for every leaf: structure only)."""
+    return backend.type_of
 
 
 def staged_while(backend, test, body, get_state, set_state, symbol_names):
@@ -83,13 +80,12 @@ def _iteration_spec(backend, iterable):
     """Returns (length, getitem) of a staged iterable or of a StagedSequence."""
     if isinstance(iterable, StagedSequence):
         return iterable.length, iterable.getitem
-    iterate = get_hook(backend, 'iterate', 'for loops over staged values')
-    spec = iterate(iterable)
+    spec = backend.iterate(iterable)
     if spec is None:
         raise StagingError(
             'backend {!r} cannot iterate over {!r}: staged for loops cover values whose first '
             'dimension can be indexed (tensors, staged ranges, TensorArrays). Iterate over a '
-            'supported value instead.'.format(getattr(backend, 'name', backend), iterable))
+            'supported value instead.'.format(backend.name, iterable))
     return spec
 
 
@@ -177,7 +173,7 @@ def _run(backend, head, test, body, get_state, set_state, symbol_names, construc
                 if k not in captured and not isinstance(state[k], UndefinedReturnValue):
                     captured[k] = state[k]
         exit_ = tuple(state[k] for k in carried)
-        _check_loop_vars(names, entry, exit_, type_of, construct)
+        _check_loop_vars(names, entry, exit_, type_of, construct, backend.compatible_types)
         return tuple(new_head) + tuple(nest.flatten(exit_))
 
     final = tuple(backend.while_loop(cond_fn, body_fn, tuple(head) + tuple(nest.flatten(
@@ -197,20 +193,23 @@ def _return_placeholders(backend, head, test, body, get_state, set_state, symbol
     `_check_loop_init` reports the undefined return value).
     """
     init_vars = tuple(get_state())
-    scratch = getattr(backend, 'scratch', None)
-    zeros_like = getattr(backend, 'zeros_like', None)
-    if scratch is None or zeros_like is None:
+    try:
+        scratch = backend.scratch()
+    except UnsupportedByBackendError:
         return init_vars
     captured = {}
     try:
-        with scratch():
+        with scratch:
             _run(backend, head, test, body, get_state, set_state, symbol_names, construct,
                  init_vars, frame, skip=returns, captured=captured)
     finally:
         set_state(init_vars)
     state = list(init_vars)
-    for k, value in captured.items():
-        state[k] = nest.map_leaves(zeros_like, value)
+    try:
+        for k, value in captured.items():
+            state[k] = nest.map_leaves(backend.zeros_like, value)
+    except UnsupportedByBackendError:
+        return init_vars
     return tuple(state)
 
 
@@ -237,7 +236,7 @@ def _check_loop_init(symbol_names, init_vars, construct, skip=()):
                 'type the loop gives it.'.format(name, construct, name))
 
 
-def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct):
+def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct, compatible):
     for name, entry, exit_ in zip(symbol_names, entry_vars, exit_vars):
         if isinstance(exit_, (Undefined, UndefinedReturnValue)) or exit_ is None:
             raise LoopVariableError(
@@ -245,7 +244,7 @@ def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct):
                 'keep a value of the same type in every iteration.'.format(name, construct))
         desc_entry = nest.describe(entry, type_of)
         desc_exit = nest.describe(exit_, type_of)
-        if desc_entry != desc_exit:
+        if not nest.same_description(desc_entry, desc_exit, compatible):
             raise LoopVariableError(
                 "'{}' has type {} before the loop, but type {} after one iteration: a staged "
                 '{} must keep the dtype and structure of its loop variables. Cast it (or build '
@@ -332,15 +331,13 @@ def _with_staged_list(backend, init_vars, symbol_names, request):
     target = request.target
     k = next(k for k, v in enumerate(init_vars) if v is target)
     name = symbol_names[k]
-    new_list = get_hook(backend, 'new_list',
-                        "append or pop on the list '{}' in a staged loop".format(name))
     if not target and request.element is None:
         raise StagingError(
             "'{}' is an empty list on entry to a staged loop that pops from it before "
             'appending: a list that a staged loop changes becomes a staged list, whose element '
             "type must be known on entry. Append to '{}' before popping, or fill it before "
             'the loop.'.format(name, name))
-    staged = new_list(list(target), request.element, name)
+    staged = backend.new_list(list(target), request.element, name)
     return tuple(staged if v is target else v for v in init_vars)
 
 
@@ -443,13 +440,12 @@ def staged_zip(iterables):
     elif len(lengths) == 1:
         length = lengths[0]
     else:
-        call_builtin = get_hook(backend, 'call_builtin', 'zip() of staged values')
         try:
-            length = call_builtin(builtins.min, tuple(lengths), {})
+            length = backend.call_builtin(builtins.min, tuple(lengths), {})
         except NotImplementedError:
             raise StagingError(
                 'zip() of staged values needs the backend {!r} to overload min() of staged '
                 'lengths in its `call_builtin` hook.'.format(
-                    getattr(backend, 'name', backend))) from None
+                    backend.name)) from None
     getitems = [getitem for _, getitem in specs]
     return StagedSequence(backend, length, lambda i: tuple(g(i) for g in getitems), 'zip()')

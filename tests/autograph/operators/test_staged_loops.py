@@ -16,6 +16,7 @@ from autograph.operators import if_stmt
 from autograph.operators import len_
 from autograph.operators import not_
 from autograph.operators import while_stmt
+from autograph.backends import Backend
 from tests.autograph.fake_backend import FakeBackend
 from tests.autograph.fake_backend import Sym
 from tests.autograph.fake_backend import SymVec
@@ -122,7 +123,7 @@ def test_return_in_one_branch(fake, return_in_else):
 
 def test_return_in_one_branch_without_hooks_is_an_error():
     class NoHooks(FakeBackend):
-        zeros_like = None
+        zeros_like = Backend.zeros_like
 
     with registered(NoHooks()), pytest.raises(UndefinedVariableError) as e:
         sign(Sym(3))
@@ -145,7 +146,7 @@ def test_return_inside_staged_while_loop(fake):
 
 def test_return_inside_staged_loop_without_scratch_is_an_error():
     class NoScratch(FakeBackend):
-        scratch = None
+        scratch = Backend.scratch
 
     with registered(NoScratch()), pytest.raises(UndefinedVariableError) as e:
         first_above(SymVec([1, 5]), Sym(4))
