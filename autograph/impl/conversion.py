@@ -321,7 +321,9 @@ def _relabel(code, label, qualname, generated, top=False):
     """
     name = code.co_name
     changes = {}
-    if top or name.startswith('tf__') or name in generated or name == '<lambda>':
+    # `generated` holds every name the converters made (the entity's `tf__f`, if_body, ...);
+    # '<lambda>' is Python's own name for every lambda, whose frames belong to `f` too.
+    if top or name in generated or name == '<lambda>':
         own, own_qualname = label, qualname
     else:
         own, own_qualname = name, '%s.<locals>.%s' % (qualname, name)
