@@ -62,6 +62,8 @@ class StagedRange:
 
     def length(self):
         """The number of elements: max(0, ceil((stop - start) / step)), traced."""
+        if all(type(v) is builtins.int for v in (self.start, self.stop, self.step)):
+            return builtins.len(builtins.range(self.start, self.stop, self.step))
         jnp = _jax().numpy
         return jnp.maximum(0, -((self.start - self.stop) // self.step))
 
@@ -104,7 +106,8 @@ def _pred(value, what):
             'The truth value of an array with more than one element is ambiguous: the {} '
             'condition has shape {}. Use jnp.any(...) or jnp.all(...).'.format(
                 what, tuple(value.shape)))
-    value = value.reshape(())
+    if value.shape:
+        value = value.reshape(())
     if value.dtype != jnp.bool_:
         value = value != 0
     return value
@@ -482,6 +485,21 @@ def _as_array(value):
     return _jax().numpy.asarray(value)
 
 
+def staged_range(*args):
+    """A range that a converted `for` loop stages as lax.while_loop even with Python bounds.
+
+    Like `tf.range` in TensorFlow: `for i in staged_range(n)` is one loop in the jaxpr instead
+    of n unrolled bodies, and a `break` in it may depend on traced values.
+
+    Args:
+        *args: (stop), (start, stop) or (start, stop, step); ints or traced integers.
+
+    Returns:
+        A StagedRange.
+    """
+    return _range(*args)
+
+
 def _range(*args):
     if not 1 <= len(args) <= 3:
         raise TypeError('range expected at most 3 arguments, got {}'.format(len(args)))
@@ -504,7 +522,8 @@ def _scalar_cast(kind, dtype_name):
         if value.size != 1:
             raise TypeError('only length-1 arrays can be converted to Python scalars '
                             '({}() of an array of shape {})'.format(kind, tuple(value.shape)))
-        value = value.reshape(())
+        if value.shape:
+            value = value.reshape(())
         dtype = m.numpy.dtype(dtype_name)
         if kind == 'int' and m.numpy.issubdtype(value.dtype, m.numpy.floating):
             value = m.numpy.trunc(value)
