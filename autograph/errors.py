@@ -36,3 +36,7 @@ class LoopVariableError(StagingError, TypeError):
 
 class BranchVariableError(StagingError, TypeError):
     """A staged branch output has a different dtype or structure in the two branches."""
+
+
+class UnsupportedByBackendError(StagingError):
+    """A staged value's backend does not provide the hook a construct needs (e.g. no print)."""

@@ -21,8 +21,11 @@ class Sym:
     __lt__, __gt__ = _binary('<')[0], _binary('>')[0]
 
 
-class RecordingBackend:
-    """Stages Sym values: cond and while_loop record what they see and return new Syms."""
+class RecordingBackend(ag.Backend):
+    """Stages Sym values: cond and while_loop record what they see and return new Syms.
+
+    The three required methods of ag.Backend; every other hook keeps its default.
+    """
 
     name = 'recorder'
 

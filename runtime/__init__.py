@@ -2,8 +2,9 @@
 
 __version__ = "0.1.0"  # of the distribution autograph-standalone, as autograph.__version__
 
-import importlib as _importlib
 import types as _types
+
+import autograph
 
 from runtime import context
 from runtime import dtypes
@@ -146,16 +147,16 @@ errors = _namespace("errors", "The typed errors (tf.errors).", OpError=_errors.O
 debugging = _namespace("debugging", "Assertions (tf.debugging).", Assert=_io.Assert)
 
 from runtime import config  # noqa: E402 - tf.config (run_functions_eagerly, ...)
+from runtime.gradients import GradientTape  # noqa: E402
+from runtime.gradients import UnconnectedGradients  # noqa: E402
+from runtime.gradients import custom_gradient  # noqa: E402
+from runtime.gradients import stop_gradient  # noqa: E402
 from runtime.function import function  # noqa: E402
 
-try:
-    _importlib.import_module("runtime.autograph_backend")  # registers runtime with autograph
-except ModuleNotFoundError as _error:
-    if _error.name != "runtime.autograph_backend":
-        raise
+from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
 
 __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', 'TensorSpec',
-           'Variable', 'abs', 'add', 'add_n', 'argmax', 'argmin', 'as_dtype', 'autograph',
+           'GradientTape', 'UnconnectedGradients', 'Variable', 'abs', 'add', 'add_n', 'argmax', 'argmin', 'as_dtype', 'autograph',
            'bitwise', 'bool', 'cast', 'concat', 'cond', 'config', 'constant', 'convert_to_tensor',
            'debugging', 'divide', 'dtypes', 'equal', 'errors', 'executing_eagerly', 'exp',
            'expand_dims', 'fill', 'float16', 'float32', 'float64', 'floordiv', 'function',
@@ -165,14 +166,6 @@ __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', '
            'newaxis', 'not_equal', 'ones', 'ones_like', 'pow', 'print', 'py_function', 'random',
            'range', 'rank', 'reduce_all', 'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min',
            'reduce_prod', 'reduce_sum', 'reshape', 'shape', 'sigmoid', 'sign', 'size', 'sqrt',
-           'square', 'squeeze', 'stack', 'string', 'subtract', 'tanh', 'transpose', 'truediv',
+           'square', 'squeeze', 'stack', 'string', 'subtract', 'tanh', 'transpose', 'truediv', 'stop_gradient', 'custom_gradient',
            'uint8', 'unstack', 'where', 'while_loop', 'zeros', 'zeros_like']
 
-
-def __getattr__(name):
-    # tf.autograph is the autograph package, imported on first use (PEP 562) so that the
-    # runtime core does not need the converter to be importable.
-    if name == "autograph":
-        import autograph
-        return autograph
-    raise AttributeError(f"module 'runtime' has no attribute {name!r}")

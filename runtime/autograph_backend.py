@@ -1,12 +1,15 @@
 """The autograph backend for runtime values: stages control flow on tensors while tracing.
 
-Registered with autograph when `runtime` is imported (see docs/internals.md, "Backend
-protocol"). A value is staged when it is a symbolic tensor, a TensorArray of a graph being
+A subclass of `autograph.Backend` (autograph/backends/base.py documents the protocol),
+registered when `runtime` is imported and found through the `autograph.backends` entry point. A value is staged when it is a symbolic tensor, a TensorArray of a graph being
 built, or an eager tensor or Variable used while a graph is being built (as in TensorFlow,
 where everything inside a tf.function is a graph value). Eagerly, tensors run as plain Python.
 """
 import builtins
 import contextlib
+
+from autograph.backends import Backend
+from autograph.backends import register_backend
 
 from runtime import context
 from runtime import dtypes
@@ -34,10 +37,11 @@ def _as_tensor(value):
     return value
 
 
-class RuntimeBackend:
+class RuntimeBackend(Backend):
     """Stages autograph control flow as runtime graph ops (tf.cond, tf.while_loop, ...)."""
 
     name = "runtime"
+    owned_modules = ("runtime",)
 
     def is_staged(self, value):
         """True for values that belong to a graph being built (see the module docstring).
@@ -212,7 +216,7 @@ class RuntimeBackend:
         dtype = _PY_DTYPES.get(type(value))
         return dtype if dtype is not None else type(value).__name__
 
-    def new_list(self, items, element, name):
+    def new_list(self, items, element, name, maximum_iterations=None):
         """Makes the staged list that a Python list becomes when a staged loop changes it.
 
         The staged list is a dynamic-size TensorArray holding `items`; `list_append` writes at
@@ -223,6 +227,7 @@ class RuntimeBackend:
             element: A value the loop appends (only its dtype is read: it may belong to a
                 discarded trace), or None when the loop pops first.
             name: The list's variable name, for error messages.
+            maximum_iterations: Unused: a TensorArray grows as needed.
 
         Returns:
             A TensorArray.
@@ -231,6 +236,7 @@ class RuntimeBackend:
             TypeError: if the elements are not tensors of one dtype.
             ValueError: if the elements do not have one shape.
         """
+        del maximum_iterations
         first = items[0] if items else element
         try:
             dtype = convert_to_tensor(_as_tensor(first)).dtype
@@ -394,13 +400,6 @@ _BUILTINS = {
 BACKEND = RuntimeBackend()
 
 
-def _register():
-    try:
-        from autograph.operators import backends
-    except ImportError:
-        return False  # autograph is not importable: runtime works without it
-    backends.register_backend(BACKEND)
-    return True
-
-
-REGISTERED = _register()
+# Installed, autograph finds BACKEND through the `autograph.backends` entry point (pyproject);
+# registering on import as well serves a checkout that is not installed (the tests).
+REGISTERED = register_backend(BACKEND) is BACKEND

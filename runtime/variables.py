@@ -18,6 +18,28 @@ from runtime.tensor import convert_to_tensor
 # Callbacks called with each new Variable (runtime.function uses this to enforce
 # "variables are created on the first call only").
 _creation_observers = []
+# Stack of lists; while a Function traces its first call, the innermost list collects
+# (variable, symbolic initial value) pairs for variables initialised from the trace's ops.
+_deferred_initializers = []
+
+
+@contextlib.contextmanager
+def defer_initialization():
+    """Context manager: Variables created inside may take a symbolic initial value.
+
+    Such a variable is created uninitialised; the pairs (variable, initial value tensor) are
+    collected in the yielded list, and the caller (a Function's first trace) computes the
+    values from the call's inputs and calls `variable._initialize(value)`.
+
+    Yields:
+        The list collecting (Variable, SymbolicTensor) pairs.
+    """
+    pending = []
+    _deferred_initializers.append(pending)
+    try:
+        yield pending
+    finally:
+        _deferred_initializers.pop()
 
 
 @contextlib.contextmanager
@@ -61,20 +83,51 @@ class Variable:
         with context.init_scope():
             if callable(initial_value):
                 initial_value = initial_value()
+            if isinstance(initial_value, Variable):
+                initial_value = initial_value.read_value()
             if isinstance(initial_value, SymbolicTensor):
-                raise ValueError(
-                    f"A Variable's initial value must be computable eagerly, found the symbolic "
-                    f"tensor '{initial_value.name}'. Create the variable outside the traced "
-                    f"function, or compute the initial value from Python/numpy values.")
-            tensor = convert_to_tensor(initial_value)
-            if dtype is not None and tensor.dtype is not dtype:
-                tensor = convert_to_tensor(np.asarray(tensor._value, dtype=dtype.np_dtype))
-        self._value = np.array(tensor._value, copy=True)  # current value; writes replace it
-        self._dtype = tensor.dtype
-        self._shape = TensorShape(self._value.shape)
+                self._defer(initial_value, dtype)
+            else:
+                tensor = convert_to_tensor(initial_value)
+                if dtype is not None and tensor.dtype is not dtype:
+                    tensor = convert_to_tensor(np.asarray(tensor._value, dtype=dtype.np_dtype))
+                # The current value; writes replace it. None until a deferred initial value
+                # (see `_defer`) is computed.
+                self._value = np.array(tensor._value, copy=True)
+                self._dtype = tensor.dtype
+                self._shape = TensorShape(self._value.shape)
         self.trainable = trainable
         for callback in list(_creation_observers):
             callback(self)
+
+    def _defer(self, initial_value, dtype):
+        """Creates this variable uninitialised, its value to come from a traced first call."""
+        if not _deferred_initializers:
+            for callback in list(_creation_observers):
+                callback(self)  # a later trace of a tf.function raises its own error here
+            raise ValueError(
+                f"A Variable's initial value must be computable eagerly, found the symbolic "
+                f"tensor '{initial_value.name}'. Create the variable outside the traced "
+                f"graph, inside a tf.function (whose first call may create variables from its "
+                f"ops), or compute the initial value from Python/numpy values.")
+        _deferred_initializers[-1].append((self, initial_value))
+        self._value = None
+        self._dtype = dtype or initial_value.dtype
+        shape = initial_value.shape
+        self._shape = TensorShape(shape) if shape is not None else None
+
+    def _initialize(self, value):
+        """Sets the value of a variable created with a symbolic initial value.
+
+        Args:
+            value: The numpy value computed from the first call's inputs.
+        """
+        value = np.array(value, dtype=self._dtype.np_dtype, copy=True)
+        if self._shape is not None and not self._shape.is_compatible_with(value.shape):
+            raise ValueError(f"The initial value of Variable '{self._name}' has shape "
+                             f"{value.shape}, expected {tuple(self._shape)}.")
+        self._value = value
+        self._shape = TensorShape(value.shape)
 
     @property
     def name(self):
@@ -108,8 +161,15 @@ class Variable:
             A Tensor.
         """
         if context.executing_eagerly():
-            return EagerTensor(self._value)
-        return apply(OPS["read_variable"], [], {"variable": self})
+            if self._value is None:
+                raise _uninitialized_error(self)
+            tensor = EagerTensor(self._value)
+        else:
+            tensor = apply(OPS["read_variable"], [], {"variable": self})
+        if context._state.tapes:
+            from runtime import gradients
+            gradients.record_variable_read(self, tensor)
+        return tensor
 
     value = read_value
     _as_tensor = read_value
@@ -232,6 +292,15 @@ class Variable:
             return (f"<tf.Variable '{self.name}' shape={tuple(self._shape)} "
                     f"dtype={self._dtype.name}, numpy={self._value!r}>")
         return f"<tf.Variable '{self.name}' shape={tuple(self._shape)} dtype={self._dtype.name}>"
+
+
+def _uninitialized_error(variable):
+    from runtime.errors import FailedPreconditionError
+    return FailedPreconditionError(
+        f"Could not read the Variable '{variable._name}': it is not initialised yet. It was "
+        f"created while tracing a tf.function's first call from a value computed in that "
+        f"trace; it gets its value when that call runs. Read it after the call.",
+        "read_variable")
 
 
 def _forward(method):

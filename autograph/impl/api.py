@@ -13,7 +13,7 @@ from autograph.impl import conversion
 from autograph.impl import error_mapping
 from autograph.impl.function_wrappers import ConversionOptions
 from autograph.impl.function_wrappers import STANDARD_OPTIONS
-from autograph.operators import backends
+from autograph import backends
 from autograph.operators import nest
 from autograph.operators import py_builtins
 from autograph.pyct import inspect_utils
@@ -22,8 +22,9 @@ from autograph.pyct import parser
 logger = logging.getLogger('autograph')
 
 # Module names (and their submodules) whose functions converted_call never converts. Users
-# may add to it, directly or through do_not_convert_module.
-DO_NOT_CONVERT_MODULES = {'autograph', 'runtime', 'numpy', 'gast', 'astunparse', 'pytest',
+# may add to it, directly or through do_not_convert_module. The modules that registered
+# backends own (`Backend.owned_modules`) are never converted either.
+DO_NOT_CONVERT_MODULES = {'autograph', 'numpy', 'gast', 'astunparse', 'pytest',
                           '_pytest', 'pluggy', 'hypothesis'}
 
 _ENV_VERBOSITY = 'AUTOGRAPH_VERBOSITY'
@@ -123,11 +124,14 @@ def _module_is_allowlisted(module_name):
             decision = False
         else:
             parts = module_name.split('.')
-            decision = any('.'.join(parts[:i]) in DO_NOT_CONVERT_MODULES
-                           for i in range(1, len(parts) + 1))
+            decision = parts[0] in backends.owned_modules() or any(
+                '.'.join(parts[:i]) in DO_NOT_CONVERT_MODULES for i in range(1, len(parts) + 1))
             decision = decision or inspect_utils.is_stdlib_module(module_name)
         _module_decisions[module_name] = decision
     return decision
+
+
+backends.on_change(_module_decisions.clear)
 
 
 def do_not_convert(fn=None):
@@ -181,7 +185,7 @@ def _location_key(code):
 
 
 def _user_stacklevel():
-    """Returns the warnings stacklevel of the innermost frame outside autograph and runtime."""
+    """Returns the warnings stacklevel of the innermost frame outside autograph and backends."""
     # Level 2 is the caller of warnings.warn's caller.
     _, hops = inspect_utils.first_user_frame(sys._getframe(2))
     return 2 + hops
@@ -198,6 +202,7 @@ def _namespace_for(options):
 
 def _convert_function(fn, options, strict=None):
     """Returns the converted version of a Python function, or `fn` when it cannot convert."""
+    backends.discover()  # installed backends, before any converted code can meet their values
     converted = conversion.cached_instance(fn, options)
     if converted is not None:
         return converted
@@ -273,8 +278,8 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     """Calls `f`, converting it first when it is user code.
 
     Builtins run through their operator overloads (so that e.g. `len` works on staged
-    values); functions from numpy, runtime, autograph, the standard library and the
-    do-not-convert modules run as they are; classes run their constructors unconverted.
+    values); functions from numpy, autograph, the standard library, the modules that
+    backends own and the do-not-convert modules run as they are; classes run their constructors unconverted.
 
     Args:
       f: the callable.

@@ -26,7 +26,7 @@ def if_exp(cond, if_true, if_false, expr_repr):
     backend = None if type(cond) in PYTHON_TYPES else backend_for(cond)
     if backend is None:
         return if_true() if cond else if_false()
-    type_of = getattr(backend, 'type_of', None) or (lambda value: 'value')
+    type_of = backend.type_of
     names = (expr_repr,)
     values = {}  # branch name -> value, filled as the backend stages each branch
 
@@ -36,7 +36,8 @@ def if_exp(cond, if_true, if_false, expr_repr):
             check_branch_values(names, value, name)
             if other in values:
                 pair = {name: value, other: values[other]}
-                check_same_types(names, pair['if'], pair['else'], type_of)
+                check_same_types(names, pair['if'], pair['else'], type_of,
+                                 backend.compatible_types)
             values[name] = value
             return tuple(nest.flatten(value))
         return branch

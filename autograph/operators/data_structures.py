@@ -8,7 +8,6 @@ backend's `new_list`) when the loop appends to it or pops from it; see
 from autograph.operators import staged_loops
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
-from autograph.operators.backends import get_hook
 
 
 def list_append(target, element):
@@ -32,7 +31,7 @@ def list_append(target, element):
         staged_loops.stage_list_if_loop_variable(target, element)
         target.append(element)
         return target
-    return get_hook(backend, 'list_append', 'append on staged lists')(target, element)
+    return backend.list_append(target, element)
 
 
 def list_pop(target, i=None):
@@ -56,4 +55,4 @@ def list_pop(target, i=None):
         if i is None:
             return target, target.pop()
         return target, target.pop(i)
-    return get_hook(backend, 'list_pop', 'pop on staged lists')(target, i)
+    return backend.list_pop(target, i)

@@ -2,7 +2,6 @@
 
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
-from autograph.operators.backends import get_hook
 
 
 def _no_message():
@@ -41,5 +40,4 @@ def assert_stmt(expression1, expression2):
         else:
             assert expression1, expression2()
         return None
-    hook = get_hook(backend, 'assert_', 'assert statements on staged values')
-    return hook(expression1, expression2 or _no_message)
+    return backend.assert_(expression1, expression2 or _no_message)

@@ -2,7 +2,6 @@
 
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
-from autograph.operators.backends import get_hook
 
 
 def and_(a, b):
@@ -62,4 +61,4 @@ def not_(a):
     backend = backend_for(a)
     if backend is None:
         return not a
-    return get_hook(backend, 'logical_not', '`not` on staged values')(a)
+    return backend.logical_not(a)

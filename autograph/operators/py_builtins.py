@@ -20,12 +20,10 @@ def _call(builtin, args, kwargs):
     if backend is None and kwargs:
         backend = first_backend(kwargs.values())
     if backend is not None:
-        hook = getattr(backend, 'call_builtin', None)
-        if hook is not None:
-            try:
-                return hook(builtin, args, kwargs)
-            except NotImplementedError:
-                pass
+        try:
+            return backend.call_builtin(builtin, args, kwargs)
+        except NotImplementedError:
+            pass
     return builtin(*args, **kwargs)
 
 
@@ -172,18 +170,13 @@ def print_(*objects, **kwargs):
     backend = first_backend(objects)
     if backend is None or not _PRINT_KWARGS.issuperset(kwargs):
         return builtins.print(*objects, **kwargs)
-    hook = getattr(backend, 'print_', None)
-    if hook is None:
-        raise StagingError(
-            'print() of a staged value needs the backend {!r} to provide a `print_` hook; '
-            'print a Python value instead.'.format(getattr(backend, 'name', backend)))
     if kwargs.get('file') is not None:
         raise StagingError(
             'print(..., file={!r}) of a staged value is not supported: staged printing writes '
             'to standard output at every run. Drop the file argument.'.format(kwargs['file']))
     sep = kwargs.get('sep')
     end = kwargs.get('end')
-    return hook(*objects, sep=' ' if sep is None else sep, end='\n' if end is None else end)
+    return backend.print_(*objects, sep=' ' if sep is None else sep, end='\n' if end is None else end)
 
 
 # The overload that converted code calls for each builtin.

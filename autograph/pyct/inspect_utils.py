@@ -8,6 +8,8 @@ import sys
 import sysconfig
 import types
 
+from autograph.backends import registry
+
 # Module names (top-level packages) that belong to the standard library.
 _STDLIB_NAMES = frozenset(getattr(sys, 'stdlib_module_names', ()))
 # Directories that hold the standard library (not site-packages).
@@ -116,14 +118,29 @@ def getdefinition_site(f):
     return '%s:%d' % (code.co_filename, code.co_firstlineno)
 
 
-# The directories of this distribution's packages (autograph and runtime): frames in them are
-# library code, not the user's.
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LIBRARY_DIRS = tuple(os.path.join(_ROOT, d) + os.sep for d in ('autograph', 'runtime'))
+# autograph's own directory: frames in it are library code, not the user's.
+_AUTOGRAPH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def library_dirs():
+    """Returns the directories whose frames are library code: autograph and backend modules.
+
+    The modules that registered backends own (`Backend.owned_modules`, e.g. `runtime`) count
+    as library code once imported.
+
+    Returns:
+      A tuple of directory paths, each ending in a separator.
+    """
+    dirs = [_AUTOGRAPH_DIR]
+    for name in sorted(registry.owned_modules()):
+        path = getattr(sys.modules.get(name), '__file__', None)
+        if path:
+            dirs.append(os.path.dirname(os.path.abspath(path)) + os.sep)
+    return tuple(dirs)
 
 
 def first_user_frame(frame):
-    """Walks outward from `frame` to the first frame outside autograph and runtime.
+    """Walks outward from `frame` to the first frame outside autograph and backend modules.
 
     Converted code counts as the user's: it is compiled under the user's file name.
 
@@ -134,8 +151,9 @@ def first_user_frame(frame):
       (frame, hops): the user's frame (None if there is none) and how many frames outward it
       is from `frame`.
     """
+    dirs = library_dirs()
     hops = 0
-    while frame is not None and frame.f_code.co_filename.startswith(LIBRARY_DIRS):
+    while frame is not None and frame.f_code.co_filename.startswith(dirs):
         frame = frame.f_back
         hops += 1
     return frame, hops

@@ -20,7 +20,7 @@ import contextlib
 import operator
 import sys
 
-from autograph.operators import backends
+from autograph import backends
 
 _PY_DTYPES = {bool: 'bool', int: 'int32', float: 'float32'}
 _CASTS = {'bool': bool, 'int32': int, 'float32': float}
@@ -182,7 +182,7 @@ def _element(sequence, index):
     return Sym(_CASTS[sequence.dtype](0), sequence.dtype)
 
 
-class FakeBackend:
+class FakeBackend(backends.Backend):
     """A backend for Sym, SymVec, SymRange and SymArray that records what it stages.
 
     Attributes:
@@ -286,7 +286,7 @@ class FakeBackend:
         dtype = _PY_DTYPES.get(type(value))
         return dtype if dtype is not None else type(value).__name__
 
-    def new_list(self, items, element, name):
+    def new_list(self, items, element, name, maximum_iterations=None):
         self.calls.append('new_list')
         first = items[0] if items else element
         dtype = convert(first).dtype

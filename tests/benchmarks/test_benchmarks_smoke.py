@@ -1,4 +1,4 @@
-"""Smoke test of the benchmark suite: a quick run whose staged results equal the numpy twins'."""
+"""Smoke test of the benchmark suite: a quick run whose staged results equal the references'."""
 import json
 import subprocess
 import sys
@@ -19,22 +19,23 @@ def quick_results():
 def test_every_workload_ran(quick_results):
     names = [r["name"] for r in quick_results["workloads"]]
     assert names == ["collatz", "tanh_loop", "fizzbuzz", "dynamic_rnn", "nested_break",
-                     "elementwise_50", "matmul_loop"]
+                     "elementwise_50", "large_chain", "matmul_loop"]
 
 
 @pytest.mark.parametrize("name", [w.name for w in workloads.WORKLOADS])
-def test_staged_result_equals_numpy_twin(quick_results, name):
+def test_staged_result_equals_reference(quick_results, name):
     record = {r["name"]: r for r in quick_results["workloads"]}[name]
     assert record["match"], record["mismatch"]
 
 
 def test_records_have_every_measurement(quick_results):
     for record in quick_results["workloads"]:
-        for key in ("steady", "numpy", "first_call", "cold_convert", "repeat_convert"):
+        for key in ("steady", "reference", "first_call", "fresh_first_call", "cold_convert",
+                    "repeat_convert"):
             stats = record[key]
             assert 0 < stats["min"] <= stats["median"] <= stats["max"], (record["name"], key)
         assert record["ratio"] == pytest.approx(
-            record["steady"]["median"] / record["numpy"]["median"])
+            record["steady"]["median"] / record["reference"]["median"])
 
 
 def test_growth_rows_match_and_grow(quick_results):
@@ -45,14 +46,63 @@ def test_growth_rows_match_and_grow(quick_results):
     assert rows[1]["nodes"] > rows[0]["nodes"]
 
 
-def test_known_answers_of_numpy_twins():
+def test_imports_and_memory_are_measured(quick_results):
+    imports, memory = quick_results["imports"], quick_results["memory"]
+    assert imports["import_runtime"]["median"] > 0 and imports["import_numpy"]["median"] > 0
+    assert memory["functions"] == 10 and memory["kb_per_function"] > 0
+    # 10 nine-line functions: def, 3 assignments, while, if/else, 2 returns... at least 40 nodes
+    assert memory["module_ast_nodes"] > 10 * 40
+
+
+def test_fit_exponent_on_known_powers():
+    sizes = [50, 100, 400, 2000]
+    assert run.fit_exponent(sizes, [3e-4 * n for n in sizes]) == pytest.approx(1.0)
+    assert run.fit_exponent(sizes, [2e-7 * n * n for n in sizes]) == pytest.approx(2.0)
+    assert run.fit_exponent([10, 20], [1.0, 1.0]) == pytest.approx(0.0)
+
+
+def test_format_growth_prints_the_exponents():
+    rows = [{"lines": n, "convert": n * 1e-4, "trace_and_compile": n * n * 1e-7, "nodes": n,
+             "optimize": 1e-3, "compile": 1e-3, "match": True} for n in (100, 200, 400)]
+    text = run.format_growth(rows)
+    assert "convert 1.00 ," in text and "trace+compile 2.00!" in text
+
+
+def test_known_answers_of_references():
     # Worked out by hand: collatz(27) takes 111 steps; 1..100 holds 6 multiples of 15,
     # 33 - 6 = 27 other multiples of 3, 20 - 6 = 14 other multiples of 5, 100 - 47 = 53 others.
-    assert workloads.collatz_numpy(np.array(27, np.int32)) == 111
-    assert [int(v) for v in workloads.fizzbuzz_numpy(np.array(100, np.int32))] == [6, 27, 14, 53]
+    assert workloads.collatz_reference(np.array(27, np.int32)) == 111
+    counts = workloads.fizzbuzz_reference(np.array(100, np.int32))
+    assert [int(v) for v in counts] == [6, 27, 14, 53]
+    assert [v.dtype for v in counts] == [np.int32] * 4
     x = np.array([[1.0, -1.0, 2.0], [-5.0, 3.0, 1.0]], np.float32)
-    found, total = workloads.first_crossing_numpy(x, np.array(4.5, np.float32))
+    found, total = workloads.first_crossing_reference(x, np.array(4.5, np.float32))
     assert (int(found), float(total)) == (4, 6.0)  # 1 + 2 + 3 passes 4.5 at row 1, col 1
+    assert (found.dtype, total.dtype) == (np.int32, np.float32)
+
+
+def test_in_place_references_leave_their_inputs_alone():
+    # The references write with out=; they must only write into buffers they made.
+    for workload in workloads.WORKLOADS:
+        inputs = workload.make_inputs()
+        if workload.name == "matmul_loop":
+            inputs = [a[:8, :8].copy() for a in inputs]
+        copies = [a.copy() for a in inputs]
+        workload.reference_fn(*inputs)
+        for before, after in zip(copies, inputs):
+            np.testing.assert_array_equal(before, after, err_msg=workload.name)
+
+
+def test_elementwise_references_equal_the_plain_numpy_chain():
+    x = np.linspace(-1.0, 1.0, 10).astype(np.float32)
+    want = x
+    for _ in range(10):
+        want = np.maximum(np.tanh(want * np.float32(1.01) + np.float32(0.1)) - np.float32(0.05),
+                          np.float32(-0.5))
+    np.testing.assert_array_equal(workloads.elementwise_chain_reference(x), want)
+    a = np.eye(3, dtype=np.float32) * 2
+    np.testing.assert_array_equal(workloads.matmul_loop_reference(a, a),
+                                  np.eye(3, dtype=np.float32) * 2 ** 11)
 
 
 def test_staged_first_crossing_on_a_small_matrix():

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from tests.examples.test_examples import checkout_env
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, 'README.md')
 
@@ -40,6 +42,6 @@ def test_pasted_output_matches_a_fresh_run(command, expected):
     argv = shlex.split(command)
     assert argv[0] == 'python'
     proc = subprocess.run([sys.executable] + argv[1:], capture_output=True, text=True,
-                          timeout=300, cwd=ROOT, check=False)
+                          timeout=300, cwd=ROOT, check=False, env=checkout_env())
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == expected

@@ -259,3 +259,44 @@ def test_failed_conversion_does_not_block_an_identical_notebook_cell():
         assert int(tf.function(namespace["cell_fn"])(tf.constant(20)).numpy()) == 8
     finally:
         linecache.cache.pop(filename, None)
+
+
+@pytest.mark.parametrize("value", [10**30, 2**63, -2**63 - 1, [1, 2**63], [-1, 2**64]],
+                         ids=["10**30", "2**63", "-2**63-1", "list_2**63", "list_2**64"])
+def test_integer_beyond_int64_is_refused(value):
+    err = _raise(lambda: tf.constant(value))
+    assert isinstance(err, ValueError)
+    assert str(err).startswith("Can't convert Python sequence with out-of-range integer to "
+                               "Tensor: ")
+    assert "does not fit in int64. Pass it as a float" in str(err)
+
+
+def test_int64_bounds_still_convert():
+    assert tf.constant(2**63 - 1).dtype is tf.int64
+    assert tf.constant(-2**63).numpy() == -2**63
+    assert tf.constant(['a', b'b']).dtype is tf.string
+    # A sequence with a float holds big ints as floats (TensorFlow samples a float first).
+    assert tf.constant([1.5, 2**70]).dtype is tf.float32
+
+
+def test_traced_result_beyond_int64_is_refused():
+    add = tf.function(lambda a, b: a + b)
+    err = _raise(lambda: add(10**30, 1))
+    assert isinstance(err, TypeError)
+    assert "returned a int (1000000000000000000000000000001)" in str(err)
+    assert "out-of-range integer" in str(err)
+
+
+def test_mixed_types_are_refused():
+    err = _raise(lambda: tf.constant([1, 'a']))
+    assert isinstance(err, ValueError)
+    assert str(err) == ("Can't convert Python sequence with mixed types to Tensor: [1, 'a'] "
+                        "holds int, str. Make every item a number, or every item a string.")
+
+
+def test_object_array_of_numbers_is_refused():
+    import numpy as np
+    err = _raise(lambda: tf.constant(np.array([1, 2], dtype=object)))
+    assert isinstance(err, ValueError)
+    assert str(err).startswith("Failed to convert a NumPy array to a Tensor (Unsupported "
+                               "object type int). Give the array a numeric dtype")

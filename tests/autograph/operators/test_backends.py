@@ -2,8 +2,8 @@
 
 import pytest
 
-from autograph.errors import StagingError
-from autograph.operators import backends
+from autograph import backends
+from autograph.errors import UnsupportedByBackendError
 from tests.autograph.fake_backend import FakeBackend
 from tests.autograph.fake_backend import Sym
 from tests.autograph.fake_backend import registered
@@ -53,13 +53,31 @@ def test_python_subclasses_are_asked():
 
 
 def test_register_rejects_incomplete_backend():
-    class Half:
+    class Half(backends.Backend):
         def is_staged(self, value):
             return False
 
     with pytest.raises(TypeError) as e:
         backends.register_backend(Half())
-    assert 'lacks cond, while_loop' in str(e.value)
+    assert 'does not implement cond, while_loop' in str(e.value)
+
+
+def test_register_rejects_objects_that_are_not_backends():
+    class Duck:
+        name = 'duck'
+
+        def is_staged(self, value):
+            return False
+
+        def cond(self, pred, true_fn, false_fn):
+            return true_fn()
+
+        def while_loop(self, cond_fn, body_fn, loop_vars):
+            return loop_vars
+
+    with pytest.raises(TypeError) as e:
+        backends.register_backend(Duck())
+    assert 'expected an instance of a subclass of autograph.Backend' in str(e.value)
 
 
 def test_first_backend(fake):
@@ -67,12 +85,54 @@ def test_first_backend(fake):
     assert backends.first_backend([1, [Sym(2)]]) is None
 
 
-def test_get_hook_missing(fake):
-    class NoPrint(FakeBackend):
-        print_ = None
+def test_missing_hook_default_says_which_construct(fake):
+    class NoPrint(backends.Backend):
+        name = 'noprint'
 
-    assert backends.get_hook(fake, 'print_', 'x') == fake.print_
-    with pytest.raises(StagingError) as e:
-        backends.get_hook(NoPrint(), 'print_', 'print() of staged values')
+    with pytest.raises(UnsupportedByBackendError) as e:
+        NoPrint().print_(Sym(1))
     assert str(e.value).startswith(
-        "backend 'fake' does not support print() of staged values: it has no `print_` hook")
+        "backend 'noprint' does not support print() of staged values: it does not override "
+        "`print_` of autograph.Backend")
+
+
+def test_default_hooks():
+    backend = backends.Backend()
+    assert backend.iterate(Sym(1)) is None
+    assert backend.type_of(Sym(1)) is None
+    assert backend.compatible_types('int32', 'int32')
+    assert not backend.compatible_types('int32', 'float32')
+    with pytest.raises(NotImplementedError):
+        backend.call_builtin(len, (Sym(1),), {})
+    for hook, args in [('assert_', (Sym(True), lambda: None)), ('new_list', ([], 1, 'l')),
+                       ('list_append', (None, 1)), ('list_pop', (None, None)),
+                       ('zeros_like', (Sym(1),)), ('scratch', ())]:
+        with pytest.raises(UnsupportedByBackendError):
+            getattr(backend, hook)(*args)
+
+
+def test_default_logical_not_is_a_cond(fake):
+    class CondOnly(FakeBackend):
+        logical_not = backends.Backend.logical_not
+
+    backend = CondOnly()
+    assert backend.logical_not(Sym(True)).value is False
+    assert backend.calls == ['cond']
+
+
+def test_owned_modules_are_never_converted(fake):
+    import types as pytypes
+    from autograph.impl import api
+
+    module = pytypes.ModuleType('ownedlib_for_test')
+    exec('def double(x):\n    if x > 0:\n        return 2 * x\n    return x\n',
+         module.__dict__)
+    assert not api._module_is_allowlisted('ownedlib_for_test')
+
+    class Owner(FakeBackend):
+        owned_modules = ('ownedlib_for_test',)
+
+    with registered(Owner()):
+        assert api._module_is_allowlisted('ownedlib_for_test')
+        assert api._module_is_allowlisted('ownedlib_for_test.sub')
+    assert not api._module_is_allowlisted('ownedlib_for_test')

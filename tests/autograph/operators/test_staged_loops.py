@@ -10,19 +10,21 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from autograph.errors import UndefinedVariableError
+from autograph.operators import Symbol
 from autograph.operators import UndefinedReturnValue
 from autograph.operators import for_stmt
 from autograph.operators import if_stmt
 from autograph.operators import len_
 from autograph.operators import not_
 from autograph.operators import while_stmt
+from autograph.backends import Backend
 from tests.autograph.fake_backend import FakeBackend
 from tests.autograph.fake_backend import Sym
 from tests.autograph.fake_backend import SymVec
 from tests.autograph.fake_backend import registered
 from tests.autograph.fake_backend import unwrap
 
-NAMES = ('do_return', 'retval_')
+NAMES = (Symbol.DO_RETURN, Symbol.RETURN_VALUE)
 
 
 def sign(x, return_in_else=False):
@@ -122,7 +124,7 @@ def test_return_in_one_branch(fake, return_in_else):
 
 def test_return_in_one_branch_without_hooks_is_an_error():
     class NoHooks(FakeBackend):
-        zeros_like = None
+        zeros_like = Backend.zeros_like
 
     with registered(NoHooks()), pytest.raises(UndefinedVariableError) as e:
         sign(Sym(3))
@@ -145,11 +147,12 @@ def test_return_inside_staged_while_loop(fake):
 
 def test_return_inside_staged_loop_without_scratch_is_an_error():
     class NoScratch(FakeBackend):
-        scratch = None
+        scratch = Backend.scratch
 
     with registered(NoScratch()), pytest.raises(UndefinedVariableError) as e:
         first_above(SymVec([1, 5]), Sym(4))
-    assert str(e.value).startswith("'retval_' must be defined before the loop")
+    assert str(e.value).startswith(
+        'the return value of a return statement inside a staged for loop has no type')
 
 
 def plain_total(values, limit):

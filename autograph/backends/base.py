@@ -1,0 +1,289 @@
+"""The backend protocol: the one documented base class that a tensor library implements.
+
+A backend makes autograph stage control flow on the values it owns. Subclass `Backend`,
+implement the three required methods, override the optional hooks your library supports, and
+register an instance: by hand with `autograph.register_backend(backend)`, or for every user
+through the `autograph.backends` entry-point group of your distribution's metadata:
+
+    [project.entry-points."autograph.backends"]
+    mylib = "mylib.autograph_backend:BACKEND"
+
+Autograph loads those entry points the first time it converts a function. Loading one must be
+cheap: a backend for a heavy library should import it lazily (see `autograph.backends.jax`).
+
+Autograph does everything else: it threads the state of branches and loops through `cond` and
+`while_loop`, flattens nested state into flat tuples, and checks undefined variables and
+loop-variable types. What reaches a backend:
+
+- `cond` and `while_loop` get flat tuples of leaves (possibly empty, possibly holding Python
+  numbers and bools, which the backend converts the way it converts Python numbers).
+- A staged `for` loop is a `while_loop` over (index, *state): the index starts at Python `0`,
+  the test is `index < length` with (length, getitem) from `iterate`. With a `break`, the
+  loop condition calls `cond` inside the `while_loop` condition, so that must work.
+- `range(n)` over a staged `n` goes to `call_builtin(range, ...)`; the backend returns an
+  object of its own (a "staged range") that `is_staged` claims and `iterate` accepts.
+- Branch outputs and loop variables are compared leaf by leaf with `type_of` and
+  `compatible_types`; autograph raises the error (naming the variable, both types and the line).
+
+Every optional hook has a default: either a generic implementation on top of `cond`, or a
+clear `UnsupportedByBackendError` saying which construct the backend does not stage.
+"""
+
+from autograph.errors import UnsupportedByBackendError
+
+
+class Backend:
+    """Base class of autograph backends. Subclass it; see the module docstring.
+
+    Attributes:
+        name: a short name for error messages, e.g. 'runtime' or 'jax'.
+        owned_modules: top-level module names (e.g. ('jax', 'jaxlib')) whose functions
+            autograph never converts: the library's own Python code runs as it is.
+    """
+
+    name = 'backend'
+    owned_modules = ()
+
+    def __repr__(self):
+        return '<autograph backend {!r}>'.format(self.name)
+
+    def _unsupported(self, construct, hook):
+        raise UnsupportedByBackendError(
+            'backend {!r} does not support {}: it does not override `{}` of autograph.Backend. '
+            'Use a plain Python value there, or implement `{}` in the backend.'.format(
+                self.name, construct, hook, hook))
+
+    # -------------------------------------------------------------------------------------
+    # Required
+
+    def is_staged(self, value):
+        """Tells whether this backend owns `value` (so control flow on it is staged).
+
+        Called often and with every kind of object: keep it a cheap type check. Exact Python
+        builtin types (int, list, ...) are never passed.
+
+        Args:
+            value: any object.
+
+        Returns:
+            A Python bool.
+        """
+        raise NotImplementedError('{} must implement is_staged'.format(type(self).__name__))
+
+    def cond(self, pred, true_fn, false_fn):
+        """Stages `if pred: ... else: ...`.
+
+        Args:
+            pred: a staged scalar boolean (the value `is_staged` claimed), or occasionally a
+                Python bool mixed with staged branches.
+            true_fn: callable of no arguments returning a flat tuple of leaves.
+            false_fn: the same for the else branch; same length and (compatible) types.
+
+        Returns:
+            A tuple of the same length: the chosen branch's outputs, staged.
+        """
+        raise NotImplementedError('{} must implement cond'.format(type(self).__name__))
+
+    def while_loop(self, cond_fn, body_fn, loop_vars):
+        """Stages `while cond_fn(*vars): vars = body_fn(*vars)`.
+
+        Args:
+            cond_fn: callable taking the loop variables, returning a staged or Python bool.
+            body_fn: callable taking the loop variables, returning the next ones (a tuple).
+            loop_vars: flat tuple of initial values (may be empty; Python numbers among them
+                become staged values of the backend's default dtype).
+
+        Returns:
+            The final loop variables, as a tuple.
+        """
+        raise NotImplementedError('{} must implement while_loop'.format(type(self).__name__))
+
+    # -------------------------------------------------------------------------------------
+    # Optional hooks
+
+    def iterate(self, iterable):
+        """Describes a staged `for` loop over `iterable` (a staged value or staged range).
+
+        Args:
+            iterable: a value this backend claims.
+
+        Returns:
+            (length, getitem): the number of iterations (a Python int or a staged scalar) and
+            a function from a staged index to the element; or None when the value cannot be
+            iterated (autograph then raises a clear error). The default returns None.
+        """
+        del iterable
+        return None
+
+    def logical_not(self, value):
+        """Stages `not value`. The default is `cond(value, False, True)`.
+
+        Args:
+            value: a staged boolean.
+
+        Returns:
+            A staged boolean.
+        """
+        return self.cond(value, lambda: (False,), lambda: (True,))[0]
+
+    def assert_(self, cond, message_fn):
+        """Stages `assert cond, message`.
+
+        A failing staged assert must stop the staged computation with the user's message when
+        it runs (the runtime raises InvalidArgumentError; the JAX backend uses a checkify
+        debug check). The default raises UnsupportedByBackendError.
+
+        Args:
+            cond: a staged boolean.
+            message_fn: callable of no arguments returning the message (a string, a staged
+                value, or None when the assert has no message).
+
+        Returns:
+            None, or a backend value standing for the check (autograph returns it from the
+            `assert` operator and otherwise ignores it).
+        """
+        del cond, message_fn
+        self._unsupported('assert statements on staged values', 'assert_')
+
+    def print_(self, *args, sep=' ', end='\n'):
+        """Stages `print(*args, sep=sep, end=end)` where an argument is staged.
+
+        It should print the values each time the staged computation runs (tf.print,
+        jax.debug.print). The default raises UnsupportedByBackendError.
+
+        Args:
+            *args: the objects to print (staged and Python values).
+            sep: the separator.
+            end: the line end.
+        """
+        del args, sep, end
+        self._unsupported('print() of staged values', 'print_')
+
+    def call_builtin(self, fn, args, kwargs):
+        """Overloads a Python builtin for staged arguments.
+
+        Called for len, range, abs, int, float, min, max, sum, any, all when a top-level
+        argument is staged. `range` must return a staged range (see the module docstring).
+
+        Args:
+            fn: the builtin function.
+            args: the positional arguments (a tuple).
+            kwargs: the keyword arguments (a dict, possibly empty).
+
+        Returns:
+            The staged result.
+
+        Raises:
+            NotImplementedError: when there is no overload; autograph then calls `fn` itself.
+                This is the default.
+        """
+        raise NotImplementedError(fn)
+
+    def type_of(self, value):
+        """Describes a leaf's type for branch-output and loop-variable checks.
+
+        Also called on Python numbers, and must agree with how the backend converts them
+        (e.g. int -> 'int32'). The default returns None for everything: only the structure
+        is checked.
+
+        Args:
+            value: a leaf of a branch output or loop variable.
+
+        Returns:
+            A hashable description, shown in error messages.
+        """
+        del value
+        return None
+
+    def compatible_types(self, before, after):
+        """Tells whether a leaf of type `before` may take type `after` in staged code.
+
+        Called with `type_of` descriptions: (loop entry, after one iteration) for loops; for
+        conditionals both ways, (if branch, else branch) and (else, if), and one suffices. A backend whose library promotes
+        weakly-typed Python numbers (JAX) accepts those pairs here. The default is equality.
+
+        Args:
+            before: a `type_of` description.
+            after: a `type_of` description.
+
+        Returns:
+            A Python bool; False makes autograph raise its type-change error.
+        """
+        return before == after
+
+    def new_list(self, items, element, name, maximum_iterations=None):
+        """Makes the staged list that a Python list becomes when a staged loop changes it.
+
+        A Python list that a staged loop carries and appends to (or pops from) becomes
+        `new_list(...)` on loop entry, and the loop is staged again with it. The default
+        raises UnsupportedByBackendError; a backend without dynamically sized values should
+        raise an error saying how to write the loop instead, or use `maximum_iterations`.
+
+        Args:
+            items: the list's elements on entry to the loop.
+            element: the first value appended in the loop (possibly a value of a discarded
+                trace: read only its type), or None when the loop pops first.
+            name: the variable name, for error messages.
+            maximum_iterations: None, or the loop's bound from
+                `autograph.experimental.set_loop_options(maximum_iterations=N)`: a backend
+                with fixed-size values can allocate a buffer of that size.
+
+        Returns:
+            A staged list, claimed by `is_staged`.
+        """
+        del items, element, maximum_iterations
+        self._unsupported('the list {!r} changed in a staged loop'.format(name), 'new_list')
+
+    def list_append(self, target, element):
+        """Stages `target.append(element)` on a staged list (from `new_list`).
+
+        Args:
+            target: a staged list.
+            element: the value appended.
+
+        Returns:
+            The new staged list (lists are functional values in staged code).
+        """
+        del target, element
+        self._unsupported('append on staged lists', 'list_append')
+
+    def list_pop(self, target, i):
+        """Stages `target.pop(i)` on a staged list (from `new_list`).
+
+        Args:
+            target: a staged list.
+            i: the index, or None for `pop()`.
+
+        Returns:
+            A tuple (the new staged list, the removed element).
+        """
+        del target, i
+        self._unsupported('pop on staged lists', 'list_pop')
+
+    def zeros_like(self, value):
+        """Returns a zero of `value`'s dtype and shape (return-value placeholders).
+
+        Together with `scratch`, this lets `return` inside staged branches and loops give a
+        placeholder return value on the paths that do not return. Use only the dtype and shape
+        of `value`: it may come from `scratch()`. The default raises UnsupportedByBackendError
+        (autograph then asks the user to assign the result to a variable).
+
+        Args:
+            value: a staged value or Python number.
+
+        Returns:
+            A staged zero (or a Python zero for Python numbers).
+        """
+        del value
+        self._unsupported('return inside staged control flow', 'zeros_like')
+
+    def scratch(self):
+        """Returns a context manager whose staged operations are discarded (trial runs).
+
+        Autograph stages a branch or loop body once inside it to learn the types of return
+        values. The default raises UnsupportedByBackendError (see `zeros_like`).
+
+        Returns:
+            A context manager.
+        """
+        self._unsupported('return inside staged control flow', 'scratch')

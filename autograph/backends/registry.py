@@ -1,0 +1,182 @@
+"""The registry of backends: registration by hand, entry-point discovery, and lookup."""
+
+import importlib
+import importlib.metadata
+import types
+import warnings
+
+from autograph.backends.base import Backend
+
+ENTRY_POINT_GROUP = 'autograph.backends'
+
+# Registered backends, asked in registration order; the first that claims a value owns it.
+_BACKENDS = []
+# Whether the entry points of ENTRY_POINT_GROUP were loaded (once per process).
+_discovered = [False]
+# Backends shipped with autograph, by the top-level module of the values they stage: imported
+# (and so registered) when such a value first reaches `backend_for`. Installed, they are also
+# entry points; this serves a checkout that is not installed. Emptied as they load.
+_BUILTIN_LAZY = {'jax': 'autograph.backends.jax'}
+# Functions called after the set of backends changes (e.g. autograph's module-decision cache).
+_listeners = []
+
+# Exact types that no backend may claim: checking them first keeps the plain-Python path cheap.
+# Subclasses of these are not in the set, so a backend can still stage a `list` subclass.
+PYTHON_TYPES = frozenset({
+    bool, int, float, complex, str, bytes, list, tuple, dict, set, frozenset, range,
+    type(None), types.FunctionType, types.BuiltinFunctionType, types.MethodType,
+})
+
+
+def register_backend(backend):
+    """Registers a backend that stages control flow on the values it claims.
+
+    The protocol is the class `autograph.Backend` (autograph/backends/base.py). Backends
+    installed as packages are found through the `autograph.backends` entry-point group and
+    need no call; this registers one by hand. Registering the same object twice has no
+    further effect.
+
+    Args:
+        backend: an instance of a subclass of `autograph.Backend`.
+
+    Returns:
+        The backend, so that this can be used as a class-instance decorator.
+
+    Raises:
+        TypeError: if `backend` is not a `Backend`, or does not implement the required methods.
+    """
+    if not isinstance(backend, Backend):
+        raise TypeError(
+            'register_backend expected an instance of a subclass of autograph.Backend, but got '
+            '{!r}. Subclass autograph.Backend and implement is_staged, cond and while_loop '
+            '(see autograph/backends/base.py).'.format(backend))
+    missing = [m for m in ('is_staged', 'cond', 'while_loop')
+               if getattr(type(backend), m) is getattr(Backend, m)]
+    if missing:
+        raise TypeError(
+            'register_backend: {!r} does not implement {} (required methods of '
+            'autograph.Backend).'.format(backend, ', '.join(missing)))
+    if not any(b is backend for b in _BACKENDS):
+        _BACKENDS.append(backend)
+        _changed()
+    return backend
+
+
+def unregister_backend(backend):
+    """Removes a registered backend; unknown backends are ignored.
+
+    Args:
+        backend: the backend object to remove.
+    """
+    before = len(_BACKENDS)
+    _BACKENDS[:] = [b for b in _BACKENDS if b is not backend]
+    if len(_BACKENDS) != before:
+        _changed()
+
+
+def discover():
+    """Loads the backends of the `autograph.backends` entry-point group (once per process).
+
+    Each entry point names a `Backend` instance (or a subclass, which is instantiated). One
+    that fails to load is reported with a warning and skipped.
+    """
+    if _discovered[0]:
+        return
+    _discovered[0] = True
+    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            backend = entry_point.load()
+            if isinstance(backend, type):
+                backend = backend()
+            register_backend(backend)
+        except Exception as e:  # pylint: disable=broad-except  # a broken plugin must not stop us
+            warnings.warn('autograph: the backend entry point {!r} ({}) could not be loaded: '
+                          '{}: {}'.format(entry_point.name, entry_point.value,
+                                          type(e).__name__, e))
+
+
+def on_change(listener):
+    """Calls `listener()` whenever a backend is registered or unregistered.
+
+    Args:
+        listener: a function of no arguments.
+    """
+    _listeners.append(listener)
+
+
+def _changed():
+    for listener in _listeners:
+        listener()
+
+
+def registered_backends():
+    """Returns the registered backends (after discovery), in the order they are asked.
+
+    Returns:
+        A tuple of backend objects.
+    """
+    discover()
+    return tuple(_BACKENDS)
+
+
+def owned_modules():
+    """Returns the top-level module names that registered backends own (never converted).
+
+    Returns:
+        A frozenset of module names.
+    """
+    discover()
+    return frozenset(m for b in _BACKENDS for m in b.owned_modules)
+
+
+def backend_for(value):
+    """Returns the backend that stages `value`, or None for a plain Python value.
+
+    Args:
+        value: any object.
+
+    Returns:
+        The first registered backend whose `is_staged(value)` is true, else None.
+    """
+    if type(value) in PYTHON_TYPES:
+        return None
+    for backend in _BACKENDS:
+        if backend.is_staged(value):
+            return backend
+    if _BUILTIN_LAZY:
+        module = _BUILTIN_LAZY.pop(type(value).__module__.partition('.')[0], None)
+        if module is not None:
+            importlib.import_module(module)
+            return backend_for(value)
+    return None
+
+
+def is_staged(value):
+    """Tells whether some registered backend stages `value`.
+
+    Args:
+        value: any object.
+
+    Returns:
+        True if a registered backend claims `value`.
+    """
+    return backend_for(value) is not None
+
+
+def first_backend(values):
+    """Returns the backend of the first staged value in `values`, or None.
+
+    Args:
+        values: an iterable of objects (not searched recursively).
+
+    Returns:
+        A backend, or None when every value is a plain Python value.
+    """
+    if not _BACKENDS and not _BUILTIN_LAZY:
+        return None
+    for value in values:
+        if type(value) not in PYTHON_TYPES:
+            backend = backend_for(value)
+            if backend is not None:
+                return backend
+    return None
