@@ -131,6 +131,9 @@ class Function:
             return types.MethodType(self._fn, self._get_instance())
         return self._fn
 
+    # autograph.convert and autograph.to_code convert the Python function, not __call__.
+    __ag_python_function__ = python_function
+
     @property
     def input_signature(self):
         """The input_signature given at construction, or None."""
