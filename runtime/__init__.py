@@ -143,6 +143,10 @@ errors = _namespace("errors", "The typed errors (tf.errors).", OpError=_errors.O
 debugging = _namespace("debugging", "Assertions (tf.debugging).", Assert=_io.Assert)
 
 from runtime import config  # noqa: E402 - tf.config (run_functions_eagerly, ...)
+from runtime.gradients import GradientTape  # noqa: E402
+from runtime.gradients import UnconnectedGradients  # noqa: E402
+from runtime.gradients import custom_gradient  # noqa: E402
+from runtime.gradients import stop_gradient  # noqa: E402
 from runtime.function import function  # noqa: E402
 
 try:
@@ -152,7 +156,7 @@ except ModuleNotFoundError as _error:
         raise
 
 __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', 'TensorSpec',
-           'Variable', 'abs', 'add', 'add_n', 'argmax', 'argmin', 'as_dtype', 'autograph',
+           'GradientTape', 'UnconnectedGradients', 'Variable', 'abs', 'add', 'add_n', 'argmax', 'argmin', 'as_dtype', 'autograph',
            'bitwise', 'bool', 'cast', 'concat', 'cond', 'config', 'constant', 'convert_to_tensor',
            'debugging', 'divide', 'dtypes', 'equal', 'errors', 'executing_eagerly', 'exp',
            'expand_dims', 'fill', 'float16', 'float32', 'float64', 'floordiv', 'function',
@@ -162,7 +166,7 @@ __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', '
            'newaxis', 'not_equal', 'ones', 'ones_like', 'pow', 'print', 'py_function', 'random',
            'range', 'rank', 'reduce_all', 'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min',
            'reduce_prod', 'reduce_sum', 'reshape', 'shape', 'sigmoid', 'sign', 'size', 'sqrt',
-           'square', 'squeeze', 'stack', 'string', 'subtract', 'tanh', 'transpose', 'truediv',
+           'square', 'squeeze', 'stack', 'string', 'subtract', 'tanh', 'transpose', 'truediv', 'stop_gradient', 'custom_gradient',
            'uint8', 'unstack', 'where', 'while_loop', 'zeros', 'zeros_like']
 
 

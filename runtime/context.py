@@ -7,6 +7,8 @@ class _State(threading.local):
     def __init__(self):
         # Stack of graphs being built; None entries are eager scopes pushed by init_scope.
         self.stack = []
+        # Active GradientTapes, innermost last (runtime.gradients records ops on them).
+        self.tapes = []
 
 
 _state = _State()

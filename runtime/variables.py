@@ -163,8 +163,13 @@ class Variable:
         if context.executing_eagerly():
             if self._value is None:
                 raise _uninitialized_error(self)
-            return EagerTensor(self._value)
-        return apply(OPS["read_variable"], [], {"variable": self})
+            tensor = EagerTensor(self._value)
+        else:
+            tensor = apply(OPS["read_variable"], [], {"variable": self})
+        if context._state.tapes:
+            from runtime import gradients
+            gradients.record_variable_read(self, tensor)
+        return tensor
 
     value = read_value
     _as_tensor = read_value

@@ -523,3 +523,77 @@ from runtime.ops.creation_ops import range  # noqa: E402,F401,A004
 from runtime.ops.creation_ops import zeros  # noqa: E402,F401
 from runtime.ops.creation_ops import zeros_like  # noqa: E402,F401
 from runtime.ops.slicing import getitem  # noqa: E402,F401  (Tensor.__getitem__)
+
+
+# -- gradients (vjp rules; see runtime.ops.registry.defvjp) -----------------------------------
+
+from runtime.ops import gradient_ops as _grad  # noqa: E402 - the gradient vocabulary
+from runtime.ops.registry import defvjp  # noqa: E402
+
+
+@defvjp("identity")
+def _identity_vjp(op, dy):
+    return [dy]
+
+
+@defvjp("reshape")
+def _reshape_vjp(op, dy):
+    return [_grad.reshape_like(dy, op.inputs[0]), None]
+
+
+@defvjp("expand_dims")
+def _expand_dims_vjp(op, dy):
+    return [_grad.reshape_like(dy, op.inputs[0])] + [None] * (len(op.inputs) - 1)
+
+
+@defvjp("squeeze")
+def _squeeze_vjp(op, dy):
+    return [_grad.reshape_like(dy, op.inputs[0])]
+
+
+@defvjp("transpose")
+def _transpose_vjp(op, dy):
+    perm = op.attrs.get("perm")
+    if perm is None:
+        return [transpose(dy)]
+    inverse = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inverse[p] = i
+    return [transpose(dy, inverse)]
+
+
+@defvjp("concat")
+def _concat_vjp(op, dy):
+    axis = op.attrs["axis"]
+    if axis < 0:
+        axis += len(op.outputs[0].shape)
+    return apply(OPS["split_like"], [dy, *op.inputs], {"axis": axis})
+
+
+@defvjp("stack")
+def _stack_vjp(op, dy):
+    axis = op.attrs.get("axis", 0)
+    if axis < 0:
+        axis += len(op.outputs[0].shape)
+    return apply(OPS["unstack"], [dy], {"num": len(op.inputs), "axis": axis})
+
+
+@defvjp("unstack")
+def _unstack_vjp(op, *dys):
+    parts = [zeros_like(o) if d is None else d for o, d in zip(op.outputs, dys)]
+    return [apply(OPS["stack"], parts, {"axis": op.attrs.get("axis", 0)})]
+
+
+@defvjp("select")
+def _select_vjp(op, dy):
+    condition, x, y = op.inputs
+    zero = zeros_like(dy)
+    return [None, _grad.unbroadcast(where(condition, dy, zero), x),
+            _grad.unbroadcast(where(condition, zero, dy), y)]
+
+
+@defvjp("gather")
+def _gather_vjp(op, dy):
+    params, indices = op.inputs
+    return [apply(OPS["gather_grad"], [dy, params, indices], {"axis": op.attrs.get("axis", 0)}),
+            None]

@@ -78,7 +78,7 @@ def _make_binary(opdef, allowed, expr, string_opdef=None):
 
     def op(x, y, name=None):
         # Fast path: eager numeric tensors (or a tensor and a Python number) of one dtype.
-        if type(x) is EagerTensor and not state.stack:
+        if type(x) is EagerTensor and not state.stack and not state.tapes:
             xv = x._value
             dtype = xv.dtype
             ty = type(y)
@@ -137,7 +137,8 @@ def _make_unary(opdef, allowed, expr):
     state = context._state
 
     def op(x, name=None):
-        if type(x) is EagerTensor and not state.stack and x._value.dtype in allowed_np:
+        if (type(x) is EagerTensor and not state.stack and not state.tapes
+                and x._value.dtype in allowed_np):
             return EagerTensor(kernel(x._value))  # fast path: eager, supported dtype
         x = common.to_tensor(x)
         if x.dtype not in allowed:
@@ -378,3 +379,132 @@ def add_n(inputs, name=None):
     for t in inputs[1:]:
         total = add(total, t)
     return common.to_tensor(total)
+
+
+# -- gradients (vjp rules; see runtime.ops.registry.defvjp) -----------------------------------
+# Integer, boolean and comparison ops have no rule: they are not differentiable.
+
+from runtime.ops.gradient_ops import unbroadcast  # noqa: E402 - needs the ops above
+from runtime.ops.registry import defvjp  # noqa: E402
+
+
+def _zeros(x):
+    from runtime.ops.creation_ops import zeros_like
+    return zeros_like(x)
+
+
+@defvjp("add")
+def _add_vjp(op, dy):
+    x, y = op.inputs
+    return [unbroadcast(dy, x), unbroadcast(dy, y)]
+
+
+@defvjp("subtract")
+def _subtract_vjp(op, dy):
+    x, y = op.inputs
+    return [unbroadcast(dy, x), unbroadcast(negative(dy), y)]
+
+
+@defvjp("multiply")
+def _multiply_vjp(op, dy):
+    x, y = op.inputs
+    return [unbroadcast(multiply(dy, y), x), unbroadcast(multiply(dy, x), y)]
+
+
+@defvjp("truediv")
+def _truediv_vjp(op, dy):
+    x, y = op.inputs
+    if not x.dtype.is_floating:
+        return [None, None]
+    return [unbroadcast(divide(dy, y), x),
+            unbroadcast(negative(multiply(dy, divide(op.outputs[0], y))), y)]
+
+
+@defvjp("floormod")
+def _floormod_vjp(op, dy):
+    x, y = op.inputs
+    return [unbroadcast(dy, x), unbroadcast(negative(multiply(dy, floordiv(x, y))), y)]
+
+
+@defvjp("pow")
+def _pow_vjp(op, dy):
+    from runtime.ops.array_ops import where
+    x, y = op.inputs
+    out = op.outputs[0]
+    dx = multiply(dy, multiply(y, pow(x, subtract(y, 1))))
+    positive = greater(x, 0)
+    safe_log = where(positive, log(where(positive, x, _zeros(x) + 1)), _zeros(x))
+    dyy = multiply(dy, multiply(out, safe_log))
+    return [unbroadcast(dx, x), unbroadcast(dyy, y)]
+
+
+def _select_vjp(mask_fn):
+    def vjp(op, dy):
+        from runtime.ops.array_ops import where
+        x, y = op.inputs
+        mask = mask_fn(x, y)
+        zero = _zeros(dy)
+        return [unbroadcast(where(mask, dy, zero), x), unbroadcast(where(mask, zero, dy), y)]
+    return vjp
+
+
+defvjp("maximum")(_select_vjp(lambda x, y: greater_equal(x, y)))
+defvjp("minimum")(_select_vjp(lambda x, y: less_equal(x, y)))
+
+
+@defvjp("squared_difference")
+def _squared_difference_vjp(op, dy):
+    x, y = op.inputs
+    g = multiply(dy, multiply(subtract(x, y), 2))
+    return [unbroadcast(g, x), unbroadcast(negative(g), y)]
+
+
+def _unary_vjp(name, rule):
+    def vjp(op, dy):
+        return [rule(op.inputs[0], op.outputs[0], dy)]
+    vjp.__name__ = f"_{name}_vjp"
+    defvjp(name)(vjp)
+
+
+_unary_vjp("negative", lambda x, out, dy: negative(dy))
+_unary_vjp("abs", lambda x, out, dy: multiply(dy, sign(x)))
+_unary_vjp("square", lambda x, out, dy: multiply(dy, multiply(x, 2)))
+_unary_vjp("sqrt", lambda x, out, dy: divide(dy, multiply(out, 2)))
+_unary_vjp("rsqrt", lambda x, out, dy: multiply(dy, multiply(pow(out, 3), -0.5)))
+_unary_vjp("exp", lambda x, out, dy: multiply(dy, out))
+_unary_vjp("log", lambda x, out, dy: divide(dy, x))
+_unary_vjp("tanh", lambda x, out, dy: multiply(dy, subtract(1, square(out))))
+_unary_vjp("sigmoid", lambda x, out, dy: multiply(dy, multiply(out, subtract(1, out))))
+_unary_vjp("sin", lambda x, out, dy: multiply(dy, cos(x)))
+_unary_vjp("cos", lambda x, out, dy: negative(multiply(dy, sin(x))))
+_unary_vjp("sign", lambda x, out, dy: _zeros(x))
+_unary_vjp("reciprocal", lambda x, out, dy: negative(multiply(dy, square(out))))
+# floor, ceil and round are piecewise constant: TensorFlow gives None, and so do we.
+
+
+@defvjp("cast")
+def _cast_vjp(op, dy):
+    x = op.inputs[0]
+    if not x.dtype.is_floating or not dy.dtype.is_floating:
+        return [None]
+    return [cast(dy, x.dtype)]
+
+
+@defvjp("matmul")
+def _matmul_vjp(op, dy):
+    a, b = op.inputs
+    ta = op.attrs.get("transpose_a", False)
+    tb = op.attrs.get("transpose_b", False)
+    if not ta and not tb:
+        da = matmul(dy, b, transpose_b=True)
+        db = matmul(a, dy, transpose_a=True)
+    elif not ta and tb:
+        da = matmul(dy, b)
+        db = matmul(dy, a, transpose_a=True)
+    elif ta and not tb:
+        da = matmul(b, dy, transpose_b=True)
+        db = matmul(a, dy)
+    else:
+        da = matmul(b, dy, transpose_a=True, transpose_b=True)
+        db = matmul(dy, a, transpose_a=True, transpose_b=True)
+    return [unbroadcast(da, a), unbroadcast(db, b)]

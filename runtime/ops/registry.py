@@ -14,8 +14,22 @@ Shape rule contract: ``infer(*input_tensors, **attrs)`` gets tensors with ``.sha
 unknown dims) and ``.dtype`` and returns ``(shape, dtype)`` (a sequence of them when
 ``multi_output``).
 
+Gradient contract (JAX ``defvjp``, TensorFlow ``RegisterGradient``): a differentiable op
+declares its vector-Jacobian product next to its kernel::
+
+    @defvjp("multiply")
+    def _multiply_vjp(op, dy):
+        x, y = op.inputs
+        return [unbroadcast(dy * y, x), unbroadcast(dy * x, y)]
+
+``vjp(op, *dys)`` gets the recorded op (``.inputs``, ``.outputs``, ``.attrs``) and one upstream
+gradient per output (None for an output nothing depends on), builds the input gradients with
+ordinary ops (so it works eagerly and while tracing) and returns one per input (None where
+the input is not differentiable). Ops without a rule are not differentiable: a GradientTape
+does not record them.
+
 ``apply`` is the single dispatch point: it runs the kernel now in eager mode, or adds a node to
-the graph being built and returns symbolic tensors.
+the graph being built and returns symbolic tensors; a GradientTape in scope records it.
 """
 import enum
 
@@ -50,9 +64,11 @@ class OpDef:
         stateful: True for ops the optimiser must never prune, fold or reorder.
         multi_output: True when the kernel returns a sequence of outputs.
         tf_name: TensorFlow's op type (e.g. 'AddV2'), used in graph_def and error messages.
+        vjp: The gradient rule (see `defvjp`), or None for a non-differentiable op.
     """
 
-    __slots__ = ("name", "kernel", "infer", "kind", "stateful", "multi_output", "tf_name")
+    __slots__ = ("name", "kernel", "infer", "kind", "stateful", "multi_output", "tf_name",
+                 "vjp")
 
     def __init__(self, name, kernel, infer, kind, stateful, multi_output, tf_name):
         self.name = name
@@ -62,6 +78,7 @@ class OpDef:
         self.stateful = stateful
         self.multi_output = multi_output
         self.tf_name = tf_name
+        self.vjp = None
 
     def __repr__(self):
         return f"<OpDef {self.name} ({self.kind.name})>"
@@ -117,6 +134,28 @@ def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=Fals
         if stateful:
             STATEFUL.add(name)
         return kernel
+
+    return decorator
+
+
+def defvjp(name):
+    """Decorator registering the gradient rule (vector-Jacobian product) of op `name`.
+
+    Args:
+        name: A registered op name.
+
+    Returns:
+        The decorator (which returns the rule unchanged).
+
+    Raises:
+        ValueError: if the op already has a rule.
+    """
+    def decorator(rule):
+        opdef = get_op(name)
+        if opdef.vjp is not None:
+            raise ValueError(f"Op {name!r} already has a gradient rule.")
+        opdef.vjp = rule
+        return rule
 
     return decorator
 
@@ -179,9 +218,14 @@ def apply(opdef, inputs, attrs, name=None):
             values.append(t._value)
         out = opdef.kernel(*values, **attrs)
         if opdef.multi_output:
-            return [EagerTensor(v) for v in out]
-        return EagerTensor(out)
-    outputs = stack[-1].create_op(opdef, inputs, attrs, name)
+            outputs = [EagerTensor(v) for v in out]
+        else:
+            outputs = [EagerTensor(out)]
+    else:
+        outputs = stack[-1].create_op(opdef, inputs, attrs, name)
+    if _state.tapes and opdef.vjp is not None:
+        from runtime import gradients
+        gradients.record(opdef.vjp, inputs, outputs, attrs)
     if opdef.multi_output:
         return outputs
     return outputs[0]

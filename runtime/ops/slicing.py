@@ -89,6 +89,11 @@ def _infer_getitem(x, *indices, spec):
 register("getitem", infer=_infer_getitem, tf_name="StridedSlice")(_getitem_kernel)
 
 
+def _tapes():
+    from runtime import context
+    return context._state.tapes
+
+
 def _index_value(value, inputs, what):
     """Returns a static int/None, or a TensorIndex for a scalar integer tensor."""
     if value is None or isinstance(value, (int, np.integer)):
@@ -123,7 +128,7 @@ def getitem(tensor, key):
     """
     if not isinstance(key, tuple):
         key = (key,)
-    if isinstance(tensor, EagerTensor) and all(
+    if isinstance(tensor, EagerTensor) and not _tapes() and all(
             type(k) in (int, slice) or k is None or k is Ellipsis for k in key) and all(
             type(k) is not slice or all(type(v) in (int, type(None))
                                         for v in (k.start, k.stop, k.step)) for k in key):
@@ -149,3 +154,15 @@ def getitem(tensor, key):
     if isinstance(tensor, Tensor) and tensor.dtype is dtypes.variant:
         raise TypeError("Cannot index an opaque (variant) tensor.")
     return apply(OPS["getitem"], inputs, {"spec": tuple(spec)})
+
+
+# -- gradient (vjp rule; see runtime.ops.registry.defvjp) -------------------------------------
+
+from runtime.ops.registry import defvjp  # noqa: E402
+
+
+@defvjp("getitem")
+def _getitem_vjp(op, dy):
+    x, *indices = op.inputs
+    grad = apply(OPS["getitem_grad"], [dy, x, *indices], {"spec": op.attrs["spec"]})
+    return [grad] + [None] * len(indices)
