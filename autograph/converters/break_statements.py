@@ -3,6 +3,7 @@
 import gast
 
 from autograph.converters import exit_lowering
+from autograph.operators.variables import Symbol
 from autograph.pyct import gast_util
 from autograph.pyct import templates
 from autograph.pyct import transformer
@@ -41,6 +42,7 @@ class BreakTransformer(transformer.Base):
         flag = exit_lowering.lower_loop_body(node, gast.Break, self.ctx.namer, 'break_')
         if flag is None:
             return [node] + orelse
+        self.ctx.generated_symbols[flag] = Symbol.BREAK
         if isinstance(node, gast.While):
             node.test = templates.replace_as_expression(
                 'not flag and test', flag=flag, test=node.test)

@@ -3,6 +3,7 @@
 import gast
 
 from autograph.converters import exit_lowering
+from autograph.operators.variables import Symbol
 from autograph.pyct import templates
 from autograph.pyct import transformer
 
@@ -28,6 +29,7 @@ class ContinueTransformer(transformer.Base):
         self.generic_visit(node)
         flag = exit_lowering.lower_loop_body(node, gast.Continue, self.ctx.namer, 'continue_')
         if flag is not None:
+            self.ctx.generated_symbols[flag] = Symbol.CONTINUE
             node.body = templates.replace('flag = False', flag=flag) + node.body
         return node
 

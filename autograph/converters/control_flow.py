@@ -160,10 +160,16 @@ class ControlFlowTransformer(transformer.Base):
                                          name=gast_util.constant(str(s)))
         return assigns
 
-    @staticmethod
-    def _names_tuple(block_vars):
-        return gast.Tuple(elts=[gast_util.constant(str(v)) for v in block_vars],
-                          ctx=gast.Load())
+    def _names_tuple(self, block_vars):
+        """The symbol names for the operator: generated symbols as `ag__.Symbol.<role>`."""
+        elts = []
+        for v in block_vars:
+            role = self.ctx.generated_symbols.get(str(v))
+            if role is None:
+                elts.append(gast_util.constant(str(v)))
+            else:
+                elts.append(templates.replace_as_expression('ag__.Symbol.' + role.name))
+        return gast.Tuple(elts=elts, ctx=gast.Load())
 
     # -- statements -----------------------------------------------------------------------
 

@@ -71,7 +71,8 @@ class FunctionTransformer(transformer.Base):
         anno.setanno(node, ConvAnno.FUNCTION_SCOPE_NAME, scope_name)
         if is_entity:
             anno.setanno(node, ConvAnno.IS_ENTITY, True)
-            node.name = 'tf__' + node.name
+            # a generated name: the loader names its code after the user's function
+            node.name = self.ctx.namer.new_symbol('tf__' + node.name)
         return node
 
     def visit_AsyncFunctionDef(self, node):

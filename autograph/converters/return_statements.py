@@ -3,6 +3,7 @@
 import gast
 
 from autograph.converters import exit_lowering
+from autograph.operators.variables import Symbol
 from autograph.pyct import anno
 from autograph.pyct import gast_util
 from autograph.pyct import templates
@@ -144,6 +145,8 @@ class ReturnTransformer(transformer.Base):
         namer = self.ctx.namer
         do_return = namer.new_symbol('do_return')
         retval = namer.new_symbol('retval_')
+        self.ctx.generated_symbols[do_return] = Symbol.DO_RETURN
+        self.ctx.generated_symbols[retval] = Symbol.RETURN_VALUE
 
         def replace(stmt):
             if stmt.value is None:

@@ -24,12 +24,13 @@ from autograph.operators import list_append
 from autograph.operators import list_pop
 from autograph.operators import not_
 from autograph.operators import or_
+from autograph.operators import Symbol
 from autograph.operators import Undefined
 from autograph.operators import UndefinedReturnValue
 from autograph.operators import while_stmt
 
 __all__ = [
-    'ConversionOptions', 'FunctionScope', 'Undefined', 'UndefinedReturnValue', 'and_',
+    'ConversionOptions', 'FunctionScope', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'and_',
     'assert_stmt', 'converted_call', 'for_stmt', 'if_exp', 'if_stmt', 'ld', 'ldu',
     'list_append', 'list_pop', 'not_', 'or_', 'while_stmt', 'with_function_scope',
 ]

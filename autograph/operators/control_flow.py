@@ -8,7 +8,9 @@ from autograph.operators import nest
 from autograph.operators import staged_loops
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
+from autograph.operators.variables import Symbol
 from autograph.operators.variables import Undefined
+from autograph.operators.variables import describe_name
 from autograph.operators.variables import UndefinedReturnValue
 
 
@@ -128,29 +130,25 @@ def check_branch_values(names, values, branch):
     for name, value in zip(names, values):
         if isinstance(value, Undefined):
             raise UndefinedVariableError(
-                "'{}' must also be initialized in the {} branch: the condition is staged, so "
-                "both branches run and each must assign it. Assign '{}' in the {} branch or "
-                "before the if statement.".format(name, branch, name, branch))
+                "{} must also be initialized in the {} branch: the condition is staged, so "
+                "both branches run and each must assign it. Assign {} in the {} branch or "
+                "before the if statement.".format(
+                    describe_name(name), branch, describe_name(name), branch))
         if isinstance(value, UndefinedReturnValue):
             raise UndefinedVariableError(
                 'the {} branch must also have a return statement: the condition is staged, so '
                 'both branches run and each must return a value (or neither).'.format(branch))
         if value is None:
-            if _is_return_value(name):
+            if name is Symbol.RETURN_VALUE:
                 raise StagingError(
                     'the {} branch returns None (a bare `return`, or `return None`) while the '
                     'other branch returns a value: the condition is staged, so both branches '
                     'run and must return values of the same type. Return a value of that type '
                     'on every path.'.format(branch))
             raise StagingError(
-                "'{}' is None at the end of the {} branch: a staged if statement needs a value "
-                "of the same type from both branches. Assign '{}' a staged or numeric value "
-                "there.".format(name, branch, name))
-
-
-def _is_return_value(name):
-    """Whether `name` is the return-value symbol of the return converter (retval_, retval__1)."""
-    return name == 'retval_' or name.startswith('retval__')
+                "{} is None at the end of the {} branch: a staged if statement needs a value "
+                "of the same type from both branches. Assign {} a staged or numeric value "
+                "there.".format(describe_name(name), branch, describe_name(name)))
 
 
 def check_same_types(names, if_values, else_values, type_of, compatible):
@@ -169,12 +167,13 @@ def check_same_types(names, if_values, else_values, type_of, compatible):
     for name, a, b in zip(names, if_values, else_values):
         desc_a = nest.describe(a, type_of)
         desc_b = nest.describe(b, type_of)
-        if not nest.same_description(desc_a, desc_b, compatible):
+        if not (nest.same_description(desc_a, desc_b, compatible)
+                or nest.same_description(desc_b, desc_a, compatible)):
             raise BranchVariableError(
-                "'{}' has type {} in the if branch, but type {} in the else branch: a staged "
+                "{} has type {} in the if branch, but type {} in the else branch: a staged "
                 "if statement must give it the same dtype and structure in both branches. "
                 "Cast one of them or make both branches build the same structure.".format(
-                    name, nest.render(desc_a), nest.render(desc_b)))
+                    describe_name(name), nest.render(desc_a), nest.render(desc_b)))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -182,7 +181,7 @@ def check_same_types(names, if_values, else_values, type_of, compatible):
 
 
 def _describe_names(symbol_names):
-    return ', '.join("'{}'".format(n) for n in symbol_names) or 'no variables'
+    return ', '.join(describe_name(n) for n in symbol_names) or 'no variables'
 
 
 # ----------------------------------------------------------------------------------------------
@@ -209,7 +208,8 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     init_test = test()
     backend = None if type(init_test) in PYTHON_TYPES else backend_for(init_test)
     if backend is not None:
-        staged_loops.staged_while(backend, test, body, get_state, set_state, symbol_names)
+        staged_loops.staged_while(
+            backend, test, body, get_state, set_state, symbol_names, opts)
         return
     # The test ran once already; consistently, run one iteration before entering the loop.
     if not init_test:
@@ -261,7 +261,7 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         backend = None if type(iter_) in PYTHON_TYPES else backend_for(iter_)
     if backend is not None:
         staged_loops.staged_for(
-            backend, iter_, extra_test, body, get_state, set_state, symbol_names)
+            backend, iter_, extra_test, body, get_state, set_state, symbol_names, opts)
         return
     if extra_test is None:
         for target in iter_:

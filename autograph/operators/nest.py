@@ -1,9 +1,18 @@
 """Flattening of nested loop and branch state (lists, tuples, namedtuples, dicts) into leaves."""
 
+import enum
+
 from autograph.operators import backends
 
-# Marks a leaf in a structure description.
-LEAF = None
+
+class Kind(enum.Enum):
+    """Kinds of node in a `structure` or `describe` description; values document them."""
+
+    LEAF = ('A value that is not a container (a staged value, a number, None, any other '
+            'object): flatten yields it as one leaf.')
+
+
+LEAF = Kind.LEAF
 
 
 def _is_namedtuple(value):
@@ -118,7 +127,7 @@ def describe(value, type_of):
         A hashable description; two values can be staged interchangeably when they are equal.
     """
     if not _is_container(value):
-        return ('leaf', type_of(value))
+        return (LEAF, type_of(value))
     if isinstance(value, dict):
         keys = _sorted_keys(value)
         return (type(value), keys, tuple(describe(value[k], type_of) for k in keys))
@@ -136,7 +145,7 @@ def same_description(before, after, compatible):
     Returns:
         True when the structures are equal and every pair of leaf types is compatible.
     """
-    if before[0] == 'leaf' or after[0] == 'leaf':
+    if before[0] is LEAF or after[0] is LEAF:
         return before[0] == after[0] and compatible(before[1], after[1])
     if before[0] is not after[0] or before[1] != after[1]:
         return False
@@ -152,7 +161,7 @@ def render(description):
     Returns:
         A short string.
     """
-    if description[0] == 'leaf':
+    if description[0] is LEAF:
         return str(description[1])
     kind, keys, children = description
     parts = [render(c) for c in children]

@@ -12,6 +12,7 @@ from autograph.operators import nest
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 from autograph.operators.variables import Undefined
+from autograph.operators.variables import describe_name
 from autograph.operators.variables import UndefinedReturnValue
 
 
@@ -20,7 +21,7 @@ def type_of_fn(backend):
     return backend.type_of
 
 
-def staged_while(backend, test, body, get_state, set_state, symbol_names):
+def staged_while(backend, test, body, get_state, set_state, symbol_names, opts=None):
     """Stages `while test(): body()` with the backend's `while_loop`.
 
     Args:
@@ -30,6 +31,7 @@ def staged_while(backend, test, body, get_state, set_state, symbol_names):
         get_state: function returning the loop variables.
         set_state: function assigning the loop variables.
         symbol_names: the loop variable names.
+        opts: the loop options (see `while_stmt`), or None.
 
     Raises:
         UndefinedVariableError, LoopVariableError: see `while_stmt`.
@@ -38,11 +40,11 @@ def staged_while(backend, test, body, get_state, set_state, symbol_names):
         body()
         return ()
 
-    _stage(backend, (), lambda: test(), loop_body, get_state, set_state, symbol_names,
-           'while loop')
+    StagedLoop(backend, lambda: test(), loop_body, (get_state, set_state), symbol_names,
+               'while loop', opts=opts).stage()
 
 
-def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_names):
+def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_names, opts=None):
     """Stages `for x in iter_: body(x)` as a backend `while_loop` over (index, *loop vars).
 
     Args:
@@ -53,6 +55,7 @@ def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_na
         get_state: function returning the loop variables.
         set_state: function assigning the loop variables.
         symbol_names: the loop variable names.
+        opts: the loop options (see `for_stmt`), or None.
 
     Raises:
         StagingError: if the backend cannot iterate over `iter_`.
@@ -73,7 +76,8 @@ def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_na
         body(getitem(index))
         return (index + 1,)
 
-    _stage(backend, (0,), loop_test, loop_body, get_state, set_state, symbol_names, 'for loop')
+    StagedLoop(backend, loop_test, loop_body, (get_state, set_state), symbol_names,
+               'for loop', head=(0,), opts=opts).stage()
 
 
 def _iteration_spec(backend, iterable):
@@ -89,168 +93,192 @@ def _iteration_spec(backend, iterable):
     return spec
 
 
-def _stage(backend, head, test, body, get_state, set_state, symbol_names, construct):
-    """Stages a loop whose backend loop variables are (*head, *flattened state).
+class StagedLoop:
+    """One loop being staged with the backend's `while_loop`.
+
+    The backend's loop variables are (*head, *flattened state): `head` is the loop's own
+    counter (the index of a for loop; empty for a while loop), the state is the user's loop
+    variables. `test(*head)` and `body(*head)` run with the state already assigned; `body`
+    returns the new head.
 
     Python lists among the loop variables that the loop appends to or pops from become staged
     lists: the first `list_append`/`list_pop` on such a list while the loop is staged stops the
     staging (`_NewStagedList`), the list is replaced by the backend's `new_list`, and the loop
     is staged again (see `stage_list_if_loop_variable`).
+
+    Args:
+        backend: the backend that stages the loop.
+        test: the loop condition, a function of the head.
+        body: one iteration, a function of the head returning the new head.
+        state: the pair (get_state, set_state) of the loop variables.
+        symbol_names: the loop variable names (str, or `Symbol` for generated ones).
+        construct: 'while loop' or 'for loop', for messages.
+        head: the initial head values.
+        opts: the loop options (`maximum_iterations`), or None.
     """
-    init_vars = tuple(get_state())
-    while True:
-        frame = _ListFrame(init_vars)
-        frames = _frames()
-        frames.append(frame)
+
+    def __init__(self, backend, test, body, state, symbol_names, construct, head=(),
+                 opts=None):
+        self.backend = backend
+        self.test = test
+        self.body = body
+        self.get_state, self.set_state = state
+        self.symbol_names = symbol_names
+        self.construct = construct
+        self.head = tuple(head)
+        self.opts = opts or {}
+        self.type_of = type_of_fn(backend)
+        # the _ListFrame of the current staging attempt (see `stage`)
+        self.frame = None
+
+    def stage(self):
+        """Stages the loop and assigns the final loop variables."""
+        init_vars = tuple(self.get_state())
+        while True:
+            self.frame = _ListFrame(init_vars)
+            frames = _frames()
+            frames.append(self.frame)
+            try:
+                self._stage_once()
+                return
+            except _NewStagedList as request:
+                if request.frame is not self.frame:
+                    raise
+                self.set_state(init_vars)
+                init_vars = _with_staged_list(self.backend, init_vars, self.symbol_names,
+                                              request)
+                self.set_state(init_vars)
+            finally:
+                frames.pop()
+
+    def _stage_once(self):
+        """Stages the loop once with the current state as the initial loop variables.
+
+        Return values that are undefined on entry get a placeholder first (see
+        `_return_placeholders`).
+        """
+        init_vars = tuple(self.get_state())
+        returns = [k for k, v in enumerate(init_vars) if isinstance(v, UndefinedReturnValue)]
+        _check_loop_init(self.symbol_names, init_vars, self.construct, skip=returns)
+        if returns:
+            init_vars = self._return_placeholders(init_vars, returns)
+            self.set_state(init_vars)
+            _check_loop_init(self.symbol_names, init_vars, self.construct)
+        self._run(init_vars)
+
+    def _run(self, init_vars, skip=(), captured=None):
+        """Calls the backend's while_loop; entries in `skip` are held at their initial value.
+
+        Exit values of skipped entries that are defined are recorded in `captured` (index ->
+        value). The Python lists that the loop variables are packed into are added to the
+        frame.
+        """
+        carried = [k for k in range(len(init_vars)) if k not in skip]
+        names = tuple(self.symbol_names[k] for k in carried)
+        carried_init = tuple(init_vars[k] for k in carried)
+        struct = nest.structure(carried_init)
+        nhead = len(self.head)
+        frame = self.frame
+
+        def assign(flat_vars):
+            values = nest.pack(struct, flat_vars)
+            state = list(init_vars)
+            for k, value in zip(carried, values):
+                state[k] = value
+                frame.add(value, init_vars[k])
+            self.set_state(tuple(state))
+            return values
+
+        def cond_fn(*loop_vars):
+            assign(loop_vars[nhead:])
+            return self.test(*loop_vars[:nhead])
+
+        def body_fn(*loop_vars):
+            entry = assign(loop_vars[nhead:])
+            new_head = self.body(*loop_vars[:nhead])
+            state = tuple(self.get_state())
+            if captured is not None:
+                for k in skip:
+                    if k not in captured and not isinstance(state[k], UndefinedReturnValue):
+                        captured[k] = state[k]
+            exit_ = tuple(state[k] for k in carried)
+            _check_loop_vars(names, entry, exit_, self.type_of, self.construct,
+                             self.backend.compatible_types)
+            return tuple(new_head) + tuple(nest.flatten(exit_))
+
+        final = tuple(self.backend.while_loop(
+            cond_fn, body_fn, self.head + tuple(nest.flatten(carried_init))))
+        assign(final[nhead:])
+
+    def _return_placeholders(self, init_vars, returns):
+        """Replaces return values undefined on entry with zeros of the type the loop gives.
+
+        A `return` inside a staged loop makes the return value a loop variable. Its type is
+        found by staging the loop once in the backend's `scratch()` context (discarded), with
+        the return value held out of the loop variables; the real loop then starts from
+        `zeros_like` of it. The placeholder is never returned: the `do_return` flag is false
+        until a return runs. Without the `scratch` and `zeros_like` hooks the state is returned
+        unchanged (and `_check_loop_init` reports the undefined return value).
+        """
         try:
-            _stage_once(backend, head, test, body, get_state, set_state, symbol_names,
-                        construct, frame)
-            return
-        except _NewStagedList as request:
-            if request.frame is not frame:
-                raise
-            set_state(init_vars)
-            init_vars = _with_staged_list(backend, init_vars, symbol_names, request)
-            set_state(init_vars)
+            scratch = self.backend.scratch()
+        except UnsupportedByBackendError:
+            return init_vars
+        captured = {}
+        try:
+            with scratch:
+                self._run(init_vars, skip=returns, captured=captured)
         finally:
-            frames.pop()
-
-
-def _stage_once(backend, head, test, body, get_state, set_state, symbol_names, construct,
-                frame):
-    """Stages the loop once with the current state as the initial loop variables.
-
-    `test(*head)` and `body(*head)` run with the state already assigned; `body` returns the
-    new head. Return values that are undefined on entry get a placeholder first (see
-    `_return_placeholders`).
-    """
-    init_vars = tuple(get_state())
-    returns = [k for k, v in enumerate(init_vars) if isinstance(v, UndefinedReturnValue)]
-    _check_loop_init(symbol_names, init_vars, construct, skip=returns)
-    if returns:
-        init_vars = _return_placeholders(
-            backend, head, test, body, get_state, set_state, symbol_names, construct, returns,
-            frame)
-        set_state(init_vars)
-        _check_loop_init(symbol_names, init_vars, construct)
-    _run(backend, head, test, body, get_state, set_state, symbol_names, construct, init_vars,
-         frame)
-
-
-def _run(backend, head, test, body, get_state, set_state, symbol_names, construct, init_vars,
-         frame, skip=(), captured=None):
-    """Calls the backend's while_loop; entries in `skip` are held at their initial value.
-
-    Exit values of skipped entries that are defined are recorded in `captured` (index -> value).
-    The Python lists that the loop variables are packed into are added to `frame`.
-    """
-    carried = [k for k in range(len(init_vars)) if k not in skip]
-    names = tuple(symbol_names[k] for k in carried)
-    carried_init = tuple(init_vars[k] for k in carried)
-    struct = nest.structure(carried_init)
-    nhead = len(head)
-    type_of = type_of_fn(backend)
-
-    def assign(flat_vars):
-        values = nest.pack(struct, flat_vars)
+            self.set_state(init_vars)
         state = list(init_vars)
-        for k, value in zip(carried, values):
-            state[k] = value
-            frame.add(value, init_vars[k])
-        set_state(tuple(state))
-        return values
-
-    def cond_fn(*loop_vars):
-        assign(loop_vars[nhead:])
-        return test(*loop_vars[:nhead])
-
-    def body_fn(*loop_vars):
-        entry = assign(loop_vars[nhead:])
-        new_head = body(*loop_vars[:nhead])
-        state = tuple(get_state())
-        if captured is not None:
-            for k in skip:
-                if k not in captured and not isinstance(state[k], UndefinedReturnValue):
-                    captured[k] = state[k]
-        exit_ = tuple(state[k] for k in carried)
-        _check_loop_vars(names, entry, exit_, type_of, construct, backend.compatible_types)
-        return tuple(new_head) + tuple(nest.flatten(exit_))
-
-    final = tuple(backend.while_loop(cond_fn, body_fn, tuple(head) + tuple(nest.flatten(
-        carried_init))))
-    assign(final[nhead:])
-
-
-def _return_placeholders(backend, head, test, body, get_state, set_state, symbol_names,
-                         construct, returns, frame):
-    """Replaces return values undefined on entry with zeros of the type the loop gives them.
-
-    A `return` inside a staged loop makes the return value a loop variable. Its type is found
-    by staging the loop once in the backend's `scratch()` context (discarded), with the return
-    value held out of the loop variables; the real loop then starts from `zeros_like` of it.
-    The placeholder is never returned: the `do_return` flag is false until a return runs.
-    Without the `scratch` and `zeros_like` hooks the state is returned unchanged (and
-    `_check_loop_init` reports the undefined return value).
-    """
-    init_vars = tuple(get_state())
-    try:
-        scratch = backend.scratch()
-    except UnsupportedByBackendError:
-        return init_vars
-    captured = {}
-    try:
-        with scratch:
-            _run(backend, head, test, body, get_state, set_state, symbol_names, construct,
-                 init_vars, frame, skip=returns, captured=captured)
-    finally:
-        set_state(init_vars)
-    state = list(init_vars)
-    try:
-        for k, value in captured.items():
-            state[k] = nest.map_leaves(backend.zeros_like, value)
-    except UnsupportedByBackendError:
-        return init_vars
-    return tuple(state)
+        try:
+            for k, value in captured.items():
+                state[k] = nest.map_leaves(self.backend.zeros_like, value)
+        except UnsupportedByBackendError:
+            return init_vars
+        return tuple(state)
 
 
 def _check_loop_init(symbol_names, init_vars, construct, skip=()):
     for k, (name, value) in enumerate(zip(symbol_names, init_vars)):
         if k in skip:
             continue
+        words = describe_name(name)
         if isinstance(value, Undefined):
             raise UndefinedVariableError(
-                "'{}' must be defined before the loop: the {} is staged, so '{}' is a loop "
-                "variable and needs a value of a fixed type on entry. Initialize '{}' before "
-                "the loop.".format(name, construct, name, name))
+                "{} must be defined before the loop: the {} is staged, so {} is a loop "
+                "variable and needs a value of a fixed type on entry. Initialize {} before "
+                "the loop.".format(words, construct, words, words))
         if isinstance(value, UndefinedReturnValue):
             raise UndefinedVariableError(
-                "'{}' must be defined before the loop: it is the return value of a return "
-                'statement inside a staged {}, and its type could not be found from the loop '
-                'body (that needs a backend with `scratch` and `zeros_like` hooks, and a '
-                'return that gives a value). Assign the result to a variable initialized '
-                'before the loop and return it after the loop.'.format(name, construct))
+                'the return value of a return statement inside a staged {} has no type: it '
+                'could not be found from the loop body (that needs a backend with `scratch` '
+                'and `zeros_like` hooks, and a return that gives a value). Assign the result '
+                'to a variable initialized before the loop and return it after the '
+                'loop.'.format(construct))
         if value is None:
             raise LoopVariableError(
-                "'{}' is None before the loop: the {} is staged, so '{}' is a loop variable and "
+                "{} is None before the loop: the {} is staged, so {} is a loop variable and "
                 'needs a staged or numeric initial value. Initialize it with a value of the '
-                'type the loop gives it.'.format(name, construct, name))
+                'type the loop gives it.'.format(words, construct, words))
 
 
 def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct, compatible):
     for name, entry, exit_ in zip(symbol_names, entry_vars, exit_vars):
+        words = describe_name(name)
         if isinstance(exit_, (Undefined, UndefinedReturnValue)) or exit_ is None:
             raise LoopVariableError(
-                "'{}' has no value after one iteration of the staged {}: a loop variable must "
-                'keep a value of the same type in every iteration.'.format(name, construct))
+                "{} has no value after one iteration of the staged {}: a loop variable must "
+                'keep a value of the same type in every iteration.'.format(words, construct))
         desc_entry = nest.describe(entry, type_of)
         desc_exit = nest.describe(exit_, type_of)
         if not nest.same_description(desc_entry, desc_exit, compatible):
             raise LoopVariableError(
-                "'{}' has type {} before the loop, but type {} after one iteration: a staged "
+                "{} has type {} before the loop, but type {} after one iteration: a staged "
                 '{} must keep the dtype and structure of its loop variables. Cast it (or build '
                 'the same structure) in the loop, or initialize it with the type the loop '
                 'gives it.'.format(
-                    name, nest.render(desc_entry), nest.render(desc_exit), construct))
+                    words, nest.render(desc_entry), nest.render(desc_exit), construct))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,4 +1,39 @@
-"""Placeholders for variables that are not defined on every path, and the loads that check them."""
+"""Placeholders for variables that are not defined on every path, the loads that check them,
+and the roles of the symbols that converters generate."""
+
+import enum
+
+
+class Symbol(enum.Enum):
+    """A symbol that a converter generated, in the operators' `symbol_names`.
+
+    The converter that makes the symbol (return, break, continue) marks it; the control-flow
+    converter then passes the member instead of the generated name (`retval_`, `break_1`), so
+    the operators recognise it by type and messages use the user's words: the values.
+    """
+
+    RETURN_VALUE = 'the return value'
+    DO_RETURN = 'the return'
+    BREAK = 'the break'
+    CONTINUE = 'the continue'
+
+    def __str__(self):
+        return self.value
+
+
+def describe_name(name):
+    """Names a symbol in a message: `'x'` for a user variable, the words for a `Symbol`.
+
+    Args:
+        name: a user symbol name (str) or a `Symbol`.
+
+    Returns:
+        A string.
+    """
+    if isinstance(name, Symbol):
+        return name.value
+    return "'{}'".format(name)
+
 
 
 def _unbound_local_template():

@@ -25,17 +25,6 @@ class Basic(NoValue):
     """
 
     QN = 'Qualified name, as it appeared in the code. See qual_names.py.'
-    SKIP_PROCESSING = (
-        'This node should be preserved as is and not processed any further.')
-    INDENT_BLOCK_REMAINDER = (
-        'When a node is annotated with this, the remainder of the block should'
-        ' be indented below it. The annotation contains a tuple'
-        ' (new_body, name_map), where `new_body` is the new indented block and'
-        ' `name_map` allows renaming symbols.')
-    ORIGIN = ('Information about the source code that converted code originated'
-              ' from. See origin_info.py.')
-    DIRECTIVES = ('User directives associated with a static variable or function.'
-                  ' See directives.py.')
     EXTRA_LOOP_TEST = (
         'A special annotation containing additional test code to be executed in'
         ' for loops.')
@@ -69,9 +58,6 @@ class Static(NoValue):
     # Static analysis annotations.
     DEFINITIONS = (
         'Reaching definition information. See reaching_definitions.py.')
-    ORIG_DEFINITIONS = (
-        'The value of DEFINITIONS that applied to the original code before any'
-        ' conversion.')
     DEFINED_FNS_IN = (
         'Local function definitions that may exist when entering the node. See'
         ' reaching_definitions.py.')

@@ -24,7 +24,8 @@ SOFT = {
     "while condition becomes staged": r"became a staged value",
     "return not in all branches": r"must also have a return statement",
     # a return the trace never reaches (under a Python-false condition) gives no return type
-    "return in staged loop": r"'retval_\d*' must be defined before the loop",
+    "return in staged loop": (
+        r"the return value of a return statement inside a staged \w+ loop has no type"),
 }
 
 

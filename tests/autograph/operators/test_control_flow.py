@@ -11,6 +11,7 @@ from autograph.errors import StagingError
 from autograph.errors import UndefinedVariableError
 from autograph.operators import BranchVariableError
 from autograph.operators import Undefined
+from autograph.operators import Symbol
 from autograph.operators import UndefinedReturnValue
 from autograph.operators import for_stmt
 from autograph.operators import if_stmt
@@ -296,8 +297,9 @@ def test_while_staged_undefined_on_entry(fake):
 def test_while_staged_return_value_undefined_on_entry(fake):
     with pytest.raises(UndefinedVariableError) as e:
         while_stmt(lambda: Sym(False), lambda: None, lambda: (UndefinedReturnValue(),),
-                   lambda v: None, ('retval_',), {})
-    assert "'retval_' must be defined before the loop" in str(e.value)
+                   lambda v: None, (Symbol.RETURN_VALUE,), {})
+    assert 'the return value of a return statement inside a staged while loop has no type' in (
+        str(e.value))
 
 
 def test_while_staged_structure_change(fake):

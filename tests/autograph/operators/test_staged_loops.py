@@ -10,6 +10,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from autograph.errors import UndefinedVariableError
+from autograph.operators import Symbol
 from autograph.operators import UndefinedReturnValue
 from autograph.operators import for_stmt
 from autograph.operators import if_stmt
@@ -23,7 +24,7 @@ from tests.autograph.fake_backend import SymVec
 from tests.autograph.fake_backend import registered
 from tests.autograph.fake_backend import unwrap
 
-NAMES = ('do_return', 'retval_')
+NAMES = (Symbol.DO_RETURN, Symbol.RETURN_VALUE)
 
 
 def sign(x, return_in_else=False):
@@ -150,7 +151,8 @@ def test_return_inside_staged_loop_without_scratch_is_an_error():
 
     with registered(NoScratch()), pytest.raises(UndefinedVariableError) as e:
         first_above(SymVec([1, 5]), Sym(4))
-    assert str(e.value).startswith("'retval_' must be defined before the loop")
+    assert str(e.value).startswith(
+        'the return value of a return statement inside a staged for loop has no type')
 
 
 def plain_total(values, limit):

@@ -65,9 +65,8 @@ def test_enum_values_document_keys():
     assert str(anno.Basic.QN) == 'QN'
     assert repr(anno.Static.SCOPE) == 'SCOPE'
     for key in ('SCOPE', 'ARGS_SCOPE', 'COND_SCOPE', 'BODY_SCOPE', 'ITERATE_SCOPE',
-                'ORELSE_SCOPE', 'DEFINITIONS', 'ORIG_DEFINITIONS', 'DEFINED_VARS_IN',
+                'ORELSE_SCOPE', 'DEFINITIONS', 'DEFINED_VARS_IN',
                 'DEFINED_FNS_IN', 'LIVE_VARS_IN', 'LIVE_VARS_OUT'):
         assert isinstance(getattr(anno.Static, key).value, str)
-    for key in ('QN', 'SKIP_PROCESSING', 'INDENT_BLOCK_REMAINDER', 'ORIGIN', 'DIRECTIVES',
-                'EXTRA_LOOP_TEST'):
+    for key in ('QN', 'EXTRA_LOOP_TEST'):
         assert isinstance(getattr(anno.Basic, key).value, str)

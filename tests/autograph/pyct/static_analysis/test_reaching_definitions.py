@@ -1,4 +1,4 @@
-"""Tests for autograph.pyct.static_analysis.reaching_definitions (and reaching_fndefs)."""
+"""Tests for autograph.pyct.static_analysis.reaching_definitions."""
 
 import textwrap
 
@@ -9,7 +9,6 @@ from autograph.pyct import cfg
 from autograph.pyct import qual_names
 from autograph.pyct.static_analysis import activity
 from autograph.pyct.static_analysis import reaching_definitions
-from autograph.pyct.static_analysis import reaching_fndefs
 
 
 def _analyze(src):
@@ -147,25 +146,6 @@ def test_defined_fns_in():
     g = fn.body[0].body[0]
     assert anno.getanno(fn.body[0], anno.Static.DEFINED_FNS_IN) == frozenset()
     assert anno.getanno(fn.body[1], anno.Static.DEFINED_FNS_IN) == frozenset({g})
-
-
-def test_reaching_fndefs_module_annotates_cfg_nodes():
-    tree = gast.parse(textwrap.dedent('''
-        def f(a):
-            def g():
-                return 1
-            if a:
-                return g
-    '''))
-    qual_names.resolve(tree)
-    graphs = cfg.build(tree)
-    activity.resolve(tree, None)
-    reaching_fndefs.resolve(tree, None, graphs)
-    fn = tree.body[0]
-    g, cond = fn.body
-    assert anno.getanno(g, anno.Static.DEFINED_FNS_IN) == frozenset()
-    assert anno.getanno(cond, anno.Static.DEFINED_FNS_IN) == frozenset({g})
-    assert anno.getanno(cond.test, anno.Static.DEFINED_FNS_IN) == frozenset({g})
 
 
 def test_custom_definition_factory():
