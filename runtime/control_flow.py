@@ -106,10 +106,16 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     base = name or "cond"
     return add_branch_node(graph, "cond", pred, [
         ("true_graph", f"{base}_true", true_fn, "true_fn"),
-        ("false_graph", f"{base}_false", false_fn, "false_fn")], base)
+        ("false_graph", f"{base}_false", false_fn, "false_fn")], base, _record_gradient)
 
 
-def add_branch_node(graph, op, selector, branches, name):
+def _record_gradient(node):
+    if context._state.tapes:
+        from runtime import control_flow_grad
+        control_flow_grad.record_node(node)
+
+
+def add_branch_node(graph, op, selector, branches, name, on_node=None):
     """Traces branch functions into subgraphs and adds a branching node (cond, switch_case).
 
     Every branch gets the same operands (all the tensors any branch captures) and must return
@@ -123,6 +129,7 @@ def add_branch_node(graph, op, selector, branches, name):
         branches: (attr name, subgraph name, zero-argument callable, label for messages) per
             branch, in branch order.
         name: The node name.
+        on_node: Optional callable given the new node (e.g. to record it on gradient tapes).
 
     Returns:
         The structure the branches return, holding the node's outputs.
@@ -162,6 +169,8 @@ def add_branch_node(graph, op, selector, branches, name):
     stateful = any(sub.is_stateful() for sub in subs)
     node = graph.add_node(op, [selector] + operands, {key: sub for key, sub, _, _, _ in traced},
                           specs, name, stateful)
+    if on_node is not None:
+        on_node(node)
     leaves = flatten(first_out)
     if not leaves and first_out is None:
         return None
@@ -332,6 +341,9 @@ def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=Fals
     node = graph.add_node("while", init + operands,
                           {"cond_graph": cond_graph, "body_graph": body_graph,
                            "num_loop_vars": len(init)}, specs, name, stateful)
+    if context._state.tapes:
+        from runtime import control_flow_grad
+        control_flow_grad.record_node(node)
     # TensorArrays come back with the metadata (element shape) the body gave them.
     templates = [after if type(after).__name__ == "TensorArray" else before
                  for before, after in zip(leaves, out_leaves)]

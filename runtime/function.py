@@ -8,6 +8,7 @@ import warnings
 import weakref
 
 import autograph
+from autograph.impl import collector
 from runtime import config as _config
 from runtime import context
 from runtime import function_keys as keys
@@ -378,6 +379,10 @@ class Function:
         Returns:
             The ConcreteFunction to run.
         """
+        with collector.paused():  # trace, optimise and codegen build a graph that lives on
+            return self._trace_paused(positional, names, keywords, leaves, key, values)
+
+    def _trace_paused(self, positional, names, keywords, leaves, key, values):
         if not self._initialized:
             created = []
             with variables.defer_initialization() as deferred:
