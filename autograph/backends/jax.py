@@ -11,7 +11,7 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
   with a traced bound -> `lax.while_loop` over an index. A `for` over a Python `range` with
   Python bounds stays a Python loop (unrolled while tracing), which keeps it
   reverse-differentiable.
-- `print` -> `jax.debug.print` (values printed at every run).
+- `print` -> `jax.debug.print(..., ordered=True)` (values printed at every run, in order).
 - `assert` -> a `jax.debug.callback` that raises AssertionError with the user's message: the
   jitted call fails with a JaxRuntimeError that carries it, and `autograph.backends.jax.jit`
   re-raises it as the AssertionError itself. (`jax.experimental.checkify` would need the user
@@ -325,12 +325,13 @@ class JaxBackend(Backend):
         traced = [a for a in args if isinstance(a, m.tracer)]
         parts = ['{}' if isinstance(a, m.tracer) else str(a).replace('{', '{{').replace(
             '}', '}}') for a in args]
+        # ordered: prints in staged branches and loops appear in program order.
         if end == '\n':
-            m.jax.debug.print(sep.join(parts), *traced)
+            m.jax.debug.print(sep.join(parts), *traced, ordered=True)
             return
         template = sep.join(parts) + end.replace('{', '{{').replace('}', '}}')
         m.jax.debug.callback(
-            lambda *values: sys.stdout.write(template.format(*values)), *traced)
+            lambda *values: sys.stdout.write(template.format(*values)), *traced, ordered=True)
 
     def call_builtin(self, fn, args, kwargs):
         """Overloads range/len/int/float/min/max/sum/any/all for tracers.
