@@ -127,6 +127,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     node = graph.add_node("cond", [pred] + operands,
                           {"true_graph": true_graph, "false_graph": false_graph}, specs,
                           base, stateful)
+    if context._state.tapes:
+        from runtime import control_flow_grad
+        control_flow_grad.record_node(node)
     leaves = flatten(true_out)
     if not leaves and true_out is None:
         return None
@@ -297,6 +300,9 @@ def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=Fals
     node = graph.add_node("while", init + operands,
                           {"cond_graph": cond_graph, "body_graph": body_graph,
                            "num_loop_vars": len(init)}, specs, name, stateful)
+    if context._state.tapes:
+        from runtime import control_flow_grad
+        control_flow_grad.record_node(node)
     # TensorArrays come back with the metadata (element shape) the body gave them.
     templates = [after if type(after).__name__ == "TensorArray" else before
                  for before, after in zip(leaves, out_leaves)]

@@ -11,7 +11,7 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
   with a traced bound -> `lax.while_loop` over an index. A `for` over a Python `range` with
   Python bounds stays a Python loop (unrolled while tracing), which keeps it
   reverse-differentiable.
-- `print` -> `jax.debug.print` (values printed at every run).
+- `print` -> `jax.debug.print(..., ordered=True)` (values printed at every run, in order).
 - `assert` -> a `jax.debug.callback` that raises AssertionError with the user's message: the
   jitted call fails with a JaxRuntimeError that carries it, and `autograph.backends.jax.jit`
   re-raises it as the AssertionError itself. (`jax.experimental.checkify` would need the user
@@ -19,7 +19,9 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
 - Branch outputs and loop variables follow JAX's promotion rules, weak types included: `s = 0.0`
   may become float16 in a loop; a real dtype change is autograph's usual error.
 - A Python list appended to in a staged loop cannot grow (arrays have a fixed size): the error
-  says to use `lax.scan` or a preallocated array with `.at[i].set`.
+  says to use `lax.scan` or a preallocated array with `.at[i].set`. With
+  `set_loop_options(maximum_iterations=N)` the list becomes a StagedList, a buffer of N more
+  elements and a traced length.
 
 Concrete jax arrays outside a transformation are not staged: converted code runs them as plain
 Python, as JAX itself does.
@@ -62,8 +64,32 @@ class StagedRange:
 
     def length(self):
         """The number of elements: max(0, ceil((stop - start) / step)), traced."""
+        if all(type(v) is builtins.int for v in (self.start, self.stop, self.step)):
+            return builtins.len(builtins.range(self.start, self.stop, self.step))
         jnp = _jax().numpy
         return jnp.maximum(0, -((self.start - self.stop) // self.step))
+
+
+class StagedList:
+    """A Python list appended to in a bounded staged loop: a fixed buffer and a traced length.
+
+    `len(l)` is the traced length, `l[i]` reads the buffer, and `jnp.asarray(l)` is the whole
+    buffer (slots past the length are zeros).
+    """
+
+    def __init__(self, buffer, length, name):
+        self.buffer = buffer  # [capacity, *element shape]
+        self.length = length  # traced int32: the number of elements in use
+        self.name = name  # the user's variable name, for messages
+
+    def __repr__(self):
+        return 'StagedList({!r}, buffer of {})'.format(self.name, self.buffer.shape[0])
+
+    def __getitem__(self, index):
+        return self.buffer[index]
+
+    def __jax_array__(self):
+        return self.buffer
 
 
 class _Jax:
@@ -78,6 +104,9 @@ class _Jax:
         self.lax = lax
         self.tracer = jax.core.Tracer
         self.array = jax.Array
+        jax.tree_util.register_pytree_node(
+            StagedList, lambda l: ((l.buffer, l.length), l.name),
+            lambda name, children: StagedList(children[0], children[1], name))
 
 
 _modules = []
@@ -104,7 +133,8 @@ def _pred(value, what):
             'The truth value of an array with more than one element is ambiguous: the {} '
             'condition has shape {}. Use jnp.any(...) or jnp.all(...).'.format(
                 what, tuple(value.shape)))
-    value = value.reshape(())
+    if value.shape:
+        value = value.reshape(())
     if value.dtype != jnp.bool_:
         value = value != 0
     return value
@@ -182,7 +212,7 @@ class JaxBackend(Backend):
             # A concrete tracer (jax.grad or jax.jvp without jit) runs as plain Python, as in
             # JAX itself: only abstract values need staged control flow.
             return value.to_concrete_value() is None
-        return isinstance(value, StagedRange)
+        return isinstance(value, (StagedRange, StagedList))
 
     def cond(self, pred, true_fn, false_fn):
         """Stages `if` as lax.cond; outputs that differ only by weak types are promoted.
@@ -325,12 +355,13 @@ class JaxBackend(Backend):
         traced = [a for a in args if isinstance(a, m.tracer)]
         parts = ['{}' if isinstance(a, m.tracer) else str(a).replace('{', '{{').replace(
             '}', '}}') for a in args]
+        # ordered: prints in staged branches and loops appear in program order.
         if end == '\n':
-            m.jax.debug.print(sep.join(parts), *traced)
+            m.jax.debug.print(sep.join(parts), *traced, ordered=True)
             return
         template = sep.join(parts) + end.replace('{', '{{').replace('}', '}}')
         m.jax.debug.callback(
-            lambda *values: sys.stdout.write(template.format(*values)), *traced)
+            lambda *values: sys.stdout.write(template.format(*values)), *traced, ordered=True)
 
     def call_builtin(self, fn, args, kwargs):
         """Overloads range/len/int/float/min/max/sum/any/all for tracers.
@@ -387,24 +418,73 @@ class JaxBackend(Backend):
         return before.weak and _promoted(before, after) == after.dtype
 
     def new_list(self, items, element, name, maximum_iterations=None):
-        """Refuses lists that grow in staged loops, saying how to write the loop.
+        """A list appended to in a staged loop: a buffer of `maximum_iterations` more slots.
+
+        Without `maximum_iterations` it refuses, saying how to write the loop: a JAX array
+        cannot grow inside lax.while_loop.
 
         Args:
             items: the list's elements on entry.
-            element: the first appended value.
+            element: the first appended value (only its shape and dtype are read).
             name: the variable name.
-            maximum_iterations: unused.
+            maximum_iterations: None, or N from `set_loop_options(maximum_iterations=N)`.
+
+        Returns:
+            A StagedList of len(items) + N slots.
 
         Raises:
-            StagingError: always.
+            StagingError: without `maximum_iterations`.
         """
-        del items, element, maximum_iterations
-        raise StagingError(
-            "The list '{name}' is appended to (or popped from) in a loop that JAX stages as "
-            'lax.while_loop, and a JAX array cannot change its size inside a staged loop. '
-            'Build the values with lax.scan (the loop body returns one element per step and '
-            'scan stacks them), or preallocate an array before the loop and write element i '
-            "with {name} = {name}.at[i].set(value).".format(name=name))
+        if maximum_iterations is None:
+            raise StagingError(
+                "The list '{name}' is appended to (or popped from) in a loop that JAX stages "
+                'as lax.while_loop, and a JAX array cannot change its size inside a staged '
+                'loop. Build the values with lax.scan (the loop body returns one element per '
+                'step and scan stacks them), or preallocate an array before the loop and write '
+                'element i with {name} = {name}.at[i].set(value), or bound the loop with '
+                'autograph.experimental.set_loop_options(maximum_iterations=N) to make '
+                "'{name}' a buffer of N more elements.".format(name=name))
+        jnp = _jax().numpy
+        first = items[0] if items else element
+        prototype = _jax().jax.typeof(first)
+        buffer = jnp.zeros((len(items) + int(maximum_iterations),) + tuple(prototype.shape),
+                           prototype.dtype)
+        for k, item in enumerate(items):
+            buffer = buffer.at[k].set(item)
+        return StagedList(buffer, jnp.asarray(len(items), jnp.int32), name)
+
+    def list_append(self, target, element):
+        """Writes `element` at the staged list's length (beyond the buffer: dropped, as JAX
+        drops out-of-bounds writes).
+
+        Args:
+            target: a StagedList.
+            element: a value of the list's element shape and dtype.
+
+        Returns:
+            The new StagedList.
+        """
+        return StagedList(target.buffer.at[target.length].set(element), target.length + 1,
+                          target.name)
+
+    def list_pop(self, target, i):
+        """Removes the last element of a staged list.
+
+        Args:
+            target: a StagedList.
+            i: the index; only None (the last element) is supported.
+
+        Returns:
+            (the new StagedList, the removed element).
+
+        Raises:
+            ValueError: for an index other than None.
+        """
+        if i is not None:
+            raise ValueError("pop({!r}) on the staged list '{}' is not supported: only pop() "
+                             'of the last element.'.format(i, target.name))
+        length = target.length - 1
+        return StagedList(target.buffer, length, target.name), target.buffer[length]
 
     def zeros_like(self, value):
         """A zero of `value`'s dtype and shape (placeholders for return values).
@@ -481,6 +561,21 @@ def _as_array(value):
     return _jax().numpy.asarray(value)
 
 
+def staged_range(*args):
+    """A range that a converted `for` loop stages as lax.while_loop even with Python bounds.
+
+    Like `tf.range` in TensorFlow: `for i in staged_range(n)` is one loop in the jaxpr instead
+    of n unrolled bodies, and a `break` in it may depend on traced values.
+
+    Args:
+        *args: (stop), (start, stop) or (start, stop, step); ints or traced integers.
+
+    Returns:
+        A StagedRange.
+    """
+    return _range(*args)
+
+
 def _range(*args):
     if not 1 <= len(args) <= 3:
         raise TypeError('range expected at most 3 arguments, got {}'.format(len(args)))
@@ -493,6 +588,8 @@ def _range(*args):
 def _len(value):
     if isinstance(value, StagedRange):
         return value.length()
+    if isinstance(value, StagedList):
+        return value.length
     raise NotImplementedError(len)
 
 
@@ -503,7 +600,8 @@ def _scalar_cast(kind, dtype_name):
         if value.size != 1:
             raise TypeError('only length-1 arrays can be converted to Python scalars '
                             '({}() of an array of shape {})'.format(kind, tuple(value.shape)))
-        value = value.reshape(())
+        if value.shape:
+            value = value.reshape(())
         dtype = m.numpy.dtype(dtype_name)
         if kind == 'int' and m.numpy.issubdtype(value.dtype, m.numpy.floating):
             value = m.numpy.trunc(value)

@@ -266,3 +266,23 @@ def test_jit_takes_jax_jit_arguments():
     jitted = ag_jax.jit(power, static_argnums=1)
     assert float(jitted(2.0, 3)) == 8.0
     assert float(ag_jax.jit(static_argnames='n')(power)(2.0, n=4)) == 16.0
+
+
+def test_list_with_maximum_iterations_becomes_a_buffer():
+    # What a loop under set_loop_options(maximum_iterations=4) passes to for_stmt.
+    from autograph import operators  # pylint: disable=import-outside-toplevel
+
+    def squares_bounded(n):
+        state = {'out': [10]}
+
+        def body(i):
+            state['out'] = operators.list_append(state['out'], i * i)
+
+        operators.for_stmt(operators.range_(n), None, body, lambda: (state['out'],),
+                           lambda v: state.update(out=v[0]), ('out',),
+                           {'maximum_iterations': 4})
+        out = state['out']
+        return jnp.asarray(out), operators.len_(out)
+
+    buffer, length = jax.jit(squares_bounded)(3)
+    assert buffer.tolist() == [10, 0, 1, 4, 0] and int(length) == 4
