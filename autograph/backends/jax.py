@@ -307,6 +307,11 @@ class JaxBackend(Backend):
         """
         if isinstance(iterable, StagedRange):
             start, step = iterable.start, iterable.step
+            if type(start) is builtins.int and type(step) is builtins.int:
+                if (start, step) == (0, 1):
+                    return iterable.length(), lambda i: i
+                if step == 1:
+                    return iterable.length(), lambda i: i + start
             return iterable.length(), lambda i: start + i * step
         if not isinstance(iterable, _jax().tracer):
             return None
