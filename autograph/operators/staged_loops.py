@@ -77,7 +77,8 @@ def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_na
         return (index + 1,)
 
     StagedLoop(backend, loop_test, loop_body, (get_state, set_state), symbol_names,
-               'for loop', head=(0,), opts=opts).stage()
+               'for loop', head=(0,), opts=opts,
+               trip_count=length if extra_test is None else None).stage()
 
 
 def _iteration_spec(backend, iterable):
@@ -118,7 +119,7 @@ class StagedLoop:
     """
 
     def __init__(self, backend, test, body, state, symbol_names, construct, head=(),
-                 opts=None):
+                 opts=None, trip_count=None):
         self.backend = backend
         self.test = test
         self.body = body
@@ -127,6 +128,9 @@ class StagedLoop:
         self.construct = construct
         self.head = tuple(head)
         self.opts = opts or {}
+        # the number of iterations of a for loop without break (head is its index), or None:
+        # the loop is the backend's counted_loop instead of a while_loop
+        self.trip_count = trip_count
         self.type_of = type_of_fn(backend)
         # the _ListFrame of the current staging attempt (see `stage`)
         self.frame = None
@@ -206,8 +210,11 @@ class StagedLoop:
                              self.backend.compatible_types)
             return tuple(new_head) + tuple(nest.flatten(exit_))
 
-        final = tuple(self.backend.while_loop(
-            cond_fn, body_fn, self.head + tuple(nest.flatten(carried_init))))
+        loop_vars = self.head + tuple(nest.flatten(carried_init))
+        if self.trip_count is None:
+            final = tuple(self.backend.while_loop(cond_fn, body_fn, loop_vars))
+        else:
+            final = tuple(self.backend.counted_loop(self.trip_count, body_fn, loop_vars))
         assign(final[nhead:])
 
     def _return_placeholders(self, init_vars, returns):
