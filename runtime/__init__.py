@@ -1,6 +1,7 @@
 """A small numpy-backed graph runtime shaped like TensorFlow (`import runtime as tf`)."""
-import importlib as _importlib
 import types as _types
+
+import autograph
 
 from runtime import context
 from runtime import dtypes
@@ -149,11 +150,7 @@ from runtime.gradients import custom_gradient  # noqa: E402
 from runtime.gradients import stop_gradient  # noqa: E402
 from runtime.function import function  # noqa: E402
 
-try:
-    _importlib.import_module("runtime.autograph_backend")  # registers runtime with autograph
-except ModuleNotFoundError as _error:
-    if _error.name != "runtime.autograph_backend":
-        raise
+from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
 
 __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', 'TensorSpec',
            'GradientTape', 'UnconnectedGradients', 'Variable', 'abs', 'add', 'add_n', 'argmax', 'argmin', 'as_dtype', 'autograph',
@@ -169,11 +166,3 @@ __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', '
            'square', 'squeeze', 'stack', 'string', 'subtract', 'tanh', 'transpose', 'truediv', 'stop_gradient', 'custom_gradient',
            'uint8', 'unstack', 'where', 'while_loop', 'zeros', 'zeros_like']
 
-
-def __getattr__(name):
-    # tf.autograph is the autograph package, imported on first use (PEP 562) so that the
-    # runtime core does not need the converter to be importable.
-    if name == "autograph":
-        import autograph
-        return autograph
-    raise AttributeError(f"module 'runtime' has no attribute {name!r}")

@@ -232,7 +232,7 @@ class RuntimeBackend(Backend):
         dtype = _PY_DTYPES.get(type(value))
         return dtype if dtype is not None else type(value).__name__
 
-    def new_list(self, items, element, name):
+    def new_list(self, items, element, name, maximum_iterations=None):
         """Makes the staged list that a Python list becomes when a staged loop changes it.
 
         The staged list is a dynamic-size TensorArray holding `items`; `list_append` writes at
@@ -243,6 +243,7 @@ class RuntimeBackend(Backend):
             element: A value the loop appends (only its dtype is read: it may belong to a
                 discarded trace), or None when the loop pops first.
             name: The list's variable name, for error messages.
+            maximum_iterations: Unused: a TensorArray grows as needed.
 
         Returns:
             A TensorArray.
@@ -251,6 +252,7 @@ class RuntimeBackend(Backend):
             TypeError: if the elements are not tensors of one dtype.
             ValueError: if the elements do not have one shape.
         """
+        del maximum_iterations
         first = items[0] if items else element
         try:
             dtype = convert_to_tensor(_as_tensor(first)).dtype

@@ -1,6 +1,7 @@
 """cond and while_loop: plain Python when eager, subgraph-holding nodes when building a graph."""
 from runtime import context
 from runtime import dtypes
+from runtime import nest
 from runtime.graph import Graph
 from runtime.ops import common
 from runtime.tensor import EagerTensor
@@ -10,89 +11,14 @@ from runtime.tensor import convert_to_tensor
 
 _MAX_RELAXATIONS = 8  # shape relaxation only loses information, so this bounds retracing
 
-
-# -- nested structures ------------------------------------------------------------------------
-
-def _is_namedtuple(value):
-    return isinstance(value, tuple) and hasattr(type(value), "_fields")
-
-
-def flatten_with_paths(structure, path=""):
-    """Flattens tuples, lists, dicts (sorted keys) and namedtuples into (path, leaf) pairs.
-
-    Args:
-        structure: A nested structure.
-        path: Prefix for the paths.
-
-    Returns:
-        A list of (path string such as "[1]['a']", leaf) pairs.
-    """
-    if _is_namedtuple(structure):
-        out = []
-        for field, value in zip(structure._fields, structure):
-            out.extend(flatten_with_paths(value, f"{path}.{field}"))
-        return out
-    if isinstance(structure, (list, tuple)):
-        out = []
-        for i, value in enumerate(structure):
-            out.extend(flatten_with_paths(value, f"{path}[{i}]"))
-        return out
-    if isinstance(structure, dict):
-        out = []
-        for key in sorted(structure):
-            out.extend(flatten_with_paths(structure[key], f"{path}[{key!r}]"))
-        return out
-    return [(path, structure)]
-
-
-def flatten(structure):
-    """Returns the leaves of a nested structure (see flatten_with_paths).
-
-    Args:
-        structure: A nested structure.
-
-    Returns:
-        A list of leaves.
-    """
-    return [leaf for _, leaf in flatten_with_paths(structure)]
-
-
-def pack_sequence_as(structure, flat):
-    """Rebuilds `structure` with the leaves taken from `flat` in order.
-
-    Args:
-        structure: A nested structure (the template).
-        flat: A list of leaves.
-
-    Returns:
-        The new structure.
-    """
-    it = iter(flat)
-
-    def build(s):
-        if _is_namedtuple(s):
-            return type(s)(*[build(v) for v in s])
-        if isinstance(s, (list, tuple)):
-            return type(s)(build(v) for v in s)
-        if isinstance(s, dict):
-            built = {k: build(s[k]) for k in sorted(s)}
-            return type(s)((k, built[k]) for k in s) if type(s) is not dict else {
-                k: built[k] for k in s}
-        return next(it)
-
-    return build(structure)
+flatten = nest.flatten
+flatten_with_paths = nest.flatten_with_paths
+pack_sequence_as = nest.pack_sequence_as
 
 
 def _structure_signature(structure):
     """Describes a structure ignoring leaves, treating lists and tuples alike."""
-    if _is_namedtuple(structure):
-        return (type(structure).__name__, tuple(_structure_signature(v) for v in structure))
-    if isinstance(structure, (list, tuple)):
-        return ("seq", tuple(_structure_signature(v) for v in structure))
-    if isinstance(structure, dict):
-        return ("dict", tuple((k, _structure_signature(structure[k]))
-                              for k in sorted(structure)))
-    return "*"
+    return nest.structure_signature(structure, check_types=False)
 
 
 def _describe(value):
@@ -201,6 +127,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     node = graph.add_node("cond", [pred] + operands,
                           {"true_graph": true_graph, "false_graph": false_graph}, specs,
                           base, stateful)
+    if context._state.tapes:
+        from runtime import control_flow_grad
+        control_flow_grad.record_node(node)
     leaves = flatten(true_out)
     if not leaves and true_out is None:
         return None
@@ -286,14 +215,14 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         TypeError: if a loop variable changes dtype, or cond does not return a bool scalar.
         ValueError: if the body changes the structure or the rank of a loop variable.
     """
-    if not isinstance(loop_vars, (list, tuple)) or _is_namedtuple(loop_vars):
+    if not isinstance(loop_vars, (list, tuple)) or nest.is_namedtuple(loop_vars):
         raise TypeError(f"loop_vars must be a tuple or list of loop variables, found "
                         f"{type(loop_vars).__name__}. Wrap a single variable: (x,).")
     single = len(loop_vars) == 1
 
     def call_body(*args):
         out = body(*args)
-        if single and (not isinstance(out, (list, tuple)) or _is_namedtuple(out)):
+        if single and (not isinstance(out, (list, tuple)) or nest.is_namedtuple(out)):
             out = type(loop_vars)([out])
         return out
 
@@ -316,7 +245,7 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
         _check_structure(body, values, out)
         values = out
         count += 1
-    if type(values) is not type(loop_vars) and not _is_namedtuple(loop_vars):
+    if type(values) is not type(loop_vars) and not nest.is_namedtuple(loop_vars):
         values = type(loop_vars)(values)
     return values
 
@@ -371,6 +300,9 @@ def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=Fals
     node = graph.add_node("while", init + operands,
                           {"cond_graph": cond_graph, "body_graph": body_graph,
                            "num_loop_vars": len(init)}, specs, name, stateful)
+    if context._state.tapes:
+        from runtime import control_flow_grad
+        control_flow_grad.record_node(node)
     # TensorArrays come back with the metadata (element shape) the body gave them.
     templates = [after if type(after).__name__ == "TensorArray" else before
                  for before, after in zip(leaves, out_leaves)]

@@ -7,9 +7,13 @@ import types
 import warnings
 import weakref
 
+import autograph
+from autograph.impl import collector
 from runtime import config as _config
 from runtime import context
 from runtime import function_keys as keys
+from runtime import function_signature as signatures
+from runtime import nest
 from runtime.function_concrete import EXECUTORS
 from runtime.function_concrete import ConcreteFunction
 from runtime.graph import Graph
@@ -40,7 +44,6 @@ SINGLETON_VARIABLE_MESSAGE = (
     "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
 
 _RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
-_autograph_warned = []  # one warning per process when autograph cannot be imported
 
 
 class RetracingWarning(UserWarning):
@@ -106,11 +109,11 @@ class Function:
         self._autograph = autograph
         self._reduce_retracing = reduce_retracing
         self._executor = executor
-        self._input_signature = _check_signature(input_signature)
+        self._input_signature = signatures.check_input_signature(input_signature)
         functools.update_wrapper(self, python_function, updated=())
         self._name = getattr(python_function, "__name__", type(python_function).__name__)
-        self._arg_spec = keys.ArgSpec(python_function, self._name,
-                                      drop_first=_instance is not None)
+        self._arg_spec = signatures.ArgSpec(python_function, self._name,
+                                            drop_first=_instance is not None)
         self._cache = {}  # full cache key -> ConcreteFunction, in trace order
         self._fast = {}  # (shape, dtype, ...) of all-EagerTensor positional calls -> concrete
         self._signature_concrete = None  # the single trace when input_signature is given
@@ -318,22 +321,16 @@ class Function:
 
     def _find_compatible(self, leaves):
         for concrete in reversed(self._concretes()):
-            if _leaves_accept(concrete._leaves, leaves):
+            if keys.leaves_accept(concrete._leaves, leaves):
                 return concrete
         return None
 
     def _generalize(self, leaves):
         """reduce_retracing: relaxes tensor shapes against the latest similar trace."""
         for concrete in reversed(self._concretes()):
-            old = concrete._leaves
-            if len(old) != len(leaves) or any(
-                    a.path != b.path or a.kind != b.kind
-                    or (a.kind != keys.TENSOR and a.key() != b.key())
-                    or (a.kind == keys.TENSOR and not _same_rank(a.payload, b.payload))
-                    for a, b in zip(old, leaves)):
-                continue
-            return [keys.Leaf(b.path, b.kind, keys.generalize(a.payload, b.payload), b.name)
-                    if b.kind == keys.TENSOR else b for a, b in zip(old, leaves)]
+            general = keys.generalize_leaves(concrete._leaves, leaves)
+            if general is not None:
+                return general
         return leaves
 
     # -- input signatures ------------------------------------------------------------------
@@ -350,9 +347,9 @@ class Function:
         converted = []
         for value, spec in zip(positional, signature):
             try:
-                converted.append(_conform(value, spec))
+                converted.append(signatures.conform(value, spec))
             except (TypeError, ValueError):
-                raise ValueError(_incompatible_message(positional, signature)) from None
+                raise ValueError(signatures.incompatible_message(positional, signature)) from None
         return converted
 
     def _trace_signature(self, values=None):
@@ -363,7 +360,7 @@ class Function:
             key, leaves = keys.walk_arguments(positional, names, {})
             named = []
             for leaf in leaves:
-                spec = _find_spec(self._input_signature, names, leaf.path)
+                spec = signatures.find_spec(self._input_signature, names, leaf.path)
                 name = spec.name if spec is not None and spec.name else leaf.name
                 named.append(keys.Leaf(leaf.path, leaf.kind, leaf.payload, name))
             self._signature_concrete = self._trace(positional, names, {}, named, key, values)
@@ -382,6 +379,10 @@ class Function:
         Returns:
             The ConcreteFunction to run.
         """
+        with collector.paused():  # trace, optimise and codegen build a graph that lives on
+            return self._trace_paused(positional, names, keywords, leaves, key, values)
+
+    def _trace_paused(self, positional, names, keywords, leaves, key, values):
         if not self._initialized:
             created = []
             with variables.defer_initialization() as deferred:
@@ -427,10 +428,10 @@ class Function:
                         return placeholders[-1]
                     return value
 
-                args = [keys.map_structure(feed, v) for v in positional]
-                kwargs = {k: keys.map_structure(feed, v) for k, v in keywords.items()}
+                args = [nest.map_structure(feed, v) for v in positional]
+                kwargs = {k: nest.map_structure(feed, v) for k, v in keywords.items()}
                 result = self._call_python(args, kwargs)
-                outputs = keys.map_structure(self._to_output, result)
+                outputs = nest.map_structure(self._to_output, result)
         finally:
             self._active_keys.pop()
         structure = (_strip_objects(args, leaves), names, _strip_objects_kw(kwargs, leaves))
@@ -453,7 +454,7 @@ class Function:
 
     def _check_recursion(self, key, leaves):
         if key in self._active_keys:
-            args = ", ".join(f"{leaf.path}: {_leaf_text(leaf)}" for leaf in leaves)
+            args = ", ".join(f"{leaf.path}: {keys.leaf_text(leaf)}" for leaf in leaves)
             raise FunctionRecursionError(
                 f"Function `{self._name}` calls itself while being traced with the same trace "
                 f"key ({args}), so tracing it would recurse forever. Recursive tf.functions "
@@ -491,7 +492,7 @@ class Function:
         if not self._autograph:
             return self._fn
         if self._converted is None:
-            self._converted = _autograph_convert(self._fn)
+            self._converted = autograph.convert(self._fn, recursive=True)
         return self._converted
 
 
@@ -548,95 +549,14 @@ def _dependencies(tensor):
     return [n for n in tensor.node.graph.nodes if id(n) in seen]
 
 
-def _autograph_convert(fn):
-    try:
-        import autograph
-        convert = autograph.convert
-    except (ImportError, AttributeError) as e:
-        if not _autograph_warned:
-            _autograph_warned.append(True)
-            warnings.warn(f"runtime.function: autograph is not available ({e}); functions "
-                          f"are traced without converting Python control flow.", stacklevel=4)
-        return fn
-    return convert(fn, recursive=True)
-
-
-def _check_signature(signature):
-    if signature is None:
-        return None
-    if isinstance(signature, TensorSpec) or not isinstance(signature, (list, tuple)):
-        raise TypeError(f"input_signature must be a list or tuple of TensorSpecs, found "
-                        f"{signature!r}. Write input_signature=[tf.TensorSpec(...)].")
-    for spec in keys.flatten(list(signature)):
-        if not isinstance(spec, TensorSpec):
-            raise TypeError(f"input_signature must contain only (nested) TensorSpecs, found "
-                            f"{type(spec).__name__}: {spec!r}.")
-    return tuple(signature)
-
-
-def _conform(value, spec):
-    """Returns `value` (nested like `spec`) as tensors compatible with `spec`, or raises."""
-    if isinstance(spec, TensorSpec):
-        if isinstance(value, TensorSpec):
-            if not keys.spec_accepts(spec, value):
-                raise ValueError("incompatible spec")
-            return value
-        if isinstance(value, Variable):
-            value = value.read_value()
-        if not isinstance(value, Tensor):
-            value = convert_to_tensor(value, spec.dtype)
-        if not spec.is_compatible_with(value):
-            raise ValueError("incompatible tensor")
-        return value
-    if not keys.is_nested(value) or type(keys.is_nested(spec)) is not type(
-            keys.is_nested(value)) or len(value) != len(spec):
-        raise ValueError("structure mismatch")
-    parts = [_conform(v, s) for (_, v), (_, s) in zip(keys.children(value),
-                                                      keys.children(spec))]
-    return keys.rebuild(spec, parts)
-
-
-def _incompatible_message(inputs, signature):
-    shown = ",\n    ".join(str(v) for v in inputs)
-    specs = ",\n    ".join(repr(s) for s in signature)
-    return (f"Python inputs incompatible with input_signature:\n  inputs: (\n    {shown})\n"
-            f"  input_signature: (\n    {specs}).")
-
-
-def _find_spec(signature, names, path):
-    for spec, name in zip(signature, names):
-        if path == name and isinstance(spec, TensorSpec):
-            return spec
-    return None
-
-
 def _feed_values(positional, keywords):
     values = []
-    for leaf in keys.flatten(list(positional) + list(keywords.values())):
+    for leaf in nest.flatten(list(positional) + list(keywords.values())):
         if isinstance(leaf, Tensor):
             if type(leaf) is not EagerTensor:
                 raise leaked_eager_error(leaf)
             values.append(leaf._value)
     return values
-
-
-def _same_rank(a, b):
-    return (a.dtype is b.dtype and a.shape is not None and b.shape is not None
-            and len(a.shape) == len(b.shape))
-
-
-def _leaves_accept(old, new):
-    if len(old) != len(new):
-        return False
-    for a, b in zip(old, new):
-        if a.path != b.path or a.kind != b.kind:
-            return False
-        if a.kind == keys.TENSOR:
-            if not keys.spec_accepts(a.payload, b.payload):
-                return False
-        elif a.key() != b.key():
-            return False
-    return True
 
 
 def _strip_objects(args, leaves):
@@ -650,20 +570,12 @@ def _strip_objects(args, leaves):
             return value
         return by_id.get(id(value), value)
 
-    return [keys.map_structure(strip, v) for v in args]
+    return [nest.map_structure(strip, v) for v in args]
 
 
 def _strip_objects_kw(kwargs, leaves):
     names = list(kwargs)
     return dict(zip(names, _strip_objects([kwargs[k] for k in names], leaves)))
-
-
-def _leaf_text(leaf):
-    if leaf.kind == keys.TENSOR:
-        return f"{leaf.payload.dtype.name} tensor of shape {keys.format_shape(leaf.payload.shape)}"
-    if leaf.kind == keys.PYTHON:
-        return repr(leaf.payload)
-    return f"{type(leaf.payload.get()).__name__} object"
 
 
 def _user_stacklevel():

@@ -1,22 +1,32 @@
-"""Trace-cache keys for runtime.function: argument binding, nesting, keys and retrace reasons.
+"""Trace-cache keys for runtime.function: keys, leaves and the retrace explanations.
 
-A call's arguments are bound to the Python function's parameters (`ArgSpec.canonicalize`),
-then walked (`walk_arguments`) into a hashable cache key plus a flat list of `Leaf`s in
-flattening order. Keys follow the tf.function guide:
+A call's arguments, once bound to the Python function's parameters
+(`function_signature.ArgSpec.canonicalize`), are walked (`walk_arguments`) into a hashable
+cache key plus a flat list of `Leaf`s in flattening order (`runtime.nest`'s order). Keys follow the tf.function guide:
 
 - a tensor (or numpy array, converted to one) -> its shape and dtype;
 - a Variable -> its identity; any other object -> its identity; both held weakly (`IdRef`);
 - a Python primitive (None, bool, int, float, complex, str, bytes) -> its type and value;
 - a list, tuple, dict or namedtuple -> its structure plus the keys of its items.
 """
-import inspect
 import weakref
 
 import numpy as np
 
+from runtime import nest
+from runtime.function_signature import ArgSpec  # noqa: F401 - re-exported
+from runtime.function_signature import spec_accepts
+from runtime.nest import children
+from runtime.nest import flatten  # noqa: F401 - re-exported
+from runtime.nest import is_namedtuple
+from runtime.nest import is_nested
+from runtime.nest import map_structure  # noqa: F401 - re-exported
+from runtime.nest import pack_sequence_as  # noqa: F401 - re-exported
+from runtime.nest import rebuild
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor import convert_to_tensor
+from runtime.variables import Variable
 
 _PRIMITIVES = (type(None), bool, int, float, complex, str, bytes)
 
@@ -25,25 +35,6 @@ TENSOR = "tensor"  # payload: TensorSpec (shape, dtype)
 VARIABLE = "variable"  # payload: IdRef to the Variable
 PYTHON = "python"  # payload: the primitive value
 OBJECT = "object"  # payload: IdRef to the object
-
-_variable_class = None
-
-
-def _variable_type():
-    """Returns runtime.variables.Variable, or a placeholder class while it does not exist."""
-    global _variable_class
-    if _variable_class is None:
-        try:
-            from runtime.variables import Variable
-        except ImportError:
-            return _NoVariable
-        _variable_class = Variable
-    return _variable_class
-
-
-class _NoVariable:
-    """Stands for the Variable class until runtime.variables exists (matches nothing)."""
-
 
 class IdRef:
     """A hashable, weak reference to an object, equal only to references to the same object.
@@ -128,186 +119,6 @@ class Leaf:
         return f"Leaf({self.path}, {self.kind}, {self.payload!r})"
 
 
-# -- nesting ----------------------------------------------------------------------------------
-
-def is_namedtuple(value):
-    """True for instances of classes made by collections.namedtuple / typing.NamedTuple."""
-    return isinstance(value, tuple) and hasattr(type(value), "_fields")
-
-
-def is_nested(value):
-    """True for the containers that are flattened: list, tuple, dict (and subclasses)."""
-    return isinstance(value, (list, tuple, dict))
-
-
-def _sorted_keys(mapping):
-    try:
-        return sorted(mapping)
-    except TypeError:
-        return list(mapping)
-
-
-def children(value):
-    """Returns the items of a nested value in flattening order (dicts by sorted key).
-
-    Args:
-        value: A list, tuple or dict.
-
-    Returns:
-        A list of (path suffix, item) pairs.
-    """
-    if isinstance(value, dict):
-        return [(f"[{k!r}]", value[k]) for k in _sorted_keys(value)]
-    if is_namedtuple(value):
-        return [(f".{f}", v) for f, v in zip(type(value)._fields, value)]
-    return [(f"[{i}]", v) for i, v in enumerate(value)]
-
-
-def rebuild(value, items):
-    """Returns a container like `value` holding `items` (in flattening order).
-
-    Args:
-        value: The original list, tuple or dict.
-        items: The new items.
-
-    Returns:
-        The new container.
-    """
-    if isinstance(value, dict):
-        new = dict(zip(_sorted_keys(value), items))
-        ordered = {k: new[k] for k in value}
-        try:
-            return type(value)(ordered)
-        except TypeError:
-            return ordered
-    if is_namedtuple(value):
-        return type(value)(*items)
-    try:
-        return type(value)(items)
-    except TypeError:
-        return tuple(items) if isinstance(value, tuple) else list(items)
-
-
-def flatten(value):
-    """Returns the leaves of a nested structure, in order.
-
-    Args:
-        value: Any value; lists, tuples and dicts are descended into.
-
-    Returns:
-        A list of leaves.
-    """
-    if not is_nested(value):
-        return [value]
-    out = []
-    for _, item in children(value):
-        out.extend(flatten(item))
-    return out
-
-
-def map_structure(fn, value):
-    """Applies `fn` to every leaf, in flattening order, and rebuilds the structure.
-
-    Args:
-        fn: A callable taking a leaf.
-        value: A nested structure.
-
-    Returns:
-        The structure with each leaf replaced by `fn(leaf)`.
-    """
-    if not is_nested(value):
-        return fn(value)
-    return rebuild(value, [map_structure(fn, item) for _, item in children(value)])
-
-
-def pack_sequence_as(structure, flat):
-    """Fills `structure`'s leaves with the items of `flat`, in order.
-
-    Args:
-        structure: A nested structure.
-        flat: A sequence with one item per leaf.
-
-    Returns:
-        The new structure.
-    """
-    items = iter(flat)
-    return map_structure(lambda _: next(items), structure)
-
-
-# -- binding ----------------------------------------------------------------------------------
-
-class ArgSpec:
-    """The parameters of a Python function, and the binding of call arguments to them.
-
-    Args:
-        fn: The Python function.
-        name: The name used in messages.
-        drop_first: True for methods bound to an instance: the first parameter (self) is
-            supplied by the binding, not by callers.
-    """
-
-    def __init__(self, fn, name, drop_first=False):
-        self.name = name
-        try:
-            sig = inspect.signature(fn)
-        except (TypeError, ValueError):
-            sig = inspect.Signature([
-                inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
-                inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
-        params = list(sig.parameters.values())
-        if drop_first and params and params[0].kind in (
-                inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
-            params = params[1:]
-        self.signature = sig.replace(parameters=params)
-        kinds = inspect.Parameter
-        self.positional = [p.name for p in params
-                           if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
-        self.var_positional = next((p.name for p in params if p.kind == kinds.VAR_POSITIONAL),
-                                   None)
-        self.keyword_only = [p.name for p in params if p.kind == kinds.KEYWORD_ONLY]
-        self.var_keyword = next((p.name for p in params if p.kind == kinds.VAR_KEYWORD), None)
-
-    def canonicalize(self, args, kwargs, partial=False):
-        """Binds call arguments to parameters, applying defaults.
-
-        Args:
-            args: The positional arguments.
-            kwargs: The keyword arguments.
-            partial: Allow missing arguments (they are left out).
-
-        Returns:
-            (positional values, their names, keyword dict): positional-or-keyword parameters
-            (and *args items, named 'args_0', ...) become positional; keyword-only and
-            **kwargs items go in the dict, sorted by name.
-
-        Raises:
-            TypeError: if the arguments do not fit the signature.
-        """
-        try:
-            if partial:
-                bound = self.signature.bind_partial(*args, **kwargs)
-            else:
-                bound = self.signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"{self.name}{self.signature}: {e}.") from None
-        bound.apply_defaults()
-        arguments = bound.arguments
-        values, names = [], []
-        for name in self.positional:
-            if name in arguments:
-                values.append(arguments[name])
-                names.append(name)
-        if self.var_positional is not None:
-            for i, value in enumerate(arguments.get(self.var_positional, ())):
-                values.append(value)
-                names.append(f"{self.var_positional}_{i}")
-        keywords = {name: arguments[name] for name in self.keyword_only if name in arguments}
-        if self.var_keyword is not None:
-            keywords.update(arguments.get(self.var_keyword, {}))
-        keywords = {k: keywords[k] for k in sorted(keywords)}
-        return values, names, keywords
-
-
 # -- keys -------------------------------------------------------------------------------------
 
 def normalize(value):
@@ -330,7 +141,7 @@ def normalize(value):
     return value
 
 
-def _walk(value, path, name, leaves, variable_type):
+def _walk(value, path, name, leaves):
     if isinstance(value, Tensor):
         leaves.append(Leaf(path, TENSOR, TensorSpec(value.shape, value.dtype), name))
         return leaves[-1].key()
@@ -340,7 +151,7 @@ def _walk(value, path, name, leaves, variable_type):
     if type(value) in _PRIMITIVES:
         leaves.append(Leaf(path, PYTHON, value, name))
         return leaves[-1].key()
-    if isinstance(value, variable_type):
+    if isinstance(value, Variable):
         leaves.append(Leaf(path, VARIABLE, IdRef(value), name))
         return leaves[-1].key()
     if is_nested(value):
@@ -348,7 +159,7 @@ def _walk(value, path, name, leaves, variable_type):
         kind = type(value) if is_namedtuple(value) else (
             dict if isinstance(value, dict) else list if isinstance(value, list) else tuple)
         head = (kind, tuple(s for s, _ in items))
-        return head + tuple(_walk(v, path + s, name, leaves, variable_type) for s, v in items)
+        return head + tuple(_walk(v, path + s, name, leaves) for s, v in items)
     leaves.append(Leaf(path, OBJECT, IdRef(value), name))
     return leaves[-1].key()
 
@@ -366,10 +177,9 @@ def walk_arguments(values, names, keywords):
         (positional values first, then keywords by name).
     """
     leaves = []
-    variable_type = _variable_type()
-    key = [_walk(v, n, n, leaves, variable_type) for v, n in zip(values, names)]
+    key = [_walk(v, n, n, leaves) for v, n in zip(values, names)]
     for k, v in keywords.items():
-        key.append((k, _walk(v, k, k, leaves, variable_type)))
+        key.append((k, _walk(v, k, k, leaves)))
     return tuple(key), leaves
 
 
@@ -401,7 +211,7 @@ def describe_structure(value):
     if isinstance(value, Tensor):
         return describe_spec(TensorSpec(value.shape, value.dtype))
     if isinstance(value, dict):
-        items = ", ".join(f"[{k!r}, {describe_structure(value[k])}]" for k in _sorted_keys(value))
+        items = ", ".join(f"[{k!r}, {describe_structure(value[k])}]" for k in nest.sorted_keys(value))
         return f"Dict[{items}]"
     if is_namedtuple(value):
         items = ", ".join(f"{f}={describe_structure(v)}"
@@ -431,25 +241,61 @@ def generalize(spec, other):
     return TensorSpec(dims, spec.dtype)
 
 
-def spec_accepts(spec, value_spec):
-    """True when a value with TensorSpec `value_spec` may be fed where `spec` is expected.
+def leaves_accept(old, new):
+    """True when a trace made for Leafs `old` can run arguments whose Leafs are `new`.
 
     Args:
-        spec: The expected TensorSpec (None dims and None shape are wildcards).
-        value_spec: The TensorSpec of the value.
+        old: The Leafs of a trace.
+        new: The Leafs of a call.
 
     Returns:
-        A Python bool.
+        A Python bool: same paths and kinds, tensors fit the traced specs, other keys equal.
     """
-    if spec.dtype is not value_spec.dtype:
+    if len(old) != len(new):
         return False
-    if spec.shape is None:
-        return True
-    if value_spec.shape is None:
-        return False
-    if len(spec.shape) != len(value_spec.shape):
-        return False
-    return all(a is None or a == b for a, b in zip(spec.shape, value_spec.shape))
+    for a, b in zip(old, new):
+        if a.path != b.path or a.kind != b.kind:
+            return False
+        if a.kind == TENSOR:
+            if not spec_accepts(a.payload, b.payload):
+                return False
+        elif a.key() != b.key():
+            return False
+    return True
+
+
+def generalize_leaves(old, new):
+    """reduce_retracing: relaxes the tensor shapes of `new` against a similar trace's `old`.
+
+    Args:
+        old: The Leafs of an earlier trace.
+        new: The Leafs of a call.
+
+    Returns:
+        The generalised Leafs, or None when the traces differ in more than tensor dims.
+    """
+    if len(old) != len(new) or any(
+            a.path != b.path or a.kind != b.kind
+            or (a.kind != TENSOR and a.key() != b.key())
+            or (a.kind == TENSOR and not _same_rank(a.payload, b.payload))
+            for a, b in zip(old, new)):
+        return None
+    return [Leaf(b.path, b.kind, generalize(a.payload, b.payload), b.name)
+            if b.kind == TENSOR else b for a, b in zip(old, new)]
+
+
+def _same_rank(a, b):
+    return (a.dtype is b.dtype and a.shape is not None and b.shape is not None
+            and len(a.shape) == len(b.shape))
+
+
+def leaf_text(leaf):
+    """Describes a Leaf's value for messages: 'float32 tensor of shape (2,)', '3', ..."""
+    if leaf.kind == TENSOR:
+        return f"{leaf.payload.dtype.name} tensor of shape {format_shape(leaf.payload.shape)}"
+    if leaf.kind == PYTHON:
+        return repr(leaf.payload)
+    return f"{type(leaf.payload.get()).__name__} object"
 
 
 # -- retrace explanations ----------------------------------------------------------------------

@@ -36,15 +36,17 @@ class Record:
         inputs: The op's input Tensors (or Variables, for variable reads).
         outputs: The op's output Tensors.
         attrs: The op's attributes.
+        node: The graph Node for structured ops (cond, while) whose rule needs it, else None.
     """
 
-    __slots__ = ("vjp", "inputs", "outputs", "attrs")
+    __slots__ = ("vjp", "inputs", "outputs", "attrs", "node")
 
-    def __init__(self, vjp, inputs, outputs, attrs):
+    def __init__(self, vjp, inputs, outputs, attrs, node=None):
         self.vjp = vjp
         self.inputs = inputs
         self.outputs = outputs
         self.attrs = attrs
+        self.node = node
 
 
 def _differentiable(value):
@@ -52,18 +54,33 @@ def _differentiable(value):
     return dtype is not None and dtype.is_floating
 
 
-def record(vjp, inputs, outputs, attrs):
+def _current_graph():
+    stack = _state.stack
+    return stack[-1] if stack else None
+
+
+def record(vjp, inputs, outputs, attrs, node=None):
     """Records an op on every active tape that tracks one of its inputs.
+
+    A tape records the ops of the graph (or eager context) it was entered in: ops traced into
+    a tf.cond branch or while_loop body belong to the cond/while node, which is recorded
+    instead.
 
     Args:
         vjp: The op's gradient rule.
         inputs: Its input Tensors (or Variables).
         outputs: Its output Tensors.
         attrs: Its attributes.
+        node: The Node, for structured ops.
     """
     entry = None
+    graph = None
     for tape in _state.tapes:
         if not tape._recording:
+            continue
+        if entry is None:
+            graph = _current_graph()
+        if tape._graph is not graph:
             continue
         tracked = tape._tracked
         for t in inputs:
@@ -72,7 +89,7 @@ def record(vjp, inputs, outputs, attrs):
         else:
             continue
         if entry is None:
-            entry = Record(vjp, list(inputs), list(outputs), attrs)
+            entry = Record(vjp, list(inputs), list(outputs), attrs, node)
         tape._records.append(entry)
         for out in outputs:
             if _differentiable(out):
@@ -83,6 +100,19 @@ def _identity_vjp(op, dy):
     return [dy]
 
 
+def note_variable_access(variable):
+    """Watches `variable` on the active tapes that watch accessed trainable variables.
+
+    Args:
+        variable: A Variable being read.
+    """
+    graph = _current_graph()
+    for tape in _state.tapes:
+        if (tape._recording and tape._graph is graph and tape._watch_accessed
+                and variable.trainable and _differentiable(variable)):
+            tape._watch_one(variable)
+
+
 def record_variable_read(variable, tensor):
     """Records that `tensor` is the value of `variable` (called by Variable.read_value).
 
@@ -90,11 +120,7 @@ def record_variable_read(variable, tensor):
         variable: The Variable.
         tensor: The Tensor its read returned.
     """
-    for tape in _state.tapes:
-        if not tape._recording:
-            continue
-        if tape._watch_accessed and variable.trainable and _differentiable(variable):
-            tape._watch_one(variable)
+    note_variable_access(variable)
     record(_identity_vjp, [variable], [tensor], {})
 
 
@@ -115,8 +141,10 @@ class GradientTape:
         self._records = []  # Record, in program order
         self._recording = False  # True while inside the `with` block (and not stopped)
         self._used = False  # a non-persistent tape computes gradients once
+        self._graph = None  # the graph (None: eager) whose ops this tape records
 
     def __enter__(self):
+        self._graph = _current_graph()
         _state.tapes.append(self)
         self._recording = True
         return self

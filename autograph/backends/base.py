@@ -198,8 +198,8 @@ class Backend:
     def compatible_types(self, before, after):
         """Tells whether a leaf of type `before` may take type `after` in staged code.
 
-        Called with `type_of` descriptions: (loop entry, after one iteration) for loops and
-        (if branch, else branch) for conditionals. A backend whose library promotes
+        Called with `type_of` descriptions: (loop entry, after one iteration) for loops; for
+        conditionals both ways, (if branch, else branch) and (else, if), and one suffices. A backend whose library promotes
         weakly-typed Python numbers (JAX) accepts those pairs here. The default is equality.
 
         Args:

@@ -1,5 +1,6 @@
 """The registry of backends: registration by hand, entry-point discovery, and lookup."""
 
+import importlib
 import importlib.metadata
 import types
 import warnings
@@ -12,6 +13,10 @@ ENTRY_POINT_GROUP = 'autograph.backends'
 _BACKENDS = []
 # Whether the entry points of ENTRY_POINT_GROUP were loaded (once per process).
 _discovered = [False]
+# Backends shipped with autograph, by the top-level module of the values they stage: imported
+# (and so registered) when such a value first reaches `backend_for`. Installed, they are also
+# entry points; this serves a checkout that is not installed. Emptied as they load.
+_BUILTIN_LAZY = {'jax': 'autograph.backends.jax'}
 # Functions called after the set of backends changes (e.g. autograph's module-decision cache).
 _listeners = []
 
@@ -133,11 +138,16 @@ def backend_for(value):
     Returns:
         The first registered backend whose `is_staged(value)` is true, else None.
     """
-    if not _BACKENDS or type(value) in PYTHON_TYPES:
+    if type(value) in PYTHON_TYPES:
         return None
     for backend in _BACKENDS:
         if backend.is_staged(value):
             return backend
+    if _BUILTIN_LAZY:
+        module = _BUILTIN_LAZY.pop(type(value).__module__.partition('.')[0], None)
+        if module is not None:
+            importlib.import_module(module)
+            return backend_for(value)
     return None
 
 
@@ -162,7 +172,7 @@ def first_backend(values):
     Returns:
         A backend, or None when every value is a plain Python value.
     """
-    if not _BACKENDS:
+    if not _BACKENDS and not _BUILTIN_LAZY:
         return None
     for value in values:
         if type(value) not in PYTHON_TYPES:

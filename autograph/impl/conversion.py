@@ -1,8 +1,6 @@
 """The conversion pipeline (parse, analyse, convert, load) and its per-code-object cache."""
 
 import __future__
-import contextlib
-import gc
 import inspect
 import threading
 import types
@@ -22,6 +20,7 @@ from autograph.converters import lists
 from autograph.converters import logical_expressions
 from autograph.converters import return_statements
 from autograph.converters import variables
+from autograph.impl import collector
 from autograph.impl import error_mapping
 from autograph.pyct import anno
 from autograph.pyct import cfg
@@ -211,36 +210,6 @@ def _analyse(node, ctx):
     return node
 
 
-# The number of conversions running with the cyclic garbage collector paused, and whether
-# it was enabled when the first of them paused it (guarded by _GC_LOCK).
-_GC_LOCK = threading.Lock()
-_gc_pauses = 0
-_gc_was_enabled = False
-
-
-@contextlib.contextmanager
-def _collector_paused():
-    """Pauses the cyclic garbage collector while a tree is converted.
-
-    A conversion allocates many small objects that live until it ends (nodes, annotations,
-    scopes, CFG nodes); the collector would scan the whole growing tree again and again,
-    about a fifth of the time of a large conversion. The cycles are collected afterwards.
-    """
-    global _gc_pauses, _gc_was_enabled
-    with _GC_LOCK:
-        if _gc_pauses == 0:
-            _gc_was_enabled = gc.isenabled()
-            gc.disable()
-        _gc_pauses += 1
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _gc_pauses -= 1
-            if _gc_pauses == 0 and _gc_was_enabled:
-                gc.enable()
-
-
 def convert_tree(fn):
     """Parses and converts a function or lambda.
 
@@ -253,7 +222,7 @@ def convert_tree(fn):
     Raises:
       ConversionError: the source is unavailable or uses unsupported syntax.
     """
-    with _collector_paused():
+    with collector.paused():
         return _convert_tree(fn)
 
 
@@ -303,6 +272,11 @@ def outer_factory():
 
 
 def _build_factory(fn):
+    with collector.paused():  # parse, convert and load; see collector.paused
+        return _build_factory_paused(fn)
+
+
+def _build_factory_paused(fn):
     node, ctx = convert_tree(fn)
     code = fn.__code__
     if isinstance(node, gast.Lambda):

@@ -247,7 +247,8 @@ def check_same_types(names, if_values, else_values, type_of, compatible):
     for name, a, b in zip(names, if_values, else_values):
         desc_a = nest.describe(a, type_of)
         desc_b = nest.describe(b, type_of)
-        if not nest.same_description(desc_a, desc_b, compatible):
+        if not (nest.same_description(desc_a, desc_b, compatible)
+                or nest.same_description(desc_b, desc_a, compatible)):
             raise BranchVariableError(
                 "{} has type {} in the if branch, but type {} in the else branch: a staged "
                 "if statement must give it the same dtype and structure in both branches. "

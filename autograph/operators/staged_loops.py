@@ -150,7 +150,7 @@ class StagedLoop:
                     raise
                 self.set_state(init_vars)
                 init_vars = _with_staged_list(self.backend, init_vars, self.symbol_names,
-                                              request)
+                                              request, self.opts.get('maximum_iterations'))
                 self.set_state(init_vars)
             finally:
                 frames.pop()
@@ -391,7 +391,7 @@ def stage_list_if_loop_variable(target, element):
         raise _NewStagedList(owner, target, element)
 
 
-def _with_staged_list(backend, init_vars, symbol_names, request):
+def _with_staged_list(backend, init_vars, symbol_names, request, maximum_iterations=None):
     """Returns `init_vars` with every occurrence of `request.target` made a staged list."""
     target = request.target
     k = next(k for k, v in enumerate(init_vars) if v is target)
@@ -402,7 +402,7 @@ def _with_staged_list(backend, init_vars, symbol_names, request):
             'appending: a list that a staged loop changes becomes a staged list, whose element '
             "type must be known on entry. Append to '{}' before popping, or fill it before "
             'the loop.'.format(name, name))
-    staged = backend.new_list(list(target), request.element, name)
+    staged = backend.new_list(list(target), request.element, name, maximum_iterations)
     return tuple(staged if v is target else v for v in init_vars)
 
 

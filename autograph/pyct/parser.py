@@ -13,7 +13,7 @@ import gast
 
 from autograph import errors
 
-# filename -> (lines list as returned by linecache, {first line: [def or lambda ast nodes]}).
+# filename -> (lines list as returned by linecache, {first line: [lambda ast nodes]}).
 # The lines list identity tells whether linecache reloaded the file since we parsed it.
 _FILE_INDEX = {}
 _FILE_INDEX_LOCK = threading.Lock()
@@ -136,8 +136,12 @@ def _first_line(node):
     return min([node.lineno] + [d.lineno for d in node.decorator_list])
 
 
-def _file_index(filename, module_globals):
-    """Returns {first line: [definition nodes]} for a whole file, parsed once per version."""
+def _file_lambdas(filename, module_globals):
+    """Returns {first line: [lambda nodes]} for a whole file, parsed once per version.
+
+    Only the lambdas are kept (a def is parsed from its own lines, see _parse_def), so no
+    whole-file tree stays in memory.
+    """
     lines = linecache.getlines(filename, module_globals)
     if not lines:
         return None
@@ -150,13 +154,77 @@ def _file_index(filename, module_globals):
         return None
     index = {}
     for node in ast.walk(tree):
-        if isinstance(node, _DEF_TYPES):
-            index.setdefault(_first_line(node), []).append(node)
+        if isinstance(node, ast.Lambda):
+            index.setdefault(node.lineno, []).append(node)
     with _FILE_INDEX_LOCK:
         if len(_FILE_INDEX) >= _MAX_FILES:
             _FILE_INDEX.pop(next(iter(_FILE_INDEX)))
         _FILE_INDEX[filename] = (lines, index)
     return index
+
+
+def _def_in(tree, code):
+    for node in ast.walk(tree):
+        if (isinstance(node, _DEF_TYPES[:2]) and node.name == code.co_name
+                and _first_line(node) == code.co_firstlineno):
+            return node
+    return None
+
+
+def _def_block(lines, first):
+    """Returns the lines of the definition starting at index `first`, found by indentation.
+
+    The block ends before the first later line that starts a statement at the definition's
+    indentation or less. A line inside a bracket or string that sits that far left ends it
+    too early; the parse then fails and the caller falls back to the whole file.
+    """
+    head = lines[first]
+    indent = len(head) - len(head.lstrip())
+    in_header = head.lstrip().startswith('@')
+    end = first + 1
+    while end < len(lines):
+        line = lines[end]
+        stripped = line.lstrip()
+        if stripped and not stripped.startswith('#') and len(line) - len(stripped) <= indent:
+            if stripped[0] in ')]}':  # the closing bracket of a signature or decorator
+                pass
+            elif in_header and stripped.startswith('@'):
+                pass
+            elif in_header and stripped.startswith(('def ', 'async ')):
+                in_header = False
+            else:
+                break
+        end += 1
+    return lines[first:end], indent
+
+
+def _parse_def(lines, code, filename):
+    """Parses only the lines of the def that compiled to `code`; None if that fails.
+
+    Parsing the one definition instead of its whole file makes the first conversion cost
+    the size of the function, not of its module.
+    """
+    first = code.co_firstlineno - 1
+    if not 0 <= first < len(lines):
+        return None
+    block, indent = _def_block(lines, first)
+    source = ''.join(block)
+    offset = first
+    if indent:
+        source = 'if 1:\n' + source  # an indented block parses as the body of an if
+        offset -= 1
+    try:
+        tree = ast.parse(source, filename)
+    except SyntaxError:
+        return None
+    body = tree.body[0].body if indent and tree.body else tree.body
+    if len(body) != 1 or not isinstance(body[0], _DEF_TYPES[:2]):
+        return None
+    node = body[0]
+    ast.increment_lineno(node, offset)
+    if node.name != code.co_name or _first_line(node) != code.co_firstlineno:
+        return None
+    return node
 
 
 def _lambda_matches(node, code):
@@ -265,9 +333,11 @@ def source_filename(f):
 def parse_entity(f):
     """Returns the gast tree of a function or lambda, keeping its original line numbers.
 
-    The whole file is parsed once (and re-parsed only when linecache reloads it); the
-    definition is found by its code object's first line, and lambdas that share a line
-    are told apart by the columns of their code object's instructions.
+    A def is parsed from its own lines only (found from its code object's first line by
+    indentation), so the cost is the function's size, not its file's; when those lines do
+    not parse alone, the whole file is parsed (and not kept). For lambdas the file is parsed
+    once per version and only its lambdas are kept; lambdas that share a line are told apart
+    by the columns of their code object's instructions.
 
     Args:
       f: a Python function (not a bound method).
@@ -280,21 +350,23 @@ def parse_entity(f):
     """
     code = f.__code__
     filename = source_filename(f)
-    index = _file_index(filename, getattr(f, '__globals__', None))
+    module_globals = getattr(f, '__globals__', None)
     node = None
-    if index is not None:
-        candidates = index.get(code.co_firstlineno, ())
-        if code.co_name == '<lambda>':
-            lambdas = [n for n in candidates if isinstance(n, ast.Lambda)]
-            if lambdas:
-                node = lambdas[0] if len(lambdas) == 1 else _select_lambda(lambdas, code, f)
-        else:
-            for n in candidates:
-                if not isinstance(n, ast.Lambda) and n.name == code.co_name:
-                    node = n
-                    break
+    if code.co_name == '<lambda>':
+        index = _file_lambdas(filename, module_globals)
+        lambdas = index.get(code.co_firstlineno, ()) if index is not None else ()
+        if lambdas:
+            node = lambdas[0] if len(lambdas) == 1 else _select_lambda(lambdas, code, f)
+    else:
+        lines = linecache.getlines(filename, module_globals)
+        node = _parse_def(lines, code, filename)
+        if node is None and lines:
+            try:
+                node = _def_in(ast.parse(''.join(lines), filename), code)
+            except SyntaxError:
+                node = None
     if node is None:
-        if not linecache.getlines(filename, getattr(f, '__globals__', None)):
+        if not linecache.getlines(filename, module_globals):
             raise errors.ConversionError(
                 'expected the source code of %s, found none: %s is not a file and its source'
                 ' is not registered in linecache; define the function in a file'

@@ -302,7 +302,7 @@ class FakeBackend(backends.Backend):
         dtype = _PY_DTYPES.get(type(value))
         return dtype if dtype is not None else type(value).__name__
 
-    def new_list(self, items, element, name):
+    def new_list(self, items, element, name, maximum_iterations=None):
         self.calls.append('new_list')
         first = items[0] if items else element
         dtype = convert(first).dtype

@@ -38,7 +38,8 @@ def output_of(name):
 def test_every_example_is_tested():
     scripts = sorted(f for f in os.listdir(EXAMPLES) if f.endswith('.py'))
     assert scripts == ['collatz.py', 'custom_backend.py', 'dynamic_rnn.py', 'early_exit.py',
-                       'fizzbuzz.py', 'quickstart.py', 'tracing.py']
+                       'fizzbuzz.py', 'jax_control_flow.py', 'jax_multi_device.py',
+                       'quickstart.py', 'tracing.py']
 
 
 def test_quickstart():
@@ -131,7 +132,28 @@ def test_custom_backend():
     assert 'cond on (x > 0)' in out
 
 
-@pytest.mark.parametrize('name', ['quickstart.py', 'custom_backend.py'])
+def test_jax_control_flow():
+    out = output_of('jax_control_flow.py')
+    assert 'plain jax.jit: TracerBoolConversionError' in out
+    assert 'collatz_steps(27) = 111' in out
+    assert 'vmap over 1..8: [0, 1, 7, 2, 5, 8, 16, 3]' in out
+    assert 'first_above([1, 5, 7], 4) = 1' in out
+    # d/dx of 0.5 x^2 * 1.5^2 at 0.5, and of (x - 0.5) * 1.5^2 at 3.0
+    assert 'grad of smooth_abs at 0.5 and 3.0: 1.125 2.25' in out
+    assert "primitives: ['ne', 'while']" in out  # the if is inside the while body
+
+
+def test_jax_multi_device():
+    out = output_of('jax_multi_device.py')
+    assert 'devices: 8 cpu' in out
+    assert 'input sharded over 8 devices' in out and 'output sharded over 8 devices' in out
+    assert 'relative error below 1e-4: True' in out
+    assert 'steps equal plain Python: True' in out
+    steps = re.search(r'steps differ per row: min (\d+) max (\d+)', out)
+    assert int(steps.group(1)) < int(steps.group(2))
+
+
+@pytest.mark.parametrize('name', ['quickstart.py', 'custom_backend.py', 'jax_control_flow.py'])
 def test_examples_convert_cleanly(name):
     _, _, err = run_example(name)
     assert 'could not convert' not in err

@@ -1,0 +1,697 @@
+"""The JAX backend: converted `if`/`while`/`for` on traced values become lax control flow.
+
+With jax installed, `jax.jit(autograph.convert(f))` stages `f`'s data-dependent control flow
+with no other set-up: autograph finds this backend through its `autograph.backends` entry
+point (or `import autograph.backends.jax` registers it). Importing this module does not import
+jax; nothing here runs until a jax tracer reaches converted code.
+
+What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
+
+- `if` -> `lax.cond`; `while` -> `lax.while_loop`; `for` over a traced array or a `range`
+  with a traced bound -> `lax.while_loop` over an index. A `for` over a Python `range` with
+  Python bounds stays a Python loop (unrolled while tracing), which keeps it
+  reverse-differentiable.
+- `print` -> `jax.debug.print(..., ordered=True)` (values printed at every run, in order).
+- `assert` -> a `jax.debug.callback` that raises AssertionError with the user's message: the
+  jitted call fails with a JaxRuntimeError that carries it, and `autograph.backends.jax.jit`
+  re-raises it as the AssertionError itself. (`jax.experimental.checkify` would need the user
+  to wrap the function in `checkify.checkify`; this needs nothing.)
+- Branch outputs and loop variables follow JAX's promotion rules, weak types included: `s = 0.0`
+  may become float16 in a loop; a real dtype change is autograph's usual error.
+- A Python list appended to in a staged loop cannot grow (arrays have a fixed size): the error
+  says to use `lax.scan` or a preallocated array with `.at[i].set`. With
+  `set_loop_options(maximum_iterations=N)` the list becomes a StagedList, a buffer of N more
+  elements and a traced length.
+
+Concrete jax arrays outside a transformation are not staged: converted code runs them as plain
+Python, as JAX itself does.
+"""
+
+import builtins
+import collections
+import contextlib
+import functools
+import sys
+import threading
+
+from autograph.backends.base import Backend
+from autograph.backends.registry import register_backend
+from autograph.errors import StagingError
+
+# Messages of staged asserts that failed at run time, most recent last; `jit` reads them to
+# re-raise AssertionError (the callback may run on another thread, hence a deque, not a local).
+_FAILED_ASSERTS = collections.deque(maxlen=64)
+
+
+class JaxType(collections.namedtuple('JaxType', ['dtype', 'shape', 'weak'])):
+    """The type of a leaf as JAX sees it: dtype name, shape, and whether it is weakly typed."""
+
+    __slots__ = ()
+
+    def __str__(self):
+        return '{}{}[{}]'.format('~' if self.weak else '', self.dtype,
+                                 ','.join(str(d) for d in self.shape))
+
+
+class StagedRange:
+    """`range(start, stop, step)` with a traced bound: iterated by a staged `for` loop."""
+
+    def __init__(self, start, stop, step):
+        self.start, self.stop, self.step = start, stop, step
+
+    def __repr__(self):
+        return 'range({!r}, {!r}, {!r})'.format(self.start, self.stop, self.step)
+
+    def length(self):
+        """The number of elements: max(0, ceil((stop - start) / step)), traced."""
+        if all(type(v) is builtins.int for v in (self.start, self.stop, self.step)):
+            return builtins.len(builtins.range(self.start, self.stop, self.step))
+        jnp = _jax().numpy
+        return jnp.maximum(0, -((self.start - self.stop) // self.step))
+
+
+class StagedList:
+    """A Python list appended to in a bounded staged loop: a fixed buffer and a traced length.
+
+    `len(l)` is the traced length, `l[i]` reads the buffer, and `jnp.asarray(l)` is the whole
+    buffer (slots past the length are zeros).
+    """
+
+    def __init__(self, buffer, length, name):
+        self.buffer = buffer  # [capacity, *element shape]
+        self.length = length  # traced int32: the number of elements in use
+        self.name = name  # the user's variable name, for messages
+
+    def __repr__(self):
+        return 'StagedList({!r}, buffer of {})'.format(self.name, self.buffer.shape[0])
+
+    def __getitem__(self, index):
+        return self.buffer[index]
+
+    def __jax_array__(self):
+        return self.buffer
+
+
+class _Jax:
+    """The jax modules, imported on first use (importing this backend must stay cheap)."""
+
+    def __init__(self):
+        import jax  # pylint: disable=import-outside-toplevel
+        import jax.numpy  # pylint: disable=import-outside-toplevel
+        from jax import lax  # pylint: disable=import-outside-toplevel
+        self.jax = jax
+        self.numpy = jax.numpy
+        self.lax = lax
+        self.tracer = jax.core.Tracer
+        self.array = jax.Array
+        jax.tree_util.register_pytree_node(
+            StagedList, lambda l: ((l.buffer, l.length), l.name),
+            lambda name, children: StagedList(children[0], children[1], name))
+
+
+_modules = []
+
+
+def _jax():
+    if not _modules:
+        _modules.append(_Jax())
+    return _modules[0]
+
+
+class _Scratch(threading.local):
+    depth = 0  # > 0 while autograph stages a discarded trial run (no prints or asserts)
+
+
+def _pred(value, what):
+    """A traced scalar bool for `if`/`while`: Python truthiness of a traced scalar."""
+    m = _jax()
+    jnp = m.numpy
+    if not isinstance(value, m.tracer):
+        return jnp.asarray(builtins.bool(value))
+    if value.size != 1:
+        raise TypeError(
+            'The truth value of an array with more than one element is ambiguous: the {} '
+            'condition has shape {}. Use jnp.any(...) or jnp.all(...).'.format(
+                what, tuple(value.shape)))
+    if value.shape:
+        value = value.reshape(())
+    if value.dtype != jnp.bool_:
+        value = value != 0
+    return value
+
+
+def _leaf_type(value):
+    m = _jax()
+    if isinstance(value, (m.tracer, m.array)):
+        aval = m.jax.typeof(value)
+        return JaxType(str(aval.dtype), tuple(aval.shape), builtins.bool(aval.weak_type))
+    if type(value) is builtins.bool:
+        return JaxType('bool', (), False)
+    if type(value) in (builtins.int, builtins.float, builtins.complex):
+        aval = m.jax.typeof(value)
+        return JaxType(str(aval.dtype), (), True)
+    return type(value).__name__
+
+
+def _promoted(a, b):
+    """The dtype name JAX gives `a` combined with `b` (JaxTypes of one shape), or None."""
+    jnp = _jax().numpy
+
+    def operand(t):
+        if not t.weak:
+            return jnp.dtype(t.dtype)
+        kind = jnp.dtype(t.dtype).kind  # a weak type behaves as a Python scalar of its kind
+        return {'b': False, 'i': 0, 'u': 0, 'f': 0.0, 'c': 0j}.get(kind, jnp.dtype(t.dtype))
+
+    try:
+        return str(jnp.result_type(operand(a), operand(b)))
+    except TypeError:
+        return None
+
+
+class _UserError(Exception):
+    """Carries an exception raised by user code inside a lax branch or loop function."""
+
+    def __init__(self, error):
+        super().__init__()
+        self.error = error
+
+
+def _user(fn):
+    """Wraps a function of converted code: its exceptions are the user's, not lax's."""
+    @functools.wraps(fn)
+    def wrapper(*args):
+        try:
+            return fn(*args)
+        except Exception as e:  # pylint: disable=broad-except  # re-raised unchanged below
+            raise _UserError(e) from None
+    return wrapper
+
+
+class JaxBackend(Backend):
+    """Stages autograph control flow on jax tracers as lax.cond and lax.while_loop."""
+
+    name = 'jax'
+    owned_modules = ('jax', 'jaxlib', 'flax', 'optax', 'equinox')
+
+    def __init__(self):
+        self._scratch = _Scratch()
+
+    def is_staged(self, value):
+        """True for jax tracers (values inside a transformation) and this backend's ranges.
+
+        Args:
+            value: any object.
+
+        Returns:
+            A Python bool; False for everything while jax is not imported.
+        """
+        if 'jax' not in sys.modules:
+            return False
+        if isinstance(value, _jax().tracer):
+            # A concrete tracer (jax.grad or jax.jvp without jit) runs as plain Python, as in
+            # JAX itself: only abstract values need staged control flow.
+            return value.to_concrete_value() is None
+        return isinstance(value, (StagedRange, StagedList))
+
+    def cond(self, pred, true_fn, false_fn):
+        """Stages `if` as lax.cond; outputs that differ only by weak types are promoted.
+
+        Args:
+            pred: a traced scalar (Python truthiness) or a Python bool.
+            true_fn: callable returning a tuple.
+            false_fn: callable returning a tuple.
+
+        Returns:
+            The tuple of outputs.
+        """
+        if not self.is_staged(pred):
+            return tuple(true_fn() if pred else false_fn())
+        pred = _pred(pred, 'if')
+        lax = _jax().lax
+        seen = {}
+
+        def recording(name, fn):
+            def branch():
+                outs = tuple(fn())
+                seen[name] = tuple(_leaf_type(v) for v in outs)
+                return outs
+            return branch
+
+        try:
+            return _unwrap_user_errors(lambda: tuple(lax.cond(
+                pred, _user(recording('if', true_fn)), _user(recording('else', false_fn)))))
+        except TypeError:
+            joint = _joint_types(seen.get('if'), seen.get('else'))
+            if joint is None:
+                raise
+        jnp = _jax().numpy
+
+        def cast(fn):
+            def branch():
+                return tuple(v if t is None else jnp.asarray(v, dtype=t)
+                             for v, t in zip(fn(), joint))
+            return branch
+
+        return _unwrap_user_errors(lambda: tuple(lax.cond(
+            pred, _user(cast(true_fn)), _user(cast(false_fn)))))
+
+    def while_loop(self, cond_fn, body_fn, loop_vars):
+        """Stages a loop as lax.while_loop over the tuple of loop variables.
+
+        Args:
+            cond_fn: callable taking the loop variables, returning a scalar.
+            body_fn: callable taking the loop variables, returning the next ones.
+            loop_vars: a tuple (Python numbers become weakly-typed arrays).
+
+        Returns:
+            The final loop variables, as a tuple.
+
+        Raises:
+            StagingError: under reverse-mode differentiation (jax.grad), which lax.while_loop
+                does not support, saying how to write the loop instead.
+        """
+        lax = _jax().lax
+
+        def test(carry):
+            return _pred(cond_fn(*carry), 'while')
+
+        def body(carry):
+            return tuple(body_fn(*carry))
+
+        result = _unwrap_user_errors(lambda: tuple(lax.while_loop(
+            _user(test), _user(body), tuple(loop_vars))))
+        if _differentiated(result):
+            # JAX would fail later, when it transposes the loop, far from the user's code.
+            raise StagingError(
+                'This loop is staged as lax.while_loop (its condition or range depends on a '
+                'traced value) and its result is differentiated in reverse mode (jax.grad, '
+                'jax.vjp), which JAX does not support for lax.while_loop ("Reverse-mode '
+                'differentiation does not work for lax.while_loop"). Make the number of '
+                'iterations static: write a for loop over range(n) with a Python int n (it stays '
+                'a Python loop), or use lax.fori_loop with static bounds, or lax.scan. Forward '
+                'mode (jax.jvp, jax.jacfwd) works as it is.')
+        return result
+
+    def iterate(self, iterable):
+        """Describes a staged for loop over a traced array (its rows) or a staged range.
+
+        Args:
+            iterable: a tracer or StagedRange.
+
+        Returns:
+            (length, getitem), or None for other values.
+
+        Raises:
+            TypeError: for a 0-d array, as iterating one does in JAX.
+        """
+        if isinstance(iterable, StagedRange):
+            start, step = iterable.start, iterable.step
+            return iterable.length(), lambda i: start + i * step
+        if not isinstance(iterable, _jax().tracer):
+            return None
+        if iterable.ndim == 0:
+            raise TypeError('iteration over a 0-d array')  # JAX's and numpy's message
+        return iterable.shape[0], iterable.__getitem__
+
+    def logical_not(self, value):
+        """Stages `not value` as the negation of its truthiness.
+
+        Args:
+            value: a traced scalar.
+
+        Returns:
+            A traced bool.
+        """
+        return _jax().numpy.logical_not(_pred(value, 'not'))
+
+    def assert_(self, cond, message_fn):
+        """Stages `assert` as a debug callback that raises AssertionError at run time.
+
+        Args:
+            cond: a traced scalar.
+            message_fn: callable returning the message (a string, a traced value or None).
+        """
+        if self._scratch.depth:
+            return
+        message = message_fn()
+        ok = _pred(cond, 'assert')
+        if isinstance(message, _jax().tracer):
+            _jax().jax.debug.callback(_check, ok, None, message)
+        else:
+            _jax().jax.debug.callback(_check, ok, message, None)
+
+    def print_(self, *args, sep=' ', end='\n'):
+        """Stages `print` as jax.debug.print (values printed at every run).
+
+        Args:
+            *args: values to print (traced and Python values).
+            sep: the separator.
+            end: the line end.
+        """
+        if self._scratch.depth:
+            return
+        m = _jax()
+        traced = [a for a in args if isinstance(a, m.tracer)]
+        parts = ['{}' if isinstance(a, m.tracer) else str(a).replace('{', '{{').replace(
+            '}', '}}') for a in args]
+        # ordered: prints in staged branches and loops appear in program order.
+        if end == '\n':
+            m.jax.debug.print(sep.join(parts), *traced, ordered=True)
+            return
+        template = sep.join(parts) + end.replace('{', '{{').replace('}', '}}')
+        m.jax.debug.callback(
+            lambda *values: sys.stdout.write(template.format(*values)), *traced, ordered=True)
+
+    def call_builtin(self, fn, args, kwargs):
+        """Overloads range/len/int/float/min/max/sum/any/all for tracers.
+
+        `abs` and `len` of a tracer need nothing: JAX defines them.
+
+        Args:
+            fn: the builtin.
+            args: positional arguments (at least one traced).
+            kwargs: keyword arguments.
+
+        Returns:
+            The traced result.
+
+        Raises:
+            NotImplementedError: when Python's builtin should run (no overload).
+        """
+        handler = _BUILTINS.get(fn)
+        if handler is None or (kwargs and fn is not builtins.sum):
+            raise NotImplementedError(fn)
+        return handler(*args, **kwargs)
+
+    def type_of(self, value):
+        """Describes a leaf as a JaxType (dtype, shape, weak type); Python numbers are weak.
+
+        Args:
+            value: a branch output or loop variable.
+
+        Returns:
+            A JaxType, or the type name for other values.
+        """
+        return _leaf_type(value)
+
+    def compatible_types(self, before, after):
+        """JAX's rules: equal dtype and shape, or a weak `before` that promotes to `after`.
+
+        Args:
+            before: a JaxType (loop entry, or the if branch).
+            after: a JaxType (after one iteration, or the else branch).
+
+        Returns:
+            A Python bool.
+        """
+        if before == after:
+            return True
+        if not (isinstance(before, JaxType) and isinstance(after, JaxType)):
+            return False
+        if before.shape != after.shape:
+            return False
+        if before.dtype == after.dtype:
+            return True
+        # lax.while_loop converts a weakly-typed initial value to the type the body gives it
+        # when JAX's promotion of the two is that type; `cond` here does the same for branches.
+        return before.weak and _promoted(before, after) == after.dtype
+
+    def new_list(self, items, element, name, maximum_iterations=None):
+        """A list appended to in a staged loop: a buffer of `maximum_iterations` more slots.
+
+        Without `maximum_iterations` it refuses, saying how to write the loop: a JAX array
+        cannot grow inside lax.while_loop.
+
+        Args:
+            items: the list's elements on entry.
+            element: the first appended value (only its shape and dtype are read).
+            name: the variable name.
+            maximum_iterations: None, or N from `set_loop_options(maximum_iterations=N)`.
+
+        Returns:
+            A StagedList of len(items) + N slots.
+
+        Raises:
+            StagingError: without `maximum_iterations`.
+        """
+        if maximum_iterations is None:
+            raise StagingError(
+                "The list '{name}' is appended to (or popped from) in a loop that JAX stages "
+                'as lax.while_loop, and a JAX array cannot change its size inside a staged '
+                'loop. Build the values with lax.scan (the loop body returns one element per '
+                'step and scan stacks them), or preallocate an array before the loop and write '
+                'element i with {name} = {name}.at[i].set(value), or bound the loop with '
+                'autograph.experimental.set_loop_options(maximum_iterations=N) to make '
+                "'{name}' a buffer of N more elements.".format(name=name))
+        jnp = _jax().numpy
+        first = items[0] if items else element
+        prototype = _jax().jax.typeof(first)
+        buffer = jnp.zeros((len(items) + int(maximum_iterations),) + tuple(prototype.shape),
+                           prototype.dtype)
+        for k, item in enumerate(items):
+            buffer = buffer.at[k].set(item)
+        return StagedList(buffer, jnp.asarray(len(items), jnp.int32), name)
+
+    def list_append(self, target, element):
+        """Writes `element` at the staged list's length (beyond the buffer: dropped, as JAX
+        drops out-of-bounds writes).
+
+        Args:
+            target: a StagedList.
+            element: a value of the list's element shape and dtype.
+
+        Returns:
+            The new StagedList.
+        """
+        return StagedList(target.buffer.at[target.length].set(element), target.length + 1,
+                          target.name)
+
+    def list_pop(self, target, i):
+        """Removes the last element of a staged list.
+
+        Args:
+            target: a StagedList.
+            i: the index; only None (the last element) is supported.
+
+        Returns:
+            (the new StagedList, the removed element).
+
+        Raises:
+            ValueError: for an index other than None.
+        """
+        if i is not None:
+            raise ValueError("pop({!r}) on the staged list '{}' is not supported: only pop() "
+                             'of the last element.'.format(i, target.name))
+        length = target.length - 1
+        return StagedList(target.buffer, length, target.name), target.buffer[length]
+
+    def zeros_like(self, value):
+        """A zero of `value`'s dtype and shape (placeholders for return values).
+
+        Args:
+            value: a traced value or Python number.
+
+        Returns:
+            A jax array (or a Python zero for Python numbers).
+        """
+        m = _jax()
+        if isinstance(value, (m.tracer, m.array)):
+            return m.numpy.zeros(value.shape, value.dtype)
+        return type(value)()
+
+    @contextlib.contextmanager
+    def scratch(self):
+        """A trial run: ops traced inside are unused (jit drops them); no prints or asserts.
+
+        Yields:
+            None.
+        """
+        self._scratch.depth += 1
+        try:
+            yield
+        finally:
+            self._scratch.depth -= 1
+
+
+def _unwrap_user_errors(run):
+    try:
+        return run()
+    except _UserError as e:
+        raise e.error.with_traceback(e.error.__traceback__) from None
+
+
+def _joint_types(if_types, else_types):
+    """Dtypes that make two branches' outputs agree under weak-type promotion, or None."""
+    if if_types is None or else_types is None or len(if_types) != len(else_types):
+        return None
+    joint = []
+    changed = False
+    for a, b in zip(if_types, else_types):
+        if a == b:
+            joint.append(None)
+            continue
+        if not (isinstance(a, JaxType) and isinstance(b, JaxType)) or a.shape != b.shape:
+            return None
+        dtype = _promoted(a, b)
+        if dtype is None:
+            return None
+        joint.append(dtype)
+        changed = True
+    return joint if changed else None
+
+
+def _differentiated(values):
+    """Whether some of `values` carry a reverse-mode tangent (jax.grad/vjp of a loop result)."""
+    ad = sys.modules.get('jax._src.interpreters.ad')
+    linearize = getattr(ad, 'LinearizeTracer', None)
+    return linearize is not None and any(isinstance(v, linearize) for v in values)
+
+
+def _check(ok, message, traced_message):
+    import numpy  # pylint: disable=import-outside-toplevel
+    if numpy.all(ok):
+        return
+    text = message if traced_message is None else str(traced_message)
+    _FAILED_ASSERTS.append(text)
+    raise AssertionError(*(() if text is None else (text,)))
+
+
+def _as_array(value):
+    return _jax().numpy.asarray(value)
+
+
+def staged_range(*args):
+    """A range that a converted `for` loop stages as lax.while_loop even with Python bounds.
+
+    Like `tf.range` in TensorFlow: `for i in staged_range(n)` is one loop in the jaxpr instead
+    of n unrolled bodies, and a `break` in it may depend on traced values.
+
+    Args:
+        *args: (stop), (start, stop) or (start, stop, step); ints or traced integers.
+
+    Returns:
+        A StagedRange.
+    """
+    return _range(*args)
+
+
+def _range(*args):
+    if not 1 <= len(args) <= 3:
+        raise TypeError('range expected at most 3 arguments, got {}'.format(len(args)))
+    start, stop, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]
+    if isinstance(step, builtins.int) and step == 0:
+        raise ValueError('range() arg 3 must not be zero')
+    return StagedRange(start, stop, step)
+
+
+def _len(value):
+    if isinstance(value, StagedRange):
+        return value.length()
+    if isinstance(value, StagedList):
+        return value.length
+    raise NotImplementedError(len)
+
+
+def _scalar_cast(kind, dtype_name):
+    def cast(value):
+        m = _jax()
+        value = _as_array(value)
+        if value.size != 1:
+            raise TypeError('only length-1 arrays can be converted to Python scalars '
+                            '({}() of an array of shape {})'.format(kind, tuple(value.shape)))
+        if value.shape:
+            value = value.reshape(())
+        dtype = m.numpy.dtype(dtype_name)
+        if kind == 'int' and m.numpy.issubdtype(value.dtype, m.numpy.floating):
+            value = m.numpy.trunc(value)
+        return value.astype(dtype)
+    return cast
+
+
+def _fold(pairwise, reduce):
+    def handler(*args):
+        if len(args) == 1:
+            if isinstance(args[0], StagedRange):
+                raise NotImplementedError(reduce)
+            return reduce(_as_array(args[0]), axis=0)  # Python's min(x) compares the rows of x
+        result = args[0]
+        for arg in args[1:]:
+            result = pairwise(result, arg)
+        return result
+    return handler
+
+
+def _sum(iterable, start=0):
+    if isinstance(iterable, StagedRange):
+        raise NotImplementedError(sum)
+    total = _jax().numpy.sum(_as_array(iterable), axis=0)
+    if isinstance(start, (builtins.int, builtins.float)) and start == 0:
+        return total
+    return total + start
+
+
+def _truth_reduction(name):
+    def handler(value):
+        if isinstance(value, StagedRange):
+            raise NotImplementedError(name)
+        value = _as_array(value)
+        if value.ndim != 1:
+            raise NotImplementedError(name)  # Python iterates rows: the builtin's own error
+        jnp = _jax().numpy
+        return getattr(jnp, name)(value != 0 if value.dtype != jnp.bool_ else value)
+    return handler
+
+
+_BUILTINS = {
+    builtins.range: _range,
+    builtins.len: _len,
+    builtins.int: _scalar_cast('int', 'int32'),
+    builtins.float: _scalar_cast('float', 'float32'),
+    builtins.min: _fold(lambda a, b: _jax().numpy.minimum(a, b),
+                        lambda x, axis: _jax().numpy.min(x, axis=axis)),
+    builtins.max: _fold(lambda a, b: _jax().numpy.maximum(a, b),
+                        lambda x, axis: _jax().numpy.max(x, axis=axis)),
+    builtins.sum: _sum,
+    builtins.any: _truth_reduction('any'),
+    builtins.all: _truth_reduction('all'),
+}
+
+
+def jit(fn=None, **jit_kwargs):
+    """`jax.jit(autograph.convert(fn), **jit_kwargs)`, re-raising failed asserts as such.
+
+    Usable as `@jit`, `@jit(static_argnums=...)` or `jit(fn, ...)`; takes jax.jit's arguments.
+    A staged `assert` that fails raises AssertionError with the user's message (plain
+    jax.jit raises JaxRuntimeError carrying it).
+
+    Args:
+        fn: the function to convert and jit.
+        **jit_kwargs: passed to jax.jit.
+
+    Returns:
+        The jitted converted function.
+    """
+    if fn is None:
+        return functools.partial(jit, **jit_kwargs)
+    from autograph.impl import api  # pylint: disable=import-outside-toplevel
+    m = _jax()
+    jitted = m.jax.jit(api.convert(fn), **jit_kwargs)
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        _FAILED_ASSERTS.clear()
+        try:
+            return jitted(*args, **kwargs)
+        except m.jax.errors.JaxRuntimeError as e:
+            if not _FAILED_ASSERTS:
+                raise
+            message = _FAILED_ASSERTS.pop()
+            raise AssertionError(*(() if message is None else (message,))) from e
+
+    call.lower = jitted.lower
+    call.jitted = jitted
+    return call
+
+
+BACKEND = register_backend(JaxBackend())

@@ -1,0 +1,303 @@
+"""Gradients of the structured ops: `cond` branch by branch, `while` as a staged backward loop.
+
+Both rules follow the registry's vjp contract (`vjp(op, *dys)`, see
+`runtime.ops.registry.defvjp`); `op.node` is the control-flow node. Until cond and while are
+registered ops themselves, `runtime.control_flow` records their nodes with these rules
+(`record_node`).
+
+- cond: a new cond on the same predicate whose branches replay the forward branch under a
+  tape and return its vjp (zeros for operands a branch does not use).
+- while: the forward loop gets a stack (a per-execution Python list behind a `variant`
+  tensor) onto which every iteration pushes its loop variables: one entry per iteration,
+  memory linear in the trip count. The backward loop pops them in reverse, replays the body
+  on them under a tape, and carries the loop variables' gradients and the sums of the
+  captured values' gradients. Replaying trades one extra forward pass of the body for not
+  storing every intermediate.
+
+Variables read inside branches and bodies receive gradients like captured tensors.
+"""
+from runtime import context
+from runtime import dtypes
+from runtime.graph import Graph
+from runtime.ops.registry import OPS
+from runtime.ops.registry import OpKind
+from runtime.ops.registry import apply
+from runtime.ops.registry import get_op
+from runtime.ops.registry import register
+from runtime.tensor import EagerTensor
+
+_VARIANT = dtypes.variant
+
+
+# -- the per-iteration stack ------------------------------------------------------------------
+
+class _LoopStack:
+    """What a forward while loop pushes its loop variables onto (one list per execution)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self):
+        self.items = []
+
+    def __repr__(self):
+        return f"LoopStack(depth={len(self.items)})"
+
+
+@register("loop_stack_new", infer=lambda: ((), _VARIANT), kind=OpKind.STATE,
+          tf_name="StackV2")
+def _stack_new_kernel():
+    return _LoopStack()
+
+
+@register("loop_stack_push", infer=lambda stack, *values: [], kind=OpKind.STATE,
+          multi_output=True, tf_name="StackPushV2")
+def _stack_push_kernel(stack, *values):
+    stack.items.append(values)
+    return []
+
+
+def _infer_pop(stack, specs):
+    return list(specs)
+
+
+@register("loop_stack_pop", infer=_infer_pop, kind=OpKind.STATE, multi_output=True,
+          tf_name="StackPopV2")
+def _stack_pop_kernel(stack, specs):
+    return list(stack.items.pop())
+
+
+@register("loop_stack_size", infer=lambda stack: ((), dtypes.int32), kind=OpKind.STATE,
+          tf_name="StackSize")
+def _stack_size_kernel(stack):
+    return dtypes.int32.as_numpy_dtype(len(stack.items))
+
+
+# -- replaying a subgraph ---------------------------------------------------------------------
+
+def _needed(graph):
+    """The nodes graph.outputs depend on through data inputs, in graph order."""
+    seen = set()
+    stack = [t.node for t in graph.outputs if not isinstance(t, EagerTensor)]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.extend(t.node for t in node.inputs)
+    return [n for n in graph.nodes if id(n) in seen]
+
+
+def replay(graph, inputs, prune=True):
+    """Re-issues the ops of `graph` on `inputs` in the current context.
+
+    Ops are recorded by active tapes like any others, which is what the gradient rules rely
+    on.
+
+    Args:
+        graph: A traced Graph (a branch or loop body).
+        inputs: One Tensor per `graph.inputs`.
+        prune: Run only the nodes the outputs depend on (for recomputation, so prints and
+            asserts do not repeat); False copies every node.
+
+    Returns:
+        The list of Tensors standing for `graph.outputs`.
+    """
+    env = {id(ph): t for ph, t in zip(graph.inputs, inputs)}
+    for node in (_needed(graph) if prune else graph.nodes):
+        if node.op == "placeholder":
+            continue
+        args = [env[id(t)] for t in node.inputs]
+        if node.op == "constant":
+            outs = [EagerTensor(node.attrs["value"])]
+        elif node.op == "read_variable":
+            outs = [node.attrs["variable"].read_value()]
+        elif node.op in _STRUCTURED:
+            outs = _copy_structured(node, args)
+        else:
+            opdef = get_op(node.op)
+            outs = apply(opdef, args, node.attrs)
+            if not opdef.multi_output:
+                outs = [outs]
+        for old, new in zip(node.outputs, outs):
+            env[id(old)] = new
+    return [t if isinstance(t, EagerTensor) else env[id(t)] for t in graph.outputs]
+
+
+def _copy_structured(node, args):
+    graph = context.get_graph()
+    if graph is None:
+        raise NotImplementedError("Replaying a cond/while node eagerly is not supported.")
+    inputs = [graph.capture(t) for t in args]
+    copy = graph.add_node(node.op, inputs, dict(node.attrs),
+                          [(t.shape, t.dtype) for t in node.outputs], node.name, node.stateful)
+    record_node(copy, args)
+    return copy.outputs
+
+
+# -- recording --------------------------------------------------------------------------------
+
+def _variables_read(graphs):
+    found = {}
+    pending = list(graphs)
+    while pending:
+        graph = pending.pop()
+        for node in graph.nodes:
+            if node.op == "read_variable":
+                variable = node.attrs["variable"]
+                found.setdefault(id(variable), variable)
+            pending.extend(sub for _, sub in node.subgraphs())
+    return list(found.values())
+
+
+def record_node(node, inputs=None):
+    """Records a cond or while node on the active tapes (with its variables as inputs).
+
+    Args:
+        node: The control-flow Node just added to the graph being built.
+        inputs: The tensors given for its inputs before capture into the graph (the ones a
+            tape tracks), default `node.inputs`.
+    """
+    from runtime import gradients
+    if not context._state.tapes:
+        return
+    variables = [v for v in _variables_read([g for _, g in node.subgraphs()])
+                 if v.dtype.is_floating]
+    for variable in variables:
+        gradients.note_variable_access(variable)
+    inputs = list(node.inputs if inputs is None else inputs)
+    gradients.record(_STRUCTURED[node.op], inputs + variables, node.outputs,
+                     node.attrs, node=node)
+
+
+def _floating(values):
+    return [i for i, v in enumerate(values) if v.dtype.is_floating]
+
+
+def _zeros_like(t):
+    from runtime.ops.creation_ops import zeros_like
+    return zeros_like(t)
+
+
+def _subgraph_vjp(graph, operands, variables, dys, out_index, in_index):
+    """Replays `graph` on `operands` under a tape; returns grads of operands[in_index] + vars."""
+    from runtime.gradients import GradientTape
+    from runtime.gradients import UnconnectedGradients
+    watched = [operands[i] for i in in_index]
+    with GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(watched)
+        tape.watch(variables)
+        outs = replay(graph, operands)
+    targets = [outs[i] for i in out_index]
+    return tape.gradient(targets, watched + list(variables), output_gradients=list(dys),
+                         unconnected_gradients=UnconnectedGradients.ZERO)
+
+
+def _cond_vjp(op, *dys):
+    from runtime.control_flow import cond
+    node = op.node
+    n = len(node.inputs)
+    pred, operands = op.inputs[0], op.inputs[1:n]
+    variables = op.inputs[n:]
+    out_index = _floating(node.outputs)
+    in_index = _floating(operands)
+    dys = [dys[i] if dys[i] is not None else _zeros_like(node.outputs[i]) for i in out_index]
+    if not in_index and not variables:
+        return [None] * len(op.inputs)
+
+    def branch(graph):
+        return lambda: tuple(_subgraph_vjp(graph, operands, variables, dys, out_index,
+                                           in_index))
+
+    grads = cond(pred, branch(node.attrs["true_graph"]), branch(node.attrs["false_graph"]))
+    result = [None] * len(op.inputs)
+    for k, i in enumerate(in_index):
+        result[1 + i] = grads[k]
+    for k in range(len(variables)):
+        result[n + k] = grads[len(in_index) + k]
+    return result
+
+
+def _augment_with_stack(node):
+    """Makes the forward while node push its loop variables at every iteration.
+
+    The node gets one more captured input (a fresh stack per execution, made just before the
+    loop), and fresh cond/body graphs that take it; the body pushes the iteration's loop
+    variables. Returns the stack tensor.
+    """
+    graph = node.graph
+    with context.graph_scope(graph):
+        stack = apply(OPS["loop_stack_new"], [], {})
+    graph.nodes.remove(stack.node)
+    graph.nodes.insert(graph.nodes.index(node), stack.node)
+    n = node.attrs["num_loop_vars"]
+
+    def rebuilt(old, push):
+        sub = Graph(old.name, outer_graph=graph)
+        with context.graph_scope(sub):
+            phs = [sub.placeholder(t.dtype, t.shape, name=t.node.name) for t in old.inputs]
+            stack_ph = sub.placeholder(_VARIANT, (), name="loop_stack")
+            if push:
+                apply(OPS["loop_stack_push"], [stack_ph] + phs[:n], {})
+            sub.outputs = [sub.capture(t) for t in replay(old, phs, prune=False)]
+        return sub
+
+    node.attrs["cond_graph"] = rebuilt(node.attrs["cond_graph"], push=False)
+    node.attrs["body_graph"] = rebuilt(node.attrs["body_graph"], push=True)
+    node.inputs.append(stack)
+    node.stateful = True
+    return stack
+
+
+def _while_vjp(op, *dys):
+    from runtime.control_flow import while_loop
+    from runtime.ops.math_ops import greater
+    node = op.node
+    n = node.attrs["num_loop_vars"]
+    n_inputs = len(op.inputs) - len([v for v in op.inputs if _is_variable(v)])
+    loop_in = op.inputs[:n]
+    captured = op.inputs[n:n_inputs]
+    variables = op.inputs[n_inputs:]
+    body = node.attrs["body_graph"]
+    lv_index = _floating(loop_in)
+    cap_index = _floating(captured)
+    if not lv_index:
+        return [None] * len(op.inputs)
+    stack = _augment_with_stack(node)
+    specs = [(t.shape, t.dtype) for t in node.outputs]
+    init_d = [dys[i] if dys[i] is not None else _zeros_like(node.outputs[i]) for i in lv_index]
+    init_c = [_zeros_like(captured[j]) for j in cap_index]
+    init_v = [_zeros_like(v.read_value()) for v in variables]
+    k1, k2 = len(init_d), len(init_d) + len(init_c)
+
+    def cond_fn(*acc):
+        return greater(apply(OPS["loop_stack_size"], [stack], {}), 0)
+
+    def body_fn(*acc):
+        state = apply(OPS["loop_stack_pop"], [stack], {"specs": specs})
+        operands = list(state) + list(captured)
+        in_index = lv_index + [n + j for j in cap_index]
+        grads = _subgraph_vjp(body, operands, variables, acc[:k1], lv_index, in_index)
+        new_d = grads[:k1]
+        new_c = [a + g for a, g in zip(acc[k1:k2], grads[k1:k1 + len(cap_index)])]
+        new_v = [a + g for a, g in zip(acc[k2:], grads[k1 + len(cap_index):])]
+        return tuple(new_d) + tuple(new_c) + tuple(new_v)
+
+    final = while_loop(cond_fn, body_fn, tuple(init_d + init_c + init_v))
+    if not isinstance(final, (list, tuple)):
+        final = [final]
+    result = [None] * len(op.inputs)
+    for k, i in enumerate(lv_index):
+        result[i] = final[k]
+    for k, j in enumerate(cap_index):
+        result[n + j] = final[k1 + k]
+    for k in range(len(variables)):
+        result[n_inputs + k] = final[k2 + k]
+    return result
+
+
+def _is_variable(value):
+    from runtime.variables import Variable
+    return isinstance(value, Variable)
+
+
+_STRUCTURED = {"cond": _cond_vjp, "while": _while_vjp}

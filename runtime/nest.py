@@ -1,0 +1,197 @@
+"""Nested structures (lists, tuples, namedtuples, dicts) as in tf.nest: one order everywhere.
+
+Lists, tuples (namedtuples included) and dicts (subclasses included) are containers; anything
+else is a leaf. Dict items are visited in sorted key order (insertion order when the keys do not
+sort), and rebuilt dicts keep the original insertion order. tf.function's trace keys,
+tf.cond's branch outputs and tf.while_loop's loop variables all flatten through this module.
+"""
+
+__all__ = ["is_nested", "is_namedtuple", "children", "rebuild", "flatten",
+           "flatten_with_paths", "map_structure", "pack_sequence_as", "structure_signature",
+           "assert_same_structure"]
+
+
+def is_namedtuple(value):
+    """True for instances of classes made by collections.namedtuple / typing.NamedTuple."""
+    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
+def is_nested(value):
+    """True for the containers that are flattened: list, tuple, dict (and subclasses)."""
+    return isinstance(value, (list, tuple, dict))
+
+
+def sorted_keys(mapping):
+    """Returns a dict's keys in flattening order: sorted, or insertion order if unsortable."""
+    try:
+        return sorted(mapping)
+    except TypeError:
+        return list(mapping)
+
+
+def children(value):
+    """Returns the items of a container in flattening order (dicts by sorted key).
+
+    Args:
+        value: A list, tuple or dict.
+
+    Returns:
+        A list of (path suffix such as "[0]", "['a']" or ".field", item) pairs.
+    """
+    if isinstance(value, dict):
+        return [(f"[{k!r}]", value[k]) for k in sorted_keys(value)]
+    if is_namedtuple(value):
+        return [(f".{f}", v) for f, v in zip(type(value)._fields, value)]
+    return [(f"[{i}]", v) for i, v in enumerate(value)]
+
+
+def rebuild(value, items):
+    """Returns a container like `value` holding `items` (given in flattening order).
+
+    Args:
+        value: The original list, tuple or dict.
+        items: The new items.
+
+    Returns:
+        The new container (dicts keep `value`'s insertion order).
+    """
+    if isinstance(value, dict):
+        new = dict(zip(sorted_keys(value), items))
+        ordered = {k: new[k] for k in value}
+        try:
+            return type(value)(ordered)
+        except TypeError:
+            return ordered
+    if is_namedtuple(value):
+        return type(value)(*items)
+    try:
+        return type(value)(items)
+    except TypeError:
+        return tuple(items) if isinstance(value, tuple) else list(items)
+
+
+def _items(value):
+    """The items of a container in flattening order (children() without the paths)."""
+    if isinstance(value, dict):
+        return [value[k] for k in sorted_keys(value)]
+    return list(value)
+
+
+def _flatten_into(value, out):
+    if isinstance(value, dict):
+        for key in sorted_keys(value):
+            _flatten_into(value[key], out)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _flatten_into(item, out)
+    else:
+        out.append(value)
+
+
+def flatten(structure):
+    """Returns the leaves of a nested structure, in flattening order.
+
+    Args:
+        structure: Any value; lists, tuples and dicts are descended into.
+
+    Returns:
+        A list of leaves (`[structure]` for a leaf).
+    """
+    out = []
+    _flatten_into(structure, out)
+    return out
+
+
+def flatten_with_paths(structure, path=""):
+    """Flattens a nested structure into (path, leaf) pairs, in flattening order.
+
+    Args:
+        structure: A nested structure.
+        path: Prefix for the paths.
+
+    Returns:
+        A list of (path string such as "[1]['a']" or ".field", leaf) pairs.
+    """
+    if not is_nested(structure):
+        return [(path, structure)]
+    out = []
+    for suffix, item in children(structure):
+        out.extend(flatten_with_paths(item, path + suffix))
+    return out
+
+
+def map_structure(fn, structure):
+    """Applies `fn` to every leaf, in flattening order, and rebuilds the structure.
+
+    Args:
+        fn: A callable taking a leaf.
+        structure: A nested structure.
+
+    Returns:
+        The structure with each leaf replaced by `fn(leaf)`.
+    """
+    if not is_nested(structure):
+        return fn(structure)
+    return rebuild(structure, [map_structure(fn, item) for item in _items(structure)])
+
+
+def pack_sequence_as(structure, flat_sequence):
+    """Fills `structure`'s leaves with the items of `flat_sequence`, in flattening order.
+
+    Args:
+        structure: A nested structure (the template).
+        flat_sequence: A sequence with one item per leaf of `structure`.
+
+    Returns:
+        The new structure.
+
+    Raises:
+        ValueError: if `flat_sequence` does not have one item per leaf.
+    """
+    flat = list(flat_sequence)
+    count = len(flatten(structure))
+    if len(flat) != count:
+        raise ValueError(f"pack_sequence_as: the structure has {count} leaves but "
+                         f"{len(flat)} values were given.")
+    items = iter(flat)
+    return map_structure(lambda _: next(items), structure)
+
+
+def structure_signature(structure, check_types=True):
+    """Describes a structure without its leaves; equal signatures mean the same structure.
+
+    Args:
+        structure: A nested structure.
+        check_types: When False, lists and tuples (not namedtuples) describe alike.
+
+    Returns:
+        A hashable, printable description: '*' for a leaf.
+    """
+    if is_namedtuple(structure):
+        return (type(structure).__name__,
+                tuple(structure_signature(v, check_types) for v in structure))
+    if isinstance(structure, (list, tuple)):
+        kind = type(structure).__name__ if check_types else "seq"
+        return (kind, tuple(structure_signature(v, check_types) for v in structure))
+    if isinstance(structure, dict):
+        return ("dict", tuple((k, structure_signature(structure[k], check_types))
+                              for k in sorted_keys(structure)))
+    return "*"
+
+
+def assert_same_structure(nest1, nest2, check_types=True):
+    """Raises unless two structures nest the same way (leaves may differ).
+
+    Args:
+        nest1: A nested structure.
+        nest2: A nested structure.
+        check_types: When False, a list and a tuple of the same length match.
+
+    Raises:
+        ValueError: if the structures differ.
+    """
+    a = structure_signature(nest1, check_types)
+    b = structure_signature(nest2, check_types)
+    if a != b:
+        raise ValueError(f"The two structures don't have the same nested structure: "
+                         f"{a} and {b}.")

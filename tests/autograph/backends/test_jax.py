@@ -1,0 +1,288 @@
+"""The JAX backend: converted control flow under jax.jit, vmap and grad equals plain Python."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import autograph as ag
+from autograph import backends
+from autograph.backends import jax as ag_jax
+from autograph.errors import LoopVariableError
+from autograph.errors import StagingError
+from autograph.impl import api
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+
+
+def collatz(n):
+    steps = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+def first_negative(xs):
+    for i, x in enumerate(xs):
+        if x < 0:
+            return i
+    return -1
+
+
+def skip_odd_sum(n):
+    total = 0
+    for i in range(n):
+        if i % 2:
+            continue
+        if i > 10:
+            break
+        total += i
+    return total
+
+
+def python_range_poly(x):
+    for _ in range(3):
+        x = x * x + 1.0
+    return x
+
+
+def piecewise(x):
+    if x > 0:
+        y = x * x
+    else:
+        y = -x
+    return y
+
+
+def test_engages_by_itself_in_a_fresh_process(tmp_path):
+    # No import of autograph.backends.jax: the first tracer that reaches converted code loads
+    # it (an installed distribution also names it as an entry point).
+    script = textwrap.dedent('''
+        import jax, autograph
+        def f(n):
+            s = 0
+            while n > 0:
+                s = s + n
+                n = n - 1
+            return s
+        print(int(jax.jit(autograph.convert(f))(4)))
+    ''')
+    path = tmp_path / 'script.py'
+    path.write_text(script)
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                         env=env, check=True, timeout=120).stdout
+    assert out == '10\n'
+
+
+@pytest.mark.parametrize('n', [1, 6, 27])
+def test_while_and_if_become_lax(n):
+    jitted = jax.jit(ag.convert(collatz))
+    assert int(jitted(n)) == collatz(n)
+    text = str(jax.make_jaxpr(ag.convert(collatz))(n))
+    assert 'while[' in text and 'cond[' in text
+
+
+@pytest.mark.parametrize('xs', [[1.0, 2.0, -3.0], [1.0, 2.0], [-1.0]])
+def test_return_inside_for_over_array(xs):
+    assert int(jax.jit(ag.convert(first_negative))(jnp.array(xs))) == first_negative(xs)
+
+
+@pytest.mark.parametrize('n', [0, 5, 20])
+def test_break_continue_over_traced_range(n):
+    assert int(jax.jit(ag.convert(skip_odd_sum))(n)) == skip_odd_sum(n)
+
+
+def test_python_range_stays_python():
+    text = str(jax.make_jaxpr(ag.convert(python_range_poly))(2.0))
+    assert 'while[' not in text
+    assert float(jax.jit(ag.convert(python_range_poly))(0.5)) == pytest.approx(
+        python_range_poly(0.5))
+
+
+def test_builtins_on_tracers():
+    def f(x, v):
+        return (max(x, 2.0), min(x, 1.0), abs(-x), int(x), float(x), sum(v), max(v), min(v),
+                any(v > 2), all(v > 0), len(v))
+
+    v = [1.0, 3.0, 2.0]
+    got = jax.jit(ag.convert(f))(jnp.float32(2.5), jnp.array(v))
+    want = f(2.5, np.array(v))
+    assert [float(g) for g in got] == [float(w) for w in want]
+    assert got[3].dtype == jnp.int32
+
+
+def test_zip_and_enumerate_over_tracers():
+    def dot(xs, ys):
+        total = 0.0
+        for i, (x, y) in enumerate(zip(xs, ys)):
+            total += x * y * i
+        return total
+
+    xs, ys = [1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]
+    assert float(jax.jit(ag.convert(dot))(jnp.array(xs), jnp.array(ys))) == dot(xs, ys)
+
+
+def test_print_becomes_debug_print(capfd):
+    def count(n):
+        i = 0
+        while i < n:
+            print('i =', i)
+            i += 1
+        return i
+
+    jax.jit(ag.convert(count))(3)
+    jax.effects_barrier()
+    assert capfd.readouterr().out == 'i = 0\ni = 1\ni = 2\n'
+
+
+def positive(x):
+    assert x > 0, 'x must be positive'
+    return x * 2
+
+
+def test_failing_assert_stops_the_call_with_the_message():
+    assert float(ag_jax.jit(positive)(1.5)) == 3.0
+    with pytest.raises(AssertionError, match='^x must be positive$'):
+        ag_jax.jit(positive)(-1.0)
+    with pytest.raises(jax.errors.JaxRuntimeError, match='x must be positive'):
+        jax.jit(ag.convert(positive))(-1.0)
+
+
+def test_weak_types_follow_jax_promotion():
+    def total(xs):
+        s = 0.0
+        for x in xs:
+            s = s + x
+        return s
+
+    result = jax.jit(ag.convert(total))(jnp.arange(4, dtype=jnp.float16))
+    assert result.dtype == jnp.float16 and float(result) == 6.0
+
+    def branch(x):
+        y = 1.0 if x > 0 else x
+        return y
+
+    assert jax.jit(ag.convert(branch))(jnp.float16(-2)).dtype == jnp.float16
+
+
+def half_steps(n):
+    s = jnp.int32(0)
+    i = 0
+    while i < n:
+        s = s + 0.5
+        i += 1
+    return s
+
+
+def test_real_dtype_change_is_the_usual_error():
+    with pytest.raises(LoopVariableError) as e:
+        jax.jit(ag.convert(half_steps))(3)
+    message = str(e.value)
+    assert message.startswith("'s' has type int32[] before the loop, but type ~float32[] after "
+                              'one iteration')
+    assert 'test_jax.py' in message and 'while i < n:' in message
+
+
+def squares(n):
+    out = []
+    for i in range(n):
+        out.append(i * i)
+    return out
+
+
+def test_list_in_staged_loop_says_how_to_write_it():
+    assert squares(3) == [0, 1, 4]
+    with pytest.raises(StagingError) as e:
+        jax.jit(ag.convert(squares))(3)
+    assert "The list 'out' is appended to" in str(e.value)
+    assert 'lax.scan' in str(e.value) and 'out = out.at[i].set(value)' in str(e.value)
+
+
+def test_grad_through_if_and_python_range():
+    def f(x):
+        x = piecewise(x)
+        return python_range_poly(x)
+
+    converted = ag.convert(f)
+    for x in (-1.5, 0.5):
+        expected = jax.grad(f)(x)  # plain JAX: grad of Python control flow on concrete values
+        assert float(jax.jit(jax.grad(converted))(x)) == pytest.approx(float(expected))
+
+
+def doubling(x):
+    while x < 10.0:
+        x = x * 2.0
+    return x
+
+
+def test_grad_through_staged_while_is_explained():
+    assert float(jax.grad(ag.convert(doubling))(1.0)) == 16.0  # concrete: plain Python
+    with pytest.raises(StagingError) as e:
+        jax.jit(jax.grad(ag.convert(doubling)))(1.0)
+    assert 'differentiated in reverse mode' in str(e.value)
+    assert 'for loop over range(n) with a Python int n' in str(e.value)
+    assert 'while x < 10.0:' in str(e.value)
+    # Forward mode works.
+    _, tangent = jax.jvp(jax.jit(ag.convert(doubling)), (1.0,), (1.0,))
+    assert float(tangent) == 16.0
+
+
+def test_vmap():
+    ns = jnp.arange(1, 9)
+    assert jax.vmap(ag.convert(collatz))(ns).tolist() == [collatz(int(n)) for n in ns]
+    assert jax.jit(jax.vmap(ag.convert(piecewise)))(jnp.array([-2.0, 3.0])).tolist() == [2, 9]
+
+
+def test_jax_modules_are_owned_and_never_converted():
+    assert set(ag_jax.BACKEND.owned_modules) >= {'jax', 'jaxlib', 'flax', 'optax', 'equinox'}
+    assert ag_jax.BACKEND in backends.registered_backends()
+    for module in ('jax', 'jax.numpy', 'jax._src.lax.lax', 'jaxlib', 'flax.linen', 'optax'):
+        assert api._module_is_allowlisted(module), module
+
+
+def test_concrete_arrays_run_as_python():
+    assert not ag_jax.BACKEND.is_staged(jnp.ones(3))
+    assert ag.convert(collatz)(jnp.int32(6)) == collatz(6)
+
+
+def test_jit_takes_jax_jit_arguments():
+    def power(x, n):
+        y = 1.0
+        for _ in range(n):
+            y = y * x
+        return y
+
+    jitted = ag_jax.jit(power, static_argnums=1)
+    assert float(jitted(2.0, 3)) == 8.0
+    assert float(ag_jax.jit(static_argnames='n')(power)(2.0, n=4)) == 16.0
+
+
+def test_list_with_maximum_iterations_becomes_a_buffer():
+    # What a loop under set_loop_options(maximum_iterations=4) passes to for_stmt.
+    from autograph import operators  # pylint: disable=import-outside-toplevel
+
+    def squares_bounded(n):
+        state = {'out': [10]}
+
+        def body(i):
+            state['out'] = operators.list_append(state['out'], i * i)
+
+        operators.for_stmt(operators.range_(n), None, body, lambda: (state['out'],),
+                           lambda v: state.update(out=v[0]), ('out',),
+                           {'maximum_iterations': 4})
+        out = state['out']
+        return jnp.asarray(out), operators.len_(out)
+
+    buffer, length = jax.jit(squares_bounded)(3)
+    assert buffer.tolist() == [10, 0, 1, 4, 0] and int(length) == 4

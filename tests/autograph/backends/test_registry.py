@@ -1,0 +1,81 @@
+"""Backend discovery through the `autograph.backends` entry-point group."""
+
+import importlib.metadata
+import os
+import re
+import sys
+
+import pytest
+
+from autograph import backends
+from autograph.backends import registry
+from tests.autograph.fake_backend import FakeBackend
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+
+
+@pytest.fixture
+def fresh_discovery(monkeypatch):
+    """Lets `discover()` run again; removes what it registered afterwards."""
+    before = registry.registered_backends()
+    monkeypatch.setattr(registry, '_discovered', [False])
+    yield
+    for backend in registry.registered_backends():
+        if backend not in before:
+            registry.unregister_backend(backend)
+
+
+def _install_dist(tmp_path, monkeypatch, entry_points):
+    info = tmp_path / 'plugin_dist-1.0.dist-info'
+    info.mkdir()
+    (info / 'METADATA').write_text('Metadata-Version: 2.1\nName: plugin-dist\nVersion: 1.0\n')
+    (info / 'entry_points.txt').write_text(
+        '[autograph.backends]\n' + ''.join('%s = %s\n' % kv for kv in entry_points.items()))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+
+
+def test_discover_loads_entry_points(tmp_path, monkeypatch, fresh_discovery):
+    _install_dist(tmp_path, monkeypatch, {'fake': 'tests.autograph.fake_backend:FakeBackend'})
+    found = [b for b in backends.registered_backends() if type(b) is FakeBackend]
+    assert len(found) == 1  # the class named by the entry point, instantiated and registered
+
+
+def test_broken_entry_point_warns_and_is_skipped(tmp_path, monkeypatch, fresh_discovery):
+    _install_dist(tmp_path, monkeypatch, {'broken': 'no_such_module_xyz:BACKEND'})
+    with pytest.warns(UserWarning, match="entry point 'broken'"):
+        registry.discover()
+
+
+def test_pyproject_entry_points_name_backends():
+    with open(os.path.join(ROOT, 'pyproject.toml')) as f:
+        section = f.read().split('[project.entry-points."autograph.backends"]\n')[1]
+    points = dict(re.findall(r'^(\w+) = "([^"]+)"$', section.split('\n\n')[0], re.M))
+    assert set(points) == {'runtime', 'jax'}
+    for value in points.values():
+        module, _, attr = value.partition(':')
+        __import__(module)
+        assert isinstance(getattr(sys.modules[module], attr), backends.Backend)
+
+
+def test_loading_the_jax_backend_does_not_import_jax():
+    import subprocess  # pylint: disable=import-outside-toplevel
+    script = ('import sys, autograph.backends.jax as j; '
+              'print("jax" in sys.modules, j.BACKEND.is_staged(1.0))')
+    out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=ROOT), check=True).stdout
+    assert out == 'False False\n'
+
+
+def test_autograph_names_no_backend_package():
+    offenders = []
+    for folder, _, files in os.walk(os.path.join(ROOT, 'autograph')):
+        for name in files:
+            if not name.endswith('.py') or name == 'cli.py':  # cli's `graph` imports lazily
+                continue
+            with open(os.path.join(folder, name)) as f:
+                for number, line in enumerate(f, 1):
+                    if 'import runtime' in line or 'from runtime' in line:
+                        offenders.append('%s:%d' % (name, number))
+    assert offenders == []

@@ -1,0 +1,28 @@
+"""Smoke test of benchmarks/jax_lax.py: hand-written lax and converted code give equal results."""
+import pytest
+
+from benchmarks import jax_lax
+from benchmarks import workloads
+
+
+@pytest.fixture(scope='module')
+def records():
+    return {r['name']: r for r in jax_lax.main(['--quick'])}
+
+
+def test_every_workload_is_compared(records):
+    assert sorted(records) == sorted(w.name for w in workloads.WORKLOADS)
+    assert sorted(jax_lax.HAND_WRITTEN) == sorted(records)
+
+
+@pytest.mark.parametrize('name', [w.name for w in workloads.WORKLOADS if w.name != 'dynamic_rnn'])
+def test_converted_equals_hand_written(records, name):
+    record = records[name]
+    assert record['match'], record
+    for key in ('steady', 'compile', 'eqns'):
+        assert record['hand'][key] > 0 and record['converted'][key] > 0
+
+
+def test_tensor_array_workload_is_reported_not_run(records):
+    # dynamic_rnn writes a tf.TensorArray, which jax.numpy has no counterpart of.
+    assert 'TensorArray' in records['dynamic_rnn']['error']

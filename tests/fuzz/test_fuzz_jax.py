@@ -1,0 +1,98 @@
+"""The differential fuzzer under jax.jit: generated programs, converted and jitted on jax
+values, must agree with plain Python (the JAX backend's counterpart of the traced mode).
+
+A few hundred programs from a fixed seed; `JAX_FUZZ_PROGRAMS=N` runs more.
+"""
+
+import collections
+import os
+
+import jax
+import jax.numpy as jnp
+import pytest
+
+import autograph as ag
+from tests.fuzz import harness
+from tests.fuzz import stageability
+from tests.fuzz.generator import generate
+
+PROGRAMS = int(os.environ.get('JAX_FUZZ_PROGRAMS', '200'))
+CHUNK = 100
+SEED = 'jax'
+CI_SIZE = dict(max_stmts=6, max_locals=4, max_helpers=1)
+_DTYPES = {'int': jnp.int32, 'float': jnp.float32, 'bool': jnp.bool_}
+
+
+def check_jitted(fn, inputs, param_types, report, stats):
+    """Compares fn with jax.jit(ag.convert(fn)) on jax inputs; returns a list of Failures."""
+    failures = []
+    jitted = jax.jit(ag.convert(fn))
+
+    def call(*args):
+        result = jitted(*args)
+        jax.effects_barrier()  # staged prints are written before stdout is read
+        return result
+
+    for args in inputs:
+        expected = harness.run(fn, args)
+        actual = harness.run(call, tuple(jnp.asarray(a, dtype=_DTYPES[t])
+                                         for a, t in zip(args, param_types)))
+        if (actual.exc_type is not None and issubclass(actual.exc_type, ag.StagingError)
+                and report.accepts(actual.exc_msg)):
+            stats['limitation'] += 1
+            return failures
+        stats['jitted'] += 1
+        if not (expected.exc_type is actual.exc_type or (
+                expected.exc_type is AssertionError
+                and actual.exc_type is jax.errors.JaxRuntimeError)):
+            failures.append(harness.Failure('jax', 'exception', args, 'expected {}({!r}), got '
+                                            '{}({!r})'.format(expected.exc_type,
+                                                              expected.exc_msg, actual.exc_type,
+                                                              actual.exc_msg)))
+        elif not harness._same_stdout(expected.stdout, actual.stdout):  # pylint: disable=protected-access
+            failures.append(harness.Failure('jax', 'stdout', args, '{!r} != {!r}'.format(
+                expected.stdout[-200:], actual.stdout[-200:])))
+        elif actual.exc_type is None and not harness._same_value(  # pylint: disable=protected-access
+                expected.result, _to_python(actual.result, expected.result)):
+            failures.append(harness.Failure('jax', 'result', args, 'expected {!r}, got {!r}'
+                                            .format(expected.result, actual.result)))
+    return failures
+
+
+def _to_python(value, like):
+    """jax arrays -> Python values of the type plain Python gave (bool/int/float)."""
+    value = harness.to_python(jax.device_get(value))
+    if isinstance(like, (list, tuple)) and isinstance(value, (list, tuple)):
+        return type(like)(_to_python(v, l) for v, l in zip(value, like))
+    if type(like) in (bool, int, float) and type(value) in (bool, int, float):
+        return type(like)(value) if type(value) is not float or type(like) is float else value
+    return value
+
+
+def check_program(program, stats):
+    fn, filename = harness.load(program.source, program.name)
+    try:
+        report = stageability.analyse(program.source, program.name)
+        stats['programs'] += 1
+        if not report.traceable:
+            return []
+        stats['traceable'] += 1
+        return check_jitted(fn, program.inputs, program.param_types, report, stats)
+    finally:
+        harness.unload(filename)
+
+
+@pytest.mark.parametrize('chunk', range(max(1, PROGRAMS // CHUNK)))
+def test_generated_programs_agree_under_jit(chunk):
+    stats = collections.Counter()
+    problems = []
+    for i in range(chunk * CHUNK, (chunk + 1) * CHUNK):
+        program = generate('{}:{}'.format(SEED, i), **CI_SIZE)
+        failures = check_program(program, stats)
+        if failures:
+            problems.append('seed {!r}: {}\n{}'.format(program.seed, failures[0],
+                                                        program.source))
+    assert not problems, '{} of {} programs disagree:\n\n{}'.format(
+        len(problems), CHUNK, '\n'.join(problems[:3]))
+    assert stats['programs'] == CHUNK
+    assert stats['jitted'] >= 0.7 * CHUNK, stats  # most programs really run under jit
