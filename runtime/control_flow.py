@@ -1,4 +1,7 @@
 """cond and while_loop: plain Python when eager, subgraph-holding nodes when building a graph."""
+
+import numpy as np
+
 from runtime import context
 from runtime import dtypes
 from runtime import nest
@@ -236,6 +239,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 
 
 def _eager_while(cond, body, loop_vars, maximum_iterations):
+    # Python numbers become tensors, as they do in a graph (TensorFlow returns tensors).
+    loop_vars = _numbers_to_tensors(loop_vars)
     values = loop_vars
     if maximum_iterations is not None:
         maximum_iterations = int(maximum_iterations)
@@ -247,7 +252,19 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
         count += 1
     if type(values) is not type(loop_vars) and not nest.is_namedtuple(loop_vars):
         values = type(loop_vars)(values)
-    return values
+    return _numbers_to_tensors(values)
+
+
+def _numbers_to_tensors(structure):
+    """Converts the Python and numpy number leaves of a structure to tensors."""
+    leaves = flatten(structure)
+    if not any(isinstance(leaf, _NUMBERS) for leaf in leaves):
+        return structure
+    return pack_sequence_as(structure, [
+        convert_to_tensor(leaf) if isinstance(leaf, _NUMBERS) else leaf for leaf in leaves])
+
+
+_NUMBERS = (bool, int, float, complex, np.generic, np.ndarray)
 
 
 def _check_structure(body, before, after):

@@ -26,6 +26,7 @@ from runtime.tensor import TensorSpec
 from runtime.tensor import convert_to_tensor
 from runtime.config import functions_run_eagerly  # noqa: F401 - re-exported for tf.config
 from runtime.config import run_functions_eagerly  # noqa: F401 - re-exported for tf.config
+from runtime import function_tracing
 from runtime import variables
 from runtime.variables import Variable
 from runtime.variables import observe_creation
@@ -124,6 +125,8 @@ class Function:
         self._converted = None  # the autograph-converted function, made at first trace
         self._bound = {}  # id(instance) -> (weakref, bound Function), for methods
         self._lock = threading.RLock()
+        # shared by every Function of this Python function (a new Function in a loop warns)
+        self._detector = function_tracing.detector_for(python_function)
 
     # -- public surface -------------------------------------------------------------------
 
@@ -133,6 +136,9 @@ class Function:
         if self._instance is not None:
             return types.MethodType(self._fn, self._get_instance())
         return self._fn
+
+    # autograph.convert and autograph.to_code convert the Python function, not __call__.
+    __ag_python_function__ = python_function
 
     @property
     def input_signature(self):
@@ -236,6 +242,7 @@ class Function:
             else:
                 concrete = self._fast.get(tuple(key))
                 if concrete is not None and context.executing_eagerly():
+                    self._detector.called_without_tracing()
                     return concrete._pack(concrete._run(*[a._value for a in args]))
         return self._call_slow(args, kwargs)
 
@@ -245,7 +252,10 @@ class Function:
         if not context.executing_eagerly():
             return self._call_inline(args, kwargs)
         with self._lock:
+            traces = self._trace_count
             concrete, values = self._lookup(args, kwargs, feed=True)
+            if self._trace_count == traces:
+                self._detector.called_without_tracing()
             if not kwargs and all(type(a) is EagerTensor for a in args):
                 fast = self._fast
                 if len(fast) >= _FAST_CACHE_LIMIT:
@@ -411,6 +421,9 @@ class Function:
         self._check_recursion(key, leaves)
         self._trace_count += 1
         self._maybe_warn_retrace(leaves)
+        message = self._detector.traced(self._trace_count == 1, self.python_function)
+        if message is not None:
+            warnings.warn(message, RetracingWarning, stacklevel=_user_stacklevel())
         self._last_leaves = leaves
         graph = Graph(self._name)
         self._active_keys.append(key)

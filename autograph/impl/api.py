@@ -261,11 +261,24 @@ def convert(fn=None, *, recursive=True, strict=None):
                                  *fn.args, **fn.keywords)
     if isinstance(fn, type) or inspect_utils.is_builtin(fn):
         return fn
+    wrapped = _python_function_of(fn)
+    if wrapped is not None:
+        return convert(wrapped, recursive=recursive, strict=strict)
     call = getattr(type(fn), '__call__', None)
     if type(call) is _FunctionType:
         converted_call_method = convert(call, recursive=recursive, strict=strict)
         return functools.partial(converted_call_method, fn)
     return fn
+
+
+def _python_function_of(obj):
+    """The Python function that a wrapper object stands for, or None.
+
+    A callable object that wraps a Python function (such as the runtime's tf.function)
+    names it in its `__ag_python_function__` attribute; convert and to_code then convert that
+    function rather than the wrapper's own `__call__`.
+    """
+    return getattr(type(obj), '__ag_python_function__', None) and obj.__ag_python_function__
 
 
 def _call_unconverted(f, args, kwargs):
@@ -398,6 +411,9 @@ def to_code(fn, recursive=False):
         fn = fn.__func__
     if isinstance(fn, functools.partial):
         fn = inspect_utils.unwrap_partial(fn)[0]
+    wrapped = _python_function_of(fn) if type(fn) is not _FunctionType else None
+    if wrapped is not None:
+        return to_code(wrapped)
     if type(fn) is not _FunctionType:
         call = getattr(type(fn), '__call__', None)
         if type(call) is not _FunctionType:

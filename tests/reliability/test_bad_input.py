@@ -11,6 +11,7 @@ import pytest
 
 import autograph as ag
 import runtime as tf
+from runtime.function import RetracingWarning
 
 HERE = os.path.abspath(__file__)
 
@@ -299,3 +300,39 @@ def test_object_array_of_numbers_is_refused():
     assert isinstance(err, ValueError)
     assert str(err).startswith("Failed to convert a NumPy array to a Tensor (Unsupported "
                                "object type int). Give the array a numeric dtype")
+
+
+def test_new_tf_function_in_a_loop_warns_as_tensorflow():
+    def step(x):
+        return x + 1
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i in range(4):
+            tf.function(step)(tf.constant(i))
+        assert not caught
+        tf.function(step)(tf.constant(4))  # the warning's line
+    line = _line_of(test_new_tf_function_in_a_loop_warns_as_tensorflow, "# the warning's line")
+    assert len(caught) == 1 and issubclass(caught[0].category, RetracingWarning)
+    assert (caught[0].filename, caught[0].lineno) == (HERE, line)
+    assert str(caught[0].message).startswith(
+        "5 out of the last 5 calls to {!r} triggered tf.function retracing. Tracing is "
+        "expensive and the excessive number of tracings could be due to (1) creating "
+        "@tf.function repeatedly in a loop".format(step))
+    assert "For (1), please define your @tf.function outside of the loop." in str(
+        caught[0].message)
+
+
+def test_one_tf_function_called_often_does_not_warn():
+    def step(x):
+        return x + 1
+
+    traced = tf.function(step)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i in range(20):
+            traced(tf.constant(i))
+        for i in range(3):
+            traced(tf.zeros([i + 1]))  # three new shapes: below the per-function threshold
+        tf.function(step)(tf.constant(1.5))  # a second object, but most calls did not trace
+    assert not caught

@@ -43,6 +43,16 @@ def test_eager_while_loop_is_a_python_loop():
     assert tf.while_loop(lambda i: i < 3, lambda i: i + 1, [0]) == [3]
 
 
+def test_eager_while_loop_returns_tensors_for_python_numbers():
+    y = tf.constant(1.0)
+    i, z = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * 2), (0, y))
+    assert isinstance(i, tf.Tensor) and i.dtype is tf.int32 and i.numpy() == 3
+    assert z.numpy() == 8.0
+    # Also when the body never runs.
+    (j,) = tf.while_loop(lambda i: i < 0, lambda i: i + 1, [0])
+    assert isinstance(j, tf.Tensor) and j.numpy() == 0
+
+
 def test_eager_while_loop_maximum_iterations():
     (i,) = tf.while_loop(lambda i: True, lambda i: (i + 1,), (0,), maximum_iterations=4)
     assert i == 4

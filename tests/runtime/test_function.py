@@ -335,3 +335,18 @@ def test_fast_path_matches_slow_path(executor):
         assert f(tf.constant(float(i)), tf.constant(2.0)).numpy() == 2.0 * i + 1
     assert f.experimental_get_tracing_count() == 1
     assert len(f._fast) == 1
+
+
+def test_autograph_converts_the_python_function_of_a_tf_function():
+    import autograph as ag
+
+    def absolute(x):
+        if x > 0:
+            return x
+        return -x
+
+    traced = tf.function(absolute)
+    assert ag.to_code(traced) == ag.to_code(absolute)
+    assert ag.to_code(traced).startswith("def tf__absolute(x):")
+    converted = ag.convert(traced)
+    assert getattr(converted, "__ag_converted__", False) and converted(-3) == 3

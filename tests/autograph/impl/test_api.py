@@ -263,6 +263,28 @@ def test_to_code_of_methods_and_callables():
         ag.to_code(len)
 
 
+class _Wrapper:
+    """A callable object standing for a Python function, as tf.function's objects do."""
+
+    def __init__(self, fn):
+        self._fn = fn
+
+    def __call__(self, *args):
+        raise AssertionError('convert must convert the wrapped function, not __call__')
+
+    @property
+    def __ag_python_function__(self):
+        return self._fn
+
+
+def test_wrapper_objects_convert_their_python_function():
+    wrapper = _Wrapper(branchy)
+    assert ag.to_code(wrapper) == ag.to_code(branchy)
+    converted = ag.convert(wrapper)
+    assert getattr(converted, '__ag_converted__', False)
+    assert converted(3, 2, bias=0) == branchy(3, 2, bias=0)
+
+
 def fact(n):
     if n <= 1:
         return 1

@@ -1,0 +1,79 @@
+"""Frequent-tracing detection across the tf.function objects made for one Python function.
+
+TensorFlow warns when most recent calls to a Python function trace it again, the usual cause
+being a new `tf.function` object created in a loop for the same function: each new object
+starts with an empty trace cache. Each Function's own retracing warning (in function.py)
+cannot see this, since every object traces only once.
+"""
+
+import collections
+import weakref
+
+# Traces among the last calls that make the detector warn, as in TensorFlow.
+THRESHOLD = 5
+# The number of recent calls considered.
+HISTORY = 10
+# Warnings per Python function at most.
+MAX_WARNINGS = 2
+
+MESSAGE = (
+    "{traced} out of the last {calls} calls to {fn} triggered tf.function retracing. Tracing "
+    "is expensive and the excessive number of tracings could be due to (1) creating "
+    "@tf.function repeatedly in a loop, (2) passing tensors with different shapes, (3) "
+    "passing Python objects instead of tensors. For (1), please define your @tf.function "
+    "outside of the loop. For (2), @tf.function has reduce_retracing=True option that can "
+    "avoid unnecessary retracing. For (3), please refer to "
+    "https://www.tensorflow.org/guide/function#controlling_retracing and "
+    "https://www.tensorflow.org/api_docs/python/tf/function for  more details.")
+
+# Python function -> its Detector (weak keys: a detector holds no reference to the
+# function). TensorFlow keys on the code object, so that closures made anew share one; here
+# two tests that happen to wrap equal lambdas would warn, so the function object is the key.
+_DETECTORS = weakref.WeakKeyDictionary()
+
+
+class Detector:
+    """Remembers the recent calls of one Python function, over all its Function objects."""
+
+    __slots__ = ("recent", "warnings")
+
+    def __init__(self):
+        # the last HISTORY calls: 0 no trace, 1 a trace, 2 the first trace of a new Function
+        self.recent = collections.deque(maxlen=HISTORY)
+        self.warnings = 0
+
+    def called_without_tracing(self):
+        self.recent.append(0)
+
+    def traced(self, first, fn):
+        """Records a trace; returns the warning text when one is due.
+
+        Args:
+            first: whether this is the first trace of its Function object.
+            fn: the Python function, for the message.
+
+        Only recent traces that include the first traces of two Function objects warn
+        here: the repeated traces of one object have their own warning, which names the
+        argument that changed.
+        """
+        recent = self.recent
+        recent.append(2 if first else 1)
+        if self.warnings >= MAX_WARNINGS:
+            return None
+        traced = sum(1 for call in recent if call)
+        if traced < THRESHOLD or sum(1 for call in recent if call == 2) < 2:
+            return None
+        self.warnings += 1
+        return MESSAGE.format(traced=traced, calls=len(recent), fn=fn)
+
+
+def detector_for(python_function):
+    """Returns the Detector shared by every Function made for `python_function`."""
+    key = getattr(python_function, "__func__", python_function)
+    try:
+        detector = _DETECTORS.get(key)
+        if detector is None:
+            detector = _DETECTORS.setdefault(key, Detector())
+        return detector
+    except TypeError:  # not weak-referenceable or not hashable: a detector of its own
+        return Detector()
