@@ -295,6 +295,28 @@ class Backend:
         del value
         self._unsupported('return inside staged control flow', 'zeros_like')
 
+    def check_defined(self, defined, error):
+        """Stages a check that raises `error` when the computation runs with `defined` false.
+
+        Autograph calls it where converted code reads a variable that staged control flow
+        assigns on some paths only (one branch of a staged `if`, the body of a staged loop
+        that may run zero times): `defined` is the staged flag of those paths, and `error` is
+        the UnboundLocalError that plain Python raises there. Like an assert, the check runs
+        only if the code around it runs (inside a branch, only when the branch is taken). The
+        default raises UnsupportedByBackendError: autograph then reports at trace time that
+        the variable must be assigned on every path.
+
+        Args:
+            defined: a staged boolean.
+            error: the exception instance to raise.
+
+        Returns:
+            None.
+        """
+        del defined, error
+        self._unsupported('reading a variable assigned on some staged paths only',
+                          'check_defined')
+
     def scratch(self):
         """Returns a context manager whose staged operations are discarded (trial runs).
 
