@@ -33,6 +33,7 @@ from runtime.ops import math_ops as _math
 from runtime.ops import random_ops as _random
 from runtime.ops import reduction_ops as _reduction
 from runtime.ops import state_ops as _state  # noqa: F401 - registers the state ops
+from runtime.ops.switch_case import switch_case
 from runtime.tensor import Tensor
 from runtime.tensor import TensorShape
 from runtime.tensor import TensorSpec
@@ -151,6 +152,7 @@ from runtime.gradients import GradientTape  # noqa: E402
 from runtime.gradients import UnconnectedGradients  # noqa: E402
 from runtime.gradients import custom_gradient  # noqa: E402
 from runtime.gradients import stop_gradient  # noqa: E402
+from runtime import optimizers  # noqa: E402 - tf.optimizers.SGD, tf.optimizers.Adam
 from runtime.function import function  # noqa: E402
 
 from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
@@ -163,9 +165,11 @@ __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', '
            'gather', 'greater', 'greater_equal', 'identity', 'init_scope', 'int16', 'int32',
            'int64', 'int8', 'is_tensor', 'less', 'less_equal', 'logical_and', 'logical_not',
            'logical_or', 'math', 'matmul', 'maximum', 'minimum', 'multiply', 'negative',
-           'newaxis', 'not_equal', 'ones', 'ones_like', 'pow', 'print', 'py_function', 'random',
+           'newaxis', 'not_equal', 'ones', 'ones_like', 'optimizers', 'pow', 'print',
+           'py_function', 'random',
            'range', 'rank', 'reduce_all', 'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min',
            'reduce_prod', 'reduce_sum', 'reshape', 'shape', 'sigmoid', 'sign', 'size', 'sqrt',
-           'square', 'squeeze', 'stack', 'string', 'subtract', 'tanh', 'transpose', 'truediv', 'stop_gradient', 'custom_gradient',
+           'square', 'squeeze', 'stack', 'string', 'subtract', 'switch_case', 'tanh',
+           'transpose', 'truediv', 'stop_gradient', 'custom_gradient',
            'uint8', 'unstack', 'where', 'while_loop', 'zeros', 'zeros_like']
 
