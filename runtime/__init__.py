@@ -148,6 +148,7 @@ from runtime.gradients import GradientTape  # noqa: E402
 from runtime.gradients import UnconnectedGradients  # noqa: E402
 from runtime.gradients import custom_gradient  # noqa: E402
 from runtime.gradients import stop_gradient  # noqa: E402
+from runtime import optimizers  # noqa: E402 - tf.optimizers.SGD, tf.optimizers.Adam
 from runtime.function import function  # noqa: E402
 
 from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
@@ -160,7 +161,8 @@ __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', '
            'gather', 'greater', 'greater_equal', 'identity', 'init_scope', 'int16', 'int32',
            'int64', 'int8', 'is_tensor', 'less', 'less_equal', 'logical_and', 'logical_not',
            'logical_or', 'math', 'matmul', 'maximum', 'minimum', 'multiply', 'negative',
-           'newaxis', 'not_equal', 'ones', 'ones_like', 'pow', 'print', 'py_function', 'random',
+           'newaxis', 'not_equal', 'ones', 'ones_like', 'optimizers', 'pow', 'print',
+           'py_function', 'random',
            'range', 'rank', 'reduce_all', 'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min',
            'reduce_prod', 'reduce_sum', 'reshape', 'shape', 'sigmoid', 'sign', 'size', 'sqrt',
            'square', 'squeeze', 'stack', 'string', 'subtract', 'tanh', 'transpose', 'truediv', 'stop_gradient', 'custom_gradient',

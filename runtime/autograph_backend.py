@@ -173,6 +173,22 @@ class RuntimeBackend(Backend):
         else:
             io_ops.print_(*args, sep=sep, end=end, style="python")
 
+    def check_defined(self, defined, error):
+        """Stages a check raising `error` (an UnboundLocalError) when `defined` is false.
+
+        A py_function with no outputs: stateful, so it runs where it is staged (inside a
+        branch only when the branch is taken), and it raises the Python exception as is.
+
+        Args:
+            defined: A bool tensor.
+            error: The exception to raise.
+        """
+        def check(flag):
+            if not bool(flag.numpy()):
+                raise error
+
+        io_ops.py_function(check, [_as_tensor(defined)], None)
+
     @contextlib.contextmanager
     def scratch(self):
         """Context manager whose staged ops go to a throwaway graph.

@@ -17,9 +17,10 @@ loop-variable types. What reaches a backend:
 
 - `cond` and `while_loop` get flat tuples of leaves (possibly empty, possibly holding Python
   numbers and bools, which the backend converts the way it converts Python numbers).
-- A staged `for` loop is a `while_loop` over (index, *state): the index starts at Python `0`,
-  the test is `index < length` with (length, getitem) from `iterate`. With a `break`, the
-  loop condition calls `cond` inside the `while_loop` condition, so that must work.
+- A staged `for` loop is a `counted_loop` (by default a `while_loop`) over (index, *state):
+  the index starts at Python `0`, the test is `index < length` with (length, getitem) from
+  `iterate`. With a `break` it is a `while_loop` whose condition calls `cond`, so a `cond`
+  inside a `while_loop` condition must work.
 - `range(n)` over a staged `n` goes to `call_builtin(range, ...)`; the backend returns an
   object of its own (a "staged range") that `is_staged` claims and `iterate` accepts.
 - Branch outputs and loop variables are compared leaf by leaf with `type_of` and
@@ -100,6 +101,23 @@ class Backend:
 
     # -------------------------------------------------------------------------------------
     # Optional hooks
+
+    def counted_loop(self, count, body_fn, loop_vars):
+        """Stages a `for` loop without `break`: `count` iterations of `body_fn`.
+
+        `loop_vars[0]` is the loop index, starting at Python 0, which `body_fn` increments.
+        A backend with a counted loop (JAX's `fori_loop`, which is reverse-differentiable for
+        a Python `count`) overrides this. The default is `while_loop` testing `index < count`.
+
+        Args:
+            count: the number of iterations, a Python int or a staged scalar.
+            body_fn: callable taking the loop variables, returning the next ones.
+            loop_vars: flat tuple (index, *state).
+
+        Returns:
+            The final loop variables, as a tuple.
+        """
+        return self.while_loop(lambda index, *_: index < count, body_fn, loop_vars)
 
     def iterate(self, iterable):
         """Describes a staged `for` loop over `iterable` (a staged value or staged range).
@@ -276,6 +294,28 @@ class Backend:
         """
         del value
         self._unsupported('return inside staged control flow', 'zeros_like')
+
+    def check_defined(self, defined, error):
+        """Stages a check that raises `error` when the computation runs with `defined` false.
+
+        Autograph calls it where converted code reads a variable that staged control flow
+        assigns on some paths only (one branch of a staged `if`, the body of a staged loop
+        that may run zero times): `defined` is the staged flag of those paths, and `error` is
+        the UnboundLocalError that plain Python raises there. Like an assert, the check runs
+        only if the code around it runs (inside a branch, only when the branch is taken). The
+        default raises UnsupportedByBackendError: autograph then reports at trace time that
+        the variable must be assigned on every path.
+
+        Args:
+            defined: a staged boolean.
+            error: the exception instance to raise.
+
+        Returns:
+            None.
+        """
+        del defined, error
+        self._unsupported('reading a variable assigned on some staged paths only',
+                          'check_defined')
 
     def scratch(self):
         """Returns a context manager whose staged operations are discarded (trial runs).

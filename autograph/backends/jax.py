@@ -8,7 +8,8 @@ jax; nothing here runs until a jax tracer reaches converted code.
 What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
 
 - `if` -> `lax.cond`; `while` -> `lax.while_loop`; `for` over a traced array or a `range`
-  with a traced bound -> `lax.while_loop` over an index. A `for` over a Python `range` with
+  with a traced bound -> `lax.fori_loop` (a `scan` when the length is static, so jax.grad
+  works through it), or a `lax.while_loop` over an index when the loop has a `break`. A `for` over a Python `range` with
   Python bounds stays a Python loop (unrolled while tracing), which keeps it
   reverse-differentiable.
 - `print` -> `jax.debug.print(..., ordered=True)` (values printed at every run, in order).
@@ -188,6 +189,16 @@ def _user(fn):
     return wrapper
 
 
+_REVERSE_MODE_MESSAGE = (
+    'This loop is staged as lax.while_loop (its condition or number of iterations depends on a '
+    'traced value) and its result is differentiated in reverse mode (jax.grad, jax.vjp), '
+    'which JAX does not support for lax.while_loop ("Reverse-mode differentiation does not '
+    'work for lax.while_loop"). Make the number of iterations static: write a for loop over '
+    'range(n) with a Python int n (it stays a Python loop) or over an array (its length is '
+    'static), or use lax.fori_loop with static bounds, or lax.scan. Forward mode (jax.jvp, '
+    'jax.jacfwd) works as it is.')
+
+
 class JaxBackend(Backend):
     """Stages autograph control flow on jax tracers as lax.cond and lax.while_loop."""
 
@@ -283,15 +294,36 @@ class JaxBackend(Backend):
             _user(test), _user(body), tuple(loop_vars))))
         if _differentiated(result):
             # JAX would fail later, when it transposes the loop, far from the user's code.
-            raise StagingError(
-                'This loop is staged as lax.while_loop (its condition or range depends on a '
-                'traced value) and its result is differentiated in reverse mode (jax.grad, '
-                'jax.vjp), which JAX does not support for lax.while_loop ("Reverse-mode '
-                'differentiation does not work for lax.while_loop"). Make the number of '
-                'iterations static: write a for loop over range(n) with a Python int n (it stays '
-                'a Python loop), or use lax.fori_loop with static bounds, or lax.scan. Forward '
-                'mode (jax.jvp, jax.jacfwd) works as it is.')
+            raise StagingError(_REVERSE_MODE_MESSAGE)
         return result
+
+    def counted_loop(self, count, body_fn, loop_vars):
+        """Stages a for loop without break as lax.fori_loop.
+
+        With a Python `count` the loop is a `scan`, which jax.grad differentiates in reverse
+        mode (a `for x in xs` over an array of static length, or a staged_range with Python
+        bounds); with a traced `count` it is a while_loop.
+
+        Args:
+            count: the number of iterations (Python int or traced scalar).
+            body_fn: callable taking (index, *state), returning (index + 1, *state).
+            loop_vars: (0, *state).
+
+        Returns:
+            The final (index, *state).
+        """
+        lax = _jax().lax
+
+        def body(index, state):
+            return tuple(body_fn(index, *state))[1:]
+
+        if not isinstance(count, builtins.int):
+            count = _jax().numpy.asarray(count)
+        state = _unwrap_user_errors(lambda: tuple(lax.fori_loop(
+            0, count, _user(body), tuple(loop_vars[1:]))))
+        if isinstance(count, builtins.int) or not _differentiated(state):
+            return (count,) + state
+        raise StagingError(_REVERSE_MODE_MESSAGE)
 
     def iterate(self, iterable):
         """Describes a staged for loop over a traced array (its rows) or a staged range.
@@ -307,6 +339,11 @@ class JaxBackend(Backend):
         """
         if isinstance(iterable, StagedRange):
             start, step = iterable.start, iterable.step
+            if type(start) is builtins.int and type(step) is builtins.int:
+                if (start, step) == (0, 1):
+                    return iterable.length(), lambda i: i
+                if step == 1:
+                    return iterable.length(), lambda i: i + start
             return iterable.length(), lambda i: start + i * step
         if not isinstance(iterable, _jax().tracer):
             return None

@@ -2,6 +2,8 @@
 
 import importlib
 import importlib.metadata
+import sys
+import threading
 import types
 import warnings
 
@@ -13,6 +15,7 @@ ENTRY_POINT_GROUP = 'autograph.backends'
 _BACKENDS = []
 # Whether the entry points of ENTRY_POINT_GROUP were loaded (once per process).
 _discovered = [False]
+_discovery_lock = threading.Lock()
 # Backends shipped with autograph, by the top-level module of the values they stage: imported
 # (and so registered) when such a value first reaches `backend_for`. Installed, they are also
 # entry points; this serves a checkout that is not installed. Emptied as they load.
@@ -82,7 +85,13 @@ def discover():
     """
     if _discovered[0]:
         return
-    _discovered[0] = True
+    with _discovery_lock:
+        if not _discovered[0]:
+            _load_entry_points()
+            _discovered[0] = True
+
+
+def _load_entry_points():
     for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:
             backend = entry_point.load()
@@ -126,6 +135,11 @@ def owned_modules():
         A frozenset of module names.
     """
     discover()
+    for library in [name for name in _BUILTIN_LAZY if name in sys.modules]:
+        # The library is in use: its functions may reach converted code before its values do.
+        module = _BUILTIN_LAZY.pop(library, None)
+        if module is not None:
+            importlib.import_module(module)
     return frozenset(m for b in _BACKENDS for m in b.owned_modules)
 
 

@@ -30,6 +30,7 @@ from autograph.operators.py_builtins import print_
 from autograph.operators.py_builtins import range_
 from autograph.operators.py_builtins import sum_
 from autograph.operators.py_builtins import zip_
+from autograph.operators.variables import MaybeUndefined
 from autograph.operators.variables import Symbol
 from autograph.operators.variables import Undefined
 from autograph.operators.variables import UndefinedReturnValue
@@ -37,7 +38,7 @@ from autograph.operators.variables import ld
 from autograph.operators.variables import ldu
 
 __all__ = [
-    'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'abs_',
+    'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'MaybeUndefined', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'abs_',
     'all_', 'and_', 'any_', 'assert_stmt', 'backend_for', 'enumerate_', 'float_', 'for_stmt',
     'if_exp', 'if_stmt', 'int_', 'is_staged', 'ld', 'ldu', 'len_', 'list_append', 'list_pop',
     'max_', 'min_', 'not_', 'or_', 'overload_of', 'print_', 'range_', 'register_backend',

@@ -8,6 +8,7 @@ from autograph.operators import nest
 from autograph.operators import staged_loops
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
+from autograph.operators.variables import MaybeUndefined
 from autograph.operators.variables import Symbol
 from autograph.operators.variables import Undefined
 from autograph.operators.variables import describe_name
@@ -47,17 +48,48 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts)
 
 
+_UNDEFINED = (Undefined, UndefinedReturnValue)
+_MAYBE_UNDEFINED = (Undefined, UndefinedReturnValue, MaybeUndefined)
+
+
+class _Realign(BaseException):
+    """Signal: the first staged branch committed outputs that the second shows are undefined.
+
+    A BaseException, like GeneratorExit, so that `except Exception` in user code staged inside
+    the branch does not swallow it. `_staged_if_stmt` stages the statement again, knowing both
+    branches' outputs.
+    """
+
+
 def _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts):
     init_vars = tuple(get_state())
+    try:
+        _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts,
+                  init_vars, {})
+    except _Realign as realign:
+        set_state(init_vars)
+        _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts,
+                  init_vars, realign.args[0])
+
+
+def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts,
+              init_vars, known):
+    """Stages the if statement once; `known` holds each branch's raw outputs, if known.
+
+    Outputs undefined at the end of one branch and defined at the end of the other are aligned
+    (`_align_outputs`). The first branch that the backend stages may not know the other's
+    outputs: when the second shows that the first's outputs needed aligning, the statement is
+    staged again (`_Realign`) with both known. That happens only when some output is
+    undefined on a path.
+    """
     out_names = tuple(symbol_names[:nouts])
     type_of = staged_loops.type_of_fn(backend)
     fns = {'if': body, 'else': orelse}
-    outputs = {}  # branch name -> output values, filled as the backend stages each branch
+    raw = {}  # branch name -> its outputs before aligning
+    outputs = {}  # branch name -> the aligned outputs it gave the backend
 
-    def other_outputs(other):
-        """The other branch's outputs: already staged, or staged now in a discarded scratch."""
-        if other in outputs:
-            return outputs[other]
+    def peek(other):
+        """The other branch's outputs, staged now in a discarded scratch (None without one)."""
         try:
             scratch = backend.scratch()
         except UnsupportedByBackendError:
@@ -74,45 +106,93 @@ def _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_na
         def branch():
             set_state(init_vars)
             fns[name]()
-            outs = tuple(get_state())[:nouts]
-            outs = _fill_missing_returns(backend, outs, lambda: other_outputs(other))
-            check_branch_values(out_names, outs, name)
+            outs = raw[name] = tuple(get_state())[:nouts]
+            other_raw = known.get(other, raw.get(other))
+            if other_raw is None and any(isinstance(v, _UNDEFINED) for v in outs):
+                other_raw = peek(other)
+            outs = _align_outputs(backend, out_names, outs, other_raw)
+            if other in outputs:
+                first = _align_outputs(backend, out_names, raw[other], outs)
+                if not known and [type(v) for v in first] != [
+                        type(v) for v in outputs[other]]:
+                    raise _Realign({name: raw[name], other: raw[other]})
+                _check_both_defined(out_names, {name: outs, other: first})
+            carried = _carried(outs)
+            check_branch_values([out_names[k] for k in carried], [outs[k] for k in carried],
+                                name)
             if other in outputs:
                 branches = {name: outs, other: outputs[other]}
-                check_same_types(out_names, branches['if'], branches['else'], type_of,
+                check_same_types([out_names[k] for k in carried],
+                                 [branches['if'][k] for k in carried],
+                                 [branches['else'][k] for k in carried], type_of,
                                  backend.compatible_types)
             outputs[name] = outs
-            return tuple(nest.flatten(outs))
+            return tuple(nest.flatten([outs[k] for k in carried]))
         return branch
 
     flat = backend.cond(cond, make_branch('if', 'else'), make_branch('else', 'if'))
     first = outputs['if'] if 'if' in outputs else outputs['else']
-    final = nest.pack(nest.structure(first), flat)
+    carried = _carried(first)
+    final = list(first)
+    for k, value in zip(carried, nest.pack(nest.structure([first[k] for k in carried]), flat)):
+        final[k] = value
     set_state(tuple(final) + init_vars[nouts:])
 
 
-def _fill_missing_returns(backend, outs, other_outputs):
-    """Gives a branch without a `return` a placeholder return value of the other's type.
+def _check_both_defined(names, branches):
+    """Reports an output that stays undefined in one branch and is defined in the other."""
+    for k, name in enumerate(names):
+        undefined = [b for b in ('if', 'else') if isinstance(branches[b][k], _UNDEFINED)]
+        if len(undefined) == 1:
+            check_branch_values([name], [branches[undefined[0]][k]], undefined[0])
 
-    When only one branch of a staged `if` returns, the return value is an output of both; the
-    other branch's value is never used, because its `do_return` flag stays false. It becomes
-    `zeros_like` of the returning branch's value when the backend has that hook; otherwise the
-    missing return is reported by `check_branch_values`.
+
+def _carried(outs):
+    """Positions of the outputs that the staged cond carries.
+
+    An output still undefined after `_align_outputs` is undefined in both branches (no path
+    that the trace reached assigns it, e.g. a return under a Python-false condition): it is
+    not an output, and keeps its placeholder.
     """
-    missing = [k for k, v in enumerate(outs) if isinstance(v, UndefinedReturnValue)]
-    if not missing:
-        return outs
-    other = other_outputs()
+    return [k for k, v in enumerate(outs) if not isinstance(v, _UNDEFINED)]
+
+
+def _align_outputs(backend, names, outs, other):
+    """Gives one branch's outputs the structure of the other's, where one may be undefined.
+
+    - A return value that this branch does not set becomes `zeros_like` of the other's: it is
+      never used, because this branch's `do_return` flag stays false.
+    - A variable that only the other branch assigns becomes `MaybeUndefined(zeros, False)`,
+      and this branch's value `MaybeUndefined(value, True)`: after the statement, reading it
+      checks the staged flag (see `variables.ld`), as plain Python raises UnboundLocalError
+      on the path that did not assign it.
+    - An output undefined in both branches stays undefined (see `_carried`).
+
+    When the other's outputs are not known (`other` is None), or the backend has no
+    `zeros_like`, the outputs are returned unchanged.
+    """
     if other is None:
         return outs
-    filled = list(outs)
-    for k in missing:
-        if not isinstance(other[k], (Undefined, UndefinedReturnValue)) and other[k] is not None:
-            try:
-                filled[k] = nest.map_leaves(backend.zeros_like, other[k])
-            except UnsupportedByBackendError:
-                return outs
-    return tuple(filled)
+    aligned = list(outs)
+    try:
+        for k, (a, b) in enumerate(zip(outs, other)):
+            if isinstance(b, _UNDEFINED):
+                if type(b) is Undefined and not isinstance(a, _MAYBE_UNDEFINED):
+                    aligned[k] = MaybeUndefined(a, True, names[k])
+                continue
+            if type(a) is UndefinedReturnValue:
+                if b is not None:
+                    aligned[k] = nest.map_leaves(backend.zeros_like, b)
+            elif type(a) is Undefined:
+                ref = b.value if type(b) is MaybeUndefined else b
+                if ref is not None:
+                    aligned[k] = MaybeUndefined(nest.map_leaves(backend.zeros_like, ref), False,
+                                                names[k])
+            elif type(a) is not MaybeUndefined and type(b) is MaybeUndefined:
+                aligned[k] = MaybeUndefined(a, True, names[k])
+    except UnsupportedByBackendError:
+        return outs
+    return tuple(aligned)
 
 
 def check_branch_values(names, values, branch):

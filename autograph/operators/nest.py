@@ -3,6 +3,7 @@
 import enum
 
 from autograph.operators import backends
+from autograph.operators.variables import MaybeUndefined
 
 
 class Kind(enum.Enum):
@@ -29,7 +30,7 @@ def _sorted_keys(d):
 def _is_container(value):
     """Containers are exact list/tuple/dict, namedtuples, and unstaged subclasses of those."""
     kind = type(value)
-    if kind is tuple or kind is list or kind is dict:
+    if kind is tuple or kind is list or kind is dict or kind is MaybeUndefined:
         return True
     if isinstance(value, (list, tuple, dict)):
         return not backends.is_staged(value)
@@ -47,6 +48,8 @@ def structure(value):
     """
     if not _is_container(value):
         return LEAF
+    if type(value) is MaybeUndefined:
+        return (MaybeUndefined, value.symbol_name, (structure(value.value), LEAF))
     if isinstance(value, dict):
         keys = _sorted_keys(value)
         return (type(value), keys, tuple(structure(value[k]) for k in keys))
@@ -70,6 +73,9 @@ def flatten(value):
 def _flatten_into(value, leaves):
     if not _is_container(value):
         leaves.append(value)
+    elif type(value) is MaybeUndefined:
+        _flatten_into(value.value, leaves)
+        leaves.append(value.defined)
     elif isinstance(value, dict):
         for k in _sorted_keys(value):
             _flatten_into(value[k], leaves)
@@ -109,6 +115,8 @@ def _pack(struct, leaves, pos):
     for child in children:
         item, pos = _pack(child, leaves, pos)
         items.append(item)
+    if kind is MaybeUndefined:
+        return MaybeUndefined(items[0], items[1], keys_or_len), pos
     if issubclass(kind, dict):
         return kind(zip(keys_or_len, items)), pos
     if issubclass(kind, tuple) and kind is not tuple:
@@ -128,6 +136,9 @@ def describe(value, type_of):
     """
     if not _is_container(value):
         return (LEAF, type_of(value))
+    if type(value) is MaybeUndefined:
+        return (MaybeUndefined, value.symbol_name,
+                (describe(value.value, type_of), describe(value.defined, type_of)))
     if isinstance(value, dict):
         keys = _sorted_keys(value)
         return (type(value), keys, tuple(describe(value[k], type_of) for k in keys))
@@ -165,6 +176,8 @@ def render(description):
         return str(description[1])
     kind, keys, children = description
     parts = [render(c) for c in children]
+    if kind is MaybeUndefined:
+        return '{} (or undefined)'.format(parts[0])
     if issubclass(kind, dict):
         return '{' + ', '.join('{!r}: {}'.format(k, p) for k, p in zip(keys, parts)) + '}'
     if kind is list:

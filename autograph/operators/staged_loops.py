@@ -11,9 +11,13 @@ from autograph.errors import UndefinedVariableError
 from autograph.operators import nest
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
+from autograph.operators.variables import MaybeUndefined
 from autograph.operators.variables import Undefined
 from autograph.operators.variables import describe_name
 from autograph.operators.variables import UndefinedReturnValue
+
+
+_UNDEFINED = (Undefined, UndefinedReturnValue)
 
 
 def type_of_fn(backend):
@@ -77,7 +81,8 @@ def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_na
         return (index + 1,)
 
     StagedLoop(backend, loop_test, loop_body, (get_state, set_state), symbol_names,
-               'for loop', head=(0,), opts=opts).stage()
+               'for loop', head=(0,), opts=opts,
+               trip_count=length if extra_test is None else None).stage()
 
 
 def _iteration_spec(backend, iterable):
@@ -118,7 +123,7 @@ class StagedLoop:
     """
 
     def __init__(self, backend, test, body, state, symbol_names, construct, head=(),
-                 opts=None):
+                 opts=None, trip_count=None):
         self.backend = backend
         self.test = test
         self.body = body
@@ -127,6 +132,9 @@ class StagedLoop:
         self.construct = construct
         self.head = tuple(head)
         self.opts = opts or {}
+        # the number of iterations of a for loop without break (head is its index), or None:
+        # the loop is the backend's counted_loop instead of a while_loop
+        self.trip_count = trip_count
         self.type_of = type_of_fn(backend)
         # the _ListFrame of the current staging attempt (see `stage`)
         self.frame = None
@@ -154,17 +162,20 @@ class StagedLoop:
     def _stage_once(self):
         """Stages the loop once with the current state as the initial loop variables.
 
-        Return values that are undefined on entry get a placeholder first (see
-        `_return_placeholders`).
+        Variables and return values undefined on entry get a placeholder first (see
+        `_placeholders`).
         """
         init_vars = tuple(self.get_state())
-        returns = [k for k, v in enumerate(init_vars) if isinstance(v, UndefinedReturnValue)]
-        _check_loop_init(self.symbol_names, init_vars, self.construct, skip=returns)
-        if returns:
-            init_vars = self._return_placeholders(init_vars, returns)
-            self.set_state(init_vars)
+        undefined = [k for k, v in enumerate(init_vars) if isinstance(v, _UNDEFINED)]
+        if not undefined:
             _check_loop_init(self.symbol_names, init_vars, self.construct)
-        self._run(init_vars)
+            self._run(init_vars)
+            return
+        _check_loop_init(self.symbol_names, init_vars, self.construct, skip=undefined)
+        init_vars, held = self._placeholders(init_vars, undefined)
+        self.set_state(init_vars)
+        _check_loop_init(self.symbol_names, init_vars, self.construct, skip=held)
+        self._run(init_vars, skip=held)
 
     def _run(self, init_vars, skip=(), captured=None):
         """Calls the backend's while_loop; entries in `skip` are held at their initial value.
@@ -199,44 +210,77 @@ class StagedLoop:
             state = tuple(self.get_state())
             if captured is not None:
                 for k in skip:
-                    if k not in captured and not isinstance(state[k], UndefinedReturnValue):
+                    if k not in captured and not isinstance(state[k], _UNDEFINED):
                         captured[k] = state[k]
-            exit_ = tuple(state[k] for k in carried)
+            exit_ = tuple(_still_maybe_undefined(e, x) for e, x in zip(
+                entry, (state[k] for k in carried)))
             _check_loop_vars(names, entry, exit_, self.type_of, self.construct,
                              self.backend.compatible_types)
             return tuple(new_head) + tuple(nest.flatten(exit_))
 
-        final = tuple(self.backend.while_loop(
-            cond_fn, body_fn, self.head + tuple(nest.flatten(carried_init))))
+        loop_vars = self.head + tuple(nest.flatten(carried_init))
+        if self.trip_count is None:
+            final = tuple(self.backend.while_loop(cond_fn, body_fn, loop_vars))
+        else:
+            final = tuple(self.backend.counted_loop(self.trip_count, body_fn, loop_vars))
         assign(final[nhead:])
 
-    def _return_placeholders(self, init_vars, returns):
-        """Replaces return values undefined on entry with zeros of the type the loop gives.
+    def _placeholders(self, init_vars, undefined):
+        """Gives the entries undefined on entry a placeholder of the type the loop gives them.
 
-        A `return` inside a staged loop makes the return value a loop variable. Its type is
-        found by staging the loop once in the backend's `scratch()` context (discarded), with
-        the return value held out of the loop variables; the real loop then starts from
-        `zeros_like` of it. The placeholder is never returned: the `do_return` flag is false
-        until a return runs. Without the `scratch` and `zeros_like` hooks the state is returned
-        unchanged (and `_check_loop_init` reports the undefined return value).
+        The loop is staged once in the backend's `scratch()` context (discarded) with those
+        entries held out of the loop variables, which tells what type the body gives them.
+        Then, as TensorFlow does for loop variables first assigned in the loop:
+        - a variable enters as `MaybeUndefined(zeros, False)`: after a loop that ran no
+          iteration, reading it raises UnboundLocalError when the staged code runs, as in
+          plain Python (see `variables.ld`);
+        - a return value enters as `zeros_like`: it is never returned, because the
+          `do_return` flag is false until a return runs.
+        Entries that no traced path of the body assigns (a return under a Python-false
+        condition) are held out of the loop: they stay undefined and need no type.
+
+        Returns:
+            A tuple (new initial state, positions held out of the loop). Without the `scratch`
+            and `zeros_like` hooks, the state is unchanged and nothing is held out (then
+            `_check_loop_init` reports the undefined entries).
         """
         try:
             scratch = self.backend.scratch()
         except UnsupportedByBackendError:
-            return init_vars
+            return init_vars, ()
         captured = {}
         try:
             with scratch:
-                self._run(init_vars, skip=returns, captured=captured)
+                self._run(init_vars, skip=undefined, captured=captured)
         finally:
             self.set_state(init_vars)
         state = list(init_vars)
+        held = []
+        zeros_like = self.backend.zeros_like
         try:
-            for k, value in captured.items():
-                state[k] = nest.map_leaves(self.backend.zeros_like, value)
+            for k in undefined:
+                if k not in captured:
+                    held.append(k)
+                    continue
+                value = captured[k]
+                if type(state[k]) is UndefinedReturnValue:
+                    state[k] = nest.map_leaves(zeros_like, value)
+                    continue
+                if type(value) is MaybeUndefined:
+                    value = value.value
+                state[k] = MaybeUndefined(nest.map_leaves(zeros_like, value), False,
+                                          state[k].symbol_name)
         except UnsupportedByBackendError:
-            return init_vars
-        return tuple(state)
+            return init_vars, ()
+        return tuple(state), held
+
+
+def _still_maybe_undefined(entry, exit_):
+    """A variable that entered the iteration as MaybeUndefined and was assigned is defined."""
+    if type(entry) is MaybeUndefined and type(exit_) is not MaybeUndefined and not (
+            isinstance(exit_, _UNDEFINED)):
+        return MaybeUndefined(exit_, True, entry.symbol_name)
+    return exit_
 
 
 def _check_loop_init(symbol_names, init_vars, construct, skip=()):

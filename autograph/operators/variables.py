@@ -2,6 +2,11 @@
 and the roles of the symbols that converters generate."""
 
 import enum
+import sys
+
+from autograph.backends.registry import backend_for
+from autograph.errors import UndefinedVariableError
+from autograph.errors import UnsupportedByBackendError
 
 
 class Symbol(enum.Enum):
@@ -107,6 +112,34 @@ class UndefinedReturnValue:
         return 'UndefinedReturnValue()'
 
 
+class MaybeUndefined:
+    """A variable that staged control flow defines on some paths only: a value and a flag.
+
+    A variable assigned in one branch of a staged `if`, or first assigned inside a staged
+    loop, is defined after it only when the staged condition says so. It then holds this
+    pair: `value` (a placeholder of the right type where undefined) and `defined` (a staged
+    bool). `nest` flattens it into those two leaves, so it threads through later branches and
+    loops like any value. Reading it (`ld`) asks the backend to raise UnboundLocalError when
+    the staged computation runs with `defined` false: the staged function fails exactly where
+    the plain one does. Only staged control flow makes one; Python paths never see it.
+
+    Attributes:
+        value: the value on the paths that define the variable.
+        defined: a staged bool, or a Python bool.
+        symbol_name: the variable's name, as the user wrote it.
+    """
+
+    __slots__ = ('value', 'defined', 'symbol_name')
+
+    def __init__(self, value, defined, symbol_name):
+        self.value = value
+        self.defined = defined
+        self.symbol_name = symbol_name
+
+    def __repr__(self):
+        return 'MaybeUndefined({!r}, defined={!r})'.format(self.value, self.defined)
+
+
 def is_undefined(value):
     """Tells whether `value` is an `Undefined` or `UndefinedReturnValue` placeholder.
 
@@ -131,9 +164,36 @@ def ld(v):
     Raises:
         UnboundLocalError: if `v` is `Undefined`, with Python's own message.
     """
-    if type(v) is Undefined:
+    kind = type(v)
+    if kind is Undefined:
         v.read()
+    if kind is MaybeUndefined:
+        return _read_maybe_undefined(v)
     return v
+
+
+def _read_maybe_undefined(v):
+    """Reads a MaybeUndefined: the value, with a staged check that it is defined."""
+    if v.defined is True:
+        return v.value
+    if v.defined is False:
+        Undefined(v.symbol_name).read()
+    caller = sys._getframe(2)  # the converted user code that reads the variable
+    where = 'File "{}", line {}'.format(caller.f_code.co_filename, caller.f_lineno)
+    backend = backend_for(v.defined)
+    error = UnboundLocalError('{} ({}: {!r} is assigned only on some paths of staged control '
+                              'flow, and none of them ran)'.format(
+                                  _UNBOUND_LOCAL_MESSAGE.format(v.symbol_name), where,
+                                  v.symbol_name))
+    try:
+        backend.check_defined(v.defined, error)
+    except UnsupportedByBackendError:
+        raise UndefinedVariableError(
+            "{!r} is read here ({}) but is assigned only on some paths of staged control "
+            "flow, and the backend {!r} cannot check at run time which path ran. Assign {!r} "
+            "before the if statement or loop that assigns it.".format(
+                v.symbol_name, where, backend.name, v.symbol_name)) from None
+    return v.value
 
 
 def ldu(load_v, name):

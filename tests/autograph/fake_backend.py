@@ -198,6 +198,7 @@ class FakeBackend(backends.Backend):
         self.printed = []
         self.asserts = 0
         self._scratch_depth = 0  # > 0 while staging into a discarded scratch context
+        self._untaken_depth = 0  # > 0 while staging a cond branch that the predicate skips
 
     def is_staged(self, value):
         return isinstance(value, (Sym, SymVec, SymRange, SymArray))
@@ -205,12 +206,27 @@ class FakeBackend(backends.Backend):
     def cond(self, pred, true_fn, false_fn):
         self.calls.append('cond')
         pred = convert(pred, 'bool')
-        true_out = tuple(convert(v) if not self.is_staged(v) else v for v in true_fn())
-        false_out = tuple(convert(v) if not self.is_staged(v) else v for v in false_fn())
+        true_out = tuple(convert(v) if not self.is_staged(v) else v
+                         for v in self._branch(true_fn, pred.value))
+        false_out = tuple(convert(v) if not self.is_staged(v) else v
+                          for v in self._branch(false_fn, not pred.value))
         if len(true_out) != len(false_out):
             raise ValueError('cond branches return {} and {} values'.format(
                 len(true_out), len(false_out)))
         return true_out if pred.value else false_out
+
+    def _branch(self, fn, taken):
+        self._untaken_depth += not taken
+        try:
+            return fn()
+        finally:
+            self._untaken_depth -= not taken
+
+    def check_defined(self, defined, error):
+        self.calls.append('check_defined')
+        if (not convert(defined, 'bool').value and not self._scratch_depth
+                and not self._untaken_depth):
+            raise error
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         self.calls.append('while_loop')

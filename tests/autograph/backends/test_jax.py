@@ -286,3 +286,24 @@ def test_list_with_maximum_iterations_becomes_a_buffer():
 
     buffer, length = jax.jit(squares_bounded)(3)
     assert buffer.tolist() == [10, 0, 1, 4, 0] and int(length) == 4
+
+
+def weighted_sum(xs):
+    total = 0.0
+    for i, x in enumerate(xs):
+        total = total + x * x * i
+    return total
+
+
+def test_for_without_break_is_a_fori_loop_that_grad_goes_through():
+    xs = jnp.array([1.0, 2.0, 3.0])
+    text = str(jax.make_jaxpr(ag.convert(weighted_sum))(xs))
+    assert 'scan[' in text and 'while[' not in text
+    grad = jax.jit(jax.grad(ag.convert(weighted_sum)))(xs)
+    assert grad.tolist() == [0.0, 4.0, 12.0]  # d/dx_i of x_i^2 * i
+    assert float(jax.jit(ag.convert(weighted_sum))(xs)) == weighted_sum([1.0, 2.0, 3.0])
+
+
+def test_for_with_break_is_a_while_loop():
+    text = str(jax.make_jaxpr(ag.convert(skip_odd_sum))(5))
+    assert 'while[' in text

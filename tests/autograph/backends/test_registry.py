@@ -79,3 +79,15 @@ def test_autograph_names_no_backend_package():
                     if 'import runtime' in line or 'from runtime' in line:
                         offenders.append('%s:%d' % (name, number))
     assert offenders == []
+
+
+def test_jax_functions_are_never_converted_even_before_a_tracer_is_seen():
+    # A fresh process: jax imported, the backend not yet loaded; converted code calls a
+    # pure-Python jax function before any control flow meets a tracer.
+    import subprocess  # pylint: disable=import-outside-toplevel
+    script = ('import jax, autograph.impl.api as api; '
+              'print(api._module_is_allowlisted("jax._src.nn.functions"), '
+              'api._module_is_allowlisted("optax"))')
+    out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=ROOT), check=True).stdout
+    assert out == 'True True\n'
