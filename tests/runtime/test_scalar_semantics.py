@@ -1,0 +1,132 @@
+"""Scalar state in staged loops keeps int32/float32 semantics exactly, on both executors.
+
+These pin what any fast path (Python scalars, peephole rewrites, in-place buffers) must keep:
+int32 wrap-around at the limits, float32 rounding after every operation, and result dtypes.
+The expected values are worked out independently of the runtime: int32 by Python ints reduced
+modulo 2**32, float32 by numpy float32 scalars.
+"""
+import numpy as np
+import pytest
+
+import runtime as tf
+
+EXECUTORS = ("compiled", "interpreter")
+
+
+def wrap32(value):
+    """Python int -> the int32 it wraps to."""
+    return (value + 2 ** 31) % 2 ** 32 - 2 ** 31
+
+
+def times_three(x, n):
+    i = 0
+    while i < n:
+        x = x * 3 + 1
+        i += 1
+    return x
+
+
+def count_up(x, n):
+    for _ in tf.range(n):
+        x += 1
+    return x
+
+
+def collatz_steps(n):
+    steps = 0
+    while n > 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+        if steps >= 5:
+            break
+    return n, steps
+
+
+def accumulate(step, n):
+    total = 0.0
+    for _ in tf.range(n):
+        total += step
+    return total
+
+
+def mixed(x):
+    halves = 0
+    while x > 1.0:
+        x = x / 2.0
+        halves += 1
+    return x, halves, x > 0.25
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_int32_multiplication_wraps_in_a_loop(executor):
+    fn = tf.function(times_three, executor=executor)
+    got = fn(tf.constant(7), tf.constant(40))
+    want = 7
+    for _ in range(40):
+        want = wrap32(want * 3 + 1)
+    assert got.dtype == tf.int32
+    assert int(got.numpy()) == want
+    assert want != 7 * 3 ** 40  # the test really crosses the limit
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_int32_addition_wraps_at_the_limit(executor):
+    fn = tf.function(count_up, executor=executor)
+    got = fn(tf.constant(2 ** 31 - 3), tf.constant(5))
+    assert got.dtype == tf.int32
+    assert int(got.numpy()) == wrap32(2 ** 31 - 3 + 5) == -2 ** 31 + 2
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_collatz_step_overflowing_int32(executor):
+    fn = tf.function(collatz_steps, executor=executor)
+    start = 2 ** 30 + 1  # odd: 3n + 1 leaves int32 on the first step
+    n, steps = fn(tf.constant(start))
+    want, count = start, 0
+    while want > 1 and count < 5:
+        want = wrap32(want // 2 if want % 2 == 0 else 3 * want + 1)
+        count += 1
+    assert (n.dtype, steps.dtype) == (tf.int32, tf.int32)
+    assert (int(n.numpy()), int(steps.numpy())) == (want, count)
+    assert count < 5 and want < 0  # wrapped negative, so the loop stopped early
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("value", [-7, 7, -2 ** 31, 2 ** 31 - 1])
+def test_int32_floor_division_and_modulo_follow_python(executor, value):
+    fn = tf.function(lambda a: (a // 2, a % 2, a // -3, a % -3), executor=executor)
+    got = [int(t.numpy()) for t in fn(tf.constant(value))]
+    assert got == [wrap32(value // 2), value % 2, wrap32(value // -3), value % -3]
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_float32_rounding_after_every_add(executor):
+    fn = tf.function(accumulate, executor=executor)
+    got = fn(tf.constant(0.1), tf.constant(1000))
+    want = np.float32(0.0)
+    for _ in range(1000):
+        want = np.float32(want + np.float32(0.1))
+    assert got.dtype == tf.float32
+    assert got.numpy().item() == want.item()
+    assert want.item() != sum([0.1] * 1000)  # float64 accumulation would differ
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_float32_large_plus_small_is_lost(executor):
+    fn = tf.function(accumulate, executor=executor)
+    got = fn(tf.constant(2.0 ** -30), tf.constant(3))
+    assert got.numpy().item() == np.float32(3 * 2.0 ** -30).item()
+    big = tf.function(lambda x: x + 1.0 - x, executor=executor)
+    assert big(tf.constant(2.0 ** 25)).numpy().item() == 0.0  # float64 would give 1.0
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_result_dtypes_of_scalar_loop_state(executor):
+    fn = tf.function(mixed, executor=executor)
+    x, halves, flag = fn(tf.constant(10.0))
+    assert (x.dtype, halves.dtype, flag.dtype) == (tf.float32, tf.int32, tf.bool)
+    assert (x.numpy().item(), int(halves.numpy()), bool(flag.numpy())) == (0.625, 4, True)
+    assert x.numpy().dtype == np.float32 and halves.numpy().dtype == np.int32
