@@ -30,6 +30,7 @@ from runtime.ops import math_ops as _math
 from runtime.ops import random_ops as _random
 from runtime.ops import reduction_ops as _reduction
 from runtime.ops import state_ops as _state  # noqa: F401 - registers the state ops
+from runtime.ops.switch_case import switch_case
 from runtime.tensor import Tensor
 from runtime.tensor import TensorShape
 from runtime.tensor import TensorSpec
@@ -165,6 +166,7 @@ __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', '
            'py_function', 'random',
            'range', 'rank', 'reduce_all', 'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min',
            'reduce_prod', 'reduce_sum', 'reshape', 'shape', 'sigmoid', 'sign', 'size', 'sqrt',
-           'square', 'squeeze', 'stack', 'string', 'subtract', 'tanh', 'transpose', 'truediv', 'stop_gradient', 'custom_gradient',
+           'square', 'squeeze', 'stack', 'string', 'subtract', 'switch_case', 'tanh',
+           'transpose', 'truediv', 'stop_gradient', 'custom_gradient',
            'uint8', 'unstack', 'where', 'while_loop', 'zeros', 'zeros_like']
 

@@ -7,6 +7,7 @@ from runtime import dtypes
 from runtime import nest
 from runtime.graph import Graph
 from runtime.ops import common
+from runtime.ops import control_flow_ops  # noqa: F401 - registers the cond and while ops
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
@@ -106,38 +107,78 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
                         f"('{pred.name}'). Compare it or reduce it (tf.reduce_any) first.")
     pred = graph.capture(pred)
     base = name or "cond"
-    true_graph, true_out = _trace_branch(graph, f"{base}_true", true_fn)
-    false_graph, false_out = _trace_branch(graph, f"{base}_false", false_fn)
-    if _structure_signature(true_out) != _structure_signature(false_out):
-        raise ValueError(
-            f"true_fn ({_fn_name(true_fn)}) and false_fn ({_fn_name(false_fn)}) must return "
-            f"the same nested structure, found {_summary(true_out)} and "
-            f"{_summary(false_out)}.")
-    true_flat = _branch_outputs(true_graph, true_out, "true_fn")
-    false_flat = _branch_outputs(false_graph, false_out, "false_fn")
-    specs = []
-    for i, (t, f) in enumerate(zip(true_flat, false_flat)):
-        if t.dtype is not f.dtype:
-            raise TypeError(
-                f"true_fn ({_fn_name(true_fn)}) and false_fn ({_fn_name(false_fn)}) return "
-                f"different dtypes for output #{i}: {t.dtype.name} and {f.dtype.name}. "
-                f"Use tf.cast so both branches return the same dtype.")
-        specs.append((_merge_shapes(t.shape, f.shape), t.dtype))
-    true_graph.outputs = true_flat
-    false_graph.outputs = false_flat
-    operands = _bind_captures(graph, [true_graph, false_graph], prefix=[])
-    stateful = true_graph.is_stateful() or false_graph.is_stateful()
-    node = graph.add_node("cond", [pred] + operands,
-                          {"true_graph": true_graph, "false_graph": false_graph}, specs,
-                          base, stateful)
+    return add_branch_node(graph, "cond", pred, [
+        ("true_graph", f"{base}_true", true_fn, "true_fn"),
+        ("false_graph", f"{base}_false", false_fn, "false_fn")], base, _record_gradient)
+
+
+def _record_gradient(node):
     if context._state.tapes:
         from runtime import control_flow_grad
         control_flow_grad.record_node(node)
-    leaves = flatten(true_out)
-    if not leaves and true_out is None:
+
+
+def add_branch_node(graph, op, selector, branches, name, on_node=None):
+    """Traces branch functions into subgraphs and adds a branching node (cond, switch_case).
+
+    Every branch gets the same operands (all the tensors any branch captures) and must return
+    the same nested structure with the same dtypes; shapes are merged (differing dims ->
+    None). The node's inputs are `[selector, *operands]` and its attrs the subgraphs.
+
+    Args:
+        graph: The graph being built.
+        op: The registered op name.
+        selector: The captured tensor choosing the branch (the node's first input).
+        branches: (attr name, subgraph name, zero-argument callable, label for messages) per
+            branch, in branch order.
+        name: The node name.
+        on_node: Optional callable given the new node (e.g. to record it on gradient tapes).
+
+    Returns:
+        The structure the branches return, holding the node's outputs.
+
+    Raises:
+        TypeError: if the branch dtypes differ.
+        ValueError: if the branch structures differ.
+    """
+    traced = []
+    for key, sub_name, fn, label in branches:
+        sub, out = _trace_branch(graph, sub_name, fn)
+        traced.append((key, sub, out, fn, label))
+    _, _, first_out, first_fn, first_label = traced[0]
+    for _, _, out, fn, label in traced[1:]:
+        if _structure_signature(first_out) != _structure_signature(out):
+            raise ValueError(
+                f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) must "
+                f"return the same nested structure, found {_summary(first_out)} and "
+                f"{_summary(out)}.")
+    flats = [_branch_outputs(sub, out, label) for _, sub, out, _, label in traced]
+    specs = []
+    for i, first in enumerate(flats[0]):
+        shape = first.shape
+        for (_, _, _, fn, label), flat in zip(traced[1:], flats[1:]):
+            other = flat[i]
+            if other.dtype is not first.dtype:
+                raise TypeError(
+                    f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) "
+                    f"return different dtypes for output #{i}: {first.dtype.name} and "
+                    f"{other.dtype.name}. Use tf.cast so both branches return the same dtype.")
+            shape = _merge_shapes(shape, other.shape)
+        specs.append((shape, first.dtype))
+    for (_, sub, _, _, _), flat in zip(traced, flats):
+        sub.outputs = flat
+    subs = [sub for _, sub, _, _, _ in traced]
+    operands = _bind_captures(graph, subs, prefix=[])
+    stateful = any(sub.is_stateful() for sub in subs)
+    node = graph.add_node(op, [selector] + operands, {key: sub for key, sub, _, _, _ in traced},
+                          specs, name, stateful)
+    if on_node is not None:
+        on_node(node)
+    leaves = flatten(first_out)
+    if not leaves and first_out is None:
         return None
-    return pack_sequence_as(true_out, [_rebuild_leaf(template, t)
-                                       for template, t in zip(leaves, node.outputs)])
+    return pack_sequence_as(first_out, [_rebuild_leaf(template, t)
+                                        for template, t in zip(leaves, node.outputs)])
 
 
 def _summary(structure):

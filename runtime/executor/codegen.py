@@ -3,9 +3,10 @@
 `compile(graph, inputs, outputs)` optimises the graph (runtime.executor.optimize), then emits
 straight-line source: one statement per node, with an inline expression where one computes
 exactly what the kernel computes (`add_1 = x + y`, see runtime.executor.emitters) and a direct
-kernel call otherwise (`print_2 = _k_print(x, template=_a3)`). `cond` nodes become native
-`if`/`else` and `while` nodes native `while` loops with their subgraphs inlined as nested code,
-so no node is dispatched at run time and a loop runs in constant stack depth. Constants, kernels
+kernel call otherwise (`print_2 = _k_print(x, template=_a3)`). Structured ops write their own
+source through their `emit` rule (runtime.ops.registry): `cond` becomes a native `if`/`else`
+and `while` a native `while` loop with the subgraphs inlined as nested code, so no node is
+dispatched at run time and a loop runs in constant stack depth. Constants, kernels
 and attributes are hoisted into the function's globals; rank-0 numeric inputs and constants are
 turned into numpy scalars (numpy's scalar fast paths are ~20x faster than 0-d arrays); values
 that may be large are deleted after their last use.
@@ -183,7 +184,7 @@ class _Generator:
         self._globals_by_id = {}  # id(value) -> global name (values kept alive by namespace)
         self._scalars = {}  # (dtype, bytes) of a numpy scalar constant -> its global name
 
-    # -- helpers used by emitters ---------------------------------------------------------
+    # -- helpers used by emitters and structured ops' emit rules ---------------------------
 
     def global_(self, value, hint):
         """Binds `value` as a global of the generated code and returns its name."""
@@ -198,7 +199,7 @@ class _Generator:
         """Returns the compile-time value of `tensor`, or None."""
         return self.const.get(tensor)
 
-    def _scalar_global(self, value):
+    def scalar_global(self, value):
         """Returns the global holding numpy scalar `value`, shared by equal scalars."""
         key = (value.dtype.str, value.tobytes())
         name = self._scalars.get(key)
@@ -221,7 +222,8 @@ class _Generator:
 
     # -- emission -------------------------------------------------------------------------
 
-    def _line(self, depth, text, node=None):
+    def line(self, depth, text, node=None):
+        """Appends one source line at `depth`, mapped to `node` for error messages."""
         self.lines.append(_INDENT * depth + text)
         if node is not None:
             self.line_nodes[len(self.lines)] = node
@@ -245,22 +247,22 @@ class _Generator:
                 self.env[t] = scalar
                 raw[t] = name
         filename = f"<runtime-graph {graph.name}#{next(_counter)}>"
-        self._line(0, f"def {fn_name}({', '.join(params)}):")
-        self._line(1, "try:")
+        self.line(0, f"def {fn_name}({', '.join(params)}):")
+        self.line(1, "try:")
         for text in prologue:
-            self._line(2, text)
-        self._block(graph, 2, raw)
+            self.line(2, text)
+        self.block(graph, 2, raw)
         outs = []
         for t in graph.outputs:
             outs.append(raw.get(t) or self.env[t])
-        self._line(2, "return (" + _tuple_items(outs) + ")")
-        self._line(1, "except Exception as _e:")
-        self._line(2, "_annotate_error(_e)")
-        self._line(2, "raise")
+        self.line(2, "return (" + _tuple_items(outs) + ")")
+        self.line(1, "except Exception as _e:")
+        self.line(2, "_annotate_error(_e)")
+        self.line(2, "raise")
         source = "\n".join(self.lines) + "\n"
         return GeneratedCode(source, self.namespace, fn_name, filename, self.line_nodes)
 
-    def _block(self, graph, depth, raw=None):
+    def block(self, graph, depth, raw=None):
         """Emits the nodes of `graph` (its placeholders must already be bound in env)."""
         nodes = [n for n in graph.nodes if n.op != "placeholder"]
         last_use = {}
@@ -271,21 +273,22 @@ class _Generator:
             last_use[t] = len(nodes)
         start = len(self.lines)
         for i, node in enumerate(nodes):
-            self._node(node, depth, raw)
+            self.emit_node(node, depth, raw)
             dead = [self.env[t] for t in node.outputs if t not in last_use and self._local(t)]
             dead += [self.env[t] for t in node.inputs
                      if last_use.get(t) == i and self._local(t) and t.node.graph is graph]
             dead = sorted(set(dead))
             if dead:
-                self._line(depth, "del " + ", ".join(dead))
+                self.line(depth, "del " + ", ".join(dead))
         if len(self.lines) == start:
-            self._line(depth, "pass")
+            self.line(depth, "pass")
 
     def _local(self, tensor):
         """True for large values held in a local that this block defines."""
         return tensor.node.op not in ("placeholder", "constant") and _is_large(tensor)
 
-    def _node(self, node, depth, raw):
+    def emit_node(self, node, depth, raw=None):
+        """Emits one node (constants become globals; `raw` maps tensors to unconverted names)."""
         op = node.op
         if op == "constant":
             value = node.attrs["value"]
@@ -294,24 +297,21 @@ class _Generator:
             if raw is not None:
                 raw[t] = self.global_(value, node.name)
             if _is_scalar(t):
-                self.env[t] = self._scalar_global(value[()])
+                self.env[t] = self.scalar_global(value[()])
             else:
                 self.env[t] = self.global_(value, node.name)
             return
-        if op == "cond":
-            self._cond(node, depth)
-            return
-        if op == "while":
-            self._while(node, depth)
+        opdef = registry.OPS[op]
+        if opdef.emit is not None:
+            opdef.emit(self, node, depth)
             return
         args = [self.env[t] for t in node.inputs]
-        opdef = registry.OPS[op]
         if op == "getitem" and opdef.kernel is slicing._getitem_kernel:
             if self._getitem(node, args, depth):
                 return
         if op == "logical_not" and opdef.kernel is np.logical_not:
             # `b ^ True` is logical not for bool scalars and arrays, ~10x faster on scalars.
-            expr = f"{args[0]} ^ {self._scalar_global(np.True_)}"
+            expr = f"{args[0]} ^ {self.scalar_global(np.True_)}"
         else:
             expr = emitters.expression(node, args, self)
         if expr is None:
@@ -324,11 +324,11 @@ class _Generator:
         for t, name in zip(outs, names):
             self.env[t] = name
         if not opdef.multi_output:
-            self._line(depth, f"{names[0]} = {expr}", node)
+            self.line(depth, f"{names[0]} = {expr}", node)
         elif not names:
-            self._line(depth, expr, node)
+            self.line(depth, expr, node)
         else:
-            self._line(depth, _tuple_items(names) + f" = {expr}", node)
+            self.line(depth, _tuple_items(names) + f" = {expr}", node)
 
     def _getitem(self, node, args, depth):
         """Emits `x[i, j]` for integer indexing, falling back to the kernel on IndexError.
@@ -353,90 +353,17 @@ class _Generator:
         self.env[node.outputs[0]] = name
         kernel = self.global_(slicing._getitem_kernel, "k_getitem")
         spec = self.literal(node.attrs["spec"])
-        self._line(depth, "try:", node)
-        self._line(depth + 1, f"{name} = {args[0]}[{', '.join(keys)},]", node)
-        self._line(depth, "except IndexError:", node)
-        self._line(depth + 1, f"{name} = {kernel}({', '.join(args)}, spec={spec})", node)
+        self.line(depth, "try:", node)
+        self.line(depth + 1, f"{name} = {args[0]}[{', '.join(keys)},]", node)
+        self.line(depth, "except IndexError:", node)
+        self.line(depth + 1, f"{name} = {kernel}({', '.join(args)}, spec={spec})", node)
         return True
 
-    def _bind(self, subgraph, exprs):
+    def bind(self, subgraph, exprs):
+        """Binds the inputs of `subgraph` to source expressions (for structured ops' rules)."""
         for t, expr in zip(subgraph.inputs, exprs):
             self.env[t] = expr
 
-    def _cond(self, node, depth):
-        pred = self.env[node.inputs[0]]
-        operands = [self.env[t] for t in node.inputs[1:]]
-        names = [self.namer.new(f"{node.name}_{t.index}" if len(node.outputs) > 1
-                                else node.name) for t in node.outputs]
-        if self._select(node, pred, operands, names, depth):
-            return
-        self._line(depth, f"if {pred}:", node)
-        self._branch(node.attrs["true_graph"], operands, names, depth + 1)
-        self._line(depth, "else:", node)
-        self._branch(node.attrs["false_graph"], operands, names, depth + 1)
-        for t, name in zip(node.outputs, names):
-            self.env[t] = name
-
-    def _select(self, node, pred, operands, names, depth):
-        """Emits a cond whose branches only pick values as `a if pred else b` expressions.
-
-        Returns:
-            Whether the node was emitted (False: a branch computes something).
-        """
-        branches = (node.attrs["true_graph"], node.attrs["false_graph"])
-        if any(n.op not in ("placeholder", "constant") for g in branches for n in g.nodes):
-            return False
-        picked = []
-        for graph in branches:
-            self._bind(graph, operands)
-            for n in graph.nodes:
-                if n.op == "constant":
-                    self._node(n, depth, None)
-            picked.append([self.env[t] for t in graph.outputs])
-        true_name = self._scalar_global(np.True_)
-        false_name = self._scalar_global(np.False_)
-        for t, name, a, b in zip(node.outputs, names, picked[0], picked[1]):
-            if a == b:
-                self._line(depth, f"{name} = {a}", node)
-            elif a == true_name and b == false_name:
-                self.env[t] = pred  # the output is pred itself (a bool scalar: never deleted)
-                continue
-            else:
-                self._line(depth, f"{name} = {a} if {pred} else {b}", node)
-            self.env[t] = name
-        if not names:
-            self._line(depth, "pass", node)
-        return True
-
-    def _branch(self, graph, operands, names, depth):
-        self._bind(graph, operands)
-        self._block(graph, depth)
-        for name, t in zip(names, graph.outputs):
-            self._line(depth, f"{name} = {self.env[t]}")
-
-    def _while(self, node, depth):
-        n = node.attrs["num_loop_vars"]
-        cond_graph = node.attrs["cond_graph"]
-        body_graph = node.attrs["body_graph"]
-        inits = [self.env[t] for t in node.inputs[:n]]
-        captured = [self.env[t] for t in node.inputs[n:]]
-        names = [self.namer.new(body_graph.inputs[i].node.name) for i in range(n)]
-        for name, init in zip(names, inits):
-            self._line(depth, f"{name} = {init}")
-        self._bind(cond_graph, names + captured)
-        self._bind(body_graph, names + captured)
-        self._line(depth, "while True:", node)
-        self._block(cond_graph, depth + 1)
-        self._line(depth + 1, f"if not {self.env[cond_graph.outputs[0]]}:", node)
-        self._line(depth + 2, "break")
-        self._block(body_graph, depth + 1)
-        targets, values = [], []
-        for name, t in zip(names, body_graph.outputs):
-            value = self.env[t]
-            if value != name:
-                targets.append(name)
-                values.append(value)
-        if targets:
-            self._line(depth + 1, ", ".join(targets) + " = " + ", ".join(values))
-        for t, name in zip(node.outputs, names):
-            self.env[t] = name
+    def new_name(self, hint):
+        """Returns a fresh local name derived from `hint`."""
+        return self.namer.new(hint)

@@ -2,8 +2,10 @@
 
 `Interpreter(graph, inputs, outputs)` builds a plan once: every tensor gets a slot in a flat
 environment list, constants are preloaded, and each node becomes a step bound to the method
-for its kind (`run_op`, `run_cond`, `run_while`). `while` runs as a native Python loop over
-the precompiled cond/body plans, so iterations use constant stack depth and memory.
+for its kind: `run_op` calls an ordinary op's kernel, `run_structured` runs what a structured
+op's `interpret` rule planned (runtime.ops.registry; `cond`, `while` and `switch_case` plan
+their subgraphs once with `plan` and run them with `run_plan`, a `while` as a native Python
+loop, so iterations use constant stack depth and memory).
 """
 import functools
 import operator
@@ -96,16 +98,11 @@ class Interpreter:
                 template[out_slots[0]] = node.attrs["value"]
                 continue
             in_slots = [slots[id(t)] for t in node.inputs]
-            if op == "cond":
-                payload = (self._sub(node.attrs["true_graph"]),
-                           self._sub(node.attrs["false_graph"]))
-                method = self.run_cond
-            elif op == "while":
-                payload = (self._sub(node.attrs["cond_graph"]),
-                           self._sub(node.attrs["body_graph"]), node.attrs["num_loop_vars"])
-                method = self.run_while
+            opdef = registry.get_op(op)
+            if opdef.interpret is not None:
+                payload = opdef.interpret(self, node)
+                method = self.run_structured
             else:
-                opdef = registry.get_op(op)
                 if not opdef.multi_output:
                     # Single-output op: run inline by run_plan (the fast path of run_op).
                     kernel = opdef.kernel
@@ -129,7 +126,15 @@ class Interpreter:
                     f"node of this graph. Return tensors built while this graph was traced.")
         return _Plan(graph, template, input_slots, output_slots, steps)
 
-    def _sub(self, graph):
+    def plan(self, graph):
+        """Plans a subgraph (for structured ops' `interpret` rules).
+
+        Args:
+            graph: A Graph; its `inputs` and `outputs` are the plan's.
+
+        Returns:
+            A plan for `run_plan`.
+        """
         return self._build(graph, graph.inputs, graph.outputs)
 
     # -- execution ------------------------------------------------------------------------
@@ -185,41 +190,18 @@ class Interpreter:
             return kernel(*args, **attrs)
         return (kernel(*args, **attrs),)
 
-    def run_cond(self, node, args, payload):
-        """Runs the branch `args[0]` selects on the operands `args[1:]`.
+    def run_structured(self, node, args, payload):
+        """Runs a structured op (cond, while, switch_case, ...) as its `interpret` rule planned.
 
         Args:
-            node: The cond Node.
-            args: [pred, *operands] values.
-            payload: (true plan, false plan).
+            node: The Node.
+            args: Its input values.
+            payload: The callable the op's `interpret` rule returned for this node.
 
         Returns:
-            The branch's output values.
+            The sequence of output values.
         """
-        true_plan, false_plan = payload
-        plan = true_plan if args[0] else false_plan
-        return self.run_plan(plan, args[1:])
-
-    def run_while(self, node, args, payload):
-        """Runs the loop natively: no recursion, one iteration's values alive at a time.
-
-        Args:
-            node: The while Node.
-            args: [*loop_vars, *captured] values.
-            payload: (cond plan, body plan, number of loop vars).
-
-        Returns:
-            The final loop var values.
-        """
-        cond_plan, body_plan, n = payload
-        captured = tuple(args[n:])
-        values = tuple(args)
-        run_plan = self.run_plan
-        while run_plan(cond_plan, values)[0]:
-            values = run_plan(body_plan, values)
-            if captured:
-                values = values + captured
-        return values[:n]
+        return payload(args)
 
 
 def _annotate(error, node):

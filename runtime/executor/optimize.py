@@ -5,7 +5,7 @@ subgraphs for control-flow nodes) that computes the same outputs with the same s
 
 - fold: a pure node whose inputs are all known at compile time becomes a ``constant`` node
   holding the value its kernel computes (once, at compile time). Constants reaching a
-  ``cond``/``while`` subgraph through its inputs are propagated into it, so folding continues
+  structured op's subgraph through its inputs are propagated into it, so folding continues
   inside. A node is not folded when its kernel raises or warns (the error must happen at run
   time, and only if that code runs), or when the value is larger than `MAX_FOLDED_BYTES`.
   ``shape``/``size``/``rank`` of a tensor with a fully known static shape fold too.
@@ -16,10 +16,12 @@ subgraphs for control-flow nodes) that computes the same outputs with the same s
   when ``C`` is ``x``'s dtype.
 - prune: a node survives only if a graph output or a stateful node needs it. Stateful nodes
   (prints, variable reads and writes, random draws, py_function, asserts, TensorArray ops and
-  control flow containing any of them) always survive, in their original order. ``cond``
-  nodes lose outputs nobody reads and operands neither branch reads; ``while`` nodes lose loop
-  variables that neither the condition, the live loop variables, a stateful node nor a
-  consumer of the loop needs, and captured values the subgraphs no longer read.
+  control flow containing any of them) always survive, in their original order. A structured
+  op's ``prune`` rule (runtime.ops.registry) says what survives of it, through a
+  `StructuredContext`: ``cond`` and ``switch_case`` nodes lose outputs nobody reads and
+  operands no branch reads; ``while`` nodes lose loop variables that neither the condition,
+  the live loop variables, a stateful node nor a consumer of the loop needs, and captured
+  values the subgraphs no longer read.
 
 Node names are kept, so error messages and ``str(graph)`` of the optimised graph still name
 the user's nodes; a folded node becomes a ``constant`` with the folded node's name.
@@ -37,7 +39,6 @@ _NEUTRAL_OPS = frozenset({"multiply", "add", "subtract"})
 # Ops whose value is a function of their input's static shape only.
 SHAPE_OPS = frozenset({"shape", "size", "rank"})
 MAX_FOLDED_BYTES = 1 << 20  # larger folded values would bloat the compiled constants
-_NEVER_FOLD = registry.SOURCE | registry.CONTROL_FLOW
 # Mantissa bits of a float type, to decide which integer -> float casts are exact.
 _MANTISSA = {2: 11, 4: 24, 8: 53}
 
@@ -184,7 +185,7 @@ class _Plan:
             return
         ins = [self.sub.get(t, t) for t in node.inputs]
         self.inputs_of[node] = ins
-        if node.stateful or op in _NEVER_FOLD:
+        if node.stateful or op in registry.SOURCE or op in registry.CONTROL_FLOW:
             return
         if self.fold and self._try_fold(node, ins):
             return
@@ -276,7 +277,7 @@ class _Liveness:
         self.prune = prune
         self.nodes = set()  # surviving nodes
         self.needed = set(roots)  # tensors some surviving consumer reads
-        self.control = {}  # control-flow node -> _CondDecision or _WhileDecision
+        self.control = {}  # structured node -> its Decision
         value = plan.value
         for node in reversed(plan.graph.nodes):
             op = node.op
@@ -290,13 +291,11 @@ class _Liveness:
             self.nodes.add(node)
             if op == "constant" or (node.outputs and all(t in value for t in node.outputs)):
                 continue  # emitted as constants: needs no inputs
-            if op == "cond":
-                decision = _CondDecision(self, node)
-            elif op == "while":
-                decision = _WhileDecision(self, node)
-            else:
+            rule = registry.OPS[op].prune
+            if rule is None:
                 self.needed.update(plan.inputs_of[node])
                 continue
+            decision = rule(StructuredContext(self, node))
             if decision.dead:
                 self.nodes.discard(node)
                 continue
@@ -312,64 +311,76 @@ class _Liveness:
                 if t in self.needed and t not in value}
 
 
-class _CondDecision:
-    """What survives of a cond node: outputs, operands and the two pruned branches."""
+class Decision:
+    """What survives of a structured node, as its `prune` rule decided (see StructuredContext).
+
+    Attributes:
+        dead: True when the whole node goes (nobody reads it and it has no side effects).
+        kept_inputs: Indices of the node inputs that survive, in order.
+        kept_outputs: Indices of the node outputs that survive, in order.
+        subgraphs: Dict attr name -> (analysis from `StructuredContext.analyse`, indices of
+            the subgraph inputs kept, indices of its outputs kept, the node inputs its captured
+            placeholders stand for, indexed like the subgraph inputs).
+        attrs: Other attrs to set on the new node (e.g. a new loop-variable count).
+    """
+
+    __slots__ = ("dead", "kept_inputs", "kept_outputs", "subgraphs", "attrs")
+
+    def __init__(self, dead, kept_inputs, kept_outputs, subgraphs, attrs):
+        self.dead = dead
+        self.kept_inputs = kept_inputs
+        self.kept_outputs = kept_outputs
+        self.subgraphs = subgraphs
+        self.attrs = attrs
+
+
+class StructuredContext:
+    """What a structured op's `prune` rule sees of the optimiser (one node of one graph).
+
+    Attributes:
+        node: The structured Node.
+        pruning: False when only folding or fusing (everything must then survive).
+    """
 
     def __init__(self, live, node):
-        plan = live.plan
-        ins = plan.inputs_of[node]
-        known = {j: plan.value[t] for j, t in enumerate(ins[1:]) if t in plan.value}
-        outs = node.outputs
-        self.kept_outputs = [i for i, t in enumerate(outs)
-                             if t in live.needed or not live.prune]
-        self.dead = live.prune and not self.kept_outputs and not node.stateful
-        self.branches = {}
-        used = set()
-        for key in ("true_graph", "false_graph"):
-            sub = plan.subplan(node, key, known)
-            roots = [sub.resolve(sub.graph.outputs[i]) for i in self.kept_outputs]
-            sub_live = _Liveness(sub, roots, live.prune)
-            self.branches[key] = sub_live
-            used |= sub_live.placeholders_used()
-        if not live.prune:
-            used |= {j for j in range(len(ins) - 1) if j not in known}
-        self.operands = sorted(used)  # indices into the branch inputs
-        self.kept_inputs = [0] + [j + 1 for j in self.operands]
+        self._live = live
+        self.node = node
+        self.pruning = live.prune
 
+    def known_inputs(self, start=0, stop=None):
+        """Returns {i - start: value} for node inputs start..stop-1 known at compile time."""
+        plan = self._live.plan
+        ins = plan.inputs_of[self.node]
+        stop = len(ins) if stop is None else stop
+        return {i - start: plan.value[ins[i]] for i in range(start, stop)
+                if ins[i] in plan.value}
 
-class _WhileDecision:
-    """What survives of a while node: loop variables, captures and the pruned subgraphs."""
+    def output_needed(self, index):
+        """True when output `index` of the node must survive (always, when not pruning)."""
+        return self.node.outputs[index] in self._live.needed or not self.pruning
 
-    def __init__(self, live, node):
-        plan = live.plan
-        ins = plan.inputs_of[node]
-        n = node.attrs["num_loop_vars"]
-        known = {j: plan.value[t] for j, t in enumerate(ins) if j >= n and t in plan.value}
-        cond_plan = plan.subplan(node, "cond_graph", known)
-        body_plan = plan.subplan(node, "body_graph", known)
-        if live.prune:
-            kept = {i for i in range(n) if node.outputs[i] in live.needed}
-        else:
-            kept = set(range(n))
-        while True:
-            cond_live = _Liveness(cond_plan, [cond_plan.resolve(cond_plan.graph.outputs[0])],
-                                  live.prune)
-            roots = [body_plan.resolve(body_plan.graph.outputs[i]) for i in sorted(kept)]
-            body_live = _Liveness(body_plan, roots, live.prune)
-            used = cond_live.placeholders_used() | body_live.placeholders_used()
-            grown = kept | {i for i in used if i < n}
-            if grown == kept:
-                break
-            kept = grown
-        if not live.prune:
-            used |= {j for j in range(n, len(ins)) if j not in known}
-        self.loop_vars = sorted(kept)
-        self.kept_inputs = self.loop_vars + sorted(j for j in used if j >= n)
-        self.cond_live = cond_live
-        self.body_live = body_live
-        # A while loop nobody reads and without side effects is dropped (as TensorFlow does).
-        self.dead = not any(node.outputs[i] in live.needed for i in kept) and not (
-            node.stateful or not live.prune)
+    def analyse(self, key, known, outputs):
+        """Analyses subgraph attr `key` for the given outputs with some inputs known.
+
+        Args:
+            key: The attr holding the subgraph.
+            known: Dict subgraph input index -> compile-time value.
+            outputs: Indices of the subgraph outputs that must be computed.
+
+        Returns:
+            An analysis whose `used` is the set of subgraph input indices it still reads
+            (known ones excluded); pass it back in `decide(subgraphs=...)`.
+        """
+        sub = self._live.plan.subplan(self.node, key, known)
+        roots = [sub.resolve(sub.graph.outputs[i]) for i in outputs]
+        live = _Liveness(sub, roots, self.pruning)
+        live.used = live.placeholders_used()
+        return live
+
+    def decide(self, *, dead, kept_inputs, kept_outputs, subgraphs, attrs=None):
+        """Returns the rule's Decision (see `Decision` for the arguments)."""
+        return Decision(dead, list(kept_inputs), list(kept_outputs), subgraphs,
+                        dict(attrs or {}))
 
 
 class _Builder:
@@ -423,18 +434,11 @@ class _Builder:
         if decision is not None:
             old_ins = [old_ins[i] for i in decision.kept_inputs]
         ins = [env[t] for t in old_ins]
-        if isinstance(decision, _CondDecision):
+        if decision is not None:
             outs = [outs[i] for i in decision.kept_outputs]
-            for key, sub_live in decision.branches.items():
-                attrs[key] = self._subgraph(sub_live, decision.operands, decision.kept_outputs,
-                                            node.inputs[1:])
-        elif isinstance(decision, _WhileDecision):
-            keep = decision.kept_inputs
-            outs = [outs[i] for i in decision.loop_vars]
-            attrs["num_loop_vars"] = len(decision.loop_vars)
-            attrs["cond_graph"] = self._subgraph(decision.cond_live, keep, [0], node.inputs)
-            attrs["body_graph"] = self._subgraph(decision.body_live, keep, decision.loop_vars,
-                                                 node.inputs)
+            attrs.update(decision.attrs)
+            for key, (sub_live, kept_in, kept_out, operands) in decision.subgraphs.items():
+                attrs[key] = self._subgraph(sub_live, kept_in, kept_out, operands)
         new = g.add_node(node.op, ins, attrs, [(t.shape, t.dtype) for t in outs], node.name,
                          node.stateful)
         for old, t in zip(outs, new.outputs):

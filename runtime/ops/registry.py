@@ -28,6 +28,23 @@ ordinary ops (so it works eagerly and while tracing) and returns one per input (
 the input is not differentiable). Ops without a rule are not differentiable: a GradientTape
 does not record them.
 
+Structured ops (``cond``, ``while``, ``switch_case``) hold subgraphs in their attrs and have no
+kernel. ``register_structured`` gives one the rules a kernel cannot express, each a function the
+executors call instead of testing the op's name (JAX ``Primitive`` rules, one per
+interpreter)::
+
+    register_structured("cond", tf_name="If", interpret=..., emit=..., prune=...)
+
+- ``interpret(interpreter, node)`` -> ``run(args)``: plans the node once for the reference
+  interpreter (``interpreter.plan(subgraph)``) and returns a callable mapping its input values
+  to its output values (``interpreter.run_plan(plan, values)`` runs a subgraph).
+- ``emit(gen, node, depth)``: writes the node's source for the compiled executor
+  (``gen.line``, ``gen.block``, ``gen.bind``, ``gen.new_name``, ``gen.env``).
+- ``prune(ctx)`` -> ``ctx.decide(...)``: says which inputs, outputs and subgraph parts survive
+  optimisation (``runtime.executor.optimize.StructuredContext``). Structured nodes are never
+  folded.
+- ``vjp`` and ``lower`` are slots for the gradient and lowering rules (None until written).
+
 ``apply`` is the single dispatch point: it runs the kernel now in eager mode, or adds a node to
 the graph being built and returns symbolic tensors; a GradientTape in scope records it.
 """
@@ -50,7 +67,7 @@ class OpKind(enum.Enum):
     RANDOM = "Draws fresh random numbers at every execution (stateful)."
     STATE = "Reads or writes a Variable or TensorArray storage (stateful)."
     IO = "Has an external side effect: print, assert, py_function (stateful)."
-    CONTROL_FLOW = "Holds subgraphs in its attrs: cond, while."
+    CONTROL_FLOW = "Holds subgraphs in its attrs (cond, while, switch_case); see register_structured."
 
 
 class OpDef:
@@ -65,10 +82,17 @@ class OpDef:
         multi_output: True when the kernel returns a sequence of outputs.
         tf_name: TensorFlow's op type (e.g. 'AddV2'), used in graph_def and error messages.
         vjp: The gradient rule (see `defvjp`), or None for a non-differentiable op.
+        interpret: Structured ops: the reference interpreter's rule (see the module
+            docstring); None for ordinary ops, which run their kernel.
+        emit: Structured ops: the code generator's rule; None for ordinary ops.
+        prune: Structured ops: the optimiser's rule; None for ordinary ops.
+        lower: The lowering rule for another backend, or None (a slot, not used yet).
+        stateless_tf_name: Structured ops: TensorFlow's op type when no subgraph has side
+            effects ('StatelessIf'); None for ordinary ops.
     """
 
     __slots__ = ("name", "kernel", "infer", "kind", "stateful", "multi_output", "tf_name",
-                 "vjp")
+                 "vjp", "interpret", "emit", "prune", "lower", "stateless_tf_name")
 
     def __init__(self, name, kernel, infer, kind, stateful, multi_output, tf_name):
         self.name = name
@@ -79,6 +103,16 @@ class OpDef:
         self.multi_output = multi_output
         self.tf_name = tf_name
         self.vjp = None
+        self.interpret = None
+        self.emit = None
+        self.prune = None
+        self.lower = None
+        self.stateless_tf_name = None
+
+    @property
+    def structured(self):
+        """True for ops holding subgraphs, run through their rules instead of a kernel."""
+        return self.kernel is None
 
     def __repr__(self):
         return f"<OpDef {self.name} ({self.kind.name})>"
@@ -93,13 +127,12 @@ ELEMENTWISE = set()
 COMPARISON = set()
 REDUCTION = set()
 STATEFUL = set()
-CONTROL_FLOW = {"cond", "while"}
+CONTROL_FLOW = set()  # the structured ops (register_structured)
 SOURCE = {"placeholder", "constant"}
 
 _GROUPS = {OpKind.ELEMENTWISE: ELEMENTWISE, OpKind.COMPARISON: COMPARISON,
            OpKind.REDUCTION: REDUCTION}
-_TF_NAMES = {"placeholder": "Placeholder", "constant": "Const", "cond": "If",
-             "while": "While"}
+_TF_NAMES = {"placeholder": "Placeholder", "constant": "Const"}
 
 
 def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=False,
@@ -138,6 +171,40 @@ def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=Fals
     return decorator
 
 
+def register_structured(name, *, tf_name, stateless_tf_name, interpret, emit, prune):
+    """Registers a structured op: one holding subgraphs, run by its rules (no kernel).
+
+    The tracing function that builds the node computes its output specs itself
+    (`graph.add_node`), so a structured op has no shape rule. See the module docstring for the
+    rule contracts.
+
+    Args:
+        name: The op name (`node.op`).
+        tf_name: TensorFlow's op type ('If').
+        stateless_tf_name: TensorFlow's op type when the node is not stateful ('StatelessIf').
+        interpret: The reference interpreter's rule.
+        emit: The code generator's rule.
+        prune: The optimiser's rule.
+
+    Returns:
+        The OpDef.
+
+    Raises:
+        ValueError: if `name` is already registered.
+    """
+    if name in OPS:
+        raise ValueError(f"Op {name!r} is already registered.")
+    opdef = OpDef(name, None, None, OpKind.CONTROL_FLOW, False, True, tf_name)
+    opdef.interpret = interpret
+    opdef.emit = emit
+    opdef.prune = prune
+    opdef.stateless_tf_name = stateless_tf_name
+    OPS[name] = opdef
+    _TF_NAMES[name] = tf_name
+    CONTROL_FLOW.add(name)
+    return opdef
+
+
 def defvjp(name):
     """Decorator registering the gradient rule (vector-Jacobian product) of op `name`.
 
@@ -170,7 +237,7 @@ def get_op(name):
         The OpDef.
 
     Raises:
-        KeyError: if no such op exists (e.g. for 'cond', 'while', 'placeholder').
+        KeyError: if no such op exists (e.g. for 'placeholder' and 'constant').
     """
     try:
         return OPS[name]
@@ -189,8 +256,10 @@ def tf_name(op, node=None):
     Returns:
         A string.
     """
-    if node is not None and op in CONTROL_FLOW and not node.stateful:
-        return "Stateless" + _TF_NAMES[op]
+    opdef = OPS.get(op)
+    if node is not None and opdef is not None and opdef.stateless_tf_name is not None and (
+            not node.stateful):
+        return opdef.stateless_tf_name
     return _TF_NAMES.get(op, op)
 
 

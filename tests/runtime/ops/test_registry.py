@@ -10,8 +10,31 @@ from runtime.ops import registry
 def test_every_op_has_kernel_rule_and_kind():
     for name, opdef in registry.OPS.items():
         assert opdef.name == name
-        assert callable(opdef.kernel) and callable(opdef.infer)
         assert isinstance(opdef.kind, registry.OpKind)
+        if opdef.structured:
+            continue
+        assert callable(opdef.kernel) and callable(opdef.infer)
+        assert opdef.interpret is opdef.emit is opdef.prune is None
+
+
+def test_structured_ops_carry_their_rules():
+    structured = {name for name, opdef in registry.OPS.items() if opdef.structured}
+    assert {"cond", "while", "switch_case"} <= structured
+    assert structured == registry.CONTROL_FLOW
+    for name in structured:
+        opdef = registry.get_op(name)
+        assert opdef.kind is registry.OpKind.CONTROL_FLOW
+        assert callable(opdef.interpret) and callable(opdef.emit) and callable(opdef.prune)
+        assert opdef.vjp is None or callable(opdef.vjp)
+    assert registry.get_op("cond").tf_name == "If"
+    assert registry.get_op("while").stateless_tf_name == "StatelessWhile"
+    assert registry.get_op("switch_case").tf_name == "Case"
+
+
+def test_structured_registration_rejects_duplicates():
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register_structured("cond", tf_name="If", stateless_tf_name="StatelessIf",
+                                     interpret=None, emit=None, prune=None)
 
 
 def test_groups():

@@ -1,0 +1,224 @@
+"""The structured ops `cond` and `while`: their rules for the interpreter, codegen and optimiser.
+
+The tracing functions that build these nodes are `runtime.control_flow.cond` and
+`while_loop`; the node layouts are in `runtime.graph`'s docstring. The branch rules
+(`branch_interpret`, `branch_emit`, `branch_prune`) serve every op that runs one of several
+subgraphs on the same operands, picked by its first input: `cond` and `switch_case`.
+"""
+import numpy as np
+
+from runtime.ops import registry
+
+
+# -- branching ops: inputs = [selector, *operands], one subgraph per branch --------------------
+
+def branch_interpret(keys, choose):
+    """Returns the `interpret` rule of a branching op.
+
+    Args:
+        keys: Callable(node) -> the attr names of the branch subgraphs, in branch order.
+        choose: Callable(selector value, number of branches) -> the branch index to run.
+
+    Returns:
+        The rule.
+    """
+    def interpret(interpreter, node):
+        plans = [interpreter.plan(node.attrs[key]) for key in keys(node)]
+        run_plan = interpreter.run_plan
+        count = len(plans)
+
+        def run(args):
+            return run_plan(plans[choose(args[0], count)], args[1:])
+
+        return run
+
+    return interpret
+
+
+def branch_prune(keys):
+    """Returns the `prune` rule of a branching op.
+
+    Branches lose the outputs nobody reads; the node loses the operands no branch reads.
+
+    Args:
+        keys: Callable(node) -> the attr names of the branch subgraphs.
+
+    Returns:
+        The rule.
+    """
+    def prune(ctx):
+        node = ctx.node
+        known = ctx.known_inputs(start=1)
+        kept_outputs = [i for i in range(len(node.outputs)) if ctx.output_needed(i)]
+        branches = {key: ctx.analyse(key, known, kept_outputs) for key in keys(node)}
+        used = set()
+        for live in branches.values():
+            used |= live.used
+        if not ctx.pruning:
+            used |= {j for j in range(len(node.inputs) - 1) if j not in known}
+        operands = sorted(used)  # indices into the branch inputs
+        return ctx.decide(
+            dead=ctx.pruning and not kept_outputs and not node.stateful,
+            kept_inputs=[0] + [j + 1 for j in operands], kept_outputs=kept_outputs,
+            subgraphs={key: (live, operands, kept_outputs, node.inputs[1:])
+                       for key, live in branches.items()})
+
+    return prune
+
+
+def emit_branch(gen, graph, operands, names, depth):
+    """Emits one branch inline: binds its inputs, emits its nodes, assigns `names`."""
+    gen.bind(graph, operands)
+    gen.block(graph, depth)
+    for name, t in zip(names, graph.outputs):
+        gen.line(depth, f"{name} = {gen.env[t]}")
+
+
+def output_names(gen, node):
+    """Fresh local names for a structured node's outputs."""
+    return [gen.new_name(f"{node.name}_{t.index}" if len(node.outputs) > 1 else node.name)
+            for t in node.outputs]
+
+
+# -- cond -------------------------------------------------------------------------------------
+
+def _cond_keys(node):
+    return ("true_graph", "false_graph")
+
+
+def _cond_choose(pred, count):
+    return 0 if pred else 1
+
+
+def _emit_cond(gen, node, depth):
+    pred = gen.env[node.inputs[0]]
+    operands = [gen.env[t] for t in node.inputs[1:]]
+    names = output_names(gen, node)
+    if _emit_select(gen, node, pred, operands, names, depth):
+        return
+    gen.line(depth, f"if {pred}:", node)
+    emit_branch(gen, node.attrs["true_graph"], operands, names, depth + 1)
+    gen.line(depth, "else:", node)
+    emit_branch(gen, node.attrs["false_graph"], operands, names, depth + 1)
+    for t, name in zip(node.outputs, names):
+        gen.env[t] = name
+
+
+def _emit_select(gen, node, pred, operands, names, depth):
+    """Emits a cond whose branches only pick values as `a if pred else b` expressions.
+
+    Returns:
+        Whether the node was emitted (False: a branch computes something).
+    """
+    branches = (node.attrs["true_graph"], node.attrs["false_graph"])
+    if any(n.op not in registry.SOURCE for g in branches for n in g.nodes):
+        return False
+    picked = []
+    for graph in branches:
+        gen.bind(graph, operands)
+        for n in graph.nodes:
+            if n.op != "placeholder":
+                gen.emit_node(n, depth)
+        picked.append([gen.env[t] for t in graph.outputs])
+    true_name = gen.scalar_global(np.True_)
+    false_name = gen.scalar_global(np.False_)
+    for t, name, a, b in zip(node.outputs, names, picked[0], picked[1]):
+        if a == b:
+            gen.line(depth, f"{name} = {a}", node)
+        elif a == true_name and b == false_name:
+            gen.env[t] = pred  # the output is pred itself (a bool scalar: never deleted)
+            continue
+        else:
+            gen.line(depth, f"{name} = {a} if {pred} else {b}", node)
+        gen.env[t] = name
+    if not names:
+        gen.line(depth, "pass", node)
+    return True
+
+
+registry.register_structured(
+    "cond", tf_name="If", stateless_tf_name="StatelessIf",
+    interpret=branch_interpret(_cond_keys, _cond_choose), emit=_emit_cond,
+    prune=branch_prune(_cond_keys))
+
+
+# -- while ------------------------------------------------------------------------------------
+
+def _interpret_while(interpreter, node):
+    cond_plan = interpreter.plan(node.attrs["cond_graph"])
+    body_plan = interpreter.plan(node.attrs["body_graph"])
+    n = node.attrs["num_loop_vars"]
+    run_plan = interpreter.run_plan
+
+    def run(args):
+        # A native loop: no recursion, one iteration's values alive at a time.
+        captured = tuple(args[n:])
+        values = tuple(args)
+        while run_plan(cond_plan, values)[0]:
+            values = run_plan(body_plan, values)
+            if captured:
+                values = values + captured
+        return values[:n]
+
+    return run
+
+
+def _emit_while(gen, node, depth):
+    n = node.attrs["num_loop_vars"]
+    cond_graph = node.attrs["cond_graph"]
+    body_graph = node.attrs["body_graph"]
+    inits = [gen.env[t] for t in node.inputs[:n]]
+    captured = [gen.env[t] for t in node.inputs[n:]]
+    names = [gen.new_name(body_graph.inputs[i].node.name) for i in range(n)]
+    for name, init in zip(names, inits):
+        gen.line(depth, f"{name} = {init}")
+    gen.bind(cond_graph, names + captured)
+    gen.bind(body_graph, names + captured)
+    gen.line(depth, "while True:", node)
+    gen.block(cond_graph, depth + 1)
+    gen.line(depth + 1, f"if not {gen.env[cond_graph.outputs[0]]}:", node)
+    gen.line(depth + 2, "break")
+    gen.block(body_graph, depth + 1)
+    targets, values = [], []
+    for name, t in zip(names, body_graph.outputs):
+        value = gen.env[t]
+        if value != name:
+            targets.append(name)
+            values.append(value)
+    if targets:
+        gen.line(depth + 1, ", ".join(targets) + " = " + ", ".join(values))
+    for t, name in zip(node.outputs, names):
+        gen.env[t] = name
+
+
+def _prune_while(ctx):
+    """Loop variables survive when read after the loop, by the condition or by a survivor."""
+    node = ctx.node
+    n = node.attrs["num_loop_vars"]
+    known = ctx.known_inputs(start=0)
+    known = {j: v for j, v in known.items() if j >= n}  # captures only: loop vars change
+    kept = {i for i in range(n) if ctx.output_needed(i)}
+    while True:
+        cond_live = ctx.analyse("cond_graph", known, [0])
+        body_live = ctx.analyse("body_graph", known, sorted(kept))
+        used = cond_live.used | body_live.used
+        grown = kept | {i for i in used if i < n}
+        if grown == kept:
+            break
+        kept = grown
+    if not ctx.pruning:
+        used |= {j for j in range(n, len(node.inputs)) if j not in known}
+    loop_vars = sorted(kept)
+    keep = loop_vars + sorted(j for j in used if j >= n)
+    # A while loop nobody reads and without side effects is dropped (as TensorFlow does).
+    dead = ctx.pruning and not node.stateful and not any(ctx.output_needed(i) for i in kept)
+    return ctx.decide(
+        dead=dead, kept_inputs=keep, kept_outputs=loop_vars,
+        subgraphs={"cond_graph": (cond_live, keep, [0], node.inputs),
+                   "body_graph": (body_live, keep, loop_vars, node.inputs)},
+        attrs={"num_loop_vars": len(loop_vars)})
+
+
+registry.register_structured(
+    "while", tf_name="While", stateless_tf_name="StatelessWhile",
+    interpret=_interpret_while, emit=_emit_while, prune=_prune_while)
