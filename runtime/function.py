@@ -17,10 +17,8 @@ from runtime import nest
 from runtime.function_concrete import EXECUTORS
 from runtime.function_concrete import ConcreteFunction
 from runtime.graph import Graph
-from runtime.graph import leaked_eager_error
 from runtime.ops.array_ops import identity
 from runtime.tensor import EagerTensor
-from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor import convert_to_tensor
@@ -289,7 +287,7 @@ class Function:
         positional, names, keywords = self._arg_spec.canonicalize(args, kwargs)
         if self._input_signature is not None:
             positional = self._apply_signature(positional, names, keywords, feed)
-            values = _feed_values(positional, keywords) if feed else None
+            values = keys.feed_values(positional, keywords) if feed else None
             return self._trace_signature(values), values
         positional = [keys.normalize(v) for v in positional]
         keywords = {k: keys.normalize(v) for k, v in keywords.items()}
@@ -300,11 +298,11 @@ class Function:
             if concrete is None:
                 leaves = self._generalize(leaves)
         if concrete is None:
-            values = _feed_values(positional, keywords) if feed else None
+            values = keys.feed_values(positional, keywords) if feed else None
             concrete = self._trace(positional, names, keywords, leaves, key, values)
             self._store(key, concrete)
             return concrete, values
-        return concrete, _feed_values(positional, keywords) if feed else None
+        return concrete, keys.feed_values(positional, keywords) if feed else None
 
     def _store(self, key, concrete):
         self._cache[key] = concrete
@@ -403,7 +401,7 @@ class Function:
                 return concrete
             if deferred:
                 if values is None and any(t.kind == keys.TENSOR for t in leaves):
-                    values = _feed_values(positional, keywords) if all(
+                    values = keys.feed_values(positional, keywords) if all(
                         not isinstance(v, TensorSpec) for v in keys.flatten(
                             list(positional) + list(keywords.values()))) else None
                 _initialize_from_trace(self._name, concrete.graph, deferred, values)
@@ -447,7 +445,7 @@ class Function:
                 outputs = nest.map_structure(self._to_output, result)
         finally:
             self._active_keys.pop()
-        structure = (_strip_objects(args, leaves), names, _strip_objects_kw(kwargs, leaves))
+        structure = (keys.strip_objects(args, leaves), names, keys.strip_objects_kw(kwargs, leaves))
         return ConcreteFunction(self._name, graph, self._arg_spec, leaves, structure, outputs,
                                 self._executor)
 
@@ -560,35 +558,6 @@ def _dependencies(tensor):
         seen[id(node)] = node
         stack.extend(t.node for t in node.inputs)
     return [n for n in tensor.node.graph.nodes if id(n) in seen]
-
-
-def _feed_values(positional, keywords):
-    values = []
-    for leaf in nest.flatten(list(positional) + list(keywords.values())):
-        if isinstance(leaf, Tensor):
-            if type(leaf) is not EagerTensor:
-                raise leaked_eager_error(leaf)
-            values.append(leaf._value)
-    return values
-
-
-def _strip_objects(args, leaves):
-    """Replaces objects and Variables in traced arguments by their (weak) IdRefs."""
-    by_id = {id(leaf.payload.get()): leaf.payload for leaf in leaves
-             if leaf.kind in (keys.OBJECT, keys.VARIABLE)}
-
-    def strip(value):
-        if isinstance(value, (SymbolicTensor, TensorSpec)) or type(value) in (
-                type(None), bool, int, float, complex, str, bytes):
-            return value
-        return by_id.get(id(value), value)
-
-    return [nest.map_structure(strip, v) for v in args]
-
-
-def _strip_objects_kw(kwargs, leaves):
-    names = list(kwargs)
-    return dict(zip(names, _strip_objects([kwargs[k] for k in names], leaves)))
 
 
 def _user_stacklevel():

@@ -23,6 +23,9 @@ from runtime.nest import is_nested
 from runtime.nest import map_structure  # noqa: F401 - re-exported
 from runtime.nest import pack_sequence_as  # noqa: F401 - re-exported
 from runtime.nest import rebuild
+from runtime.graph import leaked_eager_error
+from runtime.tensor import EagerTensor
+from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor import convert_to_tensor
@@ -296,6 +299,39 @@ def leaf_text(leaf):
     if leaf.kind == PYTHON:
         return repr(leaf.payload)
     return f"{type(leaf.payload.get()).__name__} object"
+
+
+# -- call arguments -------------------------------------------------------------------------
+
+def feed_values(positional, keywords):
+    """The numpy values of a call's tensor arguments, in flattening order (what is fed)."""
+    values = []
+    for leaf in flatten(list(positional) + list(keywords.values())):
+        if isinstance(leaf, Tensor):
+            if type(leaf) is not EagerTensor:
+                raise leaked_eager_error(leaf)
+            values.append(leaf._value)
+    return values
+
+
+def strip_objects(args, leaves):
+    """Replaces objects and Variables in traced arguments by their (weak) IdRefs."""
+    by_id = {id(leaf.payload.get()): leaf.payload for leaf in leaves
+             if leaf.kind in (OBJECT, VARIABLE)}
+
+    def strip(value):
+        if isinstance(value, (SymbolicTensor, TensorSpec)) or type(value) in (
+                type(None), bool, int, float, complex, str, bytes):
+            return value
+        return by_id.get(id(value), value)
+
+    return [map_structure(strip, v) for v in args]
+
+
+def strip_objects_kw(kwargs, leaves):
+    """`strip_objects` for a keyword dict."""
+    names = list(kwargs)
+    return dict(zip(names, strip_objects([kwargs[k] for k in names], leaves)))
 
 
 # -- retrace explanations ----------------------------------------------------------------------

@@ -28,7 +28,6 @@ from runtime.executor import emitters
 from runtime.executor import optimize as optimize_lib
 from runtime.executor.interpreter import _annotate
 from runtime.ops import registry
-from runtime.ops import slicing
 
 _INDENT = "    "
 _counter = itertools.count()
@@ -306,14 +305,9 @@ class _Generator:
             opdef.emit(self, node, depth)
             return
         args = [self.env[t] for t in node.inputs]
-        if op == "getitem" and opdef.kernel is slicing._getitem_kernel:
-            if self._getitem(node, args, depth):
-                return
-        if op == "logical_not" and opdef.kernel is np.logical_not:
-            # `b ^ True` is logical not for bool scalars and arrays, ~10x faster on scalars.
-            expr = f"{args[0]} ^ {self.scalar_global(np.True_)}"
-        else:
-            expr = emitters.expression(node, args, self)
+        if emitters.statement(node, args, self, depth):
+            return
+        expr = emitters.expression(node, args, self)
         if expr is None:
             kernel = self.global_(opdef.kernel, "k_" + op)
             parts = args + [f"{k}={self.literal(v)}" for k, v in node.attrs.items()]
@@ -329,35 +323,6 @@ class _Generator:
             self.line(depth, expr, node)
         else:
             self.line(depth, _tuple_items(names) + f" = {expr}", node)
-
-    def _getitem(self, node, args, depth):
-        """Emits `x[i, j]` for integer indexing, falling back to the kernel on IndexError.
-
-        The kernel resolves the spec and turns IndexError into InvalidArgumentError; calling
-        it on failure gives exactly its error while the common case indexes directly.
-
-        Returns:
-            Whether the node was emitted (False: the spec has slices, None or Ellipsis).
-        """
-        keys = []
-        for item in node.attrs["spec"]:
-            if isinstance(item, slicing.TensorIndex):
-                keys.append(args[item.position])
-            elif type(item) is int:
-                keys.append(repr(item))
-            else:
-                return False
-        if not keys:
-            return False
-        name = self.namer.new(node.outputs[0].node.name)
-        self.env[node.outputs[0]] = name
-        kernel = self.global_(slicing._getitem_kernel, "k_getitem")
-        spec = self.literal(node.attrs["spec"])
-        self.line(depth, "try:", node)
-        self.line(depth + 1, f"{name} = {args[0]}[{', '.join(keys)},]", node)
-        self.line(depth, "except IndexError:", node)
-        self.line(depth + 1, f"{name} = {kernel}({', '.join(args)}, spec={spec})", node)
-        return True
 
     def bind(self, subgraph, exprs):
         """Binds the inputs of `subgraph` to source expressions (for structured ops' rules)."""

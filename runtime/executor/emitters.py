@@ -15,6 +15,7 @@ import numpy as np
 from runtime.ops import array_ops
 from runtime.ops import math_ops
 from runtime.ops import registry
+from runtime.ops import slicing
 
 # Kernel object -> infix template. `a + b` *is* `operator.add(a, b)`.
 INFIX = {
@@ -33,6 +34,7 @@ _UFUNC_OPERATORS = {np.equal: "{0} == {1}", np.not_equal: "{0} != {1}"}
 _NUMERIC_KINDS = "biuf"
 
 EMITTERS = {}  # op name -> (expected kernel, emitter)
+STATEMENTS = {}  # op name -> (expected kernel, statement emitter)
 
 
 def register_emitter(op, kernel):
@@ -51,6 +53,33 @@ def register_emitter(op, kernel):
             EMITTERS[op] = (kernel, emitter)
         return emitter
     return decorator
+
+
+def register_statement_emitter(op, kernel):
+    """Decorator registering `emitter(node, args, ctx, depth) -> bool` for op `op`.
+
+    A statement emitter writes whole lines itself (`ctx.line`) and binds the node's outputs in
+    `ctx.env`; it returns False to leave the node to `expression` and the kernel call.
+
+    Args:
+        op: The op name.
+        kernel: The kernel the emitter reproduces.
+
+    Returns:
+        The decorator.
+    """
+    def decorator(emitter):
+        STATEMENTS[op] = (kernel, emitter)
+        return emitter
+    return decorator
+
+
+def statement(node, args, ctx, depth):
+    """Emits `node` as statements when a statement emitter applies; returns whether it did."""
+    entry = STATEMENTS.get(node.op)
+    if entry is None or entry[0] is not registry.OPS[node.op].kernel:
+        return False
+    return entry[1](node, args, ctx, depth)
 
 
 def expression(node, args, ctx):
@@ -170,3 +199,40 @@ def _transpose(node, args, ctx):
     fn = ctx.global_(np.transpose, "np_transpose")
     perm = ctx.literal(node.attrs.get("perm"))
     return f"{fn}({args[0]}, {perm})"
+
+
+@register_emitter("logical_not", np.logical_not)
+def _logical_not(node, args, ctx):
+    # `b ^ True` is logical not for bool scalars and arrays, ~10x faster on scalars.
+    return f"{args[0]} ^ {ctx.scalar_global(np.True_)}"
+
+
+@register_statement_emitter("getitem", slicing._getitem_kernel)
+def _getitem(node, args, ctx, depth):
+    """Emits `x[i, j]` for integer indexing, falling back to the kernel on IndexError.
+
+    The kernel resolves the spec and turns IndexError into InvalidArgumentError; calling it
+    on failure gives exactly its error while the common case indexes directly.
+
+    Returns:
+        Whether the node was emitted (False: the spec has slices, None or Ellipsis).
+    """
+    keys = []
+    for item in node.attrs["spec"]:
+        if isinstance(item, slicing.TensorIndex):
+            keys.append(args[item.position])
+        elif type(item) is int:
+            keys.append(repr(item))
+        else:
+            return False
+    if not keys:
+        return False
+    name = ctx.new_name(node.outputs[0].node.name)
+    ctx.env[node.outputs[0]] = name
+    kernel = ctx.global_(slicing._getitem_kernel, "k_getitem")
+    spec = ctx.literal(node.attrs["spec"])
+    ctx.line(depth, "try:", node)
+    ctx.line(depth + 1, f"{name} = {args[0]}[{', '.join(keys)},]", node)
+    ctx.line(depth, "except IndexError:", node)
+    ctx.line(depth + 1, f"{name} = {kernel}({', '.join(args)}, spec={spec})", node)
+    return True
