@@ -43,6 +43,7 @@ import numpy as np  # noqa: E402
 import autograph  # noqa: E402
 import runtime  # noqa: E402
 from autograph.impl import conversion  # noqa: E402
+from runtime.function import RetracingWarning  # noqa: E402
 from benchmarks import workloads  # noqa: E402
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -169,7 +170,9 @@ def first_call(fn, tensors, rounds):
         clear_conversion_cache()
         start = _perf()
         staged = runtime.function(fn)
-        result = staged(*tensors)
+        with warnings.catch_warnings():  # a new Function per round is the point here
+            warnings.simplefilter("ignore", RetracingWarning)
+            result = staged(*tensors)
         samples.append(_perf() - start)
     return summary(samples), result
 
@@ -639,6 +642,13 @@ def format_growth(rows):
             f"{fmt_time(last['trace_and_compile'])}"
             f"{_mark(last['trace_and_compile'] < GROWTH_2000_TARGET)} (targets < "
             f"{fmt_time(GROWTH_2000_TARGET)} at 2000 lines)")
+        before = done[-2]
+        scale = last["lines"] / before["lines"]
+        lines.append(
+            f"last step x{scale:.1f} lines: convert x{last['convert'] / before['convert']:.2f}, "
+            f"trace+compile x{last['trace_and_compile'] / before['trace_and_compile']:.2f}, "
+            f"executor compile x{last['compile'] / before['compile']:.2f}"
+            f" (linear = x{scale:.1f})")
     return "\n".join(lines)
 
 
