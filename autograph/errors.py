@@ -38,5 +38,9 @@ class BranchVariableError(StagingError, TypeError):
     """A staged branch output has a different dtype or structure in the two branches."""
 
 
+class UnknownSizeError(StagingError, TypeError):
+    """A Python construct got None for a size that is unknown while tracing (range(None))."""
+
+
 class UnsupportedByBackendError(StagingError):
     """A staged value's backend does not provide the hook a construct needs (e.g. no print)."""
