@@ -33,8 +33,9 @@ def test_readme_has_pasted_runs_of_the_examples_and_the_cli():
 def test_readme_keeps_the_two_setup_commands():
     with open(README, encoding='utf-8') as f:
         text = f.read()
-    assert '```\npython -m pip install -e ".[test]" && python examples/quickstart.py\n```' in text
-    assert '```\npython -m pip install -e ".[test]" && python -m pytest\n```' in text
+    venv = 'python3 -m venv .venv && . .venv/bin/activate && python -m pip install -e ".[test]"'
+    assert '```\n%s && python examples/quickstart.py\n```' % venv in text
+    assert '```\n%s && python -m pytest\n```' % venv in text
 
 
 @pytest.mark.parametrize('command, expected', pasted_runs(), ids=lambda v: v[:60])
