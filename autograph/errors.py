@@ -10,7 +10,16 @@ class ConversionError(AutoGraphError):
 
 
 class UnsupportedSyntaxError(ConversionError):
-    """The function uses a construct that the converter does not support."""
+    """The function uses a construct that the converter does not support.
+
+    Attributes:
+      construct: the construct in the user's words (e.g. 'a match statement'), set where the
+        error is raised, so that callers group errors by it instead of parsing the message.
+    """
+
+    def __init__(self, message, construct):
+        super().__init__(message)
+        self.construct = construct
 
 
 class StagingError(AutoGraphError):
