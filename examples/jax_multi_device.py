@@ -39,7 +39,8 @@ def main():
     roots, steps = solve(batch)
     print('input sharded over', len(batch.sharding.device_set), 'devices')
     print('output sharded over', len(roots.sharding.device_set), 'devices')
-    print('relative error below 1e-4:', float(jnp.max(jnp.abs(roots - jnp.sqrt(batch)) / jnp.sqrt(batch))) < 1e-4)
+    error = jnp.max(jnp.abs(roots - jnp.sqrt(batch)) / jnp.sqrt(batch))
+    print('relative error below 1e-4:', float(error) < 1e-4)
     print('steps differ per row: min', int(steps.min()), 'max', int(steps.max()))
     expected = [newton_sqrt(float(a))[1] for a in np.asarray(batch)]
     print('steps equal plain Python:', np.asarray(steps).tolist() == expected)

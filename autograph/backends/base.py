@@ -217,8 +217,9 @@ class Backend:
         """Tells whether a leaf of type `before` may take type `after` in staged code.
 
         Called with `type_of` descriptions: (loop entry, after one iteration) for loops; for
-        conditionals both ways, (if branch, else branch) and (else, if), and one suffices. A backend whose library promotes
-        weakly-typed Python numbers (JAX) accepts those pairs here. The default is equality.
+        conditionals both ways, (if branch, else branch) and (else, if), and one suffices. A
+        backend whose library promotes weakly-typed Python numbers (JAX) accepts those pairs
+        here. The default is equality.
 
         Args:
             before: a `type_of` description.

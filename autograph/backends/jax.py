@@ -9,9 +9,9 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
 
 - `if` -> `lax.cond`; `while` -> `lax.while_loop`; `for` over a traced array or a `range`
   with a traced bound -> `lax.fori_loop` (a `scan` when the length is static, so jax.grad
-  works through it), or a `lax.while_loop` over an index when the loop has a `break`. A `for` over a Python `range` with
-  Python bounds stays a Python loop (unrolled while tracing), which keeps it
-  reverse-differentiable.
+  works through it), or a `lax.while_loop` over an index when the loop has a `break`. A
+  `for` over a Python `range` with Python bounds stays a Python loop (unrolled while
+  tracing), which keeps it reverse-differentiable.
 - `print` -> `jax.debug.print(..., ordered=True)` (values printed at every run, in order).
 - `assert` -> a `jax.debug.callback` that raises AssertionError with the user's message: the
   jitted call fails with a JaxRuntimeError that carries it, and `autograph.backends.jax.jit`
@@ -36,138 +36,27 @@ import sys
 import threading
 
 from autograph.backends.base import Backend
+from autograph.backends.jax_values import BUILTINS
+from autograph.backends.jax_values import JaxType
+from autograph.backends.jax_values import StagedList
+from autograph.backends.jax_values import StagedRange
+from autograph.backends.jax_values import jax_modules
+from autograph.backends.jax_values import leaf_type
+from autograph.backends.jax_values import predicate
+from autograph.backends.jax_values import promoted
+from autograph.backends.jax_values import staged_range
 from autograph.backends.registry import register_backend
 from autograph.errors import StagingError
+
+__all__ = ['BACKEND', 'JaxBackend', 'JaxType', 'StagedList', 'StagedRange', 'jit', 'staged_range']
 
 # Messages of staged asserts that failed at run time, most recent last; `jit` reads them to
 # re-raise AssertionError (the callback may run on another thread, hence a deque, not a local).
 _FAILED_ASSERTS = collections.deque(maxlen=64)
 
 
-class JaxType(collections.namedtuple('JaxType', ['dtype', 'shape', 'weak'])):
-    """The type of a leaf as JAX sees it: dtype name, shape, and whether it is weakly typed."""
-
-    __slots__ = ()
-
-    def __str__(self):
-        return '{}{}[{}]'.format('~' if self.weak else '', self.dtype,
-                                 ','.join(str(d) for d in self.shape))
-
-
-class StagedRange:
-    """`range(start, stop, step)` with a traced bound: iterated by a staged `for` loop."""
-
-    def __init__(self, start, stop, step):
-        self.start, self.stop, self.step = start, stop, step
-
-    def __repr__(self):
-        return 'range({!r}, {!r}, {!r})'.format(self.start, self.stop, self.step)
-
-    def length(self):
-        """The number of elements: max(0, ceil((stop - start) / step)), traced."""
-        if all(type(v) is builtins.int for v in (self.start, self.stop, self.step)):
-            return builtins.len(builtins.range(self.start, self.stop, self.step))
-        jnp = _jax().numpy
-        return jnp.maximum(0, -((self.start - self.stop) // self.step))
-
-
-class StagedList:
-    """A Python list appended to in a bounded staged loop: a fixed buffer and a traced length.
-
-    `len(l)` is the traced length, `l[i]` reads the buffer, and `jnp.asarray(l)` is the whole
-    buffer (slots past the length are zeros).
-    """
-
-    def __init__(self, buffer, length, name):
-        self.buffer = buffer  # [capacity, *element shape]
-        self.length = length  # traced int32: the number of elements in use
-        self.name = name  # the user's variable name, for messages
-
-    def __repr__(self):
-        return 'StagedList({!r}, buffer of {})'.format(self.name, self.buffer.shape[0])
-
-    def __getitem__(self, index):
-        return self.buffer[index]
-
-    def __jax_array__(self):
-        return self.buffer
-
-
-class _Jax:
-    """The jax modules, imported on first use (importing this backend must stay cheap)."""
-
-    def __init__(self):
-        import jax  # pylint: disable=import-outside-toplevel
-        import jax.numpy  # pylint: disable=import-outside-toplevel
-        from jax import lax  # pylint: disable=import-outside-toplevel
-        self.jax = jax
-        self.numpy = jax.numpy
-        self.lax = lax
-        self.tracer = jax.core.Tracer
-        self.array = jax.Array
-        jax.tree_util.register_pytree_node(
-            StagedList, lambda l: ((l.buffer, l.length), l.name),
-            lambda name, children: StagedList(children[0], children[1], name))
-
-
-_modules = []
-
-
-def _jax():
-    if not _modules:
-        _modules.append(_Jax())
-    return _modules[0]
-
-
 class _Scratch(threading.local):
     depth = 0  # > 0 while autograph stages a discarded trial run (no prints or asserts)
-
-
-def _pred(value, what):
-    """A traced scalar bool for `if`/`while`: Python truthiness of a traced scalar."""
-    m = _jax()
-    jnp = m.numpy
-    if not isinstance(value, m.tracer):
-        return jnp.asarray(builtins.bool(value))
-    if value.size != 1:
-        raise TypeError(
-            'The truth value of an array with more than one element is ambiguous: the {} '
-            'condition has shape {}. Use jnp.any(...) or jnp.all(...).'.format(
-                what, tuple(value.shape)))
-    if value.shape:
-        value = value.reshape(())
-    if value.dtype != jnp.bool_:
-        value = value != 0
-    return value
-
-
-def _leaf_type(value):
-    m = _jax()
-    if isinstance(value, (m.tracer, m.array)):
-        aval = m.jax.typeof(value)
-        return JaxType(str(aval.dtype), tuple(aval.shape), builtins.bool(aval.weak_type))
-    if type(value) is builtins.bool:
-        return JaxType('bool', (), False)
-    if type(value) in (builtins.int, builtins.float, builtins.complex):
-        aval = m.jax.typeof(value)
-        return JaxType(str(aval.dtype), (), True)
-    return type(value).__name__
-
-
-def _promoted(a, b):
-    """The dtype name JAX gives `a` combined with `b` (JaxTypes of one shape), or None."""
-    jnp = _jax().numpy
-
-    def operand(t):
-        if not t.weak:
-            return jnp.dtype(t.dtype)
-        kind = jnp.dtype(t.dtype).kind  # a weak type behaves as a Python scalar of its kind
-        return {'b': False, 'i': 0, 'u': 0, 'f': 0.0, 'c': 0j}.get(kind, jnp.dtype(t.dtype))
-
-    try:
-        return str(jnp.result_type(operand(a), operand(b)))
-    except TypeError:
-        return None
 
 
 class _UserError(Exception):
@@ -219,7 +108,7 @@ class JaxBackend(Backend):
         """
         if 'jax' not in sys.modules:
             return False
-        if isinstance(value, _jax().tracer):
+        if isinstance(value, jax_modules().tracer):
             # A concrete tracer (jax.grad or jax.jvp without jit) runs as plain Python, as in
             # JAX itself: only abstract values need staged control flow.
             return value.to_concrete_value() is None
@@ -238,14 +127,14 @@ class JaxBackend(Backend):
         """
         if not self.is_staged(pred):
             return tuple(true_fn() if pred else false_fn())
-        pred = _pred(pred, 'if')
-        lax = _jax().lax
+        pred = predicate(pred, 'if')
+        lax = jax_modules().lax
         seen = {}
 
         def recording(name, fn):
             def branch():
                 outs = tuple(fn())
-                seen[name] = tuple(_leaf_type(v) for v in outs)
+                seen[name] = tuple(leaf_type(v) for v in outs)
                 return outs
             return branch
 
@@ -256,7 +145,7 @@ class JaxBackend(Backend):
             joint = _joint_types(seen.get('if'), seen.get('else'))
             if joint is None:
                 raise
-        jnp = _jax().numpy
+        jnp = jax_modules().numpy
 
         def cast(fn):
             def branch():
@@ -282,10 +171,10 @@ class JaxBackend(Backend):
             StagingError: under reverse-mode differentiation (jax.grad), which lax.while_loop
                 does not support, saying how to write the loop instead.
         """
-        lax = _jax().lax
+        lax = jax_modules().lax
 
         def test(carry):
-            return _pred(cond_fn(*carry), 'while')
+            return predicate(cond_fn(*carry), 'while')
 
         def body(carry):
             return tuple(body_fn(*carry))
@@ -312,13 +201,13 @@ class JaxBackend(Backend):
         Returns:
             The final (index, *state).
         """
-        lax = _jax().lax
+        lax = jax_modules().lax
 
         def body(index, state):
             return tuple(body_fn(index, *state))[1:]
 
         if not isinstance(count, builtins.int):
-            count = _jax().numpy.asarray(count)
+            count = jax_modules().numpy.asarray(count)
         state = _unwrap_user_errors(lambda: tuple(lax.fori_loop(
             0, count, _user(body), tuple(loop_vars[1:]))))
         if isinstance(count, builtins.int) or not _differentiated(state):
@@ -345,7 +234,7 @@ class JaxBackend(Backend):
                 if step == 1:
                     return iterable.length(), lambda i: i + start
             return iterable.length(), lambda i: start + i * step
-        if not isinstance(iterable, _jax().tracer):
+        if not isinstance(iterable, jax_modules().tracer):
             return None
         if iterable.ndim == 0:
             raise TypeError('iteration over a 0-d array')  # JAX's and numpy's message
@@ -360,7 +249,7 @@ class JaxBackend(Backend):
         Returns:
             A traced bool.
         """
-        return _jax().numpy.logical_not(_pred(value, 'not'))
+        return jax_modules().numpy.logical_not(predicate(value, 'not'))
 
     def assert_(self, cond, message_fn):
         """Stages `assert` as a debug callback that raises AssertionError at run time.
@@ -372,11 +261,11 @@ class JaxBackend(Backend):
         if self._scratch.depth:
             return
         message = message_fn()
-        ok = _pred(cond, 'assert')
-        if isinstance(message, _jax().tracer):
-            _jax().jax.debug.callback(_check, ok, None, message)
+        ok = predicate(cond, 'assert')
+        if isinstance(message, jax_modules().tracer):
+            jax_modules().jax.debug.callback(_check, ok, None, message)
         else:
-            _jax().jax.debug.callback(_check, ok, message, None)
+            jax_modules().jax.debug.callback(_check, ok, message, None)
 
     def print_(self, *args, sep=' ', end='\n'):
         """Stages `print` as jax.debug.print (values printed at every run).
@@ -388,7 +277,7 @@ class JaxBackend(Backend):
         """
         if self._scratch.depth:
             return
-        m = _jax()
+        m = jax_modules()
         traced = [a for a in args if isinstance(a, m.tracer)]
         parts = ['{}' if isinstance(a, m.tracer) else str(a).replace('{', '{{').replace(
             '}', '}}') for a in args]
@@ -416,7 +305,7 @@ class JaxBackend(Backend):
         Raises:
             NotImplementedError: when Python's builtin should run (no overload).
         """
-        handler = _BUILTINS.get(fn)
+        handler = BUILTINS.get(fn)
         if handler is None or (kwargs and fn is not builtins.sum):
             raise NotImplementedError(fn)
         return handler(*args, **kwargs)
@@ -430,7 +319,7 @@ class JaxBackend(Backend):
         Returns:
             A JaxType, or the type name for other values.
         """
-        return _leaf_type(value)
+        return leaf_type(value)
 
     def compatible_types(self, before, after):
         """JAX's rules: equal dtype and shape, or a weak `before` that promotes to `after`.
@@ -452,7 +341,7 @@ class JaxBackend(Backend):
             return True
         # lax.while_loop converts a weakly-typed initial value to the type the body gives it
         # when JAX's promotion of the two is that type; `cond` here does the same for branches.
-        return before.weak and _promoted(before, after) == after.dtype
+        return before.weak and promoted(before, after) == after.dtype
 
     def new_list(self, items, element, name, maximum_iterations=None):
         """A list appended to in a staged loop: a buffer of `maximum_iterations` more slots.
@@ -481,9 +370,9 @@ class JaxBackend(Backend):
                 'element i with {name} = {name}.at[i].set(value), or bound the loop with '
                 'autograph.experimental.set_loop_options(maximum_iterations=N) to make '
                 "'{name}' a buffer of N more elements.".format(name=name))
-        jnp = _jax().numpy
+        jnp = jax_modules().numpy
         first = items[0] if items else element
-        prototype = _jax().jax.typeof(first)
+        prototype = jax_modules().jax.typeof(first)
         buffer = jnp.zeros((len(items) + int(maximum_iterations),) + tuple(prototype.shape),
                            prototype.dtype)
         for k, item in enumerate(items):
@@ -532,7 +421,7 @@ class JaxBackend(Backend):
         Returns:
             A jax array (or a Python zero for Python numbers).
         """
-        m = _jax()
+        m = jax_modules()
         if isinstance(value, (m.tracer, m.array)):
             return m.numpy.zeros(value.shape, value.dtype)
         return type(value)()
@@ -570,7 +459,7 @@ def _joint_types(if_types, else_types):
             continue
         if not (isinstance(a, JaxType) and isinstance(b, JaxType)) or a.shape != b.shape:
             return None
-        dtype = _promoted(a, b)
+        dtype = promoted(a, b)
         if dtype is None:
             return None
         joint.append(dtype)
@@ -605,107 +494,6 @@ def _check(ok, message, traced_message):
     raise AssertionError(*(() if text is None else (text,)))
 
 
-def _as_array(value):
-    return _jax().numpy.asarray(value)
-
-
-def staged_range(*args):
-    """A range that a converted `for` loop stages as lax.while_loop even with Python bounds.
-
-    Like `tf.range` in TensorFlow: `for i in staged_range(n)` is one loop in the jaxpr instead
-    of n unrolled bodies, and a `break` in it may depend on traced values.
-
-    Args:
-        *args: (stop), (start, stop) or (start, stop, step); ints or traced integers.
-
-    Returns:
-        A StagedRange.
-    """
-    return _range(*args)
-
-
-def _range(*args):
-    if not 1 <= len(args) <= 3:
-        raise TypeError('range expected at most 3 arguments, got {}'.format(len(args)))
-    start, stop, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]
-    if isinstance(step, builtins.int) and step == 0:
-        raise ValueError('range() arg 3 must not be zero')
-    return StagedRange(start, stop, step)
-
-
-def _len(value):
-    if isinstance(value, StagedRange):
-        return value.length()
-    if isinstance(value, StagedList):
-        return value.length
-    raise NotImplementedError(len)
-
-
-def _scalar_cast(kind, dtype_name):
-    def cast(value):
-        m = _jax()
-        value = _as_array(value)
-        if value.size != 1:
-            raise TypeError('only length-1 arrays can be converted to Python scalars '
-                            '({}() of an array of shape {})'.format(kind, tuple(value.shape)))
-        if value.shape:
-            value = value.reshape(())
-        dtype = m.numpy.dtype(dtype_name)
-        if kind == 'int' and m.numpy.issubdtype(value.dtype, m.numpy.floating):
-            value = m.numpy.trunc(value)
-        return value.astype(dtype)
-    return cast
-
-
-def _fold(pairwise, reduce):
-    def handler(*args):
-        if len(args) == 1:
-            if isinstance(args[0], StagedRange):
-                raise NotImplementedError(reduce)
-            return reduce(_as_array(args[0]), axis=0)  # Python's min(x) compares the rows of x
-        result = args[0]
-        for arg in args[1:]:
-            result = pairwise(result, arg)
-        return result
-    return handler
-
-
-def _sum(iterable, start=0):
-    if isinstance(iterable, StagedRange):
-        raise NotImplementedError(sum)
-    total = _jax().numpy.sum(_as_array(iterable), axis=0)
-    if isinstance(start, (builtins.int, builtins.float)) and start == 0:
-        return total
-    return total + start
-
-
-def _truth_reduction(name):
-    def handler(value):
-        if isinstance(value, StagedRange):
-            raise NotImplementedError(name)
-        value = _as_array(value)
-        if value.ndim != 1:
-            raise NotImplementedError(name)  # Python iterates rows: the builtin's own error
-        jnp = _jax().numpy
-        return getattr(jnp, name)(value != 0 if value.dtype != jnp.bool_ else value)
-    return handler
-
-
-_BUILTINS = {
-    builtins.range: _range,
-    builtins.len: _len,
-    builtins.int: _scalar_cast('int', 'int32'),
-    builtins.float: _scalar_cast('float', 'float32'),
-    builtins.min: _fold(lambda a, b: _jax().numpy.minimum(a, b),
-                        lambda x, axis: _jax().numpy.min(x, axis=axis)),
-    builtins.max: _fold(lambda a, b: _jax().numpy.maximum(a, b),
-                        lambda x, axis: _jax().numpy.max(x, axis=axis)),
-    builtins.sum: _sum,
-    builtins.any: _truth_reduction('any'),
-    builtins.all: _truth_reduction('all'),
-}
-
-
 def jit(fn=None, **jit_kwargs):
     """`jax.jit(autograph.convert(fn), **jit_kwargs)`, re-raising failed asserts as such.
 
@@ -723,7 +511,7 @@ def jit(fn=None, **jit_kwargs):
     if fn is None:
         return functools.partial(jit, **jit_kwargs)
     from autograph.impl import api  # pylint: disable=import-outside-toplevel
-    m = _jax()
+    m = jax_modules()
     jitted = m.jax.jit(api.convert(fn), **jit_kwargs)
 
     @functools.wraps(fn)

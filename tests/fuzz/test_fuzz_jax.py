@@ -21,6 +21,9 @@ CHUNK = 100
 SEED = 'jax'
 CI_SIZE = dict(max_stmts=6, max_locals=4, max_helpers=1)
 _DTYPES = {'int': jnp.int32, 'float': jnp.float32, 'bool': jnp.bool_}
+# The traced mode's comparisons (prints of float32 values compare numerically).
+same_stdout = harness._same_stdout  # pylint: disable=protected-access
+same_value = harness._same_value  # pylint: disable=protected-access
 
 
 def check_jitted(fn, inputs, param_types, report, stats):
@@ -49,10 +52,10 @@ def check_jitted(fn, inputs, param_types, report, stats):
                                             '{}({!r})'.format(expected.exc_type,
                                                               expected.exc_msg, actual.exc_type,
                                                               actual.exc_msg)))
-        elif not harness._same_stdout(expected.stdout, actual.stdout):  # pylint: disable=protected-access
+        elif not same_stdout(expected.stdout, actual.stdout):
             failures.append(harness.Failure('jax', 'stdout', args, '{!r} != {!r}'.format(
                 expected.stdout[-200:], actual.stdout[-200:])))
-        elif actual.exc_type is None and not harness._same_value(  # pylint: disable=protected-access
+        elif actual.exc_type is None and not same_value(
                 expected.result, _to_python(actual.result, expected.result)):
             failures.append(harness.Failure('jax', 'result', args, 'expected {!r}, got {!r}'
                                             .format(expected.result, actual.result)))

@@ -1,0 +1,232 @@
+"""The JAX backend's values and builtins: types, staged ranges and lists, predicates.
+
+Nothing here imports jax until a jax value is met (`jax_modules()`), so that loading the
+backend stays cheap.
+"""
+
+import builtins
+import collections
+
+
+class JaxType(collections.namedtuple('JaxType', ['dtype', 'shape', 'weak'])):
+    """The type of a leaf as JAX sees it: dtype name, shape, and whether it is weakly typed."""
+
+    __slots__ = ()
+
+    def __str__(self):
+        return '{}{}[{}]'.format('~' if self.weak else '', self.dtype,
+                                 ','.join(str(d) for d in self.shape))
+
+
+class StagedRange:
+    """`range(start, stop, step)` with a traced bound: iterated by a staged `for` loop."""
+
+    def __init__(self, start, stop, step):
+        self.start, self.stop, self.step = start, stop, step
+
+    def __repr__(self):
+        return 'range({!r}, {!r}, {!r})'.format(self.start, self.stop, self.step)
+
+    def length(self):
+        """The number of elements: max(0, ceil((stop - start) / step)), traced."""
+        if all(type(v) is builtins.int for v in (self.start, self.stop, self.step)):
+            return builtins.len(builtins.range(self.start, self.stop, self.step))
+        jnp = jax_modules().numpy
+        return jnp.maximum(0, -((self.start - self.stop) // self.step))
+
+
+class StagedList:
+    """A Python list appended to in a bounded staged loop: a fixed buffer and a traced length.
+
+    `len(l)` is the traced length, `l[i]` reads the buffer, and `jnp.asarray(l)` is the whole
+    buffer (slots past the length are zeros).
+    """
+
+    def __init__(self, buffer, length, name):
+        self.buffer = buffer  # [capacity, *element shape]
+        self.length = length  # traced int32: the number of elements in use
+        self.name = name  # the user's variable name, for messages
+
+    def __repr__(self):
+        return 'StagedList({!r}, buffer of {})'.format(self.name, self.buffer.shape[0])
+
+    def __getitem__(self, index):
+        return self.buffer[index]
+
+    def __jax_array__(self):
+        return self.buffer
+
+
+class _Jax:
+    """The jax modules, imported on first use (importing this backend must stay cheap)."""
+
+    def __init__(self):
+        import jax  # pylint: disable=import-outside-toplevel
+        import jax.numpy  # pylint: disable=import-outside-toplevel
+        from jax import lax  # pylint: disable=import-outside-toplevel
+        self.jax = jax
+        self.numpy = jax.numpy
+        self.lax = lax
+        self.tracer = jax.core.Tracer
+        self.array = jax.Array
+        jax.tree_util.register_pytree_node(
+            StagedList, lambda l: ((l.buffer, l.length), l.name),
+            lambda name, children: StagedList(children[0], children[1], name))
+
+
+_modules = []
+
+
+def jax_modules():
+    """The jax modules (jax, jax.numpy, lax), imported on first use."""
+    if not _modules:
+        _modules.append(_Jax())
+    return _modules[0]
+
+
+def predicate(value, what):
+    """A traced scalar bool for `if`/`while`: Python truthiness of a traced scalar."""
+    m = jax_modules()
+    jnp = m.numpy
+    if not isinstance(value, m.tracer):
+        return jnp.asarray(builtins.bool(value))
+    if value.size != 1:
+        raise TypeError(
+            'The truth value of an array with more than one element is ambiguous: the {} '
+            'condition has shape {}. Use jnp.any(...) or jnp.all(...).'.format(
+                what, tuple(value.shape)))
+    if value.shape:
+        value = value.reshape(())
+    if value.dtype != jnp.bool_:
+        value = value != 0
+    return value
+
+
+def leaf_type(value):
+    m = jax_modules()
+    if isinstance(value, (m.tracer, m.array)):
+        aval = m.jax.typeof(value)
+        return JaxType(str(aval.dtype), tuple(aval.shape), builtins.bool(aval.weak_type))
+    if type(value) is builtins.bool:
+        return JaxType('bool', (), False)
+    if type(value) in (builtins.int, builtins.float, builtins.complex):
+        aval = m.jax.typeof(value)
+        return JaxType(str(aval.dtype), (), True)
+    return type(value).__name__
+
+
+def promoted(a, b):
+    """The dtype name JAX gives `a` combined with `b` (JaxTypes of one shape), or None."""
+    jnp = jax_modules().numpy
+
+    def operand(t):
+        if not t.weak:
+            return jnp.dtype(t.dtype)
+        kind = jnp.dtype(t.dtype).kind  # a weak type behaves as a Python scalar of its kind
+        return {'b': False, 'i': 0, 'u': 0, 'f': 0.0, 'c': 0j}.get(kind, jnp.dtype(t.dtype))
+
+    try:
+        return str(jnp.result_type(operand(a), operand(b)))
+    except TypeError:
+        return None
+
+
+def _as_array(value):
+    return jax_modules().numpy.asarray(value)
+
+
+def staged_range(*args):
+    """A range that a converted `for` loop stages as lax.while_loop even with Python bounds.
+
+    Like `tf.range` in TensorFlow: `for i in staged_range(n)` is one loop in the jaxpr instead
+    of n unrolled bodies, and a `break` in it may depend on traced values.
+
+    Args:
+        *args: (stop), (start, stop) or (start, stop, step); ints or traced integers.
+
+    Returns:
+        A StagedRange.
+    """
+    return _range(*args)
+
+
+def _range(*args):
+    if not 1 <= len(args) <= 3:
+        raise TypeError('range expected at most 3 arguments, got {}'.format(len(args)))
+    start, stop, step = (0, args[0], 1) if len(args) == 1 else (tuple(args) + (1,))[:3]
+    if isinstance(step, builtins.int) and step == 0:
+        raise ValueError('range() arg 3 must not be zero')
+    return StagedRange(start, stop, step)
+
+
+def _len(value):
+    if isinstance(value, StagedRange):
+        return value.length()
+    if isinstance(value, StagedList):
+        return value.length
+    raise NotImplementedError(len)
+
+
+def _scalar_cast(kind, dtype_name):
+    def cast(value):
+        m = jax_modules()
+        value = _as_array(value)
+        if value.size != 1:
+            raise TypeError('only length-1 arrays can be converted to Python scalars '
+                            '({}() of an array of shape {})'.format(kind, tuple(value.shape)))
+        if value.shape:
+            value = value.reshape(())
+        dtype = m.numpy.dtype(dtype_name)
+        if kind == 'int' and m.numpy.issubdtype(value.dtype, m.numpy.floating):
+            value = m.numpy.trunc(value)
+        return value.astype(dtype)
+    return cast
+
+
+def _fold(pairwise, reduce):
+    def handler(*args):
+        if len(args) == 1:
+            if isinstance(args[0], StagedRange):
+                raise NotImplementedError(reduce)
+            return reduce(_as_array(args[0]), axis=0)  # Python's min(x) compares the rows of x
+        result = args[0]
+        for arg in args[1:]:
+            result = pairwise(result, arg)
+        return result
+    return handler
+
+
+def _sum(iterable, start=0):
+    if isinstance(iterable, StagedRange):
+        raise NotImplementedError(sum)
+    total = jax_modules().numpy.sum(_as_array(iterable), axis=0)
+    if isinstance(start, (builtins.int, builtins.float)) and start == 0:
+        return total
+    return total + start
+
+
+def _truth_reduction(name):
+    def handler(value):
+        if isinstance(value, StagedRange):
+            raise NotImplementedError(name)
+        value = _as_array(value)
+        if value.ndim != 1:
+            raise NotImplementedError(name)  # Python iterates rows: the builtin's own error
+        jnp = jax_modules().numpy
+        return getattr(jnp, name)(value != 0 if value.dtype != jnp.bool_ else value)
+    return handler
+
+
+BUILTINS = {
+    builtins.range: _range,
+    builtins.len: _len,
+    builtins.int: _scalar_cast('int', 'int32'),
+    builtins.float: _scalar_cast('float', 'float32'),
+    builtins.min: _fold(lambda a, b: jax_modules().numpy.minimum(a, b),
+                        lambda x, axis: jax_modules().numpy.min(x, axis=axis)),
+    builtins.max: _fold(lambda a, b: jax_modules().numpy.maximum(a, b),
+                        lambda x, axis: jax_modules().numpy.max(x, axis=axis)),
+    builtins.sum: _sum,
+    builtins.any: _truth_reduction('any'),
+    builtins.all: _truth_reduction('all'),
+}
