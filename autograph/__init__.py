@@ -1,5 +1,7 @@
 """Standalone AutoGraph: converts Python control flow into functional, stageable calls."""
 
+__version__ = '0.1.0'
+
 from autograph import operators
 from autograph.backends import Backend
 from autograph.backends import register_backend
@@ -11,5 +13,6 @@ from autograph.impl.api import do_not_convert
 from autograph.impl.api import set_verbosity
 from autograph.impl.api import to_code
 
-__all__ = ['Backend', 'convert', 'to_code', 'do_not_convert', 'converted_call', 'set_verbosity',
+__all__ = ['__version__', 'Backend', 'convert', 'to_code', 'do_not_convert', 'converted_call',
+           'set_verbosity',
            'register_backend', 'operators', 'ConversionError', 'StagingError']

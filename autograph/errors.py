@@ -10,7 +10,16 @@ class ConversionError(AutoGraphError):
 
 
 class UnsupportedSyntaxError(ConversionError):
-    """The function uses a construct that the converter does not support."""
+    """The function uses a construct that the converter does not support.
+
+    Attributes:
+      construct: the construct in the user's words (e.g. 'a match statement'), set where the
+        error is raised, so that callers group errors by it instead of parsing the message.
+    """
+
+    def __init__(self, message, construct):
+        super().__init__(message)
+        self.construct = construct
 
 
 class StagingError(AutoGraphError):
@@ -27,6 +36,10 @@ class LoopVariableError(StagingError, TypeError):
 
 class BranchVariableError(StagingError, TypeError):
     """A staged branch output has a different dtype or structure in the two branches."""
+
+
+class UnknownSizeError(StagingError, TypeError):
+    """A Python construct got None for a size that is unknown while tracing (range(None))."""
 
 
 class UnsupportedByBackendError(StagingError):

@@ -1,4 +1,7 @@
 """A small numpy-backed graph runtime shaped like TensorFlow (`import runtime as tf`)."""
+
+__version__ = "0.1.0"  # of the distribution autograph-standalone, as autograph.__version__
+
 import types as _types
 
 import autograph

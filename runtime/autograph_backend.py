@@ -144,6 +144,11 @@ class RuntimeBackend(Backend):
         data = ()
         if isinstance(message, (Tensor, Variable)):
             data, message = (message,), "Assertion failed:"
+        elif isinstance(message, (tuple, list)) and any(
+                isinstance(part, (Tensor, Variable)) for part in message):
+            # assert c, ("x is", x): the text, then the tensors' values at run time
+            data = tuple(p for p in message if isinstance(p, (Tensor, Variable)))
+            message = " ".join(str(p) for p in message if not isinstance(p, (Tensor, Variable)))
         elif message is None:
             message = "Assertion failed"
         io_ops.assert_(_as_tensor(cond), message=str(message), data=data)

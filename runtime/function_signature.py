@@ -63,6 +63,8 @@ class ArgSpec:
         Raises:
             TypeError: if the arguments do not fit the signature.
         """
+        if kwargs:
+            self._check_keywords(kwargs)
         try:
             if partial:
                 bound = self.signature.bind_partial(*args, **kwargs)
@@ -89,6 +91,17 @@ class ArgSpec:
 
 
 # -- input_signature ---------------------------------------------------------------------------
+
+    def _check_keywords(self, kwargs):
+        """Reports an unknown keyword as unknown, as Python does (bind says 'missing')."""
+        params = self.signature.parameters
+        if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            return
+        for name in kwargs:
+            param = params.get(name)
+            if param is None or param.kind is param.POSITIONAL_ONLY:
+                raise TypeError(f"{self.name}{self.signature}: got an unexpected keyword "
+                                f"argument {name!r}.")
 
 def check_input_signature(signature):
     """Checks an input_signature given to tf.function.

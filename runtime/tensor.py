@@ -9,6 +9,7 @@ import sys
 import numpy as np
 
 from autograph.pyct import inspect_utils
+from runtime import context
 from runtime import dtypes
 from runtime.tensor_shape import TensorShape
 from runtime.tensor_shape import TensorSpec  # noqa: F401 - re-exported
@@ -191,6 +192,21 @@ def _user_location():
     return ""
 
 
+def user_traceback_line():
+    """Returns '\n  File "f.py", line 3, in fn\n    src' for the innermost user frame, or ''.
+
+    Ops whose failure at run time is the user's (asserts, stacking a list built in a staged
+    loop) record it while they are built, and add it to their run-time error.
+    """
+    frame, _ = inspect_utils.first_user_frame(sys._getframe(1))
+    if frame is None:
+        return ""
+    filename = frame.f_code.co_filename
+    text = f'\n  File "{filename}", line {frame.f_lineno}, in {frame.f_code.co_name}'
+    line = linecache.getline(filename, frame.f_lineno).strip()
+    return text + (f"\n    {line}" if line else "")
+
+
 _USE_AUTOGRAPH = (
     "Use autograph (runtime.function converts Python control flow by default) or express "
     "it with tf.cond / tf.while_loop.")
@@ -247,9 +263,16 @@ class SymbolicTensor(Tensor):
         Raises:
             NotImplementedError: with advice on how to see the value.
         """
+        graph = self.node.graph
+        if graph not in context.graph_stack():
+            raise NotImplementedError(
+                f"Cannot call .numpy() on the symbolic tensor '{self.name}': it was made while "
+                f"graph '{graph.name}' was traced and kept after the trace ended (in a Python "
+                f"variable, list or attribute); it never has a value. Return it from the "
+                f"function and call .numpy() on the result.")
         raise NotImplementedError(
             f"Cannot call .numpy() on the symbolic tensor '{self.name}': it has no value while "
-            f"graph '{self.node.graph.name}' is being traced. Return it from the function and "
+            f"graph '{graph.name}' is being traced. Return it from the function and "
             f"call .numpy() on the result, or use tf.print to see it at run time.")
 
     def __array__(self, dtype=None, copy=None):

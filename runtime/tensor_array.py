@@ -12,6 +12,7 @@ from runtime.ops.registry import apply
 from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
+from runtime.tensor import user_traceback_line
 
 
 class TensorArray:
@@ -195,7 +196,8 @@ class TensorArray:
             return EagerTensor(state_ops._ta_stack_kernel(self._storage, self._dtype,
                                                           self._element_shape))
         return apply(OPS["tensor_array_stack"], [self._handle],
-                     {"dtype": self._dtype, "element_shape": self._element_shape}, name)
+                     {"dtype": self._dtype, "element_shape": self._element_shape,
+                      "location": user_traceback_line()}, name)
 
     def _pop_back(self, name=None):
         """Removes the last element (what a staged `list.pop()` does).

@@ -138,7 +138,8 @@ def check_supported(node, filename):
             what = 'type parameters (PEP 695)'
         if what is not None:
             raise errors.UnsupportedSyntaxError(
-                '%s at %s:%s is not supported' % (what, filename, getattr(n, 'lineno', '?')))
+                '%s at %s:%s is not supported' % (what, filename, getattr(n, 'lineno', '?')),
+                construct=what)
 
 
 def _walk_unskipped(node):

@@ -3,6 +3,7 @@
 import builtins
 
 from autograph.errors import StagingError
+from autograph.errors import UnknownSizeError
 from autograph.operators import staged_loops
 from autograph.operators.backends import first_backend
 
@@ -65,6 +66,12 @@ def range_(*args, **kwargs):
     Returns:
         `range(...)`, or the backend's staged range, which `for_stmt` stages.
     """
+    if any(arg is None for arg in args):
+        raise UnknownSizeError(
+            'range() got None where an integer was expected. A dimension of a static shape '
+            'is None when it is unknown while tracing (x.shape[0] with an input_signature '
+            'of shape [None], for instance): loop over a staged range of the run-time size '
+            'instead, e.g. tf.range(tf.shape(x)[0]).')
     return _call(builtins.range, args, kwargs)
 
 

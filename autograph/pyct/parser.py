@@ -287,7 +287,8 @@ def _select_lambda(candidates, code, f):
     raise errors.UnsupportedSyntaxError(
         'expected to identify the source of lambda %s at %s:%d, found %d candidates on that'
         ' line; put each lambda on its own line or use a def'
-        % (f.__qualname__, code.co_filename, code.co_firstlineno, len(matched or unknown)))
+        % (f.__qualname__, code.co_filename, code.co_firstlineno, len(matched or unknown)),
+        construct='several lambdas on one line')
 
 
 def _parse_fallback(f):

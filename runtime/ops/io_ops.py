@@ -14,6 +14,7 @@ from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
 from runtime.tensor import to_string_array
+from runtime.tensor import user_traceback_line
 
 
 class Slot:
@@ -229,11 +230,11 @@ def py_function(func, inp, Tout, name=None):  # noqa: N803
     return outputs[0] if single else list(outputs)
 
 
-def _assert_kernel(condition, *data, message, summarize=3):
+def _assert_kernel(condition, *data, message, summarize=3, location=""):
     if not np.all(condition):
         shown = " ".join(format_value(d, summarize) for d in data)
-        raise InvalidArgumentError((message + (" " + shown if shown else "")).strip(),
-                                   "assert")
+        raise InvalidArgumentError((message + (" " + shown if shown else "")).strip()
+                                   + location, "assert")
     return ()
 
 
@@ -261,7 +262,10 @@ def assert_(condition, message="Assertion failed", data=(), summarize=3, name=No
     if cond.dtype is not dtypes.bool:
         raise TypeError(f"assert expects a bool condition, found {cond.dtype.name}.")
     inputs = [cond] + [common.to_tensor(d) for d in data]
-    apply(OPS["assert"], inputs, {"message": str(message), "summarize": summarize}, name)
+    attrs = {"message": str(message), "summarize": summarize}
+    if context.get_graph() is not None:
+        attrs["location"] = user_traceback_line()  # the failure is reported at run time
+    apply(OPS["assert"], inputs, attrs, name)
     return None
 
 

@@ -161,7 +161,7 @@ def _ta_size_kernel(handle):
     return np.int32(len(handle.items))
 
 
-def _infer_ta_stack(handle, dtype, element_shape):
+def _infer_ta_stack(handle, dtype, element_shape, location=""):
     if element_shape is None:
         return None, dtype
     return (None,) + tuple(element_shape), dtype
@@ -169,7 +169,7 @@ def _infer_ta_stack(handle, dtype, element_shape):
 
 @register("tensor_array_stack", infer=_infer_ta_stack, kind=OpKind.STATE,
           tf_name="TensorListStack")
-def _ta_stack_kernel(handle, dtype, element_shape):
+def _ta_stack_kernel(handle, dtype, element_shape, location=""):
     items = handle.items
     if not items:
         shape = _known_element_shape(handle)
@@ -184,8 +184,8 @@ def _ta_stack_kernel(handle, dtype, element_shape):
     except ValueError:
         shapes = sorted({tuple(item.shape) for item in items})
         raise InvalidArgumentError(
-            f"Cannot stack a TensorArray whose elements have different shapes: {shapes}.",
-            "tensor_array_stack") from None
+            f"Cannot stack a TensorArray whose elements have different shapes: {shapes}."
+            + location, "tensor_array_stack") from None
 
 
 @register("tensor_array_unstack", infer=lambda handle, value: ((), _VARIANT),

@@ -1,4 +1,4 @@
-"""Tests for autograph/cli.py: dump, graph and survey."""
+"""Tests for autograph/cli/: dump, graph and survey, and no traceback for any bad input."""
 import ast
 import os
 import subprocess
@@ -9,6 +9,8 @@ import time
 import pytest
 
 from autograph import cli
+from autograph.cli import dump as cli_dump
+from autograph.cli import graph as cli_graph
 from autograph.impl import conversion
 
 SAMPLE = textwrap.dedent('''\
@@ -83,7 +85,7 @@ def test_dump_lists_unconvertible_functions_with_reasons_and_count(sample, capsy
 
 
 def test_dump_function_filter(sample, capsys):
-    status, out, _ = run_cli(capsys, 'dump', sample, '--function', 'count', 'absolute')
+    status, out, _ = run_cli(capsys, 'dump', '--function', 'count', sample, '-f', 'absolute')
     assert status == 0
     assert [line for line in out.splitlines() if line.startswith('# ---')] == [
         '# --- %s:5  absolute ---' % sample, '# --- %s:14  Counter.count ---' % sample]
@@ -147,47 +149,54 @@ def test_dump_syntax_error_file_exits_1_without_traceback(tmp_path, capsys):
 
 
 def test_convert_entity_turns_internal_errors_into_reasons(sample, monkeypatch):
-    entity = cli.read_module(sample)[0]
-    fn = cli.stub_function(entity, sample, 'sample')
+    entity = cli_dump.read_module(sample)[0]
+    fn = cli_dump.stub_function(entity, sample, 'sample')
 
     def broken(fn):
         raise KeyError('boom')
     monkeypatch.setattr(conversion, 'convert_tree', broken)
-    assert cli.convert_entity(fn) == (None, "internal converter error: KeyError: 'boom'")
+    assert cli_dump.convert_entity(fn) == (None, "internal converter error: KeyError: 'boom'",
+                                           'internal converter error: KeyError')
 
 
 def test_convert_entity_stops_a_hanging_conversion(sample, monkeypatch):
-    entity = cli.read_module(sample)[0]
-    fn = cli.stub_function(entity, sample, 'sample')
+    entity = cli_dump.read_module(sample)[0]
+    fn = cli_dump.stub_function(entity, sample, 'sample')
     monkeypatch.setattr(conversion, 'convert_tree', lambda fn: time.sleep(30))
     start = time.monotonic()
-    assert cli.convert_entity(fn, timeout=0.2) == (
-        None, 'conversion took longer than 0.2s and was stopped')
+    assert cli_dump.convert_entity(fn, timeout=0.2) == (
+        None, 'conversion took longer than 0.2s and was stopped', 'conversion timed out')
     assert time.monotonic() - start < 5
 
 
 def test_stub_function_carries_name_line_and_qualname(sample):
-    entities = cli.read_module(sample)
+    entities = cli_dump.read_module(sample)
     assert [(e.qualname, e.line, e.first_line) for e in entities] == [
         ('absolute', 5, 5), ('Counter.count', 14, 13), ('numbers', 21, 21), ('guarded', 26, 26)]
-    fn = cli.stub_function(entities[1], sample, 'sample')
+    fn = cli_dump.stub_function(entities[1], sample, 'sample')
     assert (fn.__name__, fn.__qualname__, fn.__module__) == ('count', 'Counter.count', 'sample')
     assert (fn.__code__.co_filename, fn.__code__.co_firstlineno) == (sample, 13)
 
 
 def test_parse_signature():
     dtypes = {'float32', 'int32', 'bool'}
-    assert cli.parse_signature('float32[None,3], int32[]', dtypes) == [
+    assert cli_graph.parse_signature('float32[None,3], int32[]', dtypes) == [
         ('float32', (None, 3)), ('int32', ())]
-    assert cli.parse_signature(' bool , float32[?, 2 ]', dtypes) == [
-        ('bool', None), ('float32', (None, 2))]
+    assert cli_graph.parse_signature(' bool[] , float32[?, 2 ]', dtypes) == [
+        ('bool', ()), ('float32', (None, 2))]
     with pytest.raises(cli.InputError, match="expected a dtype among bool, float32, int32, "
                                              "found 'float33'"):
-        cli.parse_signature('float33[1]', dtypes)
+        cli_graph.parse_signature('float33[1]', dtypes)
     with pytest.raises(cli.InputError, match="found 'x'"):
-        cli.parse_signature('int32[x]', dtypes)
+        cli_graph.parse_signature('int32[x]', dtypes)
     with pytest.raises(cli.InputError, match='expected a signature like'):
-        cli.parse_signature('int32[1] int32[2]', dtypes)
+        cli_graph.parse_signature('int32[1] int32[2]', dtypes)
+    with pytest.raises(cli.InputError, match=r"shape in brackets after 'int32'.*int32\[\] for a"):
+        cli_graph.parse_signature('int32', dtypes)
+    with pytest.raises(cli.InputError, match="found '-1'.* None or \\?, not -1"):
+        cli_graph.parse_signature('int32[-1]', dtypes)
+    with pytest.raises(cli.InputError, match='at least one spec'):
+        cli_graph.parse_signature(' ', dtypes)
 
 
 GRAPH_SAMPLE = textwrap.dedent('''\
@@ -231,18 +240,12 @@ def test_graph_errors(tmp_path, capsys):
     assert status == 1 and 'expected FILE.py:FUNCTION' in err
 
 
-def test_group_reason():
-    assert cli.group_reason('an async function at /a/b.py:3 is not supported') == \
-        'an async function is not supported'
-    assert cli.group_reason("internal converter error: KeyError: 'x1'") == \
-        "internal converter error: KeyError: '...'"
-    assert cli.group_reason('internal converter error: KeyError: class ServerThread') == \
-        'internal converter error: KeyError: class NAME'
-    assert cli.group_reason('internal converter error: AssertionError: not a block:'
-                            ' <gast.gast.With object at 0x7f3a2b>') == \
-        'internal converter error: AssertionError: not a block: <object>'
-    assert cli.group_reason('conversion took longer than 20s and was stopped') == \
-        'conversion timed out'
+def test_unsupported_syntax_is_grouped_by_its_construct(sample):
+    numbers = cli_dump.read_module(sample)[2]
+    fn = cli_dump.stub_function(numbers, sample, 'sample')
+    source, reason, group = cli_dump.convert_entity(fn)
+    assert source is None and reason.startswith('a generator function (yield) at ')
+    assert group == 'a generator function (yield) is not supported'
 
 
 def test_survey_reports_totals(tmp_path):

@@ -336,3 +336,73 @@ def test_one_tf_function_called_often_does_not_warn():
             traced(tf.zeros([i + 1]))  # three new shapes: below the per-function threshold
         tf.function(step)(tf.constant(1.5))  # a second object, but most calls did not trace
     assert not caught
+
+
+def test_staged_assert_shows_the_tensor_value_and_the_line():
+    def fn(x):
+        assert x > 5, ("x too small:", x)
+        return x
+
+    err = _raise(lambda: tf.function(fn)(tf.constant(1)))
+    assert isinstance(err, tf.errors.InvalidArgumentError)
+    assert "x too small: 1" in str(err) and "<tf.Tensor" not in str(err)
+    assert str(err).endswith('File "{}", line {}, in fn\n    assert x > 5, ("x too small:", x)'
+                             .format(HERE, _line_of(fn, "assert x > 5")))
+
+
+def test_stacking_a_list_of_different_shapes_names_the_line():
+    def fn(n):
+        out = []
+        for i in tf.range(n):
+            out.append(tf.zeros([i]))
+        return tf.stack(out)
+
+    err = _raise(lambda: tf.function(fn)(tf.constant(3)))
+    assert isinstance(err, tf.errors.InvalidArgumentError)
+    assert "Cannot stack a TensorArray whose elements have different shapes: [(0,), (1,), " \
+           "(2,)]." in str(err)
+    assert str(err).endswith('File "{}", line {}, in fn\n    return tf.stack(out)'.format(
+        HERE, _line_of(fn, "return tf.stack(out)")))
+
+
+def test_range_over_an_unknown_dimension_says_how_to_stage_it():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int32)])
+    def fn(x):
+        s = 0
+        for i in range(x.shape[0]):
+            s += x[i]
+        return s
+
+    err = _raise(lambda: fn(tf.constant([1, 2])))
+    assert isinstance(err, TypeError) and isinstance(err, ag.StagingError)
+    assert str(err).startswith("range() got None where an integer was expected.")
+    assert "tf.range(tf.shape(x)[0])" in str(err)
+    assert str(err).endswith('File "{}", line {}, in fn\n    for i in range(x.shape[0]):'.format(
+        HERE, _line_of(fn.python_function, "for i in range(x.shape[0])")))
+
+
+def test_unknown_keyword_is_reported_as_unknown():
+    @tf.function
+    def fn(x, y=1):
+        return x + y
+
+    err = _raise(lambda: fn(z=2))
+    assert isinstance(err, TypeError)
+    assert str(err) == "fn(x, y=1): got an unexpected keyword argument 'z'."
+
+
+def test_numpy_of_a_tensor_leaked_from_a_finished_trace():
+    leaked = []
+
+    @tf.function
+    def fn(x):
+        leaked.append(x * 2)
+        return x
+
+    fn(tf.constant(1))
+    err = _raise(lambda: leaked[0].numpy())
+    assert "is being traced" not in str(err)
+    assert str(err).startswith("Cannot call .numpy() on the symbolic tensor 'multiply:0': it "
+                               "was made while graph 'fn' was traced and kept after the trace "
+                               "ended")
+    assert "Return it from the function" in str(err)

@@ -4,6 +4,7 @@ import threading
 
 import autograph as ag
 import runtime as tf
+from tests.reliability.test_module_memory import load_fresh_module
 
 N_THREADS = 8
 
@@ -78,3 +79,46 @@ def test_one_function_traced_from_eight_threads_traces_once_per_signature():
         t.join(120)
     assert sorted(out) == [(x, x * (x + 1) // 2) for x in range(N_THREADS)]
     assert fn.experimental_get_tracing_count() == 1
+
+
+def test_fresh_modules_converted_traced_and_called_from_eight_threads(tmp_path):
+    # Each thread loads its own modules (identical code in different files) while the others
+    # convert, trace and call theirs: each converted function must name its own file.
+    barrier = threading.Barrier(N_THREADS)
+    errors, results = [], []
+
+    def work(k):
+        try:
+            barrier.wait()
+            for round_ in range(3):
+                directory = tmp_path / ('t%d_%d' % (k, round_))
+                directory.mkdir()
+                module = load_fresh_module(directory)
+                converted = ag.convert(module.step)
+                assert converted.__code__.co_filename == module.__file__
+                traced = tf.function(module.step)
+                x = k + round_
+                results.append((x, converted(x), int(traced(tf.constant(x)).numpy()),
+                                int(tf.function(module.Counter().count)(
+                                    tf.constant(10 + x)).numpy())))
+        except Exception as e:  # noqa: BLE001 - reported below with the thread's k
+            errors.append((k, repr(e)))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(N_THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors
+    assert len(results) == N_THREADS * 3
+
+    def step(x):  # the module's step, in plain Python
+        return sum(i if i % 2 == 0 else -1 for i in range(x))
+
+    def count(x):
+        while x > 10:
+            x -= 3
+        return x
+
+    for x, got_conv, got_traced, got_count in results:
+        assert (got_conv, got_traced, got_count) == (step(x), step(x), count(10 + x)), x
