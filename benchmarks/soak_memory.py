@@ -54,14 +54,13 @@ def _load(directory, i):
     spec = importlib.util.spec_from_file_location('soak_module_%d' % i, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    os.remove(path)
     return module
 
 
 def one_round(i, directory):
     """Converts and traces the round's functions; returns how many it made."""
     fn = _closure(i % 7)
-    assert ag.convert(fn)(3) == (3 - i % 7 if 3 > i % 7 else 3 + i % 7)
+    assert ag.convert(fn, strict=True)(3) == (3 - i % 7 if 3 > i % 7 else 3 + i % 7)
     assert int(tf.function(fn)(tf.constant(3)).numpy()) == ag.convert(fn)(3)
     lam = lambda x: x * 2 if x > 0 else -x  # noqa: E731
     assert ag.convert(lam)(-4) == 4
@@ -69,8 +68,10 @@ def one_round(i, directory):
     made = 2
     if i % 10 == 0:
         module = _load(directory, i)
-        assert ag.convert(module.step)(20) == 8
+        converted = ag.convert(module.step, strict=True)
+        assert converted(20) == 8 and converted.__code__.co_filename == module.__file__
         assert int(tf.function(module.step)(tf.constant(20)).numpy()) == 8
+        os.remove(module.__file__)
         made += 1
     return made
 

@@ -470,8 +470,19 @@ def _joint_types(if_types, else_types):
 def _differentiated(values):
     """Whether some of `values` carry a reverse-mode tangent (jax.grad/vjp of a loop result)."""
     ad = sys.modules.get('jax._src.interpreters.ad')
+    pe = sys.modules.get('jax._src.interpreters.partial_eval')
     linearize = getattr(ad, 'LinearizeTracer', None)
-    return linearize is not None and any(isinstance(v, linearize) for v in values)
+    jvp = getattr(ad, 'JVPTracer', None)
+    partial = getattr(pe, 'JaxprTracer', None)
+    for v in values:
+        if linearize is not None and isinstance(v, linearize):
+            return True
+        # Older JAX (before direct linearize) runs grad as jvp with a partially evaluated
+        # tangent; a plain forward-mode jvp has a concrete or traced-to-jaxpr tangent instead.
+        if (jvp is not None and partial is not None and isinstance(v, jvp)
+                and isinstance(getattr(v, 'tangent', None), partial)):
+            return True
+    return False
 
 
 def _check(ok, message, traced_message):
