@@ -12,7 +12,9 @@ from autograph.impl.api import converted_call
 from autograph.impl.api import do_not_convert
 from autograph.impl.api import set_verbosity
 from autograph.impl.api import to_code
+from autograph.impl.api import to_graph
 
-__all__ = ['__version__', 'Backend', 'convert', 'to_code', 'do_not_convert', 'converted_call',
+__all__ = ['__version__', 'Backend', 'convert', 'to_code', 'to_graph', 'do_not_convert',
+           'converted_call',
            'set_verbosity',
            'register_backend', 'operators', 'ConversionError', 'StagingError']

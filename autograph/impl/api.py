@@ -287,6 +287,28 @@ def _call_unconverted(f, args, kwargs):
     return f(*args)
 
 
+def to_graph(entity, recursive=True, experimental_optional_features=None):
+    """TensorFlow's `tf.autograph.to_graph`: the converted function (as `convert`).
+
+    Args:
+      entity: the Python function (or method) to convert.
+      recursive: whether functions it calls are converted too.
+      experimental_optional_features: TensorFlow's optional conversion features; here every
+        feature is always on, so only None or an empty collection is accepted.
+
+    Returns:
+      The converted callable.
+
+    Raises:
+      ValueError: for optional features that this converter does not have.
+    """
+    if experimental_optional_features:
+        raise ValueError('expected experimental_optional_features=None, found %r; this'
+                         ' converter has no optional features (all are always on)'
+                         % (experimental_optional_features,))
+    return convert(entity, recursive=recursive)
+
+
 def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     """Calls `f`, converting it first when it is user code.
 
@@ -424,5 +446,5 @@ def to_code(fn, recursive=False):
     return parser.unparse(node)
 
 
-__all__ = ['convert', 'converted_call', 'to_code', 'do_not_convert', 'set_verbosity',
+__all__ = ['convert', 'to_graph', 'converted_call', 'to_code', 'do_not_convert', 'set_verbosity',
            'do_not_convert_module', 'DO_NOT_CONVERT_MODULES']
