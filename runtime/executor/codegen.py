@@ -7,9 +7,18 @@ kernel call otherwise (`print_2 = _k_print(x, template=_a3)`). Structured ops wr
 source through their `emit` rule (runtime.ops.registry): `cond` becomes a native `if`/`else`
 and `while` a native `while` loop with the subgraphs inlined as nested code, so no node is
 dispatched at run time and a loop runs in constant stack depth. Constants, kernels
-and attributes are hoisted into the function's globals; rank-0 numeric inputs and constants are
-turned into numpy scalars (numpy's scalar fast paths are ~20x faster than 0-d arrays); values
-that may be large are deleted after their last use.
+and attributes are hoisted into the function's globals; values that may be large are deleted
+after their last use.
+
+The code is shaped as a person would write it:
+- rank-0 ints and bools are Python ints and bools (runtime.executor.scalars), wrapped back
+  into int32/int64 range only where the exact result may leave it (`if n > 2147483647:`);
+  a loop's test bounds its counter (`while i < n:` needs no wrap of `i + 1`); other rank-0
+  numbers are numpy scalars (~20x faster than 0-d arrays);
+- a scalar read once is computed where it is read (`while (n % 2) == 0:`), not in a local;
+- a loop's test is its `while` condition when it is one expression;
+- a value that is a loop variable's (or branch output's) next value is written straight into
+  that variable when its old value is dead, so there are no copies or tuple shuffles.
 
 The source is registered in `linecache` under "<runtime-graph NAME#N>", so tracebacks show
 the generated lines. One `try/except` around the whole body (free in the hot path) maps the
@@ -26,6 +35,7 @@ import numpy as np
 
 from runtime.executor import emitters
 from runtime.executor import optimize as optimize_lib
+from runtime.executor import scalars
 from runtime.executor.interpreter import _annotate
 from runtime.ops import registry
 
@@ -35,8 +45,6 @@ _counter = itertools.count()
 LARGE_VALUE_ELEMENTS = 1024
 _RESERVED = set(keyword.kwlist) | set(dir(builtins))
 _SCALAR_KINDS = "biuf"
-
-
 class GeneratedCode:
     """The output of `generate`: source text plus everything needed to load it.
 
@@ -182,6 +190,19 @@ class _Generator:
         self.const = {}  # tensor -> compile-time value (constants)
         self._globals_by_id = {}  # id(value) -> global name (values kept alive by namespace)
         self._scalars = {}  # (dtype, bytes) of a numpy scalar constant -> its global name
+        # Tensors whose env entry is a parenthesised expression not yet evaluated: a scalar
+        # computed inline where its one use is (see `_defer`).
+        self.deferred = set()
+        # Tensor -> the name its producer assigns it to directly: a name of the block's
+        # outputs (a loop variable, a branch output) when the old value is dead by then.
+        self.targets = {}
+        self._uses = {}  # tensor -> number of reads in the block being emitted
+        self._consumer = {}  # tensor read once in its block -> the node reading it (or None)
+        # Python int tensors -> interval (lo, hi) of the exact value the source holds; absent:
+        # the dtype's range. A deferred value outside the range is in `unwrapped`: it is
+        # congruent to the int32/int64 value modulo 2**bits and wrapped before any other use.
+        self.interval = {}
+        self.unwrapped = set()
 
     # -- helpers used by emitters and structured ops' emit rules ---------------------------
 
@@ -238,7 +259,12 @@ class _Generator:
             name = self.namer.new(t.node.name)
             params.append(name)
             self.env[t] = name
-            if _is_scalar(t):
+            if scalars.python_scalar(t):
+                scalar = self.namer.new(t.node.name)
+                prologue.append(f"{scalar} = {scalars.to_python_text(t, name)}")
+                self.env[t] = scalar
+                raw[t] = name
+            elif _is_scalar(t):
                 scalar = self.namer.new(t.node.name)
                 ndarray = self.global_(np.ndarray, "ndarray")
                 prologue.append(f"{scalar} = {name}[()] if {name}.__class__ is {ndarray} "
@@ -253,7 +279,12 @@ class _Generator:
         self.block(graph, 2, raw)
         outs = []
         for t in graph.outputs:
-            outs.append(raw.get(t) or self.env[t])
+            if t in raw:
+                outs.append(raw[t])
+            elif scalars.python_scalar(t):
+                outs.append(self.numpy_arg(t, 2))
+            else:
+                outs.append(self.env[t])
         self.line(2, "return (" + _tuple_items(outs) + ")")
         self.line(1, "except Exception as _e:")
         self.line(2, "_annotate_error(_e)")
@@ -261,17 +292,39 @@ class _Generator:
         source = "\n".join(self.lines) + "\n"
         return GeneratedCode(source, self.namespace, fn_name, filename, self.line_nodes)
 
-    def block(self, graph, depth, raw=None):
-        """Emits the nodes of `graph` (its placeholders must already be bound in env)."""
+    def block(self, graph, depth, raw=None, out_names=None):
+        """Emits the nodes of `graph` (its placeholders must already be bound in env).
+
+        Args:
+            graph: The graph or subgraph.
+            depth: The indentation depth.
+            raw: Top level only: tensor -> expression of the caller's own object.
+            out_names: The names the caller assigns the graph's outputs to after the block
+                (`assign`); a node whose output is only that output writes the name itself
+                when nothing after it reads the name's old value.
+
+        Returns:
+            Whether any line was emitted.
+        """
         nodes = [n for n in graph.nodes if n.op != "placeholder"]
         last_use = {}
+        uses = {}
+        consumer = {}
         for i, node in enumerate(nodes):
             for t in node.inputs:
                 last_use[t] = i
+                uses[t] = uses.get(t, 0) + 1
+                consumer[t] = node
         for t in graph.outputs:
             last_use[t] = len(nodes)
+            uses[t] = uses.get(t, 0) + 1
+            consumer[t] = None
         start = len(self.lines)
         for i, node in enumerate(nodes):
+            if out_names is not None:
+                self._target_outputs(graph, nodes, i, uses, out_names)
+            self._uses = uses
+            self._consumer = consumer
             self.emit_node(node, depth, raw)
             dead = [self.env[t] for t in node.outputs if t not in last_use and self._local(t)]
             dead += [self.env[t] for t in node.inputs
@@ -279,8 +332,170 @@ class _Generator:
             dead = sorted(set(dead))
             if dead:
                 self.line(depth, "del " + ", ".join(dead))
-        if len(self.lines) == start:
-            self.line(depth, "pass")
+        return len(self.lines) > start
+
+    def _target_outputs(self, graph, nodes, i, uses, out_names):
+        """Lets `nodes[i]` assign its outputs straight to `out_names` where that is safe.
+
+        Safe: the output is read only as the graph output, and no later node (nor another
+        output of the graph) reads the name's old value, directly or in a deferred expression.
+        """
+        node = nodes[i]
+        later = {t for n in nodes[i:] for t in n.outputs}
+        read = set()
+        for n in nodes[i + 1:]:
+            for t in n.inputs:
+                if t not in later:
+                    read |= scalars.names_in(self.env[t])
+        for t in graph.outputs:
+            if t not in later:
+                read |= scalars.names_in(self.env[t])
+        for t in node.outputs:
+            if uses.get(t) != 1:
+                continue
+            for k, out in enumerate(graph.outputs):
+                if out is t and out_names[k] not in read:
+                    self.targets[t] = out_names[k]
+
+    def assign(self, names, tensors, depth):
+        """Assigns the values of `tensors` to `names`, all at once (a parallel assignment).
+
+        Self-assignments (a value its producer already wrote to the name) are left out; the
+        rest is one line per name, or one tuple assignment when a value reads a name
+        assigned before it.
+        """
+        pairs = [(name, scalars.bare(self.env[t])) for name, t in zip(names, tensors)]
+        pairs = [(name, value) for name, value in pairs if name != value]
+        written = set()
+        parallel = False
+        for name, value in pairs:
+            if written & scalars.names_in(value):
+                parallel = True
+            written.add(name)
+        if parallel:
+            self.line(depth, ", ".join(n for n, _ in pairs) + " = "
+                      + ", ".join(v for _, v in pairs))
+        else:
+            for name, value in pairs:
+                self.line(depth, f"{name} = {value}")
+
+    def materialize(self, tensor, depth):
+        """Evaluates a deferred expression into a local (before a second or repeated read),
+        wrapped into its dtype's range."""
+        if tensor not in self.deferred:
+            return
+        self.deferred.discard(tensor)
+        name = self.namer.new(tensor.node.name)
+        self.line(depth, f"{name} = {scalars.bare(self.env[tensor])}", tensor.node)
+        self.env[tensor] = name
+        if tensor in self.unwrapped:
+            self.unwrapped.discard(tensor)
+            self._guard(tensor, depth)
+
+    def materialize_all(self, tensors, depth):
+        """`materialize` for each tensor (operands bound into subgraphs are read repeatedly)."""
+        for t in tensors:
+            self.materialize(t, depth)
+
+    def wrapped(self, tensor, depth):
+        """Returns the source of `tensor`'s value in range (materialized if it was not)."""
+        if tensor in self.unwrapped:
+            self.materialize(tensor, depth)
+        return self.env[tensor]
+
+    def deferrable(self, tensor):
+        """Whether a scalar value of the node being emitted may stay an expression."""
+        return (tensor not in self.targets and self._uses.get(tensor) == 1
+                and _is_scalar(tensor))
+
+    def defer(self, tensor, expr):
+        """Binds `tensor` to an expression evaluated at its one use."""
+        self.env[tensor] = f"({scalars.bare(expr)})"
+        self.deferred.add(tensor)
+
+    def refine_when_true(self, test):
+        """The intervals the int operands of bool `test` are in wherever it is true.
+
+        Returns:
+            A list of (operand tensor, interval (lo, hi)) (see emitters.refine_when_true).
+        """
+        return emitters.refine_when_true(test.node, self._bounds)
+
+    def _guard(self, tensor, depth):
+        """Emits the wrap of the Python int local holding `tensor` where it may leave range."""
+        name = self.env[tensor]
+        interval = self.interval.pop(tensor, scalars.int_range(tensor))
+        test = scalars.out_of_range_test(name, interval, tensor)
+        if test:
+            wrap = self.global_(scalars.WRAPS[tensor.dtype.np_dtype], "wrap_" + tensor.dtype.name)
+            self.line(depth, f"if {test}:", tensor.node)
+            self.line(depth + 1, f"{name} = {wrap}({name})", tensor.node)
+        else:
+            self.interval[tensor] = interval
+
+    def _defer(self, node):
+        """Whether `node`'s inline expression can wait for its one use instead of a local.
+
+        Only scalar arithmetic on scalars (it cannot raise, so an error can never be charged
+        to the wrong node), read exactly once, and not assigned to a block output's name.
+        """
+        if node.stateful or len(node.outputs) != 1:
+            return False
+        t = node.outputs[0]
+        if t in self.targets or self._uses.get(t) != 1 or not _is_scalar(t):
+            return False
+        return all(_is_scalar(u) for u in node.inputs)
+
+    def _python_rule(self, node):
+        """The node's Python-scalar rule (emitters.python_rule) when it applies, else None."""
+        if node.outputs and all(scalars.python_scalar(t) for t in node.inputs + node.outputs):
+            return emitters.python_rule(node, self)
+        return None
+
+    def _bounds(self, tensor):
+        if tensor in self.interval:
+            return self.interval[tensor]
+        return scalars.int_range(tensor) if scalars.python_int(tensor) else (0, 1)
+
+    def numpy_arg(self, tensor, depth):
+        """Source of `tensor`'s value as numpy (a Python int converted to its dtype)."""
+        self.materialize(tensor, depth)
+        if not scalars.python_scalar(tensor):
+            return self.env[tensor]
+        if tensor in self.const:
+            return self.scalar_global(self.const[tensor][()])
+        dtype = tensor.dtype.np_dtype
+        return f"{self.global_(dtype.type, dtype.name)}({self.env[tensor]})"
+
+    def _emit_python(self, node, rule, depth):
+        """Emits `node` on Python scalars (see emitters.python_rule)."""
+        kind, bounds_rule = rule
+        if kind != emitters.RING:
+            for t in node.inputs:
+                if t in self.unwrapped:
+                    self.materialize(t, depth)
+        t = node.outputs[0]
+        expr = emitters.python_expression(node, [self.env[u] for u in node.inputs], self)
+        exceeds = False
+        if scalars.python_int(t) and bounds_rule is not None:
+            lo, hi = bounds_rule(*[self._bounds(u) for u in node.inputs])
+            self.interval[t] = (lo, hi)
+            low, high = scalars.int_range(t)
+            exceeds = lo < low or hi > high
+        consumer = self._consumer.get(t, False)
+        if self._defer(node) and (not exceeds or (
+                consumer and registry.OPS[consumer.op].emit is None
+                and (self._python_rule(consumer) or (None,))[0] == emitters.RING)):
+            self.env[t] = f"({expr})"
+            self.deferred.add(t)
+            if exceeds:
+                self.unwrapped.add(t)
+            return
+        name = self.targets.get(t) or self.namer.new(t.node.name)
+        self.env[t] = name
+        self.line(depth, f"{name} = {scalars.bare(expr)}", node)
+        if exceeds:
+            self._guard(t, depth)
 
     def _local(self, tensor):
         """True for large values held in a local that this block defines."""
@@ -295,26 +510,48 @@ class _Generator:
             self.const[t] = value
             if raw is not None:
                 raw[t] = self.global_(value, node.name)
-            if _is_scalar(t):
+            if scalars.python_scalar(t):
+                self.env[t] = scalars.literal(value[()])
+                if scalars.python_int(t):
+                    self.interval[t] = (int(value), int(value))
+            elif _is_scalar(t):
                 self.env[t] = self.scalar_global(value[()])
             else:
                 self.env[t] = self.global_(value, node.name)
             return
         opdef = registry.OPS[op]
-        if opdef.emit is not None:
+        if opdef.emit is not None:  # it materializes the operands it reads more than once
             opdef.emit(self, node, depth)
             return
-        args = [self.env[t] for t in node.inputs]
+        rule = self._python_rule(node)
+        if rule is not None:
+            self._emit_python(node, rule, depth)
+            return
+        if emitters.takes_python_ints(node):
+            for t in node.inputs:
+                self.materialize(t, depth)
+            args = [self.env[t] for t in node.inputs]
+        else:
+            args = [self.numpy_arg(t, depth) for t in node.inputs]
         if emitters.statement(node, args, self, depth):
+            self._to_python(node.outputs, depth)
             return
         expr = emitters.expression(node, args, self)
+        if expr is not None and not opdef.multi_output and scalars.python_scalar(node.outputs[0]):
+            expr = scalars.to_python_text(node.outputs[0], expr)
+        if expr is not None and not opdef.multi_output and self._defer(node):
+            self.env[node.outputs[0]] = f"({expr})"
+            self.deferred.add(node.outputs[0])
+            return
         if expr is None:
             kernel = self.global_(opdef.kernel, "k_" + op)
             parts = args + [f"{k}={self.literal(v)}" for k, v in node.attrs.items()]
             expr = f"{kernel}({', '.join(parts)})"
+            if not opdef.multi_output and scalars.python_scalar(node.outputs[0]):
+                expr = scalars.to_python_text(node.outputs[0], expr)
         outs = node.outputs
-        names = [self.namer.new(t.node.name if len(outs) == 1 else f"{node.name}_{t.index}")
-                 for t in outs]
+        names = [self.targets.get(t) or self.namer.new(
+            t.node.name if len(outs) == 1 else f"{node.name}_{t.index}") for t in outs]
         for t, name in zip(outs, names):
             self.env[t] = name
         if not opdef.multi_output:
@@ -323,12 +560,39 @@ class _Generator:
             self.line(depth, expr, node)
         else:
             self.line(depth, _tuple_items(names) + f" = {expr}", node)
+            self._to_python(outs, depth)
 
-    def bind(self, subgraph, exprs):
-        """Binds the inputs of `subgraph` to source expressions (for structured ops' rules)."""
+    def _to_python(self, tensors, depth):
+        """Turns the numpy scalars a statement left in the locals of `tensors` into Python
+        scalars."""
+        for t in tensors:
+            if scalars.python_scalar(t):
+                name = self.env[t]
+                self.line(depth, f"{name} = {scalars.to_python_text(t, name)}", t.node)
+
+    def bind(self, subgraph, exprs, sources=None):
+        """Binds the inputs of `subgraph` to source expressions (for structured ops' rules).
+
+        Args:
+            subgraph: The subgraph.
+            exprs: One source expression per input.
+            sources: The tensors the expressions hold, when they hold the same value at every
+                read (what is known about their values carries over).
+        """
         for t, expr in zip(subgraph.inputs, exprs):
             self.env[t] = expr
+        for t, source in zip(subgraph.inputs, sources or ()):
+            if source in self.interval:
+                self.interval[t] = self.interval[source]
 
     def new_name(self, hint):
         """Returns a fresh local name derived from `hint`."""
         return self.namer.new(hint)
+
+    def statement_text(self, tensor):
+        """The expression of `tensor`'s value as a statement uses it (no outer parentheses)."""
+        return scalars.bare(self.env[tensor])
+
+    def output_name(self, tensor, hint):
+        """The name a structured node assigns `tensor` to: its target, or a fresh name."""
+        return self.targets.get(tensor) or self.namer.new(hint)
