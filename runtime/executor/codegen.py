@@ -198,6 +198,10 @@ class _Generator:
         self.targets = {}
         self._uses = {}  # tensor -> number of reads in the block being emitted
         self._consumer = {}  # tensor read once in its block -> the node reading it (or None)
+        # (graph, position, last_use, readers) of the node being emitted, for `_dead_buffer`.
+        self._block = (None, 0, {}, {})
+        # Arrays made by an elementwise ufunc in this code: no other value shares their memory.
+        self.fresh = set()
         # Python int tensors -> interval (lo, hi) of the exact value the source holds; absent:
         # the dtype's range. A deferred value outside the range is in `unwrapped`: it is
         # congruent to the int32/int64 value modulo 2**bits and wrapped before any other use.
@@ -310,11 +314,13 @@ class _Generator:
         last_use = {}
         uses = {}
         consumer = {}
+        readers = {}
         for i, node in enumerate(nodes):
             for t in node.inputs:
                 last_use[t] = i
                 uses[t] = uses.get(t, 0) + 1
                 consumer[t] = node
+                readers.setdefault(t, []).append(node)
         for t in graph.outputs:
             last_use[t] = len(nodes)
             uses[t] = uses.get(t, 0) + 1
@@ -325,6 +331,7 @@ class _Generator:
                 self._target_outputs(graph, nodes, i, uses, out_names)
             self._uses = uses
             self._consumer = consumer
+            self._block = (graph, i, last_use, readers)
             self.emit_node(node, depth, raw)
             dead = [self.env[t] for t in node.outputs if t not in last_use and self._local(t)]
             dead += [self.env[t] for t in node.inputs
@@ -543,6 +550,13 @@ class _Generator:
             self.env[node.outputs[0]] = f"({expr})"
             self.deferred.add(node.outputs[0])
             return
+        ufunc = emitters.ufunc_for(node)
+        if ufunc is not None and node.outputs[0].shape:
+            self.fresh.add(node.outputs[0])
+            buffer = self._dead_buffer(node)
+            if buffer is not None:  # the result goes into a dead input's memory
+                fn = self.global_(ufunc, "np_" + ufunc.__name__)
+                expr = f"{fn}({', '.join(args)}, out={args[buffer]})"
         if expr is None:
             kernel = self.global_(opdef.kernel, "k_" + op)
             parts = args + [f"{k}={self.literal(v)}" for k, v in node.attrs.items()]
@@ -561,6 +575,25 @@ class _Generator:
         else:
             self.line(depth, _tuple_items(names) + f" = {expr}", node)
             self._to_python(outs, depth)
+
+    def _dead_buffer(self, node):
+        """The index of an input whose array can hold `node`'s elementwise result, or None.
+
+        The input must be an array this code made with an elementwise ufunc (no view or other
+        value shares it: not an input, a constant, a loop variable or an operand), read only by
+        elementwise ufuncs, at its last read here, with the result's shape and dtype.
+        """
+        graph, i, last_use, readers = self._block
+        out = node.outputs[0]
+        shape = out.shape
+        if shape is None or None in shape or any(u.dtype != out.dtype for u in node.inputs):
+            return None
+        for k, u in enumerate(node.inputs):
+            if (u in self.fresh and u.node.graph is graph and last_use.get(u) == i
+                    and u.shape == shape
+                    and all(emitters.ufunc_for(n) is not None for n in readers[u])):
+                return k
+        return None
 
     def _to_python(self, tensors, depth):
         """Turns the numpy scalars a statement left in the locals of `tensors` into Python

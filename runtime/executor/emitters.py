@@ -156,6 +156,30 @@ def python_expression(node, args, ctx):
     return template.format(*args)
 
 
+# Operator kernel -> the ufunc it calls on arrays (`a + b` is `np.add(a, b)`).
+_OPERATOR_UFUNCS = {
+    operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
+    operator.neg: np.negative, operator.and_: np.bitwise_and, operator.or_: np.bitwise_or,
+    operator.xor: np.bitwise_xor, operator.invert: np.invert,
+}
+
+
+def ufunc_for(node):
+    """The numpy ufunc computing `node` elementwise on arrays, or None.
+
+    With it the code generator writes the result into a dead input's memory (`out=`): the
+    same values, dtype and floating-point errors as the kernel.
+    """
+    kernel = registry.OPS[node.op].kernel
+    if node.attrs or not _hashable(kernel) or len(node.outputs) != 1:
+        return None
+    if not all(_numeric(t) for t in node.inputs + node.outputs):
+        return None
+    if isinstance(kernel, np.ufunc):
+        return kernel if kernel.nout == 1 else None
+    return _OPERATOR_UFUNCS.get(kernel)
+
+
 def takes_python_ints(node):
     """Whether `node`'s statement emitter takes Python int operands as they are (indices)."""
     entry = STATEMENTS.get(node.op)
