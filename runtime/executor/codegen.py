@@ -44,7 +44,6 @@ _counter = itertools.count()
 # Values with at least this many elements (or of unknown size) are deleted after their last use.
 LARGE_VALUE_ELEMENTS = 1024
 _RESERVED = set(keyword.kwlist) | set(dir(builtins))
-_SCALAR_KINDS = "biuf"
 class GeneratedCode:
     """The output of `generate`: source text plus everything needed to load it.
 
@@ -173,11 +172,7 @@ def _is_large(tensor):
     return int(np.prod(shape)) >= LARGE_VALUE_ELEMENTS
 
 
-def _is_scalar(tensor):
-    return tensor.shape == () and tensor.dtype.np_dtype.kind in _SCALAR_KINDS
-
-
-class _Generator:
+class _Generator(scalars.ScalarCode):
     """Emits the source of one graph (subgraphs are emitted inline by the same instance)."""
 
     def __init__(self, graph):
@@ -268,7 +263,7 @@ class _Generator:
                 prologue.append(f"{scalar} = {scalars.to_python_text(t, name)}")
                 self.env[t] = scalar
                 raw[t] = name
-            elif _is_scalar(t):
+            elif scalars.is_scalar(t):
                 scalar = self.namer.new(t.node.name)
                 ndarray = self.global_(np.ndarray, "ndarray")
                 prologue.append(f"{scalar} = {name}[()] if {name}.__class__ is {ndarray} "
@@ -386,124 +381,6 @@ class _Generator:
             for name, value in pairs:
                 self.line(depth, f"{name} = {value}")
 
-    def materialize(self, tensor, depth):
-        """Evaluates a deferred expression into a local (before a second or repeated read),
-        wrapped into its dtype's range."""
-        if tensor not in self.deferred:
-            return
-        self.deferred.discard(tensor)
-        name = self.namer.new(tensor.node.name)
-        self.line(depth, f"{name} = {scalars.bare(self.env[tensor])}", tensor.node)
-        self.env[tensor] = name
-        if tensor in self.unwrapped:
-            self.unwrapped.discard(tensor)
-            self._guard(tensor, depth)
-
-    def materialize_all(self, tensors, depth):
-        """`materialize` for each tensor (operands bound into subgraphs are read repeatedly)."""
-        for t in tensors:
-            self.materialize(t, depth)
-
-    def wrapped(self, tensor, depth):
-        """Returns the source of `tensor`'s value in range (materialized if it was not)."""
-        if tensor in self.unwrapped:
-            self.materialize(tensor, depth)
-        return self.env[tensor]
-
-    def deferrable(self, tensor):
-        """Whether a scalar value of the node being emitted may stay an expression."""
-        return (tensor not in self.targets and self._uses.get(tensor) == 1
-                and _is_scalar(tensor))
-
-    def defer(self, tensor, expr):
-        """Binds `tensor` to an expression evaluated at its one use."""
-        self.env[tensor] = f"({scalars.bare(expr)})"
-        self.deferred.add(tensor)
-
-    def refine_when_true(self, test):
-        """The intervals the int operands of bool `test` are in wherever it is true.
-
-        Returns:
-            A list of (operand tensor, interval (lo, hi)) (see emitters.refine_when_true).
-        """
-        return emitters.refine_when_true(test.node, self._bounds)
-
-    def _guard(self, tensor, depth):
-        """Emits the wrap of the Python int local holding `tensor` where it may leave range."""
-        name = self.env[tensor]
-        interval = self.interval.pop(tensor, scalars.int_range(tensor))
-        test = scalars.out_of_range_test(name, interval, tensor)
-        if test:
-            wrap = self.global_(scalars.WRAPS[tensor.dtype.np_dtype], "wrap_" + tensor.dtype.name)
-            self.line(depth, f"if {test}:", tensor.node)
-            self.line(depth + 1, f"{name} = {wrap}({name})", tensor.node)
-        else:
-            self.interval[tensor] = interval
-
-    def _defer(self, node):
-        """Whether `node`'s inline expression can wait for its one use instead of a local.
-
-        Only scalar arithmetic on scalars (it cannot raise, so an error can never be charged
-        to the wrong node), read exactly once, and not assigned to a block output's name.
-        """
-        if node.stateful or len(node.outputs) != 1:
-            return False
-        t = node.outputs[0]
-        if t in self.targets or self._uses.get(t) != 1 or not _is_scalar(t):
-            return False
-        return all(_is_scalar(u) for u in node.inputs)
-
-    def _python_rule(self, node):
-        """The node's Python-scalar rule (emitters.python_rule) when it applies, else None."""
-        if node.outputs and all(scalars.python_scalar(t) for t in node.inputs + node.outputs):
-            return emitters.python_rule(node, self)
-        return None
-
-    def _bounds(self, tensor):
-        if tensor in self.interval:
-            return self.interval[tensor]
-        return scalars.int_range(tensor) if scalars.python_int(tensor) else (0, 1)
-
-    def numpy_arg(self, tensor, depth):
-        """Source of `tensor`'s value as numpy (a Python int converted to its dtype)."""
-        self.materialize(tensor, depth)
-        if not scalars.python_scalar(tensor):
-            return self.env[tensor]
-        if tensor in self.const:
-            return self.scalar_global(self.const[tensor][()])
-        dtype = tensor.dtype.np_dtype
-        return f"{self.global_(dtype.type, dtype.name)}({self.env[tensor]})"
-
-    def _emit_python(self, node, rule, depth):
-        """Emits `node` on Python scalars (see emitters.python_rule)."""
-        kind, bounds_rule = rule
-        if kind != emitters.RING:
-            for t in node.inputs:
-                if t in self.unwrapped:
-                    self.materialize(t, depth)
-        t = node.outputs[0]
-        expr = emitters.python_expression(node, [self.env[u] for u in node.inputs], self)
-        exceeds = False
-        if scalars.python_int(t) and bounds_rule is not None:
-            lo, hi = bounds_rule(*[self._bounds(u) for u in node.inputs])
-            self.interval[t] = (lo, hi)
-            low, high = scalars.int_range(t)
-            exceeds = lo < low or hi > high
-        consumer = self._consumer.get(t, False)
-        if self._defer(node) and (not exceeds or (
-                consumer and registry.OPS[consumer.op].emit is None
-                and (self._python_rule(consumer) or (None,))[0] == emitters.RING)):
-            self.env[t] = f"({expr})"
-            self.deferred.add(t)
-            if exceeds:
-                self.unwrapped.add(t)
-            return
-        name = self.targets.get(t) or self.namer.new(t.node.name)
-        self.env[t] = name
-        self.line(depth, f"{name} = {scalars.bare(expr)}", node)
-        if exceeds:
-            self._guard(t, depth)
-
     def _local(self, tensor):
         """True for large values held in a local that this block defines."""
         return tensor.node.op not in ("placeholder", "constant") and _is_large(tensor)
@@ -521,7 +398,7 @@ class _Generator:
                 self.env[t] = scalars.literal(value[()])
                 if scalars.python_int(t):
                     self.interval[t] = (int(value), int(value))
-            elif _is_scalar(t):
+            elif scalars.is_scalar(t):
                 self.env[t] = self.scalar_global(value[()])
             else:
                 self.env[t] = self.global_(value, node.name)
@@ -594,14 +471,6 @@ class _Generator:
                     and all(emitters.ufunc_for(n) is not None for n in readers[u])):
                 return k
         return None
-
-    def _to_python(self, tensors, depth):
-        """Turns the numpy scalars a statement left in the locals of `tensors` into Python
-        scalars."""
-        for t in tensors:
-            if scalars.python_scalar(t):
-                name = self.env[t]
-                self.line(depth, f"{name} = {scalars.to_python_text(t, name)}", t.node)
 
     def bind(self, subgraph, exprs, sources=None):
         """Binds the inputs of `subgraph` to source expressions (for structured ops' rules).

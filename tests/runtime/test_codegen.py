@@ -63,7 +63,7 @@ def test_generated_source_is_straight_line_numpy():
         "        y_1 = int(y)\n"
         "        add = x + _float32_1_0\n"
         "        cast_1 = _int32(y_1).astype(_dt_float32)\n"
-        "        multiply = add * cast_1\n"
+        "        multiply = _np_multiply(add, cast_1, out=add)\n"
         "        floordiv = y_1 // 2\n"
         "        return (multiply, _int32(floordiv), y)\n"
         "    except Exception as _e:\n"
