@@ -427,9 +427,10 @@ class _Generator(scalars.ScalarCode):
             self.env[node.outputs[0]] = f"({expr})"
             self.deferred.add(node.outputs[0])
             return
+        if node.outputs and node.outputs[0].shape and emitters.makes_new_array(node):
+            self.fresh.add(node.outputs[0])
         ufunc = emitters.ufunc_for(node)
         if ufunc is not None and node.outputs[0].shape:
-            self.fresh.add(node.outputs[0])
             buffer = self._dead_buffer(node)
             if buffer is not None:  # the result goes into a dead input's memory
                 fn = self.global_(ufunc, "np_" + ufunc.__name__)

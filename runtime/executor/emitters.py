@@ -16,6 +16,7 @@ from runtime.ops import array_ops
 from runtime.ops import math_ops
 from runtime.ops import registry
 from runtime.ops import slicing
+from runtime.ops import state_ops
 
 # Kernel object -> infix template. `a + b` *is* `operator.add(a, b)`.
 INFIX = {
@@ -178,6 +179,15 @@ def ufunc_for(node):
     if isinstance(kernel, np.ufunc):
         return kernel if kernel.nout == 1 else None
     return _OPERATOR_UFUNCS.get(kernel)
+
+
+def makes_new_array(node):
+    """Whether `node`'s result is always a new array no other value shares (an elementwise
+    ufunc's, a matmul's), so a later elementwise op may write over it when it is dead."""
+    if ufunc_for(node) is not None:
+        return True
+    kernel = registry.OPS[node.op].kernel
+    return kernel is getattr(math_ops, "_matmul_kernel", None)
 
 
 def takes_python_ints(node):
@@ -389,4 +399,30 @@ def _getitem(node, args, ctx, depth):
     ctx.line(depth + 1, f"{name} = {args[0]}[{', '.join(keys)},]", node)
     ctx.line(depth, "except IndexError:", node)
     ctx.line(depth + 1, f"{name} = {kernel}({', '.join(args)}, spec={spec})", node)
+    return True
+
+
+@register_statement_emitter("tensor_array_write", state_ops._ta_write_kernel, python_ints=True)
+def _tensor_array_write(node, args, ctx, depth):
+    """Emits `items[i] = value` for a write in range, the kernel otherwise (growth, errors).
+
+    The kernel's dtype and element-shape checks are settled when the graph is built: the
+    TensorArray checks the value's dtype as it adds the node, and a value whose static shape
+    is fully known was merged into the array's element shape then. Only the index is checked
+    at run time (negative or past the end: the kernel raises, or grows a dynamic array).
+
+    Returns:
+        Whether the node was emitted (False: the value's shape is not fully known).
+    """
+    shape = node.inputs[2].shape
+    if shape is None or None in shape:
+        return False
+    handle, index = args[:2]
+    value = ctx.numpy_arg(node.inputs[2], depth)  # a rank-0 value is stored as numpy
+    kernel = ctx.global_(state_ops._ta_write_kernel, "k_tensor_array_write")
+    ctx.line(depth, f"if 0 <= {index} < len({handle}.items):", node)
+    ctx.line(depth + 1, f"{handle}.items[{index}] = {value}", node)
+    ctx.line(depth, "else:", node)
+    ctx.line(depth + 1, f"{kernel}({handle}, {index}, {value})", node)
+    ctx.env[node.outputs[0]] = handle  # the kernel returns the storage it was given
     return True
