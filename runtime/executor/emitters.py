@@ -83,6 +83,49 @@ _REFINE = {
 }
 
 
+def counting_loop(cond_graph, body_graph, num_loop_vars):
+    """Recognises `while i < bound: ...; i = i + 1` with a loop-invariant bound.
+
+    Python's `for i in range(i, bound)` runs it: the same values of i (i < bound <= the
+    dtype's max, so i + 1 never wraps) with the increment and the test in C.
+
+    Args:
+        cond_graph: The while loop's condition subgraph.
+        body_graph: Its body subgraph.
+        num_loop_vars: The number of loop variables (the first inputs of both subgraphs).
+
+    Returns:
+        (k, bound, increment): the loop variable's index, the bound tensor (of cond_graph) and
+        the body node computing i + 1; or None.
+    """
+    tests = [n for n in cond_graph.nodes if n.op not in registry.SOURCE]
+    if len(tests) != 1 or tests[0].outputs[0] is not cond_graph.outputs[0]:
+        return None
+    test = tests[0]
+    if registry.OPS[test.op].kernel is not operator.lt or test.attrs:
+        return None
+    i, bound = test.inputs
+    if not all(t.shape == () and t.dtype.np_dtype.kind == "i" for t in (i, bound)):
+        return None
+    inputs = list(cond_graph.inputs)
+    k = next((j for j, t in enumerate(inputs) if t is i), None)
+    invariant = bound.node.op == "constant" or any(
+        t is bound for t in inputs[num_loop_vars:])
+    if k is None or k >= num_loop_vars or not invariant:
+        return None
+    increment = body_graph.outputs[k].node
+    counter = body_graph.inputs[k]
+    if registry.OPS[increment.op].kernel is not operator.add or increment.attrs:
+        return None
+    others = [t for t in increment.inputs if t is not counter]
+    if len(others) != 1 or others[0].node.op != "constant" or \
+            int(others[0].node.attrs["value"]) != 1:
+        return None
+    reads = sum(1 for n in body_graph.nodes for t in n.inputs if t is increment.outputs[0])
+    reads += sum(1 for t in body_graph.outputs if t is increment.outputs[0])
+    return (k, bound, increment) if reads == 1 else None
+
+
 def refine_when_true(node, bounds):
     """The intervals of a comparison's int operands wherever the comparison held.
 

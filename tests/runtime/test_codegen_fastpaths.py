@@ -133,20 +133,54 @@ def test_loop_variables_written_in_place_keep_old_values(n):
     assert [int(v) for v in got] == [a, b, olds]
 
 
-def test_counted_loop_needs_no_wrap_of_its_counter():
+def test_counted_loop_is_a_python_range():
     def count(n):
         total = 0
         for i in tf.range(n):
             total += i % 3
         return total
 
-    source = codegen.generate(tf.function(count).get_concrete_function(
-        tf.TensorSpec((), tf.int32)).graph).source
-    assert "while loop_var < " in source  # the test is the loop's own condition
-    assert "loop_var = loop_var + 1\n" in source
+    source = codegen.generate(_graph(count, tf.TensorSpec((), tf.int32))).source
+    assert "for loop_var in range(loop_var, " in source  # increment and test in C
     assert "if loop_var > " not in source  # i < n bounds i + 1: no wrap
     assert "if loop_var_1 > 2147483647:" in source  # the running total may leave int32
     assert " = loop_var, " not in source  # no tuple shuffle of loop variables
+
+
+def _counter_after_loop(i, n, m):
+    total = 0
+    while i < n:
+        total += i * m
+        i += 1
+    return i, total
+
+
+@pytest.mark.parametrize("i, n", [(0, 5), (3, 3), (7, 2), (-4, -1),
+                                  (2 ** 31 - 3, 2 ** 31 - 1)])
+def test_counted_loop_leaves_its_counter_where_the_while_loop_does(i, n):
+    graph = _graph(_counter_after_loop, *[tf.TensorSpec((), tf.int32)] * 3)
+    assert "in range(" in codegen.generate(graph).source
+    got = _both(graph, np.int32(i), np.int32(n), np.int32(3))
+    want_total = sum(k * 3 for k in range(i, n))
+    assert [int(v) for v in got] == [max(i, n), (want_total + 2 ** 31) % 2 ** 32 - 2 ** 31]
+
+
+def test_loops_that_are_not_counted_stay_while_loops():
+    def by_two(i, n):
+        while i < n:
+            i += 2  # not i + 1
+        return i
+
+    def moving_bound(i, n):
+        while i < n:
+            i += 1
+            n -= 1  # the bound is a loop variable
+        return i, n
+
+    for fn in (by_two, moving_bound):
+        graph = _graph(fn, *[tf.TensorSpec((), tf.int32)] * 2)
+        assert "range(" not in codegen.generate(graph).source
+        _both(graph, np.int32(0), np.int32(9))
 
 
 # -- buffers: an elementwise result goes into a dead input's memory (out=) ----------------------
