@@ -198,6 +198,8 @@ class _Generator(scalars.ScalarCode):
         # Arrays made by an elementwise ufunc in this code: no other value shares their memory.
         self.fresh = set()
         self.skip = set()  # nodes a structured op's rule computes itself (a range's increment)
+        # `v + c` nodes of a loop counter wrapped once after its loop, not at every step.
+        self.lazy = set()
         # Python int tensors -> interval (lo, hi) of the exact value the source holds; absent:
         # the dtype's range. A deferred value outside the range is in `unwrapped`: it is
         # congruent to the int32/int64 value modulo 2**bits and wrapped before any other use.

@@ -5,6 +5,8 @@ The tracing functions that build these nodes are `runtime.control_flow.cond` and
 (`branch_interpret`, `branch_emit`, `branch_prune`) serve every op that runs one of several
 subgraphs on the same operands, picked by its first input: `cond` and `switch_case`.
 """
+import operator
+
 from runtime.ops import registry
 
 
@@ -183,6 +185,67 @@ def _interpret_while(interpreter, node):
     return run
 
 
+def _readers(graph, tensor):
+    return [(n, j) for n in graph.nodes for j, u in enumerate(n.inputs) if u is tensor]
+
+
+def _only_output(graph, tensor, k):
+    """Whether `tensor` is read in `graph` only as its output k."""
+    return not _readers(graph, tensor) and [o is tensor for o in graph.outputs].count(True) == 1 \
+        and graph.outputs[k] is tensor
+
+
+def _counter_steps(graph, value, k):
+    """The `value + constant` nodes taking loop counter `value` to `graph`'s output k, when
+    that is all that happens to it (through conds too), else None."""
+    steps = []
+    readers = _readers(graph, value)
+    if not readers:
+        return steps if _only_output(graph, value, k) else None
+    if any(o is value for o in graph.outputs):
+        return None
+    for n, j in readers:
+        if registry.OPS[n.op].kernel is operator.add and not n.attrs:
+            other = n.inputs[1 - j]
+            if other.node.op != "constant" or not _only_output(graph, n.outputs[0], k):
+                return None
+            steps.append(n)
+        elif n.op == "cond" and j > 0:
+            found = [m for m, t in enumerate(n.outputs) if _only_output(graph, t, k)]
+            if not found:
+                return None
+            for _, branch in n.subgraphs():
+                inner = _counter_steps(branch, branch.inputs[j - 1], found[0])
+                if inner is None:
+                    return None
+                steps += inner
+        else:
+            return None
+    return steps
+
+
+def _lazy_counters(node, skip):
+    """Loop variables only ever stepped by constants (`steps += 1`) and not read by the test:
+    wrapped once after the loop instead of at every step. Their magnitude grows at most
+    linearly with the iterations, and `+` commutes with the wrap, so the result is the same.
+
+    Returns:
+        (k, step nodes) pairs.
+    """
+    n = node.attrs["num_loop_vars"]
+    cond_graph, body_graph = node.attrs["cond_graph"], node.attrs["body_graph"]
+    found = []
+    for k in range(n):
+        t = node.outputs[k]
+        if k == skip or t.shape != () or t.dtype.np_dtype.kind != "i" or \
+                _readers(cond_graph, cond_graph.inputs[k]):
+            continue
+        steps = _counter_steps(body_graph, body_graph.inputs[k], k)
+        if steps:
+            found.append((k, steps))
+    return found
+
+
 def _emit_while(gen, node, depth):
     n = node.attrs["num_loop_vars"]
     cond_graph = node.attrs["cond_graph"]
@@ -214,6 +277,9 @@ def _emit_while(gen, node, depth):
     else:  # the test is one expression: `while i < n:`
         test = gen.statement_text(cond_graph.outputs[0])
         gen.lines[header] = gen.lines[header].replace("while True:", f"while {test}:")
+    lazy = _lazy_counters(node, loop[0] if loop is not None else None)
+    for _, steps in lazy:
+        gen.lazy.update(steps)
     # The body runs only where the test held: `i < n` bounds i (no wrap needed for i + 1).
     positions = {t: k for k, t in enumerate(cond_graph.inputs)}
     for t, interval in gen.refine_when_true(cond_graph.outputs[0]):
@@ -227,6 +293,8 @@ def _emit_while(gen, node, depth):
     if loop is not None:  # a while loop leaves i at n (or at its start when that is past n)
         gen.line(depth, f"if {counter} < {bound}:", node)
         gen.line(depth + 1, f"{counter} = {bound}", node)
+    for k, _ in lazy:
+        gen.wrap_local(names[k], node.outputs[k], depth)
     for t, name in zip(node.outputs, names):
         gen.env[t] = name
 
