@@ -7,9 +7,18 @@ kernel call otherwise (`print_2 = _k_print(x, template=_a3)`). Structured ops wr
 source through their `emit` rule (runtime.ops.registry): `cond` becomes a native `if`/`else`
 and `while` a native `while` loop with the subgraphs inlined as nested code, so no node is
 dispatched at run time and a loop runs in constant stack depth. Constants, kernels
-and attributes are hoisted into the function's globals; rank-0 numeric inputs and constants are
-turned into numpy scalars (numpy's scalar fast paths are ~20x faster than 0-d arrays); values
-that may be large are deleted after their last use.
+and attributes are hoisted into the function's globals; values that may be large are deleted
+after their last use.
+
+The code is shaped as a person would write it:
+- rank-0 ints and bools are Python ints and bools (runtime.executor.scalars), wrapped back
+  into int32/int64 range only where the exact result may leave it (`if n > 2147483647:`);
+  a loop's test bounds its counter (`while i < n:` needs no wrap of `i + 1`); other rank-0
+  numbers are numpy scalars (~20x faster than 0-d arrays);
+- a scalar read once is computed where it is read (`while (n % 2) == 0:`), not in a local;
+- a loop's test is its `while` condition when it is one expression;
+- a value that is a loop variable's (or branch output's) next value is written straight into
+  that variable when its old value is dead, so there are no copies or tuple shuffles.
 
 The source is registered in `linecache` under "<runtime-graph NAME#N>", so tracebacks show
 the generated lines. One `try/except` around the whole body (free in the hot path) maps the
@@ -26,6 +35,7 @@ import numpy as np
 
 from runtime.executor import emitters
 from runtime.executor import optimize as optimize_lib
+from runtime.executor import scalars
 from runtime.executor.interpreter import _annotate
 from runtime.ops import registry
 
@@ -34,9 +44,6 @@ _counter = itertools.count()
 # Values with at least this many elements (or of unknown size) are deleted after their last use.
 LARGE_VALUE_ELEMENTS = 1024
 _RESERVED = set(keyword.kwlist) | set(dir(builtins))
-_SCALAR_KINDS = "biuf"
-
-
 class GeneratedCode:
     """The output of `generate`: source text plus everything needed to load it.
 
@@ -165,11 +172,7 @@ def _is_large(tensor):
     return int(np.prod(shape)) >= LARGE_VALUE_ELEMENTS
 
 
-def _is_scalar(tensor):
-    return tensor.shape == () and tensor.dtype.np_dtype.kind in _SCALAR_KINDS
-
-
-class _Generator:
+class _Generator(scalars.ScalarCode):
     """Emits the source of one graph (subgraphs are emitted inline by the same instance)."""
 
     def __init__(self, graph):
@@ -182,6 +185,23 @@ class _Generator:
         self.const = {}  # tensor -> compile-time value (constants)
         self._globals_by_id = {}  # id(value) -> global name (values kept alive by namespace)
         self._scalars = {}  # (dtype, bytes) of a numpy scalar constant -> its global name
+        # Tensors whose env entry is a parenthesised expression not yet evaluated: a scalar
+        # computed inline where its one use is (see `_defer`).
+        self.deferred = set()
+        # Tensor -> the name its producer assigns it to directly: a name of the block's
+        # outputs (a loop variable, a branch output) when the old value is dead by then.
+        self.targets = {}
+        self._uses = {}  # tensor -> number of reads in the block being emitted
+        self._consumer = {}  # tensor read once in its block -> the node reading it (or None)
+        # (graph, position, last_use, readers) of the node being emitted, for `_dead_buffer`.
+        self._block = (None, 0, {}, {})
+        # Arrays made by an elementwise ufunc in this code: no other value shares their memory.
+        self.fresh = set()
+        # Python int tensors -> interval (lo, hi) of the exact value the source holds; absent:
+        # the dtype's range. A deferred value outside the range is in `unwrapped`: it is
+        # congruent to the int32/int64 value modulo 2**bits and wrapped before any other use.
+        self.interval = {}
+        self.unwrapped = set()
 
     # -- helpers used by emitters and structured ops' emit rules ---------------------------
 
@@ -238,7 +258,12 @@ class _Generator:
             name = self.namer.new(t.node.name)
             params.append(name)
             self.env[t] = name
-            if _is_scalar(t):
+            if scalars.python_scalar(t):
+                scalar = self.namer.new(t.node.name)
+                prologue.append(f"{scalar} = {scalars.to_python_text(t, name)}")
+                self.env[t] = scalar
+                raw[t] = name
+            elif scalars.is_scalar(t):
                 scalar = self.namer.new(t.node.name)
                 ndarray = self.global_(np.ndarray, "ndarray")
                 prologue.append(f"{scalar} = {name}[()] if {name}.__class__ is {ndarray} "
@@ -253,7 +278,12 @@ class _Generator:
         self.block(graph, 2, raw)
         outs = []
         for t in graph.outputs:
-            outs.append(raw.get(t) or self.env[t])
+            if t in raw:
+                outs.append(raw[t])
+            elif scalars.python_scalar(t):
+                outs.append(self.numpy_arg(t, 2))
+            else:
+                outs.append(self.env[t])
         self.line(2, "return (" + _tuple_items(outs) + ")")
         self.line(1, "except Exception as _e:")
         self.line(2, "_annotate_error(_e)")
@@ -261,17 +291,42 @@ class _Generator:
         source = "\n".join(self.lines) + "\n"
         return GeneratedCode(source, self.namespace, fn_name, filename, self.line_nodes)
 
-    def block(self, graph, depth, raw=None):
-        """Emits the nodes of `graph` (its placeholders must already be bound in env)."""
+    def block(self, graph, depth, raw=None, out_names=None):
+        """Emits the nodes of `graph` (its placeholders must already be bound in env).
+
+        Args:
+            graph: The graph or subgraph.
+            depth: The indentation depth.
+            raw: Top level only: tensor -> expression of the caller's own object.
+            out_names: The names the caller assigns the graph's outputs to after the block
+                (`assign`); a node whose output is only that output writes the name itself
+                when nothing after it reads the name's old value.
+
+        Returns:
+            Whether any line was emitted.
+        """
         nodes = [n for n in graph.nodes if n.op != "placeholder"]
         last_use = {}
+        uses = {}
+        consumer = {}
+        readers = {}
         for i, node in enumerate(nodes):
             for t in node.inputs:
                 last_use[t] = i
+                uses[t] = uses.get(t, 0) + 1
+                consumer[t] = node
+                readers.setdefault(t, []).append(node)
         for t in graph.outputs:
             last_use[t] = len(nodes)
+            uses[t] = uses.get(t, 0) + 1
+            consumer[t] = None
         start = len(self.lines)
         for i, node in enumerate(nodes):
+            if out_names is not None:
+                self._target_outputs(graph, nodes, i, uses, out_names)
+            self._uses = uses
+            self._consumer = consumer
+            self._block = (graph, i, last_use, readers)
             self.emit_node(node, depth, raw)
             dead = [self.env[t] for t in node.outputs if t not in last_use and self._local(t)]
             dead += [self.env[t] for t in node.inputs
@@ -279,8 +334,52 @@ class _Generator:
             dead = sorted(set(dead))
             if dead:
                 self.line(depth, "del " + ", ".join(dead))
-        if len(self.lines) == start:
-            self.line(depth, "pass")
+        return len(self.lines) > start
+
+    def _target_outputs(self, graph, nodes, i, uses, out_names):
+        """Lets `nodes[i]` assign its outputs straight to `out_names` where that is safe.
+
+        Safe: the output is read only as the graph output, and no later node (nor another
+        output of the graph) reads the name's old value, directly or in a deferred expression.
+        """
+        node = nodes[i]
+        later = {t for n in nodes[i:] for t in n.outputs}
+        read = set()
+        for n in nodes[i + 1:]:
+            for t in n.inputs:
+                if t not in later:
+                    read |= scalars.names_in(self.env[t])
+        for t in graph.outputs:
+            if t not in later:
+                read |= scalars.names_in(self.env[t])
+        for t in node.outputs:
+            if uses.get(t) != 1:
+                continue
+            for k, out in enumerate(graph.outputs):
+                if out is t and out_names[k] not in read:
+                    self.targets[t] = out_names[k]
+
+    def assign(self, names, tensors, depth):
+        """Assigns the values of `tensors` to `names`, all at once (a parallel assignment).
+
+        Self-assignments (a value its producer already wrote to the name) are left out; the
+        rest is one line per name, or one tuple assignment when a value reads a name
+        assigned before it.
+        """
+        pairs = [(name, scalars.bare(self.env[t])) for name, t in zip(names, tensors)]
+        pairs = [(name, value) for name, value in pairs if name != value]
+        written = set()
+        parallel = False
+        for name, value in pairs:
+            if written & scalars.names_in(value):
+                parallel = True
+            written.add(name)
+        if parallel:
+            self.line(depth, ", ".join(n for n, _ in pairs) + " = "
+                      + ", ".join(v for _, v in pairs))
+        else:
+            for name, value in pairs:
+                self.line(depth, f"{name} = {value}")
 
     def _local(self, tensor):
         """True for large values held in a local that this block defines."""
@@ -295,26 +394,55 @@ class _Generator:
             self.const[t] = value
             if raw is not None:
                 raw[t] = self.global_(value, node.name)
-            if _is_scalar(t):
+            if scalars.python_scalar(t):
+                self.env[t] = scalars.literal(value[()])
+                if scalars.python_int(t):
+                    self.interval[t] = (int(value), int(value))
+            elif scalars.is_scalar(t):
                 self.env[t] = self.scalar_global(value[()])
             else:
                 self.env[t] = self.global_(value, node.name)
             return
         opdef = registry.OPS[op]
-        if opdef.emit is not None:
+        if opdef.emit is not None:  # it materializes the operands it reads more than once
             opdef.emit(self, node, depth)
             return
-        args = [self.env[t] for t in node.inputs]
+        rule = self._python_rule(node)
+        if rule is not None:
+            self._emit_python(node, rule, depth)
+            return
+        if emitters.takes_python_ints(node):
+            for t in node.inputs:
+                self.materialize(t, depth)
+            args = [self.env[t] for t in node.inputs]
+        else:
+            args = [self.numpy_arg(t, depth) for t in node.inputs]
         if emitters.statement(node, args, self, depth):
+            self._to_python(node.outputs, depth)
             return
         expr = emitters.expression(node, args, self)
+        if expr is not None and not opdef.multi_output and scalars.python_scalar(node.outputs[0]):
+            expr = scalars.to_python_text(node.outputs[0], expr)
+        if expr is not None and not opdef.multi_output and self._defer(node):
+            self.env[node.outputs[0]] = f"({expr})"
+            self.deferred.add(node.outputs[0])
+            return
+        ufunc = emitters.ufunc_for(node)
+        if ufunc is not None and node.outputs[0].shape:
+            self.fresh.add(node.outputs[0])
+            buffer = self._dead_buffer(node)
+            if buffer is not None:  # the result goes into a dead input's memory
+                fn = self.global_(ufunc, "np_" + ufunc.__name__)
+                expr = f"{fn}({', '.join(args)}, out={args[buffer]})"
         if expr is None:
             kernel = self.global_(opdef.kernel, "k_" + op)
             parts = args + [f"{k}={self.literal(v)}" for k, v in node.attrs.items()]
             expr = f"{kernel}({', '.join(parts)})"
+            if not opdef.multi_output and scalars.python_scalar(node.outputs[0]):
+                expr = scalars.to_python_text(node.outputs[0], expr)
         outs = node.outputs
-        names = [self.namer.new(t.node.name if len(outs) == 1 else f"{node.name}_{t.index}")
-                 for t in outs]
+        names = [self.targets.get(t) or self.namer.new(
+            t.node.name if len(outs) == 1 else f"{node.name}_{t.index}") for t in outs]
         for t, name in zip(outs, names):
             self.env[t] = name
         if not opdef.multi_output:
@@ -323,12 +451,50 @@ class _Generator:
             self.line(depth, expr, node)
         else:
             self.line(depth, _tuple_items(names) + f" = {expr}", node)
+            self._to_python(outs, depth)
 
-    def bind(self, subgraph, exprs):
-        """Binds the inputs of `subgraph` to source expressions (for structured ops' rules)."""
+    def _dead_buffer(self, node):
+        """The index of an input whose array can hold `node`'s elementwise result, or None.
+
+        The input must be an array this code made with an elementwise ufunc (no view or other
+        value shares it: not an input, a constant, a loop variable or an operand), read only by
+        elementwise ufuncs, at its last read here, with the result's shape and dtype.
+        """
+        graph, i, last_use, readers = self._block
+        out = node.outputs[0]
+        shape = out.shape
+        if shape is None or None in shape or any(u.dtype != out.dtype for u in node.inputs):
+            return None
+        for k, u in enumerate(node.inputs):
+            if (u in self.fresh and u.node.graph is graph and last_use.get(u) == i
+                    and u.shape == shape
+                    and all(emitters.ufunc_for(n) is not None for n in readers[u])):
+                return k
+        return None
+
+    def bind(self, subgraph, exprs, sources=None):
+        """Binds the inputs of `subgraph` to source expressions (for structured ops' rules).
+
+        Args:
+            subgraph: The subgraph.
+            exprs: One source expression per input.
+            sources: The tensors the expressions hold, when they hold the same value at every
+                read (what is known about their values carries over).
+        """
         for t, expr in zip(subgraph.inputs, exprs):
             self.env[t] = expr
+        for t, source in zip(subgraph.inputs, sources or ()):
+            if source in self.interval:
+                self.interval[t] = self.interval[source]
 
     def new_name(self, hint):
         """Returns a fresh local name derived from `hint`."""
         return self.namer.new(hint)
+
+    def statement_text(self, tensor):
+        """The expression of `tensor`'s value as a statement uses it (no outer parentheses)."""
+        return scalars.bare(self.env[tensor])
+
+    def output_name(self, tensor, hint):
+        """The name a structured node assigns `tensor` to: its target, or a fresh name."""
+        return self.targets.get(tensor) or self.namer.new(hint)

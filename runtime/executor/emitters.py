@@ -35,6 +35,156 @@ _NUMERIC_KINDS = "biuf"
 
 EMITTERS = {}  # op name -> (expected kernel, emitter)
 STATEMENTS = {}  # op name -> (expected kernel, statement emitter)
+PYTHON_INDEX_STATEMENTS = set()  # op names whose statement emitter takes Python int operands
+
+
+# -- Python scalars ----------------------------------------------------------------------------
+# Rank-0 int32/int64 values are Python ints in generated code (and bools Python or numpy bools):
+# CPython's int arithmetic is several times faster than numpy scalars'. A kernel below computes
+# on in-range Python ints exactly what it computes on int32/int64 scalars, except that the
+# exact result may leave the dtype's range: its rule gives the interval of the exact result,
+# and the code generator wraps it (two's complement) where the interval is not inside the
+# range. RING kernels are ring homomorphisms modulo 2**bits, so they may also take operands
+# not yet wrapped: `3 * n + 1` is computed whole and wrapped once.
+RING = "ring"
+EXACT = "exact"
+
+
+def _corners(fn):
+    def rule(x, y):
+        values = [fn(a, b) for a in x for b in y]
+        return min(values), max(values)
+    return rule
+
+
+_PYTHON_RULES = {
+    operator.add: (RING, lambda x, y: (x[0] + y[0], x[1] + y[1])),
+    operator.sub: (RING, lambda x, y: (x[0] - y[1], x[1] - y[0])),
+    operator.mul: (RING, _corners(operator.mul)),
+    operator.neg: (RING, lambda x: (-x[1], -x[0])),
+    operator.invert: (EXACT, lambda x: (~x[1], ~x[0])),
+    operator.and_: (EXACT, None), operator.or_: (EXACT, None), operator.xor: (EXACT, None),
+    operator.lt: (EXACT, None), operator.le: (EXACT, None), operator.gt: (EXACT, None),
+    operator.ge: (EXACT, None), operator.eq: (EXACT, None), operator.ne: (EXACT, None),
+    np.equal: (EXACT, None), np.not_equal: (EXACT, None), np.logical_not: (EXACT, None),
+    np.maximum: (EXACT, lambda x, y: (max(x[0], y[0]), max(x[1], y[1]))),
+    np.minimum: (EXACT, lambda x, y: (min(x[0], y[0]), min(x[1], y[1]))),
+}
+_PYTHON_CALLS = {np.maximum: "max({0}, {1})", np.minimum: "min({0}, {1})"}
+
+# Comparison kernel -> (bound on x, bound on y) when `x OP y` is true: x < y gives
+# x <= hi(y) - 1 and y >= lo(x) + 1.
+_REFINE = {
+    operator.lt: lambda x, y: ((x[0], min(x[1], y[1] - 1)), (max(y[0], x[0] + 1), y[1])),
+    operator.le: lambda x, y: ((x[0], min(x[1], y[1])), (max(y[0], x[0]), y[1])),
+    operator.gt: lambda x, y: ((max(x[0], y[0] + 1), x[1]), (y[0], min(y[1], x[1] - 1))),
+    operator.ge: lambda x, y: ((max(x[0], y[0]), x[1]), (y[0], min(y[1], x[1]))),
+}
+
+
+def refine_when_true(node, bounds):
+    """The intervals of a comparison's int operands wherever the comparison held.
+
+    Args:
+        node: The node computing a bool (a while loop's test).
+        bounds: Callable(tensor) -> the interval (lo, hi) the operand is known to be in.
+
+    Returns:
+        A list of (operand tensor, interval); empty when the node is no int comparison.
+    """
+    kernel = registry.OPS[node.op].kernel
+    if not _hashable(kernel) or kernel not in _REFINE or node.attrs:
+        return []
+    x, y = node.inputs
+    if not all(t.shape == () and t.dtype.np_dtype.kind == "i" for t in (x, y)):
+        return []
+    return list(zip((x, y), _REFINE[kernel](bounds(x), bounds(y))))
+
+
+def _floordiv_rule(divisor):
+    if divisor > 0:
+        return lambda x, y: (x[0] // divisor, x[1] // divisor)
+    return lambda x, y: (x[1] // divisor, x[0] // divisor)
+
+
+def _floormod_rule(divisor):
+    return lambda x, y: (0, divisor - 1) if divisor > 0 else (divisor + 1, 0)
+
+
+def python_rule(node, ctx):
+    """How `node` computes on Python scalars, or None when it needs numpy values.
+
+    Args:
+        node: An ordinary op node whose inputs and outputs are all rank-0 ints or bools.
+        ctx: The code generator (`ctx.known`).
+
+    Returns:
+        (kind, interval rule): kind is RING or EXACT; the rule maps the operands' intervals
+        (lo, hi) to the exact result's interval, or is None (the result stays in range:
+        a bool, or a bitwise result of in-range operands).
+    """
+    kernel = registry.OPS[node.op].kernel
+    if node.attrs or not _hashable(kernel):
+        return None
+    if kernel is getattr(math_ops, "_floordiv_kernel", None) or \
+            kernel is getattr(math_ops, "_floormod_kernel", None):
+        divisor = ctx.known(node.inputs[1])
+        if divisor is None or not int(divisor):
+            return None
+        make = _floordiv_rule if kernel is math_ops._floordiv_kernel else _floormod_rule
+        return EXACT, make(int(divisor))
+    if kernel is getattr(array_ops, "_identity_kernel", None):
+        return EXACT, lambda x: x
+    rule = _PYTHON_RULES.get(kernel)
+    if rule is None or (kernel is operator.invert and node.inputs[0].dtype.np_dtype.kind != "i"):
+        return None
+    return rule
+
+
+def python_expression(node, args, ctx):
+    """The inline expression of a node `python_rule` accepts, on Python scalar `args`."""
+    kernel = registry.OPS[node.op].kernel
+    if kernel is np.logical_not:
+        return f"{args[0]} ^ True"
+    if kernel is getattr(array_ops, "_identity_kernel", None):
+        return args[0]
+    if kernel is math_ops._floordiv_kernel:
+        return f"{args[0]} // {args[1]}"
+    if kernel is math_ops._floormod_kernel:
+        return f"{args[0]} % {args[1]}"
+    template = INFIX.get(kernel) or _UFUNC_OPERATORS.get(kernel) or _PYTHON_CALLS[kernel]
+    return template.format(*args)
+
+
+# Operator kernel -> the ufunc it calls on arrays (`a + b` is `np.add(a, b)`).
+_OPERATOR_UFUNCS = {
+    operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
+    operator.neg: np.negative, operator.and_: np.bitwise_and, operator.or_: np.bitwise_or,
+    operator.xor: np.bitwise_xor, operator.invert: np.invert,
+}
+
+
+def ufunc_for(node):
+    """The numpy ufunc computing `node` elementwise on arrays, or None.
+
+    With it the code generator writes the result into a dead input's memory (`out=`): the
+    same values, dtype and floating-point errors as the kernel.
+    """
+    kernel = registry.OPS[node.op].kernel
+    if node.attrs or not _hashable(kernel) or len(node.outputs) != 1:
+        return None
+    if not all(_numeric(t) for t in node.inputs + node.outputs):
+        return None
+    if isinstance(kernel, np.ufunc):
+        return kernel if kernel.nout == 1 else None
+    return _OPERATOR_UFUNCS.get(kernel)
+
+
+def takes_python_ints(node):
+    """Whether `node`'s statement emitter takes Python int operands as they are (indices)."""
+    entry = STATEMENTS.get(node.op)
+    return (node.op in PYTHON_INDEX_STATEMENTS and entry is not None
+            and entry[0] is registry.OPS[node.op].kernel)
 
 
 def register_emitter(op, kernel):
@@ -55,7 +205,7 @@ def register_emitter(op, kernel):
     return decorator
 
 
-def register_statement_emitter(op, kernel):
+def register_statement_emitter(op, kernel, python_ints=False):
     """Decorator registering `emitter(node, args, ctx, depth) -> bool` for op `op`.
 
     A statement emitter writes whole lines itself (`ctx.line`) and binds the node's outputs in
@@ -64,12 +214,16 @@ def register_statement_emitter(op, kernel):
     Args:
         op: The op name.
         kernel: The kernel the emitter reproduces.
+        python_ints: Whether its rank-0 int operands may be Python ints (indices): the code
+            and the kernel behave the same on them as on numpy ints.
 
     Returns:
         The decorator.
     """
     def decorator(emitter):
         STATEMENTS[op] = (kernel, emitter)
+        if python_ints:
+            PYTHON_INDEX_STATEMENTS.add(op)
         return emitter
     return decorator
 
@@ -204,10 +358,10 @@ def _transpose(node, args, ctx):
 @register_emitter("logical_not", np.logical_not)
 def _logical_not(node, args, ctx):
     # `b ^ True` is logical not for bool scalars and arrays, ~10x faster on scalars.
-    return f"{args[0]} ^ {ctx.scalar_global(np.True_)}"
+    return f"{args[0]} ^ True"
 
 
-@register_statement_emitter("getitem", slicing._getitem_kernel)
+@register_statement_emitter("getitem", slicing._getitem_kernel, python_ints=True)
 def _getitem(node, args, ctx, depth):
     """Emits `x[i, j]` for integer indexing, falling back to the kernel on IndexError.
 

@@ -5,8 +5,6 @@ The tracing functions that build these nodes are `runtime.control_flow.cond` and
 (`branch_interpret`, `branch_emit`, `branch_prune`) serve every op that runs one of several
 subgraphs on the same operands, picked by its first input: `cond` and `switch_case`.
 """
-import numpy as np
-
 from runtime.ops import registry
 
 
@@ -66,17 +64,21 @@ def branch_prune(keys):
     return prune
 
 
-def emit_branch(gen, graph, operands, names, depth):
-    """Emits one branch inline: binds its inputs, emits its nodes, assigns `names`."""
-    gen.bind(graph, operands)
-    gen.block(graph, depth)
-    for name, t in zip(names, graph.outputs):
-        gen.line(depth, f"{name} = {gen.env[t]}")
+def emit_branch(gen, graph, operands, names, depth, sources=None):
+    """Emits one branch inline: binds its inputs, emits its nodes, assigns `names`.
+
+    `sources` are the operand tensors (see `bind`)."""
+    gen.bind(graph, operands, sources)
+    start = len(gen.lines)
+    gen.block(graph, depth, out_names=names)
+    gen.assign(names, graph.outputs, depth)
+    if len(gen.lines) == start:
+        gen.line(depth, "pass")
 
 
 def output_names(gen, node):
-    """Fresh local names for a structured node's outputs."""
-    return [gen.new_name(f"{node.name}_{t.index}" if len(node.outputs) > 1 else node.name)
+    """The local names of a structured node's outputs (targets where the block set them)."""
+    return [gen.output_name(t, f"{node.name}_{t.index}" if len(node.outputs) > 1 else node.name)
             for t in node.outputs]
 
 
@@ -91,20 +93,22 @@ def _cond_choose(pred, count):
 
 
 def _emit_cond(gen, node, depth):
-    pred = gen.env[node.inputs[0]]
+    if _emit_select(gen, node, depth):
+        return
+    gen.materialize_all(node.inputs[1:], depth)
+    pred = gen.wrapped(node.inputs[0], depth)  # read once: it may stay an expression
     operands = [gen.env[t] for t in node.inputs[1:]]
     names = output_names(gen, node)
-    if _emit_select(gen, node, pred, operands, names, depth):
-        return
-    gen.line(depth, f"if {pred}:", node)
-    emit_branch(gen, node.attrs["true_graph"], operands, names, depth + 1)
+    gen.line(depth, f"if {gen.statement_text(node.inputs[0])}:", node)
+    sources = node.inputs[1:]
+    emit_branch(gen, node.attrs["true_graph"], operands, names, depth + 1, sources)
     gen.line(depth, "else:", node)
-    emit_branch(gen, node.attrs["false_graph"], operands, names, depth + 1)
+    emit_branch(gen, node.attrs["false_graph"], operands, names, depth + 1, sources)
     for t, name in zip(node.outputs, names):
         gen.env[t] = name
 
 
-def _emit_select(gen, node, pred, operands, names, depth):
+def _emit_select(gen, node, depth):
     """Emits a cond whose branches only pick values as `a if pred else b` expressions.
 
     Returns:
@@ -113,6 +117,11 @@ def _emit_select(gen, node, pred, operands, names, depth):
     branches = (node.attrs["true_graph"], node.attrs["false_graph"])
     if any(n.op not in registry.SOURCE for g in branches for n in g.nodes):
         return False
+    single = len(node.outputs) == 1 and gen.deferrable(node.outputs[0])
+    for t in node.inputs:  # a single deferred output reads each operand at most once
+        gen.wrapped(t, depth) if single else gen.materialize(t, depth)
+    pred = gen.env[node.inputs[0]]
+    operands = [gen.env[t] for t in node.inputs[1:]]
     picked = []
     for graph in branches:
         gen.bind(graph, operands)
@@ -120,18 +129,29 @@ def _emit_select(gen, node, pred, operands, names, depth):
             if n.op != "placeholder":
                 gen.emit_node(n, depth)
         picked.append([gen.env[t] for t in graph.outputs])
-    true_name = gen.scalar_global(np.True_)
-    false_name = gen.scalar_global(np.False_)
+    if single:
+        a, b = picked[0][0], picked[1][0]
+        value = a if a == b else pred if (a, b) == ("True", "False") else \
+            f"{a} if {pred} else {b}"
+        gen.defer(node.outputs[0], value)
+        return True
+    names = output_names(gen, node)
+    emitted = False
     for t, name, a, b in zip(node.outputs, names, picked[0], picked[1]):
-        if a == b:
-            gen.line(depth, f"{name} = {a}", node)
-        elif a == true_name and b == false_name:
-            gen.env[t] = pred  # the output is pred itself (a bool scalar: never deleted)
-            continue
+        targeted = t in gen.targets
+        if a == b or (a == "True" and b == "False"):  # bool constants are Python literals
+            value = a if a == b else pred  # pred itself: a bool scalar, never deleted
+            if not targeted:
+                gen.env[t] = value  # the same value: no copy
+                continue
+            if name != value:
+                gen.line(depth, f"{name} = {value}", node)
+                emitted = True
         else:
             gen.line(depth, f"{name} = {a} if {pred} else {b}", node)
+            emitted = True
         gen.env[t] = name
-    if not names:
+    if not emitted:
         gen.line(depth, "pass", node)
     return True
 
@@ -167,26 +187,34 @@ def _emit_while(gen, node, depth):
     n = node.attrs["num_loop_vars"]
     cond_graph = node.attrs["cond_graph"]
     body_graph = node.attrs["body_graph"]
-    inits = [gen.env[t] for t in node.inputs[:n]]
+    for t in node.inputs[:n]:  # each read once: it may stay an expression
+        gen.wrapped(t, depth)
+    gen.materialize_all(node.inputs[n:], depth)
     captured = [gen.env[t] for t in node.inputs[n:]]
     names = [gen.new_name(body_graph.inputs[i].node.name) for i in range(n)]
-    for name, init in zip(names, inits):
-        gen.line(depth, f"{name} = {init}")
-    gen.bind(cond_graph, names + captured)
-    gen.bind(body_graph, names + captured)
+    for name, t in zip(names, node.inputs):
+        gen.line(depth, f"{name} = {gen.statement_text(t)}")
+    sources = [None] * n + node.inputs[n:]  # loop variables change; captures do not
+    gen.bind(cond_graph, names + captured, sources)
+    gen.bind(body_graph, names + captured, sources)
+    header = len(gen.lines)
     gen.line(depth, "while True:", node)
-    gen.block(cond_graph, depth + 1)
-    gen.line(depth + 1, f"if not {gen.env[cond_graph.outputs[0]]}:", node)
-    gen.line(depth + 2, "break")
-    gen.block(body_graph, depth + 1)
-    targets, values = [], []
-    for name, t in zip(names, body_graph.outputs):
-        value = gen.env[t]
-        if value != name:
-            targets.append(name)
-            values.append(value)
-    if targets:
-        gen.line(depth + 1, ", ".join(targets) + " = " + ", ".join(values))
+    if gen.block(cond_graph, depth + 1):
+        gen.line(depth + 1, f"if not {gen.env[cond_graph.outputs[0]]}:", node)
+        gen.line(depth + 2, "break")
+    else:  # the test is one expression: `while i < n:`
+        test = gen.statement_text(cond_graph.outputs[0])
+        gen.lines[header] = gen.lines[header].replace("while True:", f"while {test}:")
+    # The body runs only where the test held: `i < n` bounds i (no wrap needed for i + 1).
+    positions = {t: k for k, t in enumerate(cond_graph.inputs)}
+    for t, interval in gen.refine_when_true(cond_graph.outputs[0]):
+        if t in positions:
+            gen.interval[body_graph.inputs[positions[t]]] = interval
+    start = len(gen.lines)
+    gen.block(body_graph, depth + 1, out_names=names)
+    gen.assign(names, body_graph.outputs, depth + 1)
+    if len(gen.lines) == start:
+        gen.line(depth + 1, "pass")
     for t, name in zip(node.outputs, names):
         gen.env[t] = name
 

@@ -39,7 +39,9 @@ interpreter)::
   interpreter (``interpreter.plan(subgraph)``) and returns a callable mapping its input values
   to its output values (``interpreter.run_plan(plan, values)`` runs a subgraph).
 - ``emit(gen, node, depth)``: writes the node's source for the compiled executor
-  (``gen.line``, ``gen.block``, ``gen.bind``, ``gen.new_name``, ``gen.env``).
+  (``gen.line``, ``gen.block``, ``gen.bind``, ``gen.new_name``, ``gen.env``). An input's
+  ``gen.env`` entry may be an expression evaluated where it is read: the rule calls
+  ``gen.materialize_all(tensors, depth)`` first on the inputs it reads more than once.
 - ``prune(ctx)`` -> ``ctx.decide(...)``: says which inputs, outputs and subgraph parts survive
   optimisation (``runtime.executor.optimize.StructuredContext``). Structured nodes are never
   folded.

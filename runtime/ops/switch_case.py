@@ -108,18 +108,21 @@ def _keys(node):
 
 def _emit(gen, node, depth):
     """`if i == 0: ... elif i == 1: ... else: <last>` with the branches inlined."""
+    gen.materialize_all(node.inputs, depth)
     index = gen.env[node.inputs[0]]
     operands = [gen.env[t] for t in node.inputs[1:]]
     names = control_flow_ops.output_names(gen, node)
     keys = _keys(node)
     for i, key in enumerate(keys[:-1]):
         gen.line(depth, f"{'if' if i == 0 else 'elif'} {index} == {i}:", node)
-        control_flow_ops.emit_branch(gen, node.attrs[key], operands, names, depth + 1)
+        control_flow_ops.emit_branch(gen, node.attrs[key], operands, names, depth + 1,
+                                     node.inputs[1:])
     inner = depth
     if len(keys) > 1:
         gen.line(depth, "else:", node)
         inner = depth + 1
-    control_flow_ops.emit_branch(gen, node.attrs[keys[-1]], operands, names, inner)
+    control_flow_ops.emit_branch(gen, node.attrs[keys[-1]], operands, names, inner,
+                                 node.inputs[1:])
     for t, name in zip(node.outputs, names):
         gen.env[t] = name
 

@@ -73,3 +73,147 @@ def test_integer_indexing_matches_the_kernel_and_its_error():
     with pytest.raises(InvalidArgumentError) as compiled:
         codegen.compile(graph)(x, np.int32(5))
     assert str(compiled.value) == str(interpreted.value)
+
+
+# -- code shape: loop tests, inlined temporaries, loop variables in locals ---------------------
+
+def _collatz(n):
+    steps = 0
+    while n > 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+
+
+def test_collatz_source_is_the_hand_written_loop():
+    fn = tf.function(_collatz)
+    concrete = fn.get_concrete_function(tf.TensorSpec((), tf.int32))
+    body = codegen.generate(concrete.graph).source.split("try:\n")[1].split("    except")[0]
+    assert body == (
+        "        n_1 = int(n)\n"
+        "        loop_var = 0\n"
+        "        loop_var_1 = n_1\n"
+        "        while loop_var_1 > 1:\n"
+        "            if (loop_var_1 % 2) == 0:\n"
+        "                loop_var_1 = loop_var_1 // 2\n"
+        "            else:\n"
+        "                loop_var_1 = (3 * loop_var_1) + 1\n"
+        "                if loop_var_1 > 2147483647:\n"  # n > 1 here: only the top can overflow
+        "                    loop_var_1 = _wrap_int32(loop_var_1)\n"
+        "            loop_var = loop_var + 1\n"
+        "            if loop_var > 2147483647:\n"
+        "                loop_var = _wrap_int32(loop_var)\n"
+        "        return (_int32(loop_var),)\n")
+    for n, steps in [(27, 111), (1, 0), (6, 8)]:
+        out = fn(tf.constant(n))
+        assert int(out.numpy()) == steps and out.dtype == tf.int32
+
+
+def _fib_and_old_values(n):
+    a, b = 0, 1
+    olds = 0
+    for _ in tf.range(n):
+        a, b = b, a + b  # each new value reads the other's old one
+        olds += a - b  # read after both were replaced
+    return a, b, olds
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 10, 50])
+def test_loop_variables_written_in_place_keep_old_values(n):
+    graph = tf.function(_fib_and_old_values).get_concrete_function(
+        tf.TensorSpec((), tf.int32)).graph
+    got = _both(graph, np.array(n, np.int32))
+    a, b, olds = 0, 1, 0
+    for _ in range(n):
+        a, b = b, (a + b + 2 ** 31) % 2 ** 32 - 2 ** 31
+        olds = (olds + a - b + 2 ** 31) % 2 ** 32 - 2 ** 31
+    assert [int(v) for v in got] == [a, b, olds]
+
+
+def test_counted_loop_needs_no_wrap_of_its_counter():
+    def count(n):
+        total = 0
+        for i in tf.range(n):
+            total += i % 3
+        return total
+
+    source = codegen.generate(tf.function(count).get_concrete_function(
+        tf.TensorSpec((), tf.int32)).graph).source
+    assert "while loop_var < " in source  # the test is the loop's own condition
+    assert "loop_var = loop_var + 1\n" in source
+    assert "if loop_var > " not in source  # i < n bounds i + 1: no wrap
+    assert "if loop_var_1 > 2147483647:" in source  # the running total may leave int32
+    assert " = loop_var, " not in source  # no tuple shuffle of loop variables
+
+
+# -- buffers: an elementwise result goes into a dead input's memory (out=) ----------------------
+
+def _graph(fn, *specs):
+    return tf.function(fn).get_concrete_function(*specs).graph
+
+
+def test_elementwise_chain_reuses_dead_buffers_and_never_writes_inputs():
+    def chain(x):
+        for _ in range(3):
+            x = tf.tanh(x * 0.5 + 0.25)
+        return tf.maximum(x, -0.5)
+
+    graph = _graph(chain, tf.TensorSpec((4, 5), tf.float32))
+    source = codegen.generate(graph).source
+    assert source.count("out=") == 9  # every op but the first writes over its dead input
+    assert "out=x" not in source  # the caller's array is never written
+    x = np.linspace(-2, 2, 20, dtype=np.float32).reshape(4, 5)
+    before = x.copy()
+    got = _both(graph, x)[0]
+    np.testing.assert_array_equal(x, before)
+    want = x
+    for _ in range(3):
+        want = np.tanh(want * np.float32(0.5) + np.float32(0.25))
+    np.testing.assert_array_equal(got, np.maximum(want, np.float32(-0.5)))
+
+
+def _shared(x, p):
+    y = x * 2.0
+    z = tf.cond(p, lambda: y, lambda: y + 1.0)  # z may be y's very array
+    w = y + 3.0  # y's last read: but z shares it
+    kept = x * 3.0
+    out = kept + 1.0
+    return z, w, kept, out  # kept is returned: its memory must survive
+
+
+@pytest.mark.parametrize("p", [True, False])
+def test_shared_or_returned_arrays_are_not_overwritten(p):
+    graph = _graph(_shared, tf.TensorSpec((3,), tf.float32), tf.TensorSpec((), tf.bool))
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    z, w, kept, out = _both(graph, x, np.array(p))
+    np.testing.assert_array_equal(z, x * 2 if p else x * 2 + 1)
+    np.testing.assert_array_equal(w, x * 2 + 3)
+    np.testing.assert_array_equal(kept, x * 3)
+    np.testing.assert_array_equal(out, x * 3 + 1)
+
+
+def _mixed_shapes_and_dtypes(x, m, i):
+    y = x * 2.0
+    wide = y + m  # broadcasts to m's shape: y's memory is too small
+    n = i + 1
+    flags = tf.cast(n, tf.float32) > y  # a bool result: no float buffer can hold it
+    ta = tf.TensorArray(tf.float32, 1).write(0, wide)
+    stored = ta.read(0)
+    return wide * 1.5, flags, stored + 0.0, wide
+
+
+def test_buffers_only_reused_for_the_same_shape_dtype_and_unshared_values():
+    graph = _graph(_mixed_shapes_and_dtypes, tf.TensorSpec((3,), tf.float32),
+                   tf.TensorSpec((2, 3), tf.float32), tf.TensorSpec((3,), tf.int32))
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    m = np.arange(6, dtype=np.float32).reshape(2, 3)
+    i = np.array([1, 5, 7], np.int32)
+    got = _both(graph, x, m, i)
+    wide = x * 2 + m
+    np.testing.assert_array_equal(got[0], wide * np.float32(1.5))
+    np.testing.assert_array_equal(got[1], (i + 1).astype(np.float32) > x * 2)
+    np.testing.assert_array_equal(got[2], wide)
+    np.testing.assert_array_equal(got[3], wide)

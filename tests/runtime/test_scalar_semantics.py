@@ -130,3 +130,113 @@ def test_result_dtypes_of_scalar_loop_state(executor):
     assert (x.dtype, halves.dtype, flag.dtype) == (tf.float32, tf.int32, tf.bool)
     assert (x.numpy().item(), int(halves.numpy()), bool(flag.numpy())) == (0.625, 4, True)
     assert x.numpy().dtype == np.float32 and halves.numpy().dtype == np.int32
+
+
+# -- the Python-int fast path: every wrap point at the limits ---------------------------------
+# The compiled executor holds rank-0 ints as Python ints and wraps where the exact value may
+# leave the range (runtime.executor.codegen). Each case below crosses a limit through one of
+# its paths; the expected values come from Python ints reduced by `wrap32`/`wrap64`.
+
+INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
+
+
+def wrap64(value):
+    """Python int -> the int64 it wraps to."""
+    return (value + 2 ** 63) % 2 ** 64 - 2 ** 63
+
+
+def step_past(i, n, step):
+    """`i < n` bounds i below n in the body; `i + step` may still leave int32 for step > 1."""
+    while i < n:
+        i = i + step
+        n = i
+    return i
+
+
+def count_down(x, n):
+    for _ in tf.range(n):
+        x -= 1
+    return x
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("step", [1, 2, 7])
+def test_loop_counter_bounded_by_its_test(executor, step):
+    fn = tf.function(step_past, executor=executor)
+    got = fn(tf.constant(INT32_MAX - 1), tf.constant(INT32_MAX), tf.constant(step))
+    assert got.dtype == tf.int32
+    assert int(got.numpy()) == wrap32(INT32_MAX - 1 + step)
+    const_step = tf.function(lambda i, n: step_past(i, n, step), executor=executor)
+    assert int(const_step(tf.constant(INT32_MAX - 1), tf.constant(INT32_MAX)).numpy()) == \
+        wrap32(INT32_MAX - 1 + step)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_int32_subtraction_wraps_below_the_minimum(executor):
+    fn = tf.function(count_down, executor=executor)
+    got = fn(tf.constant(INT32_MIN + 2), tf.constant(5))
+    assert got.dtype == tf.int32 and int(got.numpy()) == wrap32(INT32_MIN + 2 - 5)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("value", [INT32_MIN, INT32_MIN + 1, -1, 0, INT32_MAX])
+def test_int32_unary_and_division_edge_values(executor, value):
+    fn = tf.function(lambda a: (a // -1, -a, ~a, a % -1, tf.maximum(a, -5), tf.minimum(a, -5),
+                                a * a, (a + 1) * 2 - a),
+                     executor=executor)
+    got = fn(tf.constant(value))
+    assert all(t.dtype == tf.int32 for t in got)
+    want = [wrap32(value // -1), wrap32(-value), ~value, 0, max(value, -5), min(value, -5),
+            wrap32(value * value), wrap32((wrap32(value + 1) * 2) - value)]
+    assert [int(t.numpy()) for t in got] == want
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_int64_wraps_at_its_own_limits(executor):
+    fn = tf.function(lambda a: (a * 3, a + a, a - (-a)), executor=executor)
+    value = 2 ** 62 + 5
+    got = fn(tf.constant(value, tf.int64))
+    assert all(t.dtype == tf.int64 for t in got)
+    assert [int(t.numpy()) for t in got] == [wrap64(value * 3), wrap64(2 * value),
+                                             wrap64(2 * value)]
+
+
+def int_meets_float(n):
+    total = tf.constant(0.0)
+    i = 0
+    while i < n:
+        total += tf.cast(i * 16777215, tf.float32)  # above 2**24: float32 rounds
+        i += 1
+    return total, i > 2, tf.cast(n, tf.float32)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_python_ints_meet_float32_and_bools_exactly(executor):
+    fn = tf.function(int_meets_float, executor=executor)
+    total, flag, as_float = fn(tf.constant(5))
+    want = np.float32(0.0)
+    for i in range(5):
+        want = np.float32(want + np.float32(wrap32(i * 16777215)))
+    assert (total.dtype, flag.dtype, as_float.dtype) == (tf.float32, tf.bool, tf.float32)
+    assert total.numpy().item() == want.item() and flag.numpy().item() is True
+    assert type(flag.numpy()) is np.bool_ and type(total.numpy()) is np.float32
+    assert as_float.numpy().item() == 5.0
+
+
+def index_with_counter(x):
+    total = 0
+    for i in tf.range(tf.shape(x)[0]):
+        if x[i] > 2:
+            total += x[i]
+        else:
+            total -= 1
+    return total
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_int_elements_read_inside_a_loop_are_int32(executor):
+    fn = tf.function(index_with_counter, executor=executor)
+    x = np.array([1, 5, INT32_MAX, 3], np.int32)
+    got = fn(tf.constant(x))
+    assert got.dtype == tf.int32
+    assert int(got.numpy()) == wrap32(-1 + 5 + INT32_MAX + 3)

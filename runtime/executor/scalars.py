@@ -1,0 +1,225 @@
+"""Scalars in the generated code: which values are Python ints and bools, their ranges, the
+wrap back into range, the source-text helpers, and `ScalarCode`, the code generator's half
+that defers scalar expressions to their one read and emits Python-scalar arithmetic.
+
+Rank-0 int32/int64 values are Python ints and rank-0 bools Python bools: CPython's own
+arithmetic is several times faster than numpy scalars', and mixing the two kinds in one
+operation is ~50x slower than either. A Python int the code holds is always in its dtype's
+range, except a deferred expression the generator has marked unwrapped (see codegen).
+"""
+import re
+
+import numpy as np
+
+from runtime.executor import emitters
+from runtime.ops import registry
+
+_SCALAR_KINDS = "biuf"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def names_in(expr):
+    """The identifiers an expression reads."""
+    return set(_IDENTIFIER.findall(expr))
+
+
+def bare(expr):
+    """`(a + b)` -> `a + b`: a deferred expression's parentheses, dropped in statements."""
+    if not (expr.startswith("(") and expr.endswith(")")):
+        return expr
+    depth = 0
+    for i, c in enumerate(expr):
+        depth += (c == "(") - (c == ")")
+        if depth == 0 and i < len(expr) - 1:
+            return expr  # `(a) + (b)`: the first parenthesis closes early
+    return expr[1:-1]
+
+
+def is_scalar(tensor):
+    """Whether `tensor` is a rank-0 number or bool."""
+    return tensor.shape == () and tensor.dtype.np_dtype.kind in _SCALAR_KINDS
+
+
+# Rank-0 tensors of these dtypes are Python ints in the generated code.
+PYTHON_INTS = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def python_int(tensor):
+    """Whether the generated code holds `tensor`'s value as a Python int (always in range)."""
+    return tensor.shape == () and tensor.dtype.np_dtype in PYTHON_INTS
+
+
+def python_scalar(tensor):
+    """Whether the generated code holds `tensor`'s value as a Python int or bool."""
+    return python_int(tensor) or (tensor.shape == () and tensor.dtype.np_dtype.kind == "b")
+
+
+def to_python_text(tensor, expr):
+    """`expr` (a numpy value of `tensor`) turned into the Python scalar the code holds."""
+    return f"{'int' if python_int(tensor) else 'bool'}({bare(expr)})"
+
+
+def int_range(tensor):
+    """The (min, max) of `tensor`'s int dtype."""
+    info = np.iinfo(tensor.dtype.np_dtype)
+    return int(info.min), int(info.max)
+
+
+def out_of_range_test(name, interval, tensor):
+    """The test that local `name`, known to be in `interval`, left its dtype's range, or ''."""
+    low, high = int_range(tensor)
+    tests = [f"{name} > {high}"] if interval[1] > high else []
+    if interval[0] < low:
+        tests.append(f"{name} < {low}")
+    return " or ".join(tests)
+
+
+def literal(value):
+    """Source of a rank-0 int or bool numpy constant as a Python literal."""
+    text = repr(value.item())
+    return f"({text})" if text.startswith("-") else text
+
+
+def _make_wrap(bits):
+    half, full = 1 << (bits - 1), 1 << bits
+
+    def wrap(value):
+        """Python int -> the two's complement int of `bits` bits it wraps to."""
+        return (value + half) % full - half
+    return wrap
+
+
+# int dtype -> the function wrapping a Python int into it (silently, as TensorFlow does).
+WRAPS = {dtype: _make_wrap(dtype.itemsize * 8) for dtype in PYTHON_INTS}
+
+
+class ScalarCode:
+    """The code generator's handling of scalars: deferred expressions, Python ints and bools,
+    and their wraps (a mixin of runtime.executor.codegen's generator, whose state it uses:
+    `env`, `deferred`, `unwrapped`, `interval`, `targets`, `_uses`, `_consumer`)."""
+
+    def materialize(self, tensor, depth):
+        """Evaluates a deferred expression into a local (before a second or repeated read),
+        wrapped into its dtype's range."""
+        if tensor not in self.deferred:
+            return
+        self.deferred.discard(tensor)
+        name = self.namer.new(tensor.node.name)
+        self.line(depth, f"{name} = {bare(self.env[tensor])}", tensor.node)
+        self.env[tensor] = name
+        if tensor in self.unwrapped:
+            self.unwrapped.discard(tensor)
+            self._guard(tensor, depth)
+
+    def materialize_all(self, tensors, depth):
+        """`materialize` for each tensor (operands bound into subgraphs are read repeatedly)."""
+        for t in tensors:
+            self.materialize(t, depth)
+
+    def wrapped(self, tensor, depth):
+        """Returns the source of `tensor`'s value in range (materialized if it was not)."""
+        if tensor in self.unwrapped:
+            self.materialize(tensor, depth)
+        return self.env[tensor]
+
+    def deferrable(self, tensor):
+        """Whether a scalar value of the node being emitted may stay an expression."""
+        return (tensor not in self.targets and self._uses.get(tensor) == 1
+                and is_scalar(tensor))
+
+    def defer(self, tensor, expr):
+        """Binds `tensor` to an expression evaluated at its one use."""
+        self.env[tensor] = f"({bare(expr)})"
+        self.deferred.add(tensor)
+
+    def refine_when_true(self, test):
+        """The intervals the int operands of bool `test` are in wherever it is true.
+
+        Returns:
+            A list of (operand tensor, interval (lo, hi)) (see emitters.refine_when_true).
+        """
+        return emitters.refine_when_true(test.node, self._bounds)
+
+    def _guard(self, tensor, depth):
+        """Emits the wrap of the Python int local holding `tensor` where it may leave range."""
+        name = self.env[tensor]
+        interval = self.interval.pop(tensor, int_range(tensor))
+        test = out_of_range_test(name, interval, tensor)
+        if test:
+            wrap = self.global_(WRAPS[tensor.dtype.np_dtype], "wrap_" + tensor.dtype.name)
+            self.line(depth, f"if {test}:", tensor.node)
+            self.line(depth + 1, f"{name} = {wrap}({name})", tensor.node)
+        else:
+            self.interval[tensor] = interval
+
+    def _defer(self, node):
+        """Whether `node`'s inline expression can wait for its one use instead of a local.
+
+        Only scalar arithmetic on scalars (it cannot raise, so an error can never be charged
+        to the wrong node), read exactly once, and not assigned to a block output's name.
+        """
+        if node.stateful or len(node.outputs) != 1:
+            return False
+        t = node.outputs[0]
+        if t in self.targets or self._uses.get(t) != 1 or not is_scalar(t):
+            return False
+        return all(is_scalar(u) for u in node.inputs)
+
+    def _python_rule(self, node):
+        """The node's Python-scalar rule (emitters.python_rule) when it applies, else None."""
+        if node.outputs and all(python_scalar(t) for t in node.inputs + node.outputs):
+            return emitters.python_rule(node, self)
+        return None
+
+    def _bounds(self, tensor):
+        if tensor in self.interval:
+            return self.interval[tensor]
+        return int_range(tensor) if python_int(tensor) else (0, 1)
+
+    def numpy_arg(self, tensor, depth):
+        """Source of `tensor`'s value as numpy (a Python int converted to its dtype)."""
+        self.materialize(tensor, depth)
+        if not python_scalar(tensor):
+            return self.env[tensor]
+        if tensor in self.const:
+            return self.scalar_global(self.const[tensor][()])
+        dtype = tensor.dtype.np_dtype
+        return f"{self.global_(dtype.type, dtype.name)}({self.env[tensor]})"
+
+    def _emit_python(self, node, rule, depth):
+        """Emits `node` on Python scalars (see emitters.python_rule)."""
+        kind, bounds_rule = rule
+        if kind != emitters.RING:
+            for t in node.inputs:
+                if t in self.unwrapped:
+                    self.materialize(t, depth)
+        t = node.outputs[0]
+        expr = emitters.python_expression(node, [self.env[u] for u in node.inputs], self)
+        exceeds = False
+        if python_int(t) and bounds_rule is not None:
+            lo, hi = bounds_rule(*[self._bounds(u) for u in node.inputs])
+            self.interval[t] = (lo, hi)
+            low, high = int_range(t)
+            exceeds = lo < low or hi > high
+        consumer = self._consumer.get(t, False)
+        if self._defer(node) and (not exceeds or (
+                consumer and registry.OPS[consumer.op].emit is None
+                and (self._python_rule(consumer) or (None,))[0] == emitters.RING)):
+            self.env[t] = f"({expr})"
+            self.deferred.add(t)
+            if exceeds:
+                self.unwrapped.add(t)
+            return
+        name = self.targets.get(t) or self.namer.new(t.node.name)
+        self.env[t] = name
+        self.line(depth, f"{name} = {bare(expr)}", node)
+        if exceeds:
+            self._guard(t, depth)
+
+    def _to_python(self, tensors, depth):
+        """Turns the numpy scalars a statement left in the locals of `tensors` into Python
+        """
+        for t in tensors:
+            if python_scalar(t):
+                name = self.env[t]
+                self.line(depth, f"{name} = {to_python_text(t, name)}", t.node)
