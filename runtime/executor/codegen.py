@@ -197,6 +197,7 @@ class _Generator(scalars.ScalarCode):
         self._block = (None, 0, {}, {})
         # Arrays made by an elementwise ufunc in this code: no other value shares their memory.
         self.fresh = set()
+        self.skip = set()  # nodes a structured op's rule computes itself (a range's increment)
         # Python int tensors -> interval (lo, hi) of the exact value the source holds; absent:
         # the dtype's range. A deferred value outside the range is in `unwrapped`: it is
         # congruent to the int32/int64 value modulo 2**bits and wrapped before any other use.
@@ -322,6 +323,8 @@ class _Generator(scalars.ScalarCode):
             consumer[t] = None
         start = len(self.lines)
         for i, node in enumerate(nodes):
+            if node in self.skip:
+                continue
             if out_names is not None:
                 self._target_outputs(graph, nodes, i, uses, out_names)
             self._uses = uses
@@ -427,9 +430,10 @@ class _Generator(scalars.ScalarCode):
             self.env[node.outputs[0]] = f"({expr})"
             self.deferred.add(node.outputs[0])
             return
+        if node.outputs and node.outputs[0].shape and emitters.makes_new_array(node):
+            self.fresh.add(node.outputs[0])
         ufunc = emitters.ufunc_for(node)
         if ufunc is not None and node.outputs[0].shape:
-            self.fresh.add(node.outputs[0])
             buffer = self._dead_buffer(node)
             if buffer is not None:  # the result goes into a dead input's memory
                 fn = self.global_(ufunc, "np_" + ufunc.__name__)
@@ -490,6 +494,11 @@ class _Generator(scalars.ScalarCode):
     def new_name(self, hint):
         """Returns a fresh local name derived from `hint`."""
         return self.namer.new(hint)
+
+    def counting_loop(self, node):
+        """`emitters.counting_loop` for a while node: (k, bound, increment) or None."""
+        return emitters.counting_loop(node.attrs["cond_graph"], node.attrs["body_graph"],
+                                      node.attrs["num_loop_vars"])
 
     def statement_text(self, tensor):
         """The expression of `tensor`'s value as a statement uses it (no outer parentheses)."""

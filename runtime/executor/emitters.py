@@ -16,6 +16,7 @@ from runtime.ops import array_ops
 from runtime.ops import math_ops
 from runtime.ops import registry
 from runtime.ops import slicing
+from runtime.ops import state_ops
 
 # Kernel object -> infix template. `a + b` *is* `operator.add(a, b)`.
 INFIX = {
@@ -80,6 +81,49 @@ _REFINE = {
     operator.gt: lambda x, y: ((max(x[0], y[0] + 1), x[1]), (y[0], min(y[1], x[1] - 1))),
     operator.ge: lambda x, y: ((max(x[0], y[0]), x[1]), (y[0], min(y[1], x[1]))),
 }
+
+
+def counting_loop(cond_graph, body_graph, num_loop_vars):
+    """Recognises `while i < bound: ...; i = i + 1` with a loop-invariant bound.
+
+    Python's `for i in range(i, bound)` runs it: the same values of i (i < bound <= the
+    dtype's max, so i + 1 never wraps) with the increment and the test in C.
+
+    Args:
+        cond_graph: The while loop's condition subgraph.
+        body_graph: Its body subgraph.
+        num_loop_vars: The number of loop variables (the first inputs of both subgraphs).
+
+    Returns:
+        (k, bound, increment): the loop variable's index, the bound tensor (of cond_graph) and
+        the body node computing i + 1; or None.
+    """
+    tests = [n for n in cond_graph.nodes if n.op not in registry.SOURCE]
+    if len(tests) != 1 or tests[0].outputs[0] is not cond_graph.outputs[0]:
+        return None
+    test = tests[0]
+    if registry.OPS[test.op].kernel is not operator.lt or test.attrs:
+        return None
+    i, bound = test.inputs
+    if not all(t.shape == () and t.dtype.np_dtype.kind == "i" for t in (i, bound)):
+        return None
+    inputs = list(cond_graph.inputs)
+    k = next((j for j, t in enumerate(inputs) if t is i), None)
+    invariant = bound.node.op == "constant" or any(
+        t is bound for t in inputs[num_loop_vars:])
+    if k is None or k >= num_loop_vars or not invariant:
+        return None
+    increment = body_graph.outputs[k].node
+    counter = body_graph.inputs[k]
+    if registry.OPS[increment.op].kernel is not operator.add or increment.attrs:
+        return None
+    others = [t for t in increment.inputs if t is not counter]
+    if len(others) != 1 or others[0].node.op != "constant" or \
+            int(others[0].node.attrs["value"]) != 1:
+        return None
+    reads = sum(1 for n in body_graph.nodes for t in n.inputs if t is increment.outputs[0])
+    reads += sum(1 for t in body_graph.outputs if t is increment.outputs[0])
+    return (k, bound, increment) if reads == 1 else None
 
 
 def refine_when_true(node, bounds):
@@ -178,6 +222,15 @@ def ufunc_for(node):
     if isinstance(kernel, np.ufunc):
         return kernel if kernel.nout == 1 else None
     return _OPERATOR_UFUNCS.get(kernel)
+
+
+def makes_new_array(node):
+    """Whether `node`'s result is always a new array no other value shares (an elementwise
+    ufunc's, a matmul's), so a later elementwise op may write over it when it is dead."""
+    if ufunc_for(node) is not None:
+        return True
+    kernel = registry.OPS[node.op].kernel
+    return kernel is getattr(math_ops, "_matmul_kernel", None)
 
 
 def takes_python_ints(node):
@@ -389,4 +442,30 @@ def _getitem(node, args, ctx, depth):
     ctx.line(depth + 1, f"{name} = {args[0]}[{', '.join(keys)},]", node)
     ctx.line(depth, "except IndexError:", node)
     ctx.line(depth + 1, f"{name} = {kernel}({', '.join(args)}, spec={spec})", node)
+    return True
+
+
+@register_statement_emitter("tensor_array_write", state_ops._ta_write_kernel, python_ints=True)
+def _tensor_array_write(node, args, ctx, depth):
+    """Emits `items[i] = value` for a write in range, the kernel otherwise (growth, errors).
+
+    The kernel's dtype and element-shape checks are settled when the graph is built: the
+    TensorArray checks the value's dtype as it adds the node, and a value whose static shape
+    is fully known was merged into the array's element shape then. Only the index is checked
+    at run time (negative or past the end: the kernel raises, or grows a dynamic array).
+
+    Returns:
+        Whether the node was emitted (False: the value's shape is not fully known).
+    """
+    shape = node.inputs[2].shape
+    if shape is None or None in shape:
+        return False
+    handle, index = args[:2]
+    value = ctx.numpy_arg(node.inputs[2], depth)  # a rank-0 value is stored as numpy
+    kernel = ctx.global_(state_ops._ta_write_kernel, "k_tensor_array_write")
+    ctx.line(depth, f"if 0 <= {index} < len({handle}.items):", node)
+    ctx.line(depth + 1, f"{handle}.items[{index}] = {value}", node)
+    ctx.line(depth, "else:", node)
+    ctx.line(depth + 1, f"{kernel}({handle}, {index}, {value})", node)
+    ctx.env[node.outputs[0]] = handle  # the kernel returns the storage it was given
     return True

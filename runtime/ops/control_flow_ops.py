@@ -199,9 +199,18 @@ def _emit_while(gen, node, depth):
     gen.bind(body_graph, names + captured, sources)
     header = len(gen.lines)
     gen.line(depth, "while True:", node)
+    loop = gen.counting_loop(node)
     if gen.block(cond_graph, depth + 1):
         gen.line(depth + 1, f"if not {gen.env[cond_graph.outputs[0]]}:", node)
         gen.line(depth + 2, "break")
+        loop = None
+    elif loop is not None:  # `for i in range(i, n):`, the increment left to range
+        k, bound, increment = loop
+        counter, bound = names[k], gen.statement_text(bound)
+        gen.lines[header] = gen.lines[header].replace(
+            "while True:", f"for {counter} in range({counter}, {bound}):")
+        gen.skip.add(increment)
+        gen.env[increment.outputs[0]] = counter
     else:  # the test is one expression: `while i < n:`
         test = gen.statement_text(cond_graph.outputs[0])
         gen.lines[header] = gen.lines[header].replace("while True:", f"while {test}:")
@@ -215,6 +224,9 @@ def _emit_while(gen, node, depth):
     gen.assign(names, body_graph.outputs, depth + 1)
     if len(gen.lines) == start:
         gen.line(depth + 1, "pass")
+    if loop is not None:  # a while loop leaves i at n (or at its start when that is past n)
+        gen.line(depth, f"if {counter} < {bound}:", node)
+        gen.line(depth + 1, f"{counter} = {bound}", node)
     for t, name in zip(node.outputs, names):
         gen.env[t] = name
 

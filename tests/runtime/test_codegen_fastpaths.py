@@ -133,20 +133,54 @@ def test_loop_variables_written_in_place_keep_old_values(n):
     assert [int(v) for v in got] == [a, b, olds]
 
 
-def test_counted_loop_needs_no_wrap_of_its_counter():
+def test_counted_loop_is_a_python_range():
     def count(n):
         total = 0
         for i in tf.range(n):
             total += i % 3
         return total
 
-    source = codegen.generate(tf.function(count).get_concrete_function(
-        tf.TensorSpec((), tf.int32)).graph).source
-    assert "while loop_var < " in source  # the test is the loop's own condition
-    assert "loop_var = loop_var + 1\n" in source
+    source = codegen.generate(_graph(count, tf.TensorSpec((), tf.int32))).source
+    assert "for loop_var in range(loop_var, " in source  # increment and test in C
     assert "if loop_var > " not in source  # i < n bounds i + 1: no wrap
     assert "if loop_var_1 > 2147483647:" in source  # the running total may leave int32
     assert " = loop_var, " not in source  # no tuple shuffle of loop variables
+
+
+def _counter_after_loop(i, n, m):
+    total = 0
+    while i < n:
+        total += i * m
+        i += 1
+    return i, total
+
+
+@pytest.mark.parametrize("i, n", [(0, 5), (3, 3), (7, 2), (-4, -1),
+                                  (2 ** 31 - 3, 2 ** 31 - 1)])
+def test_counted_loop_leaves_its_counter_where_the_while_loop_does(i, n):
+    graph = _graph(_counter_after_loop, *[tf.TensorSpec((), tf.int32)] * 3)
+    assert "in range(" in codegen.generate(graph).source
+    got = _both(graph, np.int32(i), np.int32(n), np.int32(3))
+    want_total = sum(k * 3 for k in range(i, n))
+    assert [int(v) for v in got] == [max(i, n), (want_total + 2 ** 31) % 2 ** 32 - 2 ** 31]
+
+
+def test_loops_that_are_not_counted_stay_while_loops():
+    def by_two(i, n):
+        while i < n:
+            i += 2  # not i + 1
+        return i
+
+    def moving_bound(i, n):
+        while i < n:
+            i += 1
+            n -= 1  # the bound is a loop variable
+        return i, n
+
+    for fn in (by_two, moving_bound):
+        graph = _graph(fn, *[tf.TensorSpec((), tf.int32)] * 2)
+        assert "range(" not in codegen.generate(graph).source
+        _both(graph, np.int32(0), np.int32(9))
 
 
 # -- buffers: an elementwise result goes into a dead input's memory (out=) ----------------------
@@ -217,3 +251,68 @@ def test_buffers_only_reused_for_the_same_shape_dtype_and_unshared_values():
     np.testing.assert_array_equal(got[1], (i + 1).astype(np.float32) > x * 2)
     np.testing.assert_array_equal(got[2], wide)
     np.testing.assert_array_equal(got[3], wide)
+
+
+# -- TensorArray writes: the index checked at run time, dtype and shape when the graph is built -
+
+def _write_at(values, start, size, dynamic):
+    ta = tf.TensorArray(tf.float32, size, dynamic_size=dynamic)
+    i = start
+    for k in tf.range(tf.shape(values)[0]):
+        ta = ta.write(i, values[k])
+        i += 1
+    ta = ta.write(start, values[0] * 2.0)  # overwrites the first write
+    return ta.stack(), ta.size()
+
+
+def _errors_agree(graph, *feeds):
+    with pytest.raises(InvalidArgumentError) as interpreted:
+        interpret(graph, graph.inputs, graph.outputs)(*feeds)
+    with pytest.raises(InvalidArgumentError) as compiled:
+        codegen.compile(graph)(*feeds)
+    assert str(compiled.value) == str(interpreted.value)
+    return str(compiled.value)
+
+
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_tensor_array_writes_agree_with_the_kernel(dynamic):
+    graph = _graph(lambda v, s: _write_at(v, s, 3, dynamic), tf.TensorSpec((None, 2), tf.float32),
+                   tf.TensorSpec((), tf.int32))
+    assert "items[" in codegen.generate(graph).source  # the in-range write is inline
+    values = np.arange(6, dtype=np.float32).reshape(3, 2)
+    stacked, size = _both(graph, values, np.int32(0))
+    np.testing.assert_array_equal(stacked, np.stack([values[0] * 2, values[1], values[2]]))
+    assert int(size) == 3
+    assert "must be non-negative" in _errors_agree(graph, values, np.int32(-1))
+    if dynamic:  # grows past its size, as the kernel does
+        stacked, size = _both(graph, values, np.int32(2))
+        assert int(size) == 5 and stacked.shape == (5, 2)
+        np.testing.assert_array_equal(stacked[2:], np.stack([values[0] * 2, values[1],
+                                                             values[2]]))
+    else:
+        assert "not resizeable" in _errors_agree(graph, values, np.int32(2))
+
+
+def test_tensor_array_write_of_unknown_shape_keeps_the_kernel_check():
+    def rows(x, n):
+        ta = tf.TensorArray(tf.float32, 2, element_shape=(3,))
+        ta = ta.write(0, x[:n])  # shape (None,): checked when it runs
+        return ta.stack()
+
+    graph = _graph(rows, tf.TensorSpec((5,), tf.float32), tf.TensorSpec((), tf.int32))
+    assert "items[" not in codegen.generate(graph).source
+    x = np.arange(5, dtype=np.float32)
+    assert "not compatible" in _errors_agree(graph, x, np.int32(2))
+
+
+def test_tensor_array_of_scalars_stores_numpy_values():
+    def squares(n):
+        ta = tf.TensorArray(tf.int32, n)
+        for i in tf.range(n):
+            ta = ta.write(i, i * i)
+        return ta.stack(), ta.read(1)
+
+    graph = _graph(squares, tf.TensorSpec((), tf.int32))
+    stacked, second = _both(graph, np.int32(4))
+    assert stacked.tolist() == [0, 1, 4, 9] and stacked.dtype == np.int32
+    assert int(second) == 1 and np.asarray(second).dtype == np.int32
