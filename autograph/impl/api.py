@@ -1,7 +1,6 @@
 """The public API: convert, converted_call, to_code, do_not_convert and verbosity."""
 
 import functools
-import logging
 import os
 import sys
 import threading
@@ -11,6 +10,9 @@ import warnings
 from autograph import errors
 from autograph.impl import conversion
 from autograph.impl import error_mapping
+from autograph.impl import logs
+from autograph.impl.logs import get_verbosity  # noqa: F401 - part of this module's API
+from autograph.impl.logs import set_verbosity
 from autograph.impl.function_wrappers import ConversionOptions
 from autograph.impl.function_wrappers import STANDARD_OPTIONS
 from autograph import backends
@@ -19,7 +21,8 @@ from autograph.operators import py_builtins
 from autograph.pyct import inspect_utils
 from autograph.pyct import parser
 
-logger = logging.getLogger('autograph')
+logger = logs.logger
+_log_state = logs.state  # [verbosity, ...]: read on every converted call
 
 # Module names (and their submodules) whose functions converted_call never converts. Users
 # may add to it, directly or through do_not_convert_module. The modules that registered
@@ -27,11 +30,8 @@ logger = logging.getLogger('autograph')
 DO_NOT_CONVERT_MODULES = {'autograph', 'numpy', 'gast', 'astunparse', 'pytest',
                           '_pytest', 'pluggy', 'hypothesis'}
 
-_ENV_VERBOSITY = 'AUTOGRAPH_VERBOSITY'
 _ENV_STRICT = 'AUTOGRAPH_STRICT'
 
-# verbosity level set by set_verbosity (None: read the environment) and stdout echo flag
-_verbosity = [None, False]
 # module name -> whether converted_call leaves its functions alone; invalidated on change
 _module_decisions = {}
 # (file, first line, name) of functions whose conversion failed and was reported already, so
@@ -59,52 +59,6 @@ _depths = _Depths()
 
 _FunctionType = types.FunctionType
 _MethodType = types.MethodType
-
-
-def set_verbosity(level, alsologtostdout=False):
-    """Sets the AutoGraph verbosity; at 1 and above every converted call is logged.
-
-    The environment variable AUTOGRAPH_VERBOSITY (read when autograph is imported) gives
-    the level when this is not called.
-
-    Args:
-      level: an int; 0 is silent.
-      alsologtostdout: whether to also print the log messages to stdout.
-    """
-    _verbosity[0] = int(level)
-    _verbosity[1] = bool(alsologtostdout)
-
-
-def _env_verbosity():
-    try:
-        return int(os.environ.get(_ENV_VERBOSITY, '0'))
-    except ValueError:
-        return 0
-
-
-# AUTOGRAPH_VERBOSITY, read once when autograph is imported (converted_call checks the level
-# on every call, so it must not read the environment each time)
-_ENV_LEVEL = _env_verbosity()
-
-
-def get_verbosity():
-    """Returns the current verbosity level.
-
-    Returns:
-      int: the level given to set_verbosity, else AUTOGRAPH_VERBOSITY as it was when
-      autograph was imported, else 0.
-    """
-    if _verbosity[0] is not None:
-        return _verbosity[0]
-    return _ENV_LEVEL
-
-
-def _log(level, msg, *args):
-    if get_verbosity() < level:
-        return
-    logger.info(msg, *args)
-    if _verbosity[1]:
-        print(msg % args)
 
 
 def do_not_convert_module(name):
@@ -178,6 +132,7 @@ def _report_unconvertible(fn, error, strict):
         return
     _warned.add(key)
     warnings.warn(message, stacklevel=_user_stacklevel())
+    logs.warning('%s', message)
 
 
 def _location_key(code):
@@ -328,8 +283,9 @@ def converted_call(f, args, kwargs, caller_fn_scope=None, options=None):
     """
     if options is None:
         options = caller_fn_scope.callopts if caller_fn_scope is not None else STANDARD_OPTIONS
-    if _verbosity[0] != 0 and get_verbosity() >= 1:
-        _log(1, 'Converted call: %s\n    args: %s\n    kwargs: %s\n', f, args, kwargs)
+    if _log_state[0] >= logs.CALLS:
+        logs.log(logs.CALLS, 'Converted call: %s\n    args: %s\n    kwargs: %s\n', f, args,
+                 kwargs)
     return _converted_call(f, args, kwargs, options)
 
 

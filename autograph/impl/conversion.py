@@ -22,6 +22,7 @@ from autograph.converters import return_statements
 from autograph.converters import variables
 from autograph.impl import collector
 from autograph.impl import error_mapping
+from autograph.impl import logs
 from autograph.pyct import anno
 from autograph.pyct import cfg
 from autograph.pyct import loader
@@ -279,6 +280,9 @@ def _build_factory(fn):
 
 def _build_factory_paused(fn):
     node, ctx = convert_tree(fn)
+    if logs.has_verbosity(logs.GENERATED_CODE):
+        logs.log(logs.GENERATED_CODE, 'Generated code of %s:\n\n%s\n', fn.__qualname__,
+                 parser.unparse(node))
     code = fn.__code__
     if isinstance(node, gast.Lambda):
         entity_name = ctx.namer.new_symbol('tf__lambda')
@@ -354,7 +358,12 @@ def cached_factory(code):
       A _Factory or None.
     """
     entry = _CACHE.get(code)
-    return entry if type(entry) is _Factory else None
+    if type(entry) is _Factory:
+        if logs.state[0] >= logs.CACHE_HITS:
+            logs.log(logs.CACHE_HITS, 'Cache hit for %s (%s:%d): converted code reused',
+                     code.co_name, code.co_filename, code.co_firstlineno)
+        return entry
+    return None
 
 
 def get_factory(fn):
@@ -372,6 +381,9 @@ def get_factory(fn):
     code = fn.__code__
     entry = _CACHE.get(code)
     if entry is None:
+        if logs.state[0] >= logs.CONVERSION:
+            logs.log(logs.CONVERSION, 'Converting %s (defined at %s:%d)', fn.__qualname__,
+                     code.co_filename, code.co_firstlineno)
         try:
             entry = _build_factory(fn)
         except errors.ConversionError as e:
@@ -412,6 +424,9 @@ def cached_instance(fn, options):
     if (entry is not None and entry[0] is fn.__code__ and entry[1] is fn.__defaults__
             and entry[2] is fn.__kwdefaults__ and entry[3] == options
             and entry[5] == _generation):
+        if logs.state[0] >= logs.CACHE_HITS:
+            logs.log(logs.CACHE_HITS, 'Cache hit for %s: converted function reused',
+                     fn.__qualname__)
         return entry[4]
     return None
 
