@@ -506,6 +506,10 @@ class _Generator(scalars.ScalarCode):
         """The expression of `tensor`'s value as a statement uses it (no outer parentheses)."""
         return scalars.bare(self.env[tensor])
 
+    def truth(self, expr):
+        """`expr` where only its truth is read (`if`, `while`, `not`; see scalars.truth)."""
+        return scalars.truth(expr)
+
     def output_name(self, tensor, hint):
         """The name a structured node assigns `tensor` to: its target, or a fresh name."""
         return self.targets.get(tensor) or self.namer.new(hint)

@@ -40,6 +40,15 @@ def is_scalar(tensor):
     return tensor.shape == () and tensor.dtype.np_dtype.kind in _SCALAR_KINDS
 
 
+def truth(expr):
+    """`bool(a < b)` -> `a < b` where only the truth of a value is read (`if`, `while`,
+    `not`): a numpy bool's truth is the same, and converting it costs a call."""
+    inner = bare(expr)
+    if inner.startswith("bool(") and bare(inner[4:]) != inner[4:]:
+        return inner[4:]  # `(a < b)`
+    return expr
+
+
 # Rank-0 tensors of these dtypes are Python ints in the generated code.
 PYTHON_INTS = (np.dtype(np.int32), np.dtype(np.int64))
 

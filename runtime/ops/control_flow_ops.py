@@ -101,7 +101,7 @@ def _emit_cond(gen, node, depth):
     pred = gen.wrapped(node.inputs[0], depth)  # read once: it may stay an expression
     operands = [gen.env[t] for t in node.inputs[1:]]
     names = output_names(gen, node)
-    gen.line(depth, f"if {gen.statement_text(node.inputs[0])}:", node)
+    gen.line(depth, f"if {gen.truth(gen.statement_text(node.inputs[0]))}:", node)
     sources = node.inputs[1:]
     emit_branch(gen, node.attrs["true_graph"], operands, names, depth + 1, sources)
     gen.line(depth, "else:", node)
@@ -134,7 +134,7 @@ def _emit_select(gen, node, depth):
     if single:
         a, b = picked[0][0], picked[1][0]
         value = a if a == b else pred if (a, b) == ("True", "False") else \
-            f"{a} if {pred} else {b}"
+            f"{a} if {gen.truth(pred)} else {b}"
         gen.defer(node.outputs[0], value)
         return True
     names = output_names(gen, node)
@@ -150,7 +150,7 @@ def _emit_select(gen, node, depth):
                 gen.line(depth, f"{name} = {value}", node)
                 emitted = True
         else:
-            gen.line(depth, f"{name} = {a} if {pred} else {b}", node)
+            gen.line(depth, f"{name} = {a} if {gen.truth(pred)} else {b}", node)
             emitted = True
         gen.env[t] = name
     if not emitted:
@@ -246,6 +246,18 @@ def _lazy_counters(node, skip):
     return found
 
 
+def _conjunct(test):
+    """`p and q` is `cond(p, q, False)`: where it is true, so is p. Returns the innermost p."""
+    while test.node.op == "cond":
+        false_graph = test.node.attrs["false_graph"]
+        value = false_graph.outputs[test.index].node
+        if value.op != "constant" or value.attrs["value"].dtype != bool or \
+                bool(value.attrs["value"]):
+            break
+        test = test.node.inputs[0]
+    return test
+
+
 def _emit_while(gen, node, depth):
     n = node.attrs["num_loop_vars"]
     cond_graph = node.attrs["cond_graph"]
@@ -264,7 +276,7 @@ def _emit_while(gen, node, depth):
     gen.line(depth, "while True:", node)
     loop = gen.counting_loop(node)
     if gen.block(cond_graph, depth + 1):
-        gen.line(depth + 1, f"if not {gen.env[cond_graph.outputs[0]]}:", node)
+        gen.line(depth + 1, f"if not {gen.truth(gen.env[cond_graph.outputs[0]])}:", node)
         gen.line(depth + 2, "break")
         loop = None
     elif loop is not None:  # `for i in range(i, n):`, the increment left to range
@@ -275,14 +287,14 @@ def _emit_while(gen, node, depth):
         gen.skip.add(increment)
         gen.env[increment.outputs[0]] = counter
     else:  # the test is one expression: `while i < n:`
-        test = gen.statement_text(cond_graph.outputs[0])
+        test = gen.truth(gen.statement_text(cond_graph.outputs[0]))
         gen.lines[header] = gen.lines[header].replace("while True:", f"while {test}:")
     lazy = _lazy_counters(node, loop[0] if loop is not None else None)
     for _, steps in lazy:
         gen.lazy.update(steps)
     # The body runs only where the test held: `i < n` bounds i (no wrap needed for i + 1).
     positions = {t: k for k, t in enumerate(cond_graph.inputs)}
-    for t, interval in gen.refine_when_true(cond_graph.outputs[0]):
+    for t, interval in gen.refine_when_true(_conjunct(cond_graph.outputs[0])):
         if t in positions:
             gen.interval[body_graph.inputs[positions[t]]] = interval
     start = len(gen.lines)

@@ -278,3 +278,21 @@ def test_counter_read_by_the_loop_test_wraps_at_every_step(executor):
     fn = tf.function(counter_in_test, executor=executor)
     count, steps = fn(tf.constant(INT32_MAX - 1))
     assert (int(count.numpy()), int(steps.numpy())) == (INT32_MIN, 2)  # stops once negative
+
+
+def step_while_positive(i, n, step):
+    """`i < n and ok`: where the test holds, so does i < n (it bounds i as alone)."""
+    ok = True
+    while i < n and ok:
+        i = i + step
+        ok = i > 0
+    return i, ok
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("step", [1, 2])
+def test_conjunction_test_bounds_the_counter_exactly(executor, step):
+    fn = tf.function(lambda i, n: step_while_positive(i, n, step), executor=executor)
+    i, ok = fn(tf.constant(INT32_MAX - 1), tf.constant(INT32_MAX))
+    assert int(i.numpy()) == wrap32(INT32_MAX - 1 + step)
+    assert bool(ok.numpy()) is (step == 1) and ok.dtype == tf.bool
