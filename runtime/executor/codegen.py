@@ -198,6 +198,8 @@ class _Generator(scalars.ScalarCode):
         # Arrays made by an elementwise ufunc in this code: no other value shares their memory.
         self.fresh = set()
         self.skip = set()  # nodes a structured op's rule computes itself (a range's increment)
+        # `v + c` nodes of a loop counter wrapped once after its loop, not at every step.
+        self.lazy = set()
         # Python int tensors -> interval (lo, hi) of the exact value the source holds; absent:
         # the dtype's range. A deferred value outside the range is in `unwrapped`: it is
         # congruent to the int32/int64 value modulo 2**bits and wrapped before any other use.
@@ -503,6 +505,10 @@ class _Generator(scalars.ScalarCode):
     def statement_text(self, tensor):
         """The expression of `tensor`'s value as a statement uses it (no outer parentheses)."""
         return scalars.bare(self.env[tensor])
+
+    def truth(self, expr):
+        """`expr` where only its truth is read (`if`, `while`, `not`; see scalars.truth)."""
+        return scalars.truth(expr)
 
     def output_name(self, tensor, hint):
         """The name a structured node assigns `tensor` to: its target, or a fresh name."""

@@ -189,7 +189,7 @@ def python_expression(node, args, ctx):
     """The inline expression of a node `python_rule` accepts, on Python scalar `args`."""
     kernel = registry.OPS[node.op].kernel
     if kernel is np.logical_not:
-        return f"{args[0]} ^ True"
+        return f"not {ctx.truth(args[0])}"  # a Python bool, from a Python or a numpy bool
     if kernel is getattr(array_ops, "_identity_kernel", None):
         return args[0]
     if kernel is math_ops._floordiv_kernel:

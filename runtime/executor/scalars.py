@@ -40,6 +40,15 @@ def is_scalar(tensor):
     return tensor.shape == () and tensor.dtype.np_dtype.kind in _SCALAR_KINDS
 
 
+def truth(expr):
+    """`bool(a < b)` -> `a < b` where only the truth of a value is read (`if`, `while`,
+    `not`): a numpy bool's truth is the same, and converting it costs a call."""
+    inner = bare(expr)
+    if inner.startswith("bool(") and bare(inner[4:]) != inner[4:]:
+        return inner[4:]  # `(a < b)`
+    return expr
+
+
 # Rank-0 tensors of these dtypes are Python ints in the generated code.
 PYTHON_INTS = (np.dtype(np.int32), np.dtype(np.int64))
 
@@ -213,8 +222,15 @@ class ScalarCode:
         name = self.targets.get(t) or self.namer.new(t.node.name)
         self.env[t] = name
         self.line(depth, f"{name} = {bare(expr)}", node)
-        if exceeds:
+        if exceeds and node not in self.lazy:
             self._guard(t, depth)
+
+    def wrap_local(self, name, tensor, depth):
+        """Emits the wrap of local `name`, holding a value of `tensor` not known in range."""
+        low, high = int_range(tensor)
+        wrap = self.global_(WRAPS[tensor.dtype.np_dtype], "wrap_" + tensor.dtype.name)
+        self.line(depth, f"if {out_of_range_test(name, (low - 1, high + 1), tensor)}:")
+        self.line(depth + 1, f"{name} = {wrap}({name})")
 
     def _to_python(self, tensors, depth):
         """Turns the numpy scalars a statement left in the locals of `tensors` into Python

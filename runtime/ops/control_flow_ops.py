@@ -5,6 +5,8 @@ The tracing functions that build these nodes are `runtime.control_flow.cond` and
 (`branch_interpret`, `branch_emit`, `branch_prune`) serve every op that runs one of several
 subgraphs on the same operands, picked by its first input: `cond` and `switch_case`.
 """
+import operator
+
 from runtime.ops import registry
 
 
@@ -99,7 +101,7 @@ def _emit_cond(gen, node, depth):
     pred = gen.wrapped(node.inputs[0], depth)  # read once: it may stay an expression
     operands = [gen.env[t] for t in node.inputs[1:]]
     names = output_names(gen, node)
-    gen.line(depth, f"if {gen.statement_text(node.inputs[0])}:", node)
+    gen.line(depth, f"if {gen.truth(gen.statement_text(node.inputs[0]))}:", node)
     sources = node.inputs[1:]
     emit_branch(gen, node.attrs["true_graph"], operands, names, depth + 1, sources)
     gen.line(depth, "else:", node)
@@ -132,7 +134,7 @@ def _emit_select(gen, node, depth):
     if single:
         a, b = picked[0][0], picked[1][0]
         value = a if a == b else pred if (a, b) == ("True", "False") else \
-            f"{a} if {pred} else {b}"
+            f"{a} if {gen.truth(pred)} else {b}"
         gen.defer(node.outputs[0], value)
         return True
     names = output_names(gen, node)
@@ -148,7 +150,7 @@ def _emit_select(gen, node, depth):
                 gen.line(depth, f"{name} = {value}", node)
                 emitted = True
         else:
-            gen.line(depth, f"{name} = {a} if {pred} else {b}", node)
+            gen.line(depth, f"{name} = {a} if {gen.truth(pred)} else {b}", node)
             emitted = True
         gen.env[t] = name
     if not emitted:
@@ -183,6 +185,79 @@ def _interpret_while(interpreter, node):
     return run
 
 
+def _readers(graph, tensor):
+    return [(n, j) for n in graph.nodes for j, u in enumerate(n.inputs) if u is tensor]
+
+
+def _only_output(graph, tensor, k):
+    """Whether `tensor` is read in `graph` only as its output k."""
+    return not _readers(graph, tensor) and [o is tensor for o in graph.outputs].count(True) == 1 \
+        and graph.outputs[k] is tensor
+
+
+def _counter_steps(graph, value, k):
+    """The `value + constant` nodes taking loop counter `value` to `graph`'s output k, when
+    that is all that happens to it (through conds too), else None."""
+    steps = []
+    readers = _readers(graph, value)
+    if not readers:
+        return steps if _only_output(graph, value, k) else None
+    if any(o is value for o in graph.outputs):
+        return None
+    for n, j in readers:
+        if registry.OPS[n.op].kernel is operator.add and not n.attrs:
+            other = n.inputs[1 - j]
+            if other.node.op != "constant" or not _only_output(graph, n.outputs[0], k):
+                return None
+            steps.append(n)
+        elif n.op == "cond" and j > 0:
+            found = [m for m, t in enumerate(n.outputs) if _only_output(graph, t, k)]
+            if not found:
+                return None
+            for _, branch in n.subgraphs():
+                inner = _counter_steps(branch, branch.inputs[j - 1], found[0])
+                if inner is None:
+                    return None
+                steps += inner
+        else:
+            return None
+    return steps
+
+
+def _lazy_counters(node, skip):
+    """Loop variables only ever stepped by constants (`steps += 1`) and not read by the test:
+    wrapped once after the loop instead of at every step. Their magnitude grows at most
+    linearly with the iterations, and `+` commutes with the wrap, so the result is the same.
+
+    Returns:
+        (k, step nodes) pairs.
+    """
+    n = node.attrs["num_loop_vars"]
+    cond_graph, body_graph = node.attrs["cond_graph"], node.attrs["body_graph"]
+    found = []
+    for k in range(n):
+        t = node.outputs[k]
+        if k == skip or t.shape != () or t.dtype.np_dtype.kind != "i" or \
+                _readers(cond_graph, cond_graph.inputs[k]):
+            continue
+        steps = _counter_steps(body_graph, body_graph.inputs[k], k)
+        if steps:
+            found.append((k, steps))
+    return found
+
+
+def _conjunct(test):
+    """`p and q` is `cond(p, q, False)`: where it is true, so is p. Returns the innermost p."""
+    while test.node.op == "cond":
+        false_graph = test.node.attrs["false_graph"]
+        value = false_graph.outputs[test.index].node
+        if value.op != "constant" or value.attrs["value"].dtype != bool or \
+                bool(value.attrs["value"]):
+            break
+        test = test.node.inputs[0]
+    return test
+
+
 def _emit_while(gen, node, depth):
     n = node.attrs["num_loop_vars"]
     cond_graph = node.attrs["cond_graph"]
@@ -201,7 +276,7 @@ def _emit_while(gen, node, depth):
     gen.line(depth, "while True:", node)
     loop = gen.counting_loop(node)
     if gen.block(cond_graph, depth + 1):
-        gen.line(depth + 1, f"if not {gen.env[cond_graph.outputs[0]]}:", node)
+        gen.line(depth + 1, f"if not {gen.truth(gen.env[cond_graph.outputs[0]])}:", node)
         gen.line(depth + 2, "break")
         loop = None
     elif loop is not None:  # `for i in range(i, n):`, the increment left to range
@@ -212,11 +287,14 @@ def _emit_while(gen, node, depth):
         gen.skip.add(increment)
         gen.env[increment.outputs[0]] = counter
     else:  # the test is one expression: `while i < n:`
-        test = gen.statement_text(cond_graph.outputs[0])
+        test = gen.truth(gen.statement_text(cond_graph.outputs[0]))
         gen.lines[header] = gen.lines[header].replace("while True:", f"while {test}:")
+    lazy = _lazy_counters(node, loop[0] if loop is not None else None)
+    for _, steps in lazy:
+        gen.lazy.update(steps)
     # The body runs only where the test held: `i < n` bounds i (no wrap needed for i + 1).
     positions = {t: k for k, t in enumerate(cond_graph.inputs)}
-    for t, interval in gen.refine_when_true(cond_graph.outputs[0]):
+    for t, interval in gen.refine_when_true(_conjunct(cond_graph.outputs[0])):
         if t in positions:
             gen.interval[body_graph.inputs[positions[t]]] = interval
     start = len(gen.lines)
@@ -227,6 +305,8 @@ def _emit_while(gen, node, depth):
     if loop is not None:  # a while loop leaves i at n (or at its start when that is past n)
         gen.line(depth, f"if {counter} < {bound}:", node)
         gen.line(depth + 1, f"{counter} = {bound}", node)
+    for k, _ in lazy:
+        gen.wrap_local(names[k], node.outputs[k], depth)
     for t, name in zip(node.outputs, names):
         gen.env[t] = name
 

@@ -103,9 +103,9 @@ def test_collatz_source_is_the_hand_written_loop():
         "                loop_var_1 = (3 * loop_var_1) + 1\n"
         "                if loop_var_1 > 2147483647:\n"  # n > 1 here: only the top can overflow
         "                    loop_var_1 = _wrap_int32(loop_var_1)\n"
-        "            loop_var = loop_var + 1\n"
-        "            if loop_var > 2147483647:\n"
-        "                loop_var = _wrap_int32(loop_var)\n"
+        "            loop_var = loop_var + 1\n"  # a counter: wrapped once, after the loop
+        "        if loop_var > 2147483647 or loop_var < -2147483648:\n"
+        "            loop_var = _wrap_int32(loop_var)\n"
         "        return (_int32(loop_var),)\n")
     for n, steps in [(27, 111), (1, 0), (6, 8)]:
         out = fn(tf.constant(n))
@@ -144,6 +144,7 @@ def test_counted_loop_is_a_python_range():
     assert "for loop_var in range(loop_var, " in source  # increment and test in C
     assert "if loop_var > " not in source  # i < n bounds i + 1: no wrap
     assert "if loop_var_1 > 2147483647:" in source  # the running total may leave int32
+    assert source.count("_wrap_int32(loop_var_1)") == 1  # at each step: it is not a counter
     assert " = loop_var, " not in source  # no tuple shuffle of loop variables
 
 

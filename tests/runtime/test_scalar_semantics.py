@@ -240,3 +240,59 @@ def test_int_elements_read_inside_a_loop_are_int32(executor):
     got = fn(tf.constant(x))
     assert got.dtype == tf.int32
     assert int(got.numpy()) == wrap32(-1 + 5 + INT32_MAX + 3)
+
+
+def branch_counters(n, start):
+    """Counters stepped in branches: the compiled code wraps them once, after the loop."""
+    evens = start
+    odds = -start
+    for i in tf.range(n):
+        if i % 2 == 0:
+            evens += 3
+        else:
+            odds -= 2
+    return evens, odds
+
+
+def counter_in_test(start):
+    """A counter the loop test reads: it must be wrapped at every step."""
+    count = start
+    steps = 0
+    while count > 0 and steps < 4:
+        count += 1
+        steps += 1
+    return count, steps
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_counters_stepped_in_branches_wrap_like_int32(executor):
+    fn = tf.function(branch_counters, executor=executor)
+    evens, odds = fn(tf.constant(7), tf.constant(INT32_MAX - 5))
+    assert (evens.dtype, odds.dtype) == (tf.int32, tf.int32)
+    assert int(evens.numpy()) == wrap32(INT32_MAX - 5 + 3 * 4)
+    assert int(odds.numpy()) == wrap32(-(INT32_MAX - 5) - 2 * 3)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_counter_read_by_the_loop_test_wraps_at_every_step(executor):
+    fn = tf.function(counter_in_test, executor=executor)
+    count, steps = fn(tf.constant(INT32_MAX - 1))
+    assert (int(count.numpy()), int(steps.numpy())) == (INT32_MIN, 2)  # stops once negative
+
+
+def step_while_positive(i, n, step):
+    """`i < n and ok`: where the test holds, so does i < n (it bounds i as alone)."""
+    ok = True
+    while i < n and ok:
+        i = i + step
+        ok = i > 0
+    return i, ok
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("step", [1, 2])
+def test_conjunction_test_bounds_the_counter_exactly(executor, step):
+    fn = tf.function(lambda i, n: step_while_positive(i, n, step), executor=executor)
+    i, ok = fn(tf.constant(INT32_MAX - 1), tf.constant(INT32_MAX))
+    assert int(i.numpy()) == wrap32(INT32_MAX - 1 + step)
+    assert bool(ok.numpy()) is (step == 1) and ok.dtype == tf.bool
