@@ -12,6 +12,7 @@ from autograph.impl import collector
 from runtime import config as _config
 from runtime import context
 from runtime import function_keys as keys
+from runtime import function_options
 from runtime import function_signature as signatures
 from runtime import nest
 from runtime.function_concrete import EXECUTORS
@@ -53,8 +54,11 @@ class FunctionRecursionError(RecursionError):
     """A Function called itself, while being traced, with the same trace key."""
 
 
-def function(func=None, *, input_signature=None, autograph=True, reduce_retracing=False,
-             executor="compiled"):
+def function(func=None, *, input_signature=None, autograph=True, jit_compile=None,
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None, executor="compiled"):
     """Makes a Python function run as a traced, cached graph (tf.function).
 
     Usable as `@function`, `@function(...)` or `function(fn, ...)`, on plain functions and on
@@ -69,6 +73,15 @@ def function(func=None, *, input_signature=None, autograph=True, reduce_retracin
             control flow with `autograph.convert` before tracing (default True).
         reduce_retracing: When a call's tensor shapes match no trace, trace once for
             generalised shapes (differing dimensions become None) instead of once per shape.
+        jit_compile: True compiles the whole graph into one program: the 'compiled'
+            executor (an error with executor='interpreter'). None or False: as `executor`.
+        experimental_implements, experimental_attributes: TensorFlow's function attributes;
+            None only (there is no graph-level function library to attach them to).
+        experimental_autograph_options: None or empty (see runtime/function_options.py).
+        experimental_relax_shapes: TensorFlow's old name of `reduce_retracing`.
+        experimental_compile: TensorFlow's old name of `jit_compile`.
+        experimental_follow_type_hints: True converts the arguments of parameters annotated
+            `tf.Tensor` to tensors before looking up a trace.
         executor: How concrete functions run their graph: 'compiled' (default; Python code
             generated from the graph by `runtime.executor.compile`) or 'interpreter' (the
             reference node-by-node interpreter, `runtime.executor.interpret`). Both give the
@@ -81,9 +94,20 @@ def function(func=None, *, input_signature=None, autograph=True, reduce_retracin
         ValueError: for an unknown `executor`.
         TypeError: if `input_signature` holds something other than TensorSpecs.
     """
+    for name, value in (("experimental_implements", experimental_implements),
+                        ("experimental_attributes", experimental_attributes)):
+        if value is not None:
+            raise ValueError(f"tf.function expected {name}=None, found {value!r}: the runtime "
+                             f"has no function library for attributes to annotate.")
+    executor, reduce_retracing, jit_compile = function_options.resolve(
+        executor, reduce_retracing, jit_compile, experimental_compile,
+        experimental_relax_shapes, experimental_autograph_options)
+
     def decorate(fn):
         return Function(fn, input_signature=input_signature, autograph=autograph,
-                        reduce_retracing=reduce_retracing, executor=executor)
+                        reduce_retracing=reduce_retracing, executor=executor,
+                        jit_compile=jit_compile,
+                        follow_type_hints=bool(experimental_follow_type_hints))
 
     if func is None:
         return decorate
@@ -94,7 +118,8 @@ class Function:
     """A Python function plus a cache of its traces (see `function`)."""
 
     def __init__(self, python_function, input_signature=None, autograph=True,
-                 reduce_retracing=False, executor="compiled", _instance=None):
+                 reduce_retracing=False, executor="compiled", _instance=None, jit_compile=None,
+                 follow_type_hints=False):
         if executor not in EXECUTORS:
             raise ValueError(f"tf.function expected executor='compiled' or 'interpreter', "
                              f"found {executor!r}.")
@@ -113,6 +138,12 @@ class Function:
         self._name = getattr(python_function, "__name__", type(python_function).__name__)
         self._arg_spec = signatures.ArgSpec(python_function, self._name,
                                             drop_first=_instance is not None)
+        self._jit_compile = jit_compile
+        self._follow_type_hints = follow_type_hints
+        # parameters whose arguments become tensors before the cache lookup (TF's
+        # experimental_follow_type_hints), or None
+        self._hinted = (function_options.tensor_hinted(python_function, self._arg_spec)
+                        if follow_type_hints else None) or None
         self._cache = {}  # full cache key -> ConcreteFunction, in trace order
         self._fast = {}  # (shape, dtype, ...) of all-EagerTensor positional calls -> concrete
         self._signature_concrete = None  # the single trace when input_signature is given
@@ -203,7 +234,9 @@ class Function:
         except TypeError:
             ref = lambda: instance  # noqa: E731 - not weakly referenceable: held strongly
         bound = Function(self._fn, self._input_signature, self._autograph,
-                         self._reduce_retracing, self._executor, _instance=ref)
+                         self._reduce_retracing, self._executor, _instance=ref,
+                         jit_compile=self._jit_compile,
+                         follow_type_hints=self._follow_type_hints)
         self._bound[key] = (ref, bound)
         return bound
 
@@ -268,6 +301,9 @@ class Function:
     def _call_inline(self, args, kwargs):
         """Called while another graph is being built: runs the Python function inline."""
         positional, names, keywords = self._arg_spec.canonicalize(args, kwargs)
+        if self._hinted is not None:
+            positional, keywords = function_options.follow_hints(self._hinted, positional,
+                                                                 names, keywords)
         if self._input_signature is not None:
             positional = self._apply_signature(positional, names, keywords, feed=False)
         positional = [keys.normalize(v) for v in positional]
@@ -285,6 +321,9 @@ class Function:
     def _lookup(self, args, kwargs, feed):
         """Returns (ConcreteFunction, numpy values to feed or None), tracing if needed."""
         positional, names, keywords = self._arg_spec.canonicalize(args, kwargs)
+        if self._hinted is not None:
+            positional, keywords = function_options.follow_hints(self._hinted, positional,
+                                                                 names, keywords)
         if self._input_signature is not None:
             positional = self._apply_signature(positional, names, keywords, feed)
             values = keys.feed_values(positional, keywords) if feed else None

@@ -7,6 +7,7 @@ from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor import convert_to_tensor
+from runtime.tensor_shape import shape_str
 
 EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret}
 
@@ -104,19 +105,37 @@ class ConcreteFunction:
             params.append(_param_text(name, value))
         return f"{self.name}({', '.join(params)})"
 
-    def pretty_printed_signature(self):
-        """Returns the summary printed by `str()`, without the 'ConcreteFunction ' prefix."""
+    def pretty_printed_signature(self, verbose=True):
+        """Returns TensorFlow 2.21's summary (what `str()` prints after 'ConcreteFunction ').
+
+        Example:
+
+            Input Parameters:
+              a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.int32, name=None)
+              b (POSITIONAL_OR_KEYWORD): Literal[2]
+            Output Type:
+              TensorSpec(shape=(), dtype=tf.int32, name=None)
+            Captures:
+              None
+
+        Args:
+            verbose: Accepted for TensorFlow's signature; the summary is always this one.
+
+        Returns:
+            A string.
+        """
+        del verbose
         args, kwargs = self.structured_input_signature
-        lines = [self._header(), "  Args:"]
-        described = 0
-        for name, value in list(zip(self._names, args)) + list(kwargs.items()):
-            if any(isinstance(v, TensorSpec) for v in keys.flatten(value)):
-                lines.append(f"    {name}: {keys.describe_structure(value)}")
-                described += 1
-        if not described:
-            lines.pop()
-        lines.append("  Returns:")
-        lines.append(f"    {keys.describe_structure(self.structured_outputs)}")
+        params = self._arg_spec.signature.parameters
+        lines = ["Input Parameters:"]
+        for name, value in zip(self._names, args):
+            lines.append(f"  {name} ({_kind(params, name, True)}): {type_text(value)}")
+        for name, value in kwargs.items():
+            lines.append(f"  {name} ({_kind(params, name, False)}): {type_text(value)}")
+        lines += ["Output Type:", "  " + type_text(self.structured_outputs), "Captures:"]
+        captures = _captured_variables(self.graph)
+        lines += [f"  {id(v)}: TensorSpec(shape={shape_str(v.shape)}, dtype=tf.resource, "
+                  f"name=None)" for v in captures] or ["  None"]
         return "\n".join(lines)
 
     def __str__(self):
@@ -288,6 +307,52 @@ def _shape_fits(shape, actual):
 
 def _placeholder_shape(placeholder):
     return placeholder.node.attrs.get("shape", placeholder.shape)
+
+
+def _kind(params, name, positional):
+    """TensorFlow's parameter kind for a traced argument (`*args` entries are args_0, ...)."""
+    param = params.get(name)
+    if param is not None:
+        return param.kind.name
+    return "POSITIONAL_ONLY" if positional else "KEYWORD_ONLY"
+
+
+def type_text(value):
+    """TensorFlow's text for a traced value's type: TensorSpec(...), Literal[2], Tuple[...]."""
+    if isinstance(value, TensorSpec):
+        return f"TensorSpec(shape={shape_str(value.shape)}, dtype=tf.{value.dtype.name}, name=None)"
+    if isinstance(value, SymbolicTensor):
+        return f"TensorSpec(shape={shape_str(value.shape)}, dtype=tf.{value.dtype.name}, name=None)"
+    if value is None:
+        return "None"
+    if isinstance(value, dict):
+        items = ", ".join(f"[{k!r}, {type_text(value[k])}]" for k in sorted(value))
+        return f"Dict[{items}]"
+    if isinstance(value, tuple) and hasattr(value, "_fields"):
+        inner = ", ".join(f"{f}={type_text(getattr(value, f))}" for f in value._fields)
+        return f"{type(value).__name__}[{inner}]"
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(type_text(v) for v in value)
+        return f"{'Tuple' if isinstance(value, tuple) else 'List'}[{inner}]"
+    if isinstance(value, (bool, int, float, str, bytes)):
+        return f"Literal[{value!r}]"
+    return f"Literal[{keys.safe_repr(value)}]"
+
+
+def _captured_variables(graph):
+    """The Variables that `graph` (or a subgraph) reads, in first-use order."""
+    from runtime.variables import Variable  # pylint: disable=g-import-not-at-top
+    found = {}
+    stack = [graph]
+    while stack:
+        g = stack.pop()
+        for node in g.nodes:
+            for value in node.attrs.values():
+                if isinstance(value, Variable):
+                    found.setdefault(id(value), value)
+                elif hasattr(value, "nodes") and hasattr(value, "outputs"):
+                    stack.append(value)
+    return list(found.values())
 
 
 def _param_text(name, value):

@@ -378,11 +378,9 @@ class Graph:
         return GraphDef(nodes)
 
     def to_dot(self):
-        """Returns the graph in Graphviz dot syntax (subgraphs as clusters)."""
-        lines = [f'digraph "{_dot_escape(self.name)}" {{', "  node [shape=box];"]
-        _dot_body(self, "", lines, "  ")
-        lines.append("}")
-        return "\n".join(lines) + "\n"
+        """Returns the graph in Graphviz dot syntax (see runtime/graph_dot.py)."""
+        from runtime import graph_dot  # pylint: disable=g-import-not-at-top
+        return graph_dot.to_dot(self)
 
     def pretty(self, indent=""):
         """Returns the text form (what str(graph) prints).
@@ -450,29 +448,6 @@ def _pretty_body(graph, indent, lines):
         for key, sub in node.subgraphs():
             text = sub.pretty(indent + "  ")
             lines.append(text.replace(f"graph {sub.name}(", f"{key} {sub.name}(", 1))
-
-
-def _dot_escape(text):
-    return str(text).replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _dot_body(graph, prefix, lines, indent):
-    for node in graph.nodes:
-        node_id = _dot_escape(prefix + node.name)
-        label = _dot_escape(node.name) + "\\n" + _dot_escape(node.op)
-        lines.append(f'{indent}"{node_id}" [label="{label}"];')
-        for t in node.inputs:
-            src = _dot_escape(prefix + t.node.name)
-            lines.append(f'{indent}"{src}" -> "{node_id}";')
-        for c in node.control_inputs:
-            src = _dot_escape(prefix + c.name)
-            lines.append(f'{indent}"{src}" -> "{node_id}" [style=dashed];')
-        for key, sub in node.subgraphs():
-            sub_prefix = f"{prefix}{node.name}/{key}/"
-            lines.append(f'{indent}subgraph "cluster_{_dot_escape(sub_prefix)}" {{')
-            lines.append(f'{indent}  label="{_dot_escape(node.name + " " + key)}";')
-            _dot_body(sub, sub_prefix, lines, indent + "  ")
-            lines.append(indent + "}")
 
 
 def _leaked_error(tensor, graph):

@@ -163,6 +163,10 @@ def _numpy_repr(value):
     if value.ndim:
         text = repr(value)
         return "\n" + text if "\n" in text else text  # TensorFlow starts a new line
+    if value.dtype.kind == "f":
+        # numpy's shortest text at the value's own precision, as TensorFlow shows it:
+        # float32 sqrt(2) is 1.4142135 (its Python float would print 1.4142135381698608).
+        return str(value[()])
     return repr(value.item())
 
 

@@ -143,6 +143,6 @@ class TensorSpec:
         return hash((self.shape, self.dtype.name, self.name))
 
     def __repr__(self):
-        shape = None if self.shape is None else shape_str(self.shape)
-        return f"TensorSpec(shape={shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
+        return (f"TensorSpec(shape={shape_str(self.shape)}, dtype=tf.{self.dtype.name}, "
+                f"name={self.name!r})")
 

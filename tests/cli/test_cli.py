@@ -226,7 +226,7 @@ def test_graph_dot(tmp_path, capsys):
                              '--dot')
     assert status == 0
     assert out.startswith('digraph "relu_sum" {')
-    assert '"x" [label="x\\nplaceholder"];' in out
+    assert '"x" [label="x: float32[4]", tooltip="x", fillcolor="#dbe9f7"];' in out
 
 
 def test_graph_errors(tmp_path, capsys):

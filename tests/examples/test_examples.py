@@ -77,7 +77,7 @@ def test_collatz():
     for n, steps in ((1, 0), (6, 8), (7, 16), (27, 111), (97, 118)):
         assert 'collatz_steps(%d) = %d' % (n, steps) in out
     assert 'traces: 1' in out
-    assert 'n: int32 Tensor, shape=()' in out
+    assert 'n (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.int32, name=None)' in out
     assert 'a vector does not match the signature, ValueError:' in out
 
 

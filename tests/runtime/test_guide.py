@@ -51,10 +51,14 @@ def test_double_traces_once_per_dtype(capsys, executor):
     assert capsys.readouterr().out == "tf.Tensor(10, shape=(), dtype=int32)\n"
     assert double.experimental_get_tracing_count() == 2
     assert double.pretty_printed_concrete_signatures() == (
-        "_double(a)\n  Args:\n    a: int32 Tensor, shape=()\n  Returns:\n"
-        "    int32 Tensor, shape=()\n\n"
-        "_double(a)\n  Args:\n    a: float32 Tensor, shape=()\n  Returns:\n"
-        "    float32 Tensor, shape=()")
+        "Input Parameters:\n"
+        "  a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.int32, name=None)\n"
+        "Output Type:\n  TensorSpec(shape=(), dtype=tf.int32, name=None)\n"
+        "Captures:\n  None\n\n"
+        "Input Parameters:\n"
+        "  a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.float32, name=None)\n"
+        "Output Type:\n  TensorSpec(shape=(), dtype=tf.float32, name=None)\n"
+        "Captures:\n  None")
 
 
 def test_double_strings(capsys, executor):
@@ -75,8 +79,10 @@ def test_concrete_function_signatures_and_graph(capsys, executor):
     from_spec = double.get_concrete_function(tf.TensorSpec(shape=[], dtype=tf.int32))
     assert from_spec is double_ints
     assert str(double_ints) == (
-        "ConcreteFunction _double(a)\n  Args:\n    a: int32 Tensor, shape=()\n"
-        "  Returns:\n    int32 Tensor, shape=()")
+        "ConcreteFunction Input Parameters:\n"
+        "  a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(), dtype=tf.int32, name=None)\n"
+        "Output Type:\n  TensorSpec(shape=(), dtype=tf.int32, name=None)\n"
+        "Captures:\n  None")
     assert repr(double_ints.structured_input_signature) == (
         "((TensorSpec(shape=(), dtype=tf.int32, name='a'),), {})")
     assert str(double_ints.structured_outputs) == (
@@ -99,8 +105,11 @@ def test_python_argument_is_fixed_in_the_concrete_function(executor):
     square = tf.function(_pow, executor=executor).get_concrete_function(
         a=tf.TensorSpec([None], tf.float32), b=2)
     assert str(square) == (
-        "ConcreteFunction _pow(a, b=2)\n  Args:\n    a: float32 Tensor, shape=(None,)\n"
-        "  Returns:\n    float32 Tensor, shape=(None,)")
+        "ConcreteFunction Input Parameters:\n"
+        "  a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(None,), dtype=tf.float32, name=None)\n"
+        "  b (POSITIONAL_OR_KEYWORD): Literal[2]\n"
+        "Output Type:\n  TensorSpec(shape=(None,), dtype=tf.float32, name=None)\n"
+        "Captures:\n  None")
     assert square(tf.constant([10.0])).numpy().tolist() == [100.0]
     with pytest.raises(TypeError) as info:
         square(tf.constant([10.0]), b=3)
@@ -111,8 +120,11 @@ def test_python_argument_is_fixed_in_the_concrete_function(executor):
 def test_unknown_rank_spec_prints_unknown_shape():
     square = tf.function(_pow).get_concrete_function(a=tf.TensorSpec(None, tf.float32), b=2)
     assert str(square) == (
-        "ConcreteFunction _pow(a, b=2)\n  Args:\n    a: float32 Tensor, shape=<unknown>\n"
-        "  Returns:\n    float32 Tensor, shape=<unknown>")
+        "ConcreteFunction Input Parameters:\n"
+        "  a (POSITIONAL_OR_KEYWORD): TensorSpec(shape=<unknown>, dtype=tf.float32, name=None)\n"
+        "  b (POSITIONAL_OR_KEYWORD): Literal[2]\n"
+        "Output Type:\n  TensorSpec(shape=<unknown>, dtype=tf.float32, name=None)\n"
+        "Captures:\n  None")
     assert square(tf.constant(10.0)).numpy() == 100.0
 
 
