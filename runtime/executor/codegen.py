@@ -416,15 +416,11 @@ class _Generator(scalars.ScalarCode):
         if rule is not None:
             self._emit_python(node, rule, depth)
             return
-        if emitters.takes_python_ints(node):
-            for t in node.inputs:
-                self.materialize(t, depth)
-            args = [self.env[t] for t in node.inputs]
-        else:
-            args = [self.numpy_arg(t, depth) for t in node.inputs]
+        args = self._args(node, emitters.takes_python_ints(node), depth)
         if emitters.statement(node, args, self, depth):
             self._to_python(node.outputs, depth)
             return
+        args = self._args(node, emitters.takes_python_ints(node, kernel_call=True), depth)
         expr = emitters.expression(node, args, self)
         if expr is not None and not opdef.multi_output and scalars.python_scalar(node.outputs[0]):
             expr = scalars.to_python_text(node.outputs[0], expr)
@@ -458,6 +454,17 @@ class _Generator(scalars.ScalarCode):
         else:
             self.line(depth, _tuple_items(names) + f" = {expr}", node)
             self._to_python(outs, depth)
+
+    def _args(self, node, python_ints, depth):
+        """Source of `node`'s operands: numpy values, or Python ints after the first one."""
+        args = [self.numpy_arg(t, depth) for t in node.inputs[:1]]
+        for t in node.inputs[1:]:
+            if python_ints:
+                self.materialize(t, depth)
+                args.append(self.env[t])
+            else:
+                args.append(self.numpy_arg(t, depth))
+        return args
 
     def _dead_buffer(self, node):
         """The index of an input whose array can hold `node`'s elementwise result, or None.

@@ -317,3 +317,22 @@ def test_tensor_array_of_scalars_stores_numpy_values():
     stacked, second = _both(graph, np.int32(4))
     assert stacked.tolist() == [0, 1, 4, 9] and stacked.dtype == np.int32
     assert int(second) == 1 and np.asarray(second).dtype == np.int32
+
+
+def _windows(x, n):
+    ta = tf.TensorArray(tf.int32, n)
+    for i in tf.range(n):
+        ta = ta.write(i, tf.reduce_sum(x[i:i + 2]))  # a slice bounded by the Python-int counter
+    total = 0
+    for i in tf.range(n):
+        total += ta.read(i)
+    return ta.stack(), total, x[0][...], x[0][None], n[None]
+
+
+def test_python_int_operands_reach_kernels_as_the_kernels_expect():
+    graph = _graph(_windows, tf.TensorSpec((5,), tf.int32), tf.TensorSpec((), tf.int32))
+    x = np.array([1, 2, 3, 4, 5], np.int32)
+    stacked, total, item, lifted, n = _both(graph, x, np.int32(4))
+    assert stacked.tolist() == [3, 5, 7, 9] and int(total) == 24
+    assert int(item) == 1 and lifted.tolist() == [1] and n.tolist() == [4]
+    assert np.asarray(item).dtype == np.int32 and n.dtype == np.int32
