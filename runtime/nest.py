@@ -226,8 +226,8 @@ def assert_same_structure(nest1, nest2, check_types=True, expand_composites=Fals
     if a != b and check_types and (structure_signature(nest1, False)
                                    == structure_signature(nest2, False)):
         raise StructureTypeError(
-            f"The two structures don't have the same sequence type: {a} and {b}. Pass "
-            f"check_types=False to match a list with a tuple.")
+            f"The two structures don't have the same sequence type, so not the same nested "
+            f"structure: {a} and {b}. Pass check_types=False to match a list with a tuple.")
     if a != b:
         raise ValueError(f"The two structures don't have the same nested structure: "
                          f"{a} and {b}.")
