@@ -109,10 +109,11 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     base = name or "cond"
     return add_branch_node(graph, "cond", pred, [
         ("true_graph", f"{base}_true", true_fn, "true_fn"),
-        ("false_graph", f"{base}_false", false_fn, "false_fn")], base, _record_gradient)
+        ("false_graph", f"{base}_false", false_fn, "false_fn")], base, record_gradient)
 
 
-def _record_gradient(node):
+def record_gradient(node):
+    """Records a structured node just added to the graph on the active tapes, if any."""
     if context._state.tapes:
         from runtime import control_flow_grad
         control_flow_grad.record_node(node)
@@ -358,9 +359,7 @@ def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=Fals
     node = graph.add_node("while", init + operands,
                           {"cond_graph": cond_graph, "body_graph": body_graph,
                            "num_loop_vars": len(init)}, specs, name, stateful)
-    if context._state.tapes:
-        from runtime import control_flow_grad
-        control_flow_grad.record_node(node)
+    record_gradient(node)
     # TensorArrays come back with the metadata (element shape) the body gave them.
     templates = [after if type(after).__name__ == "TensorArray" else before
                  for before, after in zip(leaves, out_leaves)]

@@ -1,13 +1,14 @@
-"""Gradients of the structured ops: `cond` branch by branch, `while` as a staged backward loop.
+"""The machinery of the structured ops' gradients: branch by branch, and staged backward loops.
 
-Both rules follow the registry's vjp contract (`vjp(op, *dys)`, see
-`runtime.ops.registry.defvjp`); `op.node` is the control-flow node. Until cond and while are
-registered ops themselves, `runtime.control_flow` records their nodes with these rules
-(`record_node`).
+Each structured op declares its gradient rule in its own module, in the vjp slot of
+`register_structured` (the registry's vjp contract, `vjp(op, *dys)`; `op.node` is the
+structured node). The rules are built from the pieces here; `record_node` records a new
+structured node on the active tapes with its op's rule.
 
-- cond: a new cond on the same predicate whose branches replay the forward branch under a
-  tape and return its vjp (zeros for operands a branch does not use).
-- while: the forward loop gets a stack (a per-execution Python list behind a `variant`
+- branching ops (`cond`, `switch_case`; `branch_vjp`): a new node of the same op on the same
+  selector whose branches replay the forward branch under a tape and return its vjp (zeros
+  for operands a branch does not use).
+- while (`while_vjp`): the forward loop gets a stack (a per-execution Python list behind a `variant`
   tensor) onto which every iteration pushes its loop variables: one entry per iteration,
   memory linear in the trip count. The backward loop pops them in reverse, replays the body
   on them under a tape, and carries the loop variables' gradients and the sums of the
@@ -104,14 +105,14 @@ def replay(graph, inputs, prune=True):
     """
     env = {id(ph): t for ph, t in zip(graph.inputs, inputs)}
     for node in (_needed(graph) if prune else graph.nodes):
-        if node.op == "placeholder":
+        if node.is_placeholder:
             continue
         args = [env[id(t)] for t in node.inputs]
-        if node.op == "constant":
+        if node.is_constant:
             outs = [EagerTensor(node.attrs["value"])]
         elif node.op == "read_variable":
             outs = [node.attrs["variable"].read_value()]
-        elif node.op in _STRUCTURED:
+        elif OPS[node.op].structured:
             outs = _copy_structured(node, args)
         else:
             opdef = get_op(node.op)
@@ -126,7 +127,7 @@ def replay(graph, inputs, prune=True):
 def _copy_structured(node, args):
     graph = context.get_graph()
     if graph is None:
-        raise NotImplementedError("Replaying a cond/while node eagerly is not supported.")
+        raise NotImplementedError(f"Replaying a {node.op} node eagerly is not supported.")
     inputs = [graph.capture(t) for t in args]
     copy = graph.add_node(node.op, inputs, dict(node.attrs),
                           [(t.shape, t.dtype) for t in node.outputs], node.name, node.stateful)
@@ -150,7 +151,9 @@ def _variables_read(graphs):
 
 
 def record_node(node, inputs=None):
-    """Records a cond or while node on the active tapes (with its variables as inputs).
+    """Records a structured node on the active tapes (with its variables as inputs).
+
+    Nothing is recorded for an op without a gradient rule.
 
     Args:
         node: The control-flow Node just added to the graph being built.
@@ -158,14 +161,15 @@ def record_node(node, inputs=None):
             tape tracks), default `node.inputs`.
     """
     from runtime import gradients
-    if not context._state.tapes:
+    rule = OPS[node.op].vjp
+    if not context._state.tapes or rule is None:
         return
     variables = [v for v in _variables_read([g for _, g in node.subgraphs()])
                  if v.dtype.is_floating]
     for variable in variables:
         gradients.note_variable_access(variable)
     inputs = list(node.inputs if inputs is None else inputs)
-    gradients.record(_STRUCTURED[node.op], inputs + variables, node.outputs,
+    gradients.record(rule, inputs + variables, node.outputs,
                      node.attrs, node=node)
 
 
@@ -192,11 +196,23 @@ def _subgraph_vjp(graph, operands, variables, dys, out_index, in_index):
                          unconnected_gradients=UnconnectedGradients.ZERO)
 
 
-def _cond_vjp(op, *dys):
-    from runtime.control_flow import cond
+def branch_vjp(op, dys, keys, rebuild):
+    """The gradient rule of a branching op (inputs = [selector, *operands]), such as cond.
+
+    Args:
+        op: The recorded op (`op.node` the forward node; `op.inputs` its inputs, then the
+            Variables its branches read).
+        dys: One upstream gradient per output (None where nothing depends on it).
+        keys: The attr names of the branch subgraphs, in branch order.
+        rebuild: Callable(branch functions) -> what the op returns when it runs them on the
+            forward node's selector (`op.inputs[0]`); e.g. `cond(pred, *fns)`.
+
+    Returns:
+        One gradient per input of `op` (None for the selector and non-float inputs).
+    """
     node = op.node
     n = len(node.inputs)
-    pred, operands = op.inputs[0], op.inputs[1:n]
+    operands = op.inputs[1:n]
     variables = op.inputs[n:]
     out_index = _floating(node.outputs)
     in_index = _floating(operands)
@@ -208,7 +224,7 @@ def _cond_vjp(op, *dys):
         return lambda: tuple(_subgraph_vjp(graph, operands, variables, dys, out_index,
                                            in_index))
 
-    grads = cond(pred, branch(node.attrs["true_graph"]), branch(node.attrs["false_graph"]))
+    grads = rebuild([branch(node.attrs[key]) for key in keys])
     result = [None] * len(op.inputs)
     for k, i in enumerate(in_index):
         result[1 + i] = grads[k]
@@ -248,7 +264,8 @@ def _augment_with_stack(node):
     return stack
 
 
-def _while_vjp(op, *dys):
+def while_vjp(op, *dys):
+    """The gradient rule of `while`: a staged backward loop over the pushed iterations."""
     from runtime.control_flow import while_loop
     from runtime.ops.math_ops import greater
     node = op.node
@@ -299,5 +316,3 @@ def _is_variable(value):
     from runtime.variables import Variable
     return isinstance(value, Variable)
 
-
-_STRUCTURED = {"cond": _cond_vjp, "while": _while_vjp}

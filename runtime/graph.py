@@ -51,6 +51,12 @@ from runtime.tensor import SymbolicTensor
 from runtime.tensor import format_shape
 
 
+# The two source node kinds every graph has, which are not registered ops: graph inputs and
+# literal values (attr ``value``).
+PLACEHOLDER = "placeholder"
+CONSTANT = "constant"
+
+
 class Node:
     """One operation in a Graph (see the module docstring for the field contract)."""
 
@@ -71,6 +77,21 @@ class Node:
     def type(self):
         """The op name (TensorFlow's `Operation.type`)."""
         return self.op
+
+    @property
+    def is_placeholder(self):
+        """True for a graph input."""
+        return self.op == PLACEHOLDER
+
+    @property
+    def is_constant(self):
+        """True for a literal value (its numpy value is `attrs['value']`)."""
+        return self.op == CONSTANT
+
+    @property
+    def is_source(self):
+        """True for a placeholder or a constant: the nodes that are not registered ops."""
+        return self.op == PLACEHOLDER or self.op == CONSTANT
 
     def subgraphs(self):
         """Returns the (attr name, Graph) pairs held in this node's attrs."""
@@ -317,7 +338,7 @@ class Graph:
         """
         dtype = dtypes.as_dtype(dtype)
         shape = None if shape is None else tuple(shape)  # None: unknown rank
-        node = self.add_node("placeholder", [], {"dtype": dtype, "shape": shape},
+        node = self.add_node(PLACEHOLDER, [], {"dtype": dtype, "shape": shape},
                              [(shape, dtype)], name or "placeholder")
         tensor = node.outputs[0]
         self.inputs.append(tensor)
@@ -334,7 +355,7 @@ class Graph:
             The constant's SymbolicTensor.
         """
         dtype = dtypes.from_numpy(value.dtype)
-        node = self.add_node("constant", [], {"value": value}, [(value.shape, dtype)],
+        node = self.add_node(CONSTANT, [], {"value": value}, [(value.shape, dtype)],
                              name or "Const")
         return node.outputs[0]
 
@@ -469,7 +490,7 @@ def _infer_unknown_rank(opdef, inputs, attrs):
 
 def _pretty_body(graph, indent, lines):
     for node in graph.nodes:
-        if node.op == "placeholder":
+        if node.is_placeholder:
             continue
         lines.append(indent + node.format())
         for key, sub in node.subgraphs():

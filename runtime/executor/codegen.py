@@ -308,7 +308,7 @@ class _Generator(scalars.ScalarCode):
         Returns:
             Whether any line was emitted.
         """
-        nodes = [n for n in graph.nodes if n.op != "placeholder"]
+        nodes = [n for n in graph.nodes if not n.is_placeholder]
         last_use = {}
         uses = {}
         consumer = {}
@@ -388,12 +388,12 @@ class _Generator(scalars.ScalarCode):
 
     def _local(self, tensor):
         """True for large values held in a local that this block defines."""
-        return tensor.node.op not in ("placeholder", "constant") and _is_large(tensor)
+        return not tensor.node.is_source and _is_large(tensor)
 
     def emit_node(self, node, depth, raw=None):
         """Emits one node (constants become globals; `raw` maps tensors to unconverted names)."""
         op = node.op
-        if op == "constant":
+        if node.is_constant:
             value = node.attrs["value"]
             t = node.outputs[0]
             self.const[t] = value

@@ -98,7 +98,7 @@ def counting_loop(cond_graph, body_graph, num_loop_vars):
         (k, bound, increment): the loop variable's index, the bound tensor (of cond_graph) and
         the body node computing i + 1; or None.
     """
-    tests = [n for n in cond_graph.nodes if n.op not in registry.SOURCE]
+    tests = [n for n in cond_graph.nodes if not n.is_source]
     if len(tests) != 1 or tests[0].outputs[0] is not cond_graph.outputs[0]:
         return None
     test = tests[0]
@@ -109,7 +109,7 @@ def counting_loop(cond_graph, body_graph, num_loop_vars):
         return None
     inputs = list(cond_graph.inputs)
     k = next((j for j, t in enumerate(inputs) if t is i), None)
-    invariant = bound.node.op == "constant" or any(
+    invariant = bound.node.is_constant or any(
         t is bound for t in inputs[num_loop_vars:])
     if k is None or k >= num_loop_vars or not invariant:
         return None
@@ -118,7 +118,7 @@ def counting_loop(cond_graph, body_graph, num_loop_vars):
     if registry.OPS[increment.op].kernel is not operator.add or increment.attrs:
         return None
     others = [t for t in increment.inputs if t is not counter]
-    if len(others) != 1 or others[0].node.op != "constant" or \
+    if len(others) != 1 or not others[0].node.is_constant or \
             int(others[0].node.attrs["value"]) != 1:
         return None
     reads = sum(1 for n in body_graph.nodes for t in n.inputs if t is increment.outputs[0])

@@ -88,17 +88,16 @@ class Interpreter:
         input_slots = [slot_of(t) for t in inputs]
         steps = []
         for node in graph.nodes:
-            op = node.op
-            if op == "placeholder":
+            if node.is_placeholder:
                 for t in node.outputs:
                     slot_of(t)
                 continue
             out_slots = [slot_of(t) for t in node.outputs]
-            if op == "constant":
+            if node.is_constant:
                 template[out_slots[0]] = node.attrs["value"]
                 continue
             in_slots = [slots[id(t)] for t in node.inputs]
-            opdef = registry.get_op(op)
+            opdef = registry.get_op(node.op)
             if opdef.interpret is not None:
                 payload = opdef.interpret(self, node)
                 method = self.run_structured

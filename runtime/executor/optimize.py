@@ -8,12 +8,15 @@ subgraphs for control-flow nodes) that computes the same outputs with the same s
   structured op's subgraph through its inputs are propagated into it, so folding continues
   inside. A node is not folded when its kernel raises or warns (the error must happen at run
   time, and only if that code runs), or when the value is larger than `MAX_FOLDED_BYTES`.
-  ``shape``/``size``/``rank`` of a tensor with a fully known static shape fold too.
-- fuse: ``identity`` nodes, ``cast`` to the dtype the value already has, and arithmetic with
-  a neutral rank-0 constant that changes nothing (``x * 1``; ``x + 0``, ``x - 0`` on integers)
-  disappear (their users read the input directly), and ``cast(cast(x, B), C)`` reads ``x``
-  directly when the first cast is exact (``x`` -> ``B`` loses nothing), becoming ``x`` itself
-  when ``C`` is ``x``'s dtype.
+  Ops declared ``shape_only`` (``shape``/``size``/``rank``) fold when their input's static
+  shape is fully known.
+- fuse: each op's fusion rule (``registry.deffuse``, next to its kernel) may replace the node
+  by an earlier tensor or rewire its inputs: ``identity`` nodes, ``cast`` to the dtype the
+  value already has, and arithmetic with a neutral rank-0 constant that changes nothing
+  (``x * 1``; ``x + 0``, ``x - 0`` on integers) disappear (their users read the input
+  directly), and ``cast(cast(x, B), C)`` reads ``x`` directly when the first cast is exact
+  (``x`` -> ``B`` loses nothing), becoming ``x`` itself when ``C`` is ``x``'s dtype.
+  The passes name no op: they read the rules and flags of the op definitions.
 - prune: a node survives only if a graph output or a stateful node needs it. Stateful nodes
   (prints, variable reads and writes, random draws, py_function, asserts, TensorArray ops and
   control flow containing any of them) always survive, in their original order. A structured
@@ -30,17 +33,12 @@ import warnings
 
 import numpy as np
 
+from runtime.graph import CONSTANT
+from runtime.graph import PLACEHOLDER
 from runtime.graph import Graph
 from runtime.ops import registry
 
-IDENTITY_OPS = frozenset({"identity"})
-# Arithmetic ops that fuse away with a neutral constant operand (x * 1, x + 0, x - 0).
-_NEUTRAL_OPS = frozenset({"multiply", "add", "subtract"})
-# Ops whose value is a function of their input's static shape only.
-SHAPE_OPS = frozenset({"shape", "size", "rank"})
 MAX_FOLDED_BYTES = 1 << 20  # larger folded values would bloat the compiled constants
-# Mantissa bits of a float type, to decide which integer -> float casts are exact.
-_MANTISSA = {2: 11, 4: 24, 8: 53}
 
 
 def optimize(graph, inputs=None, outputs=None, *, fold=True, fuse=True, prune=True):
@@ -116,36 +114,6 @@ def prune(graph, inputs=None, outputs=None):
     return optimize(graph, inputs, outputs, fold=False, fuse=False, prune=True)
 
 
-def is_lossless_cast(src, dst):
-    """True when casting any value of dtype `src` to `dst` and back gives the value back.
-
-    Args:
-        src: The source DType.
-        dst: The target DType.
-
-    Returns:
-        A Python bool.
-    """
-    a, b = src.np_dtype, dst.np_dtype
-    if a == b:
-        return True
-    if a.kind == "b":
-        return b.kind in "biuf"
-    if a.kind == "f":
-        return b.kind == "f" and b.itemsize >= a.itemsize
-    if a.kind == "i":
-        if b.kind == "i":
-            return b.itemsize >= a.itemsize
-        return b.kind == "f" and _MANTISSA.get(b.itemsize, 0) >= a.itemsize * 8 - 1
-    if a.kind == "u":
-        if b.kind == "u":
-            return b.itemsize >= a.itemsize
-        if b.kind == "i":
-            return b.itemsize > a.itemsize
-        return b.kind == "f" and _MANTISSA.get(b.itemsize, 0) >= a.itemsize * 8
-    return False
-
-
 class _Plan:
     """Forward analysis of one graph: fused substitutions and compile-time values."""
 
@@ -177,32 +145,43 @@ class _Plan:
         return plan
 
     def _visit(self, node):
-        op = node.op
-        if op == "constant":
+        if node.is_constant:
             self.value[node.outputs[0]] = node.attrs["value"]
             return
-        if op == "placeholder":
+        if node.is_placeholder:
             return
         ins = [self.sub.get(t, t) for t in node.inputs]
         self.inputs_of[node] = ins
-        if node.stateful or op in registry.SOURCE or op in registry.CONTROL_FLOW:
+        opdef = registry.OPS[node.op]
+        if node.stateful or opdef.stateful or opdef.structured:
             return
-        if self.fold and self._try_fold(node, ins):
+        if self.fold and self._try_fold(node, opdef, ins):
             return
-        if self.fuse:
-            self._try_fuse(node, ins)
+        if self.fuse and opdef.fuse is not None and len(node.outputs) == 1:
+            fused = opdef.fuse(self, node, ins)
+            if isinstance(fused, list):
+                self.inputs_of[node] = fused
+            elif fused is not None:
+                self.sub[node.outputs[0]] = fused
 
-    def _try_fold(self, node, ins):
+    def value_of(self, tensor):
+        """A fusion rule's view: `tensor`'s value when known at compile time, else None."""
+        return self.value.get(tensor)
+
+    def analysed_inputs(self, node):
+        """A fusion rule's view: the inputs of a pure node after fusion, else None."""
+        if node.stateful:
+            return None
+        return self.inputs_of.get(node)
+
+    def _try_fold(self, node, opdef, ins):
         value = self.value
-        op = node.op
-        if op in SHAPE_OPS and ins and ins[0].shape is not None and None not in ins[0].shape:
+        if (opdef.shape_only and ins and ins[0].shape is not None
+                and None not in ins[0].shape):
             args = [np.zeros(ins[0].shape, dtype=np.int8)]
         elif all(t in value for t in ins):
             args = [value[t] for t in ins]
         else:
-            return False
-        opdef = registry.OPS.get(op)
-        if opdef is None or opdef.stateful:
             return False
         try:
             with warnings.catch_warnings():
@@ -223,51 +202,6 @@ class _Plan:
             value[t] = v
         return True
 
-    def _neutral_operand(self, node, ins):
-        """For `x * 1`, `1 * x`, `x + 0`, `0 + x`, `x - 0`: returns x, else None.
-
-        Only when the result is exactly x: same dtype and static shape as the output, a rank-0
-        constant, and for + and - integer dtypes only (-0.0 + 0.0 is +0.0).
-        """
-        out = node.outputs[0]
-        if node.op == "multiply":
-            neutral, positions = 1, (0, 1)
-        elif out.dtype.np_dtype.kind in "iu":
-            neutral, positions = 0, ((0, 1) if node.op == "add" else (1,))
-        else:
-            return None
-        for pos in positions:
-            value = self.value.get(ins[pos])
-            other = ins[1 - pos]
-            if (value is not None and np.shape(value) == () and value == neutral
-                    and getattr(value, "dtype", None) == out.dtype.np_dtype
-                    and other.dtype is out.dtype and other.shape == out.shape):
-                return other
-        return None
-
-    def _try_fuse(self, node, ins):
-        op = node.op
-        if op in IDENTITY_OPS and len(ins) == 1 and len(node.outputs) == 1:
-            self.sub[node.outputs[0]] = ins[0]
-        elif op in _NEUTRAL_OPS and len(ins) == 2 and len(node.outputs) == 1:
-            other = self._neutral_operand(node, ins)
-            if other is not None:
-                self.sub[node.outputs[0]] = other
-        elif op == "cast":
-            src = ins[0]
-            target = node.outputs[0].dtype
-            if src.dtype is target:
-                self.sub[node.outputs[0]] = src
-                return
-            inner = src.node
-            if inner.op == "cast" and not inner.stateful and inner in self.inputs_of:
-                origin = self.inputs_of[inner][0]
-                if is_lossless_cast(origin.dtype, src.dtype):
-                    if origin.dtype is target:
-                        self.sub[node.outputs[0]] = origin
-                    else:
-                        self.inputs_of[node] = [origin]
-
 
 class _Liveness:
     """Backward analysis of one plan: which nodes, outputs and inputs survive."""
@@ -280,8 +214,7 @@ class _Liveness:
         self.control = {}  # structured node -> its Decision
         value = plan.value
         for node in reversed(plan.graph.nodes):
-            op = node.op
-            if op == "placeholder":
+            if node.is_placeholder:
                 if any(t in self.needed for t in node.outputs):
                     self.nodes.add(node)
                 continue
@@ -289,9 +222,9 @@ class _Liveness:
             if not (used or node.stateful or not prune):
                 continue
             self.nodes.add(node)
-            if op == "constant" or (node.outputs and all(t in value for t in node.outputs)):
+            if node.is_constant or (node.outputs and all(t in value for t in node.outputs)):
                 continue  # emitted as constants: needs no inputs
-            rule = registry.OPS[op].prune
+            rule = registry.OPS[node.op].prune
             if rule is None:
                 self.needed.update(plan.inputs_of[node])
                 continue
@@ -398,7 +331,7 @@ class _Builder:
         env = self.env
         plan = self.plan
         for t in inputs:
-            node = g.add_node("placeholder", [], dict(t.node.attrs), [(t.shape, t.dtype)],
+            node = g.add_node(PLACEHOLDER, [], dict(t.node.attrs), [(t.shape, t.dtype)],
                               t.node.name)
             env[t] = node.outputs[0]
         g.inputs = [env[t] for t in inputs]
@@ -406,13 +339,13 @@ class _Builder:
             if t in plan.value and t in self.live.needed:
                 env[t] = self._constant(t, plan.value[t], t.node.name)
         for node in plan.graph.nodes:
-            if node in self.live.nodes and node.op != "placeholder":
+            if node in self.live.nodes and not node.is_placeholder:
                 self._copy(node)
         g.outputs = [env[plan.resolve(t)] for t in outputs]
         return g
 
     def _constant(self, tensor, value, name):
-        node = self.graph.add_node("constant", [], {"value": value},
+        node = self.graph.add_node(CONSTANT, [], {"value": value},
                                    [(value.shape, tensor.dtype)], name)
         return node.outputs[0]
 
@@ -420,7 +353,7 @@ class _Builder:
         plan = self.plan
         env = self.env
         g = self.graph
-        if node.op != "constant" and node.outputs and all(t in plan.value for t in node.outputs):
+        if not node.is_constant and node.outputs and all(t in plan.value for t in node.outputs):
             single = len(node.outputs) == 1
             for i, t in enumerate(node.outputs):
                 if t in self.live.needed:
@@ -455,7 +388,7 @@ class _Builder:
         for outer, placeholder in sub.captures:
             inner = builder.env.get(placeholder)
             i = position.get(placeholder)
-            if inner is None or i is None or inner.node.op != "placeholder":
+            if inner is None or i is None or not inner.node.is_placeholder:
                 continue
             outer_new = self.env.get(self.plan.resolve(operands[i]))
             if outer_new is not None:

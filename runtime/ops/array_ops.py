@@ -10,6 +10,7 @@ from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
 from runtime.ops.registry import apply
 from runtime.ops.registry import check_same_dtype
+from runtime.ops.registry import deffuse
 from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
@@ -52,6 +53,12 @@ def _identity_kernel(x):
     return x
 
 
+@deffuse("identity")
+def _identity_fuse(ctx, node, inputs):
+    """The optimiser removes identities: their users read the input directly."""
+    return inputs[0]
+
+
 def identity(input, name=None):  # noqa: A002 - TensorFlow's argument name
     """Returns a tensor with the same value (a new node in graph mode).
 
@@ -65,7 +72,8 @@ def identity(input, name=None):  # noqa: A002 - TensorFlow's argument name
     return apply(OPS["identity"], [common.to_tensor(input)], {}, name)
 
 
-@register("shape", infer=lambda x, out_type: ((len(x.shape),), out_type), tf_name="Shape")
+@register("shape", infer=lambda x, out_type: ((len(x.shape),), out_type), tf_name="Shape",
+          shape_only=True)
 def _shape_kernel(x, out_type):
     return np.array(np.shape(x), dtype=out_type.np_dtype)
 
@@ -85,7 +93,7 @@ def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002
     return apply(OPS["shape"], [common.to_tensor(input)], {"out_type": out_type}, name)
 
 
-@register("size", infer=lambda x, out_type: ((), out_type), tf_name="Size")
+@register("size", infer=lambda x, out_type: ((), out_type), tf_name="Size", shape_only=True)
 def _size_kernel(x, out_type):
     return out_type.as_numpy_dtype(np.size(x))
 
@@ -105,7 +113,7 @@ def size(input, out_type=dtypes.int32, name=None):  # noqa: A002
     return apply(OPS["size"], [common.to_tensor(input)], {"out_type": out_type}, name)
 
 
-@register("rank", infer=lambda x: ((), dtypes.int32), tf_name="Rank")
+@register("rank", infer=lambda x: ((), dtypes.int32), tf_name="Rank", shape_only=True)
 def _rank_kernel(x):
     return np.int32(np.ndim(x))
 

@@ -117,7 +117,7 @@ def _emit_select(gen, node, depth):
         Whether the node was emitted (False: a branch computes something).
     """
     branches = (node.attrs["true_graph"], node.attrs["false_graph"])
-    if any(n.op not in registry.SOURCE for g in branches for n in g.nodes):
+    if any(not n.is_source for g in branches for n in g.nodes):
         return False
     single = len(node.outputs) == 1 and gen.deferrable(node.outputs[0])
     for t in node.inputs:  # a single deferred output reads each operand at most once
@@ -128,7 +128,7 @@ def _emit_select(gen, node, depth):
     for graph in branches:
         gen.bind(graph, operands)
         for n in graph.nodes:
-            if n.op != "placeholder":
+            if not n.is_placeholder:
                 gen.emit_node(n, depth)
         picked.append([gen.env[t] for t in graph.outputs])
     if single:
@@ -158,10 +158,19 @@ def _emit_select(gen, node, depth):
     return True
 
 
+def _cond_vjp(op, *dys):
+    """A cond on the same predicate whose branches return their branch's vjp."""
+    from runtime import control_flow
+    from runtime import control_flow_grad
+    return control_flow_grad.branch_vjp(
+        op, dys, _cond_keys(op.node),
+        lambda fns: control_flow.cond(op.inputs[0], fns[0], fns[1]))
+
+
 registry.register_structured(
     "cond", tf_name="If", stateless_tf_name="StatelessIf",
     interpret=branch_interpret(_cond_keys, _cond_choose), emit=_emit_cond,
-    prune=branch_prune(_cond_keys))
+    prune=branch_prune(_cond_keys), vjp=_cond_vjp)
 
 
 # -- while ------------------------------------------------------------------------------------
@@ -207,7 +216,7 @@ def _counter_steps(graph, value, k):
     for n, j in readers:
         if registry.OPS[n.op].kernel is operator.add and not n.attrs:
             other = n.inputs[1 - j]
-            if other.node.op != "constant" or not _only_output(graph, n.outputs[0], k):
+            if not other.node.is_constant or not _only_output(graph, n.outputs[0], k):
                 return None
             steps.append(n)
         elif n.op == "cond" and j > 0:
@@ -251,7 +260,7 @@ def _conjunct(test):
     while test.node.op == "cond":
         false_graph = test.node.attrs["false_graph"]
         value = false_graph.outputs[test.index].node
-        if value.op != "constant" or value.attrs["value"].dtype != bool or \
+        if not value.is_constant or value.attrs["value"].dtype != bool or \
                 bool(value.attrs["value"]):
             break
         test = test.node.inputs[0]
@@ -341,4 +350,10 @@ def _prune_while(ctx):
 
 registry.register_structured(
     "while", tf_name="While", stateless_tf_name="StatelessWhile",
-    interpret=_interpret_while, emit=_emit_while, prune=_prune_while)
+    interpret=_interpret_while, emit=_emit_while, prune=_prune_while,
+    vjp=lambda op, *dys: _control_flow_grad().while_vjp(op, *dys))
+
+
+def _control_flow_grad():
+    from runtime import control_flow_grad
+    return control_flow_grad

@@ -12,6 +12,7 @@ from runtime.ops.registry import OpKind
 from runtime.ops.registry import apply
 from runtime.ops.registry import check_dtype_allowed
 from runtime.ops.registry import check_same_dtype
+from runtime.ops.registry import deffuse
 from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 
@@ -273,12 +274,87 @@ def logical_and_or_bitwise(x, y, which):
     return {"and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor}[which](x, y)
 
 
+def _neutral_fuse(neutral, positions, integers_only):
+    """The fusion rule of `x op c` where a rank-0 constant c changes nothing (x * 1, x + 0).
+
+    Only when the result is exactly x: same dtype and static shape as the output, and for
+    + and - integer dtypes only (-0.0 + 0.0 is +0.0).
+    """
+    def fuse(ctx, node, inputs):
+        out = node.outputs[0]
+        if integers_only and out.dtype.np_dtype.kind not in "iu":
+            return None
+        for pos in positions:
+            value = ctx.value_of(inputs[pos])
+            other = inputs[1 - pos]
+            if (value is not None and np.shape(value) == () and value == neutral
+                    and getattr(value, "dtype", None) == out.dtype.np_dtype
+                    and other.dtype is out.dtype and other.shape == out.shape):
+                return other
+        return None
+
+    return fuse
+
+
+deffuse("multiply")(_neutral_fuse(1, (0, 1), integers_only=False))
+deffuse("add")(_neutral_fuse(0, (0, 1), integers_only=True))
+deffuse("subtract")(_neutral_fuse(0, (1,), integers_only=True))
+
+
 # -- cast -------------------------------------------------------------------------------------
 
 @register("cast", infer=lambda x, dtype: (x.shape, dtype), kind=OpKind.ELEMENTWISE,
           tf_name="Cast")
 def _cast_kernel(x, dtype):
     return x.astype(dtype.np_dtype)
+
+
+# Mantissa bits of a float type, to decide which integer -> float casts are exact.
+_MANTISSA = {2: 11, 4: 24, 8: 53}
+
+
+def is_lossless_cast(src, dst):
+    """True when casting any value of dtype `src` to `dst` and back gives the value back.
+
+    Args:
+        src: The source DType.
+        dst: The target DType.
+
+    Returns:
+        A Python bool (False when unsure, e.g. for strings).
+    """
+    a, b = src.np_dtype, dst.np_dtype
+    if a == b:
+        return True
+    if a.kind == "b":
+        return b.kind in "biuf"
+    if a.kind == "f":
+        return b.kind == "f" and b.itemsize >= a.itemsize
+    if a.kind == "i":
+        if b.kind == "i":
+            return b.itemsize >= a.itemsize
+        return b.kind == "f" and _MANTISSA.get(b.itemsize, 0) >= a.itemsize * 8 - 1
+    if a.kind == "u":
+        if b.kind == "u":
+            return b.itemsize >= a.itemsize
+        if b.kind == "i":
+            return b.itemsize > a.itemsize
+        return b.kind == "f" and _MANTISSA.get(b.itemsize, 0) >= a.itemsize * 8
+    return False
+
+
+@deffuse("cast")
+def _cast_fuse(ctx, node, inputs):
+    """A cast to the dtype the value has disappears; `cast(cast(x, B), C)` reads x directly
+    when the first cast is exact (x -> B loses nothing), and is x when C is x's dtype."""
+    src = inputs[0]
+    target = node.outputs[0].dtype
+    if src.dtype is target:
+        return src
+    inner = ctx.analysed_inputs(src.node) if src.node.op == node.op else None
+    if inner is None or not is_lossless_cast(inner[0].dtype, src.dtype):
+        return None
+    return inner[0] if inner[0].dtype is target else [inner[0]]
 
 
 def cast(x, dtype, name=None):

@@ -45,7 +45,20 @@ interpreter)::
 - ``prune(ctx)`` -> ``ctx.decide(...)``: says which inputs, outputs and subgraph parts survive
   optimisation (``runtime.executor.optimize.StructuredContext``). Structured nodes are never
   folded.
-- ``vjp`` and ``lower`` are slots for the gradient and lowering rules (None until written).
+- ``vjp(op, *dys)``: the gradient rule, as for ``defvjp`` (``op.node`` is the structured node;
+  ``runtime.control_flow_grad`` has the shared machinery: replaying a subgraph under a tape,
+  `branch_vjp` for branching ops, `while_vjp`).
+- ``lower`` is a slot for a lowering rule to another backend (None until written).
+
+Optimiser contract (`runtime.executor.optimize` reads these, never an op's name):
+
+- ``shape_only=True`` (``register``): the op's value depends only on its input's static shape
+  (``shape``, ``size``, ``rank``), so it folds whenever that shape is fully known.
+- ``deffuse(name)``: a fusion rule ``fuse(ctx, node, inputs)`` that returns the tensor the
+  node's single output always equals (the node disappears, its users read that tensor), or a
+  list of replacement inputs (the node stays, reading them), or None. ``ctx.value_of(t)``
+  is ``t``'s value when known at compile time (else None) and ``ctx.analysed_inputs(node)``
+  the inputs of an earlier pure node after fusion (None for stateful or unanalysed nodes).
 
 ``apply`` is the single dispatch point: it runs the kernel now in eager mode, or adds a node to
 the graph being built and returns symbolic tensors; a GradientTape in scope records it.
@@ -89,12 +102,15 @@ class OpDef:
         emit: Structured ops: the code generator's rule; None for ordinary ops.
         prune: Structured ops: the optimiser's rule; None for ordinary ops.
         lower: The lowering rule for another backend, or None (a slot, not used yet).
+        fuse: The optimiser's fusion rule (see `deffuse`), or None.
+        shape_only: True when the value depends only on the input's static shape.
         stateless_tf_name: Structured ops: TensorFlow's op type when no subgraph has side
             effects ('StatelessIf'); None for ordinary ops.
     """
 
     __slots__ = ("name", "kernel", "infer", "kind", "stateful", "multi_output", "tf_name",
-                 "vjp", "interpret", "emit", "prune", "lower", "stateless_tf_name")
+                 "vjp", "interpret", "emit", "prune", "lower", "stateless_tf_name", "fuse",
+                 "shape_only")
 
     def __init__(self, name, kernel, infer, kind, stateful, multi_output, tf_name):
         self.name = name
@@ -110,6 +126,8 @@ class OpDef:
         self.prune = None
         self.lower = None
         self.stateless_tf_name = None
+        self.fuse = None
+        self.shape_only = False
 
     @property
     def structured(self):
@@ -130,7 +148,6 @@ COMPARISON = set()
 REDUCTION = set()
 STATEFUL = set()
 CONTROL_FLOW = set()  # the structured ops (register_structured)
-SOURCE = {"placeholder", "constant"}
 
 _GROUPS = {OpKind.ELEMENTWISE: ELEMENTWISE, OpKind.COMPARISON: COMPARISON,
            OpKind.REDUCTION: REDUCTION}
@@ -138,7 +155,7 @@ _TF_NAMES = {"placeholder": "Placeholder", "constant": "Const"}
 
 
 def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=False,
-             tf_name=None):
+             tf_name=None, shape_only=False):
     """Decorator registering a kernel as op `name`.
 
     Args:
@@ -148,6 +165,8 @@ def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=Fals
         stateful: Override; defaults to True for RANDOM, STATE and IO kinds.
         multi_output: Whether the kernel returns a sequence of outputs.
         tf_name: TensorFlow's op type; defaults to the CamelCase of `name`.
+        shape_only: The value depends only on the input's static shape (folds when it is
+            fully known).
 
     Returns:
         The decorator (which returns the kernel unchanged).
@@ -163,6 +182,7 @@ def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=Fals
             raise ValueError(f"Op {name!r} is already registered.")
         camel = tf_name or "".join(p.capitalize() for p in name.split("_"))
         OPS[name] = OpDef(name, kernel, infer, kind, stateful, multi_output, camel)
+        OPS[name].shape_only = shape_only
         _TF_NAMES[name] = camel
         if kind in _GROUPS:
             _GROUPS[kind].add(name)
@@ -173,7 +193,7 @@ def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=Fals
     return decorator
 
 
-def register_structured(name, *, tf_name, stateless_tf_name, interpret, emit, prune):
+def register_structured(name, *, tf_name, stateless_tf_name, interpret, emit, prune, vjp=None):
     """Registers a structured op: one holding subgraphs, run by its rules (no kernel).
 
     The tracing function that builds the node computes its output specs itself
@@ -187,6 +207,8 @@ def register_structured(name, *, tf_name, stateless_tf_name, interpret, emit, pr
         interpret: The reference interpreter's rule.
         emit: The code generator's rule.
         prune: The optimiser's rule.
+        vjp: The gradient rule (`vjp(op, *dys)`, as for `defvjp`; `op.node` is the structured
+            node), or None for an op that is not differentiable.
 
     Returns:
         The OpDef.
@@ -197,6 +219,7 @@ def register_structured(name, *, tf_name, stateless_tf_name, interpret, emit, pr
     if name in OPS:
         raise ValueError(f"Op {name!r} is already registered.")
     opdef = OpDef(name, None, None, OpKind.CONTROL_FLOW, False, True, tf_name)
+    opdef.vjp = vjp
     opdef.interpret = interpret
     opdef.emit = emit
     opdef.prune = prune
@@ -224,6 +247,28 @@ def defvjp(name):
         if opdef.vjp is not None:
             raise ValueError(f"Op {name!r} already has a gradient rule.")
         opdef.vjp = rule
+        return rule
+
+    return decorator
+
+
+def deffuse(name):
+    """Decorator registering the optimiser's fusion rule of op `name` (see the module docstring).
+
+    Args:
+        name: A registered op name.
+
+    Returns:
+        The decorator (which returns the rule unchanged).
+
+    Raises:
+        ValueError: if the op already has a rule.
+    """
+    def decorator(rule):
+        opdef = get_op(name)
+        if opdef.fuse is not None:
+            raise ValueError(f"Op {name!r} already has a fusion rule.")
+        opdef.fuse = rule
         return rule
 
     return decorator

@@ -67,7 +67,7 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     branches = [(f"branch_{i}", f"{base}_branch_{i}", fn, label)
                 for i, (fn, label) in enumerate(zip(fns, labels))]
     return control_flow.add_branch_node(graph, "switch_case", graph.capture(index), branches,
-                                        base)
+                                        base, control_flow.record_gradient)
 
 
 def _canonical_branches(branch_fns):
@@ -127,7 +127,14 @@ def _emit(gen, node, depth):
         gen.env[t] = name
 
 
+def _vjp(op, *dys):
+    """A switch_case on the same index whose branches return their branch's vjp."""
+    from runtime import control_flow_grad
+    return control_flow_grad.branch_vjp(op, dys, _keys(op.node),
+                                        lambda fns: switch_case(op.inputs[0], fns))
+
+
 registry.register_structured(
     "switch_case", tf_name="Case", stateless_tf_name="StatelessCase",
     interpret=control_flow_ops.branch_interpret(_keys, _choose), emit=_emit,
-    prune=control_flow_ops.branch_prune(_keys))
+    prune=control_flow_ops.branch_prune(_keys), vjp=_vjp)

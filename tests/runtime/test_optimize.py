@@ -6,6 +6,7 @@ import runtime as tf
 from runtime.errors import InvalidArgumentError
 from runtime.executor import interpret
 from runtime.executor import optimize as opt
+from runtime.ops import math_ops
 from tests.runtime.op_cases import trace_graph
 
 
@@ -186,4 +187,4 @@ def test_lossy_cast_chain_not_fused():
     (tf.float32, tf.int64, False), (tf.int8, tf.float16, True), (tf.int16, tf.float16, False),
 ])
 def test_is_lossless_cast(src, dst, expected):
-    assert opt.is_lossless_cast(src, dst) is expected
+    assert math_ops.is_lossless_cast(src, dst) is expected

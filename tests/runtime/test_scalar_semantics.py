@@ -296,3 +296,42 @@ def test_conjunction_test_bounds_the_counter_exactly(executor, step):
     i, ok = fn(tf.constant(INT32_MAX - 1), tf.constant(INT32_MAX))
     assert int(i.numpy()) == wrap32(INT32_MAX - 1 + step)
     assert bool(ok.numpy()) is (step == 1) and ok.dtype == tf.bool
+
+
+# -- random int32 programs near the limits: the compiled code agrees with the interpreter ------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_STEPS = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "neg": lambda a, b: -a, "floordiv3": lambda a, b: a // 3, "mod7": lambda a, b: a % 7,
+    "floordiv_m1": lambda a, b: a // -1, "max": lambda a, b: tf.maximum(a, b),
+    "and": lambda a, b: a & b, "xor": lambda a, b: a ^ b, "invert": lambda a, b: ~a,
+    "const_add": lambda a, b: a + 2 ** 30, "const_mul": lambda a, b: a * 65537,
+}
+_EDGE = st.sampled_from([INT32_MIN, INT32_MIN + 1, -2, -1, 0, 1, 2, INT32_MAX - 1, INT32_MAX])
+
+
+def _program(steps, loops):
+    def body(i, a, b):
+        for name, swap in steps:
+            a, b = (b, _STEPS[name](a, b)) if swap else (_STEPS[name](a, b), b)
+        return i + 1, a, b
+
+    def fn(a, b):
+        return tf.while_loop(lambda i, a, b: i < loops, body, (0, a, b))[1:]
+    return fn
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(st.tuples(st.sampled_from(sorted(_STEPS)), st.booleans()), min_size=1,
+                      max_size=6),
+       loops=st.integers(0, 3), a=_EDGE | st.integers(INT32_MIN, INT32_MAX), b=_EDGE)
+def test_random_int32_loops_agree_on_both_executors(steps, loops, a, b):
+    fn = _program(steps, loops)
+    args = (tf.constant(a), tf.constant(b))
+    with np.errstate(over="ignore"):
+        want = [int(t.numpy()) for t in tf.function(fn, executor="interpreter")(*args)]
+        got = tf.function(fn, executor="compiled")(*args)
+    assert [int(t.numpy()) for t in got] == want
+    assert all(t.dtype == tf.int32 for t in got)
