@@ -324,10 +324,12 @@ class _Generator(scalars.ScalarCode):
             uses[t] = uses.get(t, 0) + 1
             consumer[t] = None
         start = len(self.lines)
+        output_ids = {id(t) for t in graph.outputs}
         for i, node in enumerate(nodes):
             if node in self.skip:
                 continue
-            if out_names is not None:
+            if out_names is not None and any(uses.get(t) == 1 and id(t) in output_ids
+                                             for t in node.outputs):
                 self._target_outputs(graph, nodes, i, uses, out_names)
             self._uses = uses
             self._consumer = consumer
@@ -348,6 +350,7 @@ class _Generator(scalars.ScalarCode):
         output of the graph) reads the name's old value, directly or in a deferred expression.
         """
         node = nodes[i]
+        candidates = [t for t in node.outputs if uses.get(t) == 1]
         later = {t for n in nodes[i:] for t in n.outputs}
         read = set()
         for n in nodes[i + 1:]:
@@ -357,9 +360,7 @@ class _Generator(scalars.ScalarCode):
         for t in graph.outputs:
             if t not in later:
                 read |= scalars.names_in(self.env[t])
-        for t in node.outputs:
-            if uses.get(t) != 1:
-                continue
+        for t in candidates:
             for k, out in enumerate(graph.outputs):
                 if out is t and out_names[k] not in read:
                     self.targets[t] = out_names[k]

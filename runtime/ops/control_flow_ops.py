@@ -194,37 +194,49 @@ def _interpret_while(interpreter, node):
     return run
 
 
-def _readers(graph, tensor):
-    return [(n, j) for n in graph.nodes for j, u in enumerate(n.inputs) if u is tensor]
+class _Readers:
+    """Who reads each tensor, per graph: (node, input index) pairs, indexed once per graph."""
+
+    def __init__(self):
+        self._index = {}  # id(graph) -> {id(tensor): [(node, input index)]}
+
+    def __call__(self, graph, tensor):
+        index = self._index.get(id(graph))
+        if index is None:
+            index = self._index[id(graph)] = {}
+            for n in graph.nodes:
+                for j, u in enumerate(n.inputs):
+                    index.setdefault(id(u), []).append((n, j))
+        return index.get(id(tensor), [])
 
 
-def _only_output(graph, tensor, k):
+def _only_output(readers, graph, tensor, k):
     """Whether `tensor` is read in `graph` only as its output k."""
-    return not _readers(graph, tensor) and [o is tensor for o in graph.outputs].count(True) == 1 \
+    return not readers(graph, tensor) and [o is tensor for o in graph.outputs].count(True) == 1 \
         and graph.outputs[k] is tensor
 
 
-def _counter_steps(graph, value, k):
+def _counter_steps(readers, graph, value, k):
     """The `value + constant` nodes taking loop counter `value` to `graph`'s output k, when
     that is all that happens to it (through conds too), else None."""
     steps = []
-    readers = _readers(graph, value)
-    if not readers:
-        return steps if _only_output(graph, value, k) else None
+    reads = readers(graph, value)
+    if not reads:
+        return steps if _only_output(readers, graph, value, k) else None
     if any(o is value for o in graph.outputs):
         return None
-    for n, j in readers:
+    for n, j in reads:
         if registry.OPS[n.op].kernel is operator.add and not n.attrs:
-            other = n.inputs[1 - j]
-            if not other.node.is_constant or not _only_output(graph, n.outputs[0], k):
+            constant = n.inputs[1 - j].node.is_constant
+            if not constant or not _only_output(readers, graph, n.outputs[0], k):
                 return None
             steps.append(n)
         elif n.op == "cond" and j > 0:
-            found = [m for m, t in enumerate(n.outputs) if _only_output(graph, t, k)]
+            found = [m for m, t in enumerate(n.outputs) if _only_output(readers, graph, t, k)]
             if not found:
                 return None
             for _, branch in n.subgraphs():
-                inner = _counter_steps(branch, branch.inputs[j - 1], found[0])
+                inner = _counter_steps(readers, branch, branch.inputs[j - 1], found[0])
                 if inner is None:
                     return None
                 steps += inner
@@ -244,12 +256,13 @@ def _lazy_counters(node, skip):
     n = node.attrs["num_loop_vars"]
     cond_graph, body_graph = node.attrs["cond_graph"], node.attrs["body_graph"]
     found = []
+    readers = _Readers()
     for k in range(n):
         t = node.outputs[k]
         if k == skip or t.shape != () or t.dtype.np_dtype.kind != "i" or \
-                _readers(cond_graph, cond_graph.inputs[k]):
+                readers(cond_graph, cond_graph.inputs[k]):
             continue
-        steps = _counter_steps(body_graph, body_graph.inputs[k], k)
+        steps = _counter_steps(readers, body_graph, body_graph.inputs[k], k)
         if steps:
             found.append((k, steps))
     return found
