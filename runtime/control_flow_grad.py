@@ -215,7 +215,9 @@ def branch_vjp(op, dys, keys, rebuild):
     operands = op.inputs[1:n]
     variables = op.inputs[n:]
     out_index = _floating(node.outputs)
-    in_index = _floating(operands)
+    in_index = [i for i in _floating(operands) if op.needs_gradient(1 + i)]
+    var_index = [k for k in range(len(variables)) if op.needs_gradient(n + k)]
+    variables = [variables[k] for k in var_index]
     dys = [dys[i] if dys[i] is not None else _zeros_like(node.outputs[i]) for i in out_index]
     if not in_index and not variables:
         return [None] * len(op.inputs)
@@ -228,8 +230,8 @@ def branch_vjp(op, dys, keys, rebuild):
     result = [None] * len(op.inputs)
     for k, i in enumerate(in_index):
         result[1 + i] = grads[k]
-    for k in range(len(variables)):
-        result[n + k] = grads[len(in_index) + k]
+    for k, j in enumerate(var_index):
+        result[n + j] = grads[len(in_index) + k]
     return result
 
 
@@ -273,10 +275,12 @@ def while_vjp(op, *dys):
     n_inputs = len(op.inputs) - len([v for v in op.inputs if _is_variable(v)])
     loop_in = op.inputs[:n]
     captured = op.inputs[n:n_inputs]
-    variables = op.inputs[n_inputs:]
+    var_index = [k for k in range(len(op.inputs) - n_inputs)
+                 if op.needs_gradient(n_inputs + k)]
+    variables = [op.inputs[n_inputs + k] for k in var_index]
     body = node.attrs["body_graph"]
-    lv_index = _floating(loop_in)
-    cap_index = _floating(captured)
+    lv_index = _floating(loop_in)  # every iteration's gradient flows through all of them
+    cap_index = [j for j in _floating(captured) if op.needs_gradient(n + j)]
     if not lv_index:
         return [None] * len(op.inputs)
     stack = _augment_with_stack(node)
@@ -307,8 +311,8 @@ def while_vjp(op, *dys):
         result[i] = final[k]
     for k, j in enumerate(cap_index):
         result[n + j] = final[k1 + k]
-    for k in range(len(variables)):
-        result[n_inputs + k] = final[k2 + k]
+    for k, j in enumerate(var_index):
+        result[n_inputs + j] = final[k2 + k]
     return result
 
 

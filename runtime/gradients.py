@@ -39,7 +39,7 @@ class Record:
         node: The graph Node for structured ops (cond, while) whose rule needs it, else None.
     """
 
-    __slots__ = ("vjp", "inputs", "outputs", "attrs", "node")
+    __slots__ = ("vjp", "inputs", "outputs", "attrs", "node", "_tracked")
 
     def __init__(self, vjp, inputs, outputs, attrs, node=None):
         self.vjp = vjp
@@ -47,6 +47,17 @@ class Record:
         self.outputs = outputs
         self.attrs = attrs
         self.node = node
+        self._tracked = None
+
+    def needs_gradient(self, index):
+        """True when the tape taking the gradient wants the gradient of input `index`.
+
+        A rule may skip computing the others (returning None for them): a structured op's
+        rule uses it not to build gradients nobody asked for, such as a loop's captured
+        inputs that no tape watches.
+        """
+        tracked = self._tracked
+        return tracked is None or id(self.inputs[index]) in tracked
 
 
 def _differentiable(value):
@@ -310,7 +321,11 @@ def backward(records, tracked, targets, upstream):
         dys = [grads.get(id(out)) for out in entry.outputs]
         if all(d is None for d in dys):
             continue
-        in_grads = entry.vjp(entry, *dys)
+        entry._tracked = tracked
+        try:
+            in_grads = entry.vjp(entry, *dys)
+        finally:
+            entry._tracked = None
         for value, g in zip(entry.inputs, in_grads):
             if g is not None and id(value) in tracked:
                 accumulate(value, g)

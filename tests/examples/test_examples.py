@@ -39,7 +39,7 @@ def test_every_example_is_tested():
     scripts = sorted(f for f in os.listdir(EXAMPLES) if f.endswith('.py'))
     assert scripts == ['collatz.py', 'custom_backend.py', 'dynamic_rnn.py', 'early_exit.py',
                        'fizzbuzz.py', 'jax_control_flow.py', 'jax_multi_device.py',
-                       'quickstart.py', 'tracing.py']
+                       'quickstart.py', 'tracing.py', 'train_rnn.py']
 
 
 def test_quickstart():
@@ -174,3 +174,13 @@ def test_every_example_function_converts():
                 failures.append((entity.qualname, reason))
     assert not failures
     assert converted >= 20
+
+
+def test_train_rnn():
+    out = output_of('train_rnn.py')
+    losses = [float(v) for v in re.findall(r'held-out loss (\d+\.\d+)', out)]
+    assert len(losses) == 6
+    assert losses[-1] < 0.2 * losses[0], losses  # it learns, not just drifts
+    assert 'train_step traces: 2' in out  # Adam's slots are created on the first call
+    error = float(re.search(r'max relative error (\S+) ', out).group(1))
+    assert error < 1e-6, out

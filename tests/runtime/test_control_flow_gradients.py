@@ -187,3 +187,42 @@ def test_backward_loop_is_staged_and_forward_pushes_once_per_iteration():
     for n in (0, 1, 5):
         assert float(grad(tf.constant(1.1, tf.float64), tf.constant(n))) == pytest.approx(
             (n + 1) * 1.1 ** n)
+
+
+def test_backward_loop_computes_only_the_gradients_asked_for():
+    # x is read inside the loop but not watched: the backward loop must not build its
+    # gradient (a scatter into a zeros array of x's shape at every iteration).
+    v = tf.Variable(np.array([0.5, -0.2]))
+
+    @tf.function
+    def grad(x, n):
+        with tf.GradientTape() as tape:
+            acc = tf.zeros([2], tf.float64)
+            t = 0
+            while t < n:
+                acc = tf.tanh(acc + x[t] * v)
+                t += 1
+            loss = tf.reduce_sum(acc)
+        return tape.gradient(loss, v)
+
+    x0 = np.array([[0.3, 0.1], [0.2, -0.4], [0.5, 0.6]])
+    graph = grad.get_concrete_function(tf.constant(x0), tf.constant(3)).graph
+
+    def ops(g):
+        for node in g.get_operations():
+            yield node.op
+            for _, sub in node.subgraphs():
+                yield from ops(sub)
+
+    assert "getitem_grad" not in set(ops(graph))
+
+    def loss(vv):
+        acc = np.zeros(2)
+        for t in range(3):
+            acc = np.tanh(acc + x0[t] * vv)
+        return acc.sum()
+
+    v0 = v.numpy()
+    expected = [(loss(v0 + e) - loss(v0 - e)) / 2e-6 for e in np.eye(2) * 1e-6]
+    got = grad(tf.constant(x0), tf.constant(3)).numpy()
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
