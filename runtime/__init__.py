@@ -153,6 +153,12 @@ from runtime.gradients import UnconnectedGradients  # noqa: E402
 from runtime.gradients import custom_gradient  # noqa: E402
 from runtime.gradients import stop_gradient  # noqa: E402
 from runtime import optimizers  # noqa: E402 - tf.optimizers.SGD, tf.optimizers.Adam
+from runtime import nest  # noqa: E402 - tf.nest (map_structure, flatten, ...)
+from runtime.functional_ops import map_fn  # noqa: E402
+from runtime.functional_ops import scan  # noqa: E402
+from runtime.ops.linalg_ops import clip_by_value  # noqa: E402
+from runtime.ops.linalg_ops import einsum  # noqa: E402
+from runtime.ops.linalg_ops import one_hot  # noqa: E402
 from runtime.function import function  # noqa: E402
 
 from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
@@ -171,5 +177,6 @@ __all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', '
            'reduce_prod', 'reduce_sum', 'reshape', 'shape', 'sigmoid', 'sign', 'size', 'sqrt',
            'square', 'squeeze', 'stack', 'string', 'subtract', 'switch_case', 'tanh',
            'transpose', 'truediv', 'stop_gradient', 'custom_gradient',
-           'uint8', 'unstack', 'where', 'while_loop', 'zeros', 'zeros_like']
+           'uint8', 'unstack', 'where', 'while_loop', 'zeros', 'zeros_like',
+           'nest', 'map_fn', 'scan', 'clip_by_value', 'einsum', 'one_hot']
 

@@ -165,13 +165,66 @@ class NodeDef:
         return f"NodeDef(name={self.name!r}, op={self.op!r}, input={self.input!r})"
 
 
+class ArgDef:
+    """An input or output of a FunctionDef's signature: .name and .type (a DType)."""
+
+    __slots__ = ("name", "type")
+
+    def __init__(self, name, type):  # noqa: A002 - TensorFlow's field name
+        self.name = name
+        self.type = type
+
+    def __repr__(self):
+        return f"ArgDef(name={self.name!r}, type={self.type.name})"
+
+
+class FunctionSignature:
+    """A FunctionDef's signature: .name, .input_arg and .output_arg (ArgDefs)."""
+
+    __slots__ = ("name", "input_arg", "output_arg")
+
+    def __init__(self, name, input_arg, output_arg):
+        self.name = name
+        self.input_arg = input_arg
+        self.output_arg = output_arg
+
+
+class FunctionDef:
+    """One subgraph as TensorFlow lists it: .signature, .node_def, .ret (output -> tensor)."""
+
+    __slots__ = ("signature", "node_def", "ret")
+
+    def __init__(self, signature, node_def, ret):
+        self.signature = signature
+        self.node_def = node_def
+        self.ret = ret
+
+    def __repr__(self):
+        return f"FunctionDef({self.signature.name!r}, {len(self.node_def)} nodes)"
+
+
+class FunctionDefLibrary:
+    """`GraphDef.library`: `.function` lists a FunctionDef per subgraph, nested ones too."""
+
+    __slots__ = ("function",)
+
+    def __init__(self, functions):
+        self.function = functions
+
+
 class GraphDef:
-    """TensorFlow-style graph description; `.node` lists NodeDefs in topological order."""
+    """TensorFlow-style graph description; `.node` lists NodeDefs in topological order.
 
-    __slots__ = ("node",)
+    `.library.function` holds one FunctionDef per subgraph (cond branches, while cond and
+    body, switch_case branches, at any depth), as TensorFlow 2 lists its functional control
+    flow; a node's graph-valued attr is named in `NodeDef.attr[key + "_name"]`.
+    """
 
-    def __init__(self, nodes):
+    __slots__ = ("node", "library")
+
+    def __init__(self, nodes, library=None):
         self.node = nodes
+        self.library = library if library is not None else FunctionDefLibrary([])
 
     def __repr__(self):
         return "\n".join(repr(n) for n in self.node)
@@ -368,14 +421,9 @@ class Graph:
         Input names follow TensorFlow: 'node' for output 0, 'node:i' otherwise, and
         '^node' for control inputs.
         """
-        from runtime.ops import registry
-        nodes = []
-        for node in self.nodes:
-            inputs = [t.ref_name for t in node.inputs]
-            inputs += ["^" + c.name for c in node.control_inputs]
-            nodes.append(NodeDef(node.name, registry.tf_name(node.op, node), inputs,
-                                 dict(node.attrs)))
-        return GraphDef(nodes)
+        functions = []
+        nodes = _node_defs(self, functions, set())
+        return GraphDef(nodes, FunctionDefLibrary(functions))
 
     def to_dot(self):
         """Returns the graph in Graphviz dot syntax (see runtime/graph_dot.py)."""
@@ -448,6 +496,34 @@ def _pretty_body(graph, indent, lines):
         for key, sub in node.subgraphs():
             text = sub.pretty(indent + "  ")
             lines.append(text.replace(f"graph {sub.name}(", f"{key} {sub.name}(", 1))
+
+
+def _node_defs(graph, functions, taken):
+    """NodeDefs of `graph`; appends a FunctionDef per subgraph (depth first) to `functions`."""
+    from runtime.ops import registry  # pylint: disable=g-import-not-at-top
+    nodes = []
+    for node in graph.nodes:
+        inputs = [t.ref_name for t in node.inputs]
+        inputs += ["^" + c.name for c in node.control_inputs]
+        attrs = dict(node.attrs)
+        for key, sub in node.subgraphs():
+            name = sub.name
+            suffix = 0
+            while name in taken:  # function names are unique in a library, as in TF
+                suffix += 1
+                name = f"{sub.name}_{suffix}"
+            taken.add(name)
+            attrs[key + "_name"] = name
+            body = _node_defs(sub, functions, taken)
+            signature = FunctionSignature(
+                name, [ArgDef(t.node.name, t.dtype) for t in sub.inputs],
+                [ArgDef(f"output_{i}", t.dtype) for i, t in enumerate(sub.outputs or ())
+                 if isinstance(t, SymbolicTensor)])
+            ret = {f"output_{i}": t.ref_name for i, t in enumerate(sub.outputs or ())
+                   if isinstance(t, SymbolicTensor)}
+            functions.append(FunctionDef(signature, body, ret))
+        nodes.append(NodeDef(node.name, registry.tf_name(node.op, node), inputs, attrs))
+    return nodes
 
 
 def _leaked_error(tensor, graph):

@@ -8,7 +8,7 @@ tf.cond's branch outputs and tf.while_loop's loop variables all flatten through 
 
 __all__ = ["is_nested", "is_namedtuple", "children", "rebuild", "flatten",
            "flatten_with_paths", "map_structure", "pack_sequence_as", "structure_signature",
-           "assert_same_structure"]
+           "assert_same_structure", "StructureTypeError"]
 
 
 def is_namedtuple(value):
@@ -88,11 +88,12 @@ def _flatten_into(value, out):
         out.append(value)
 
 
-def flatten(structure):
+def flatten(structure, expand_composites=False):
     """Returns the leaves of a nested structure, in flattening order.
 
     Args:
         structure: Any value; lists, tuples and dicts are descended into.
+        expand_composites: Accepted for TensorFlow's signature; changes nothing here.
 
     Returns:
         A list of leaves (`[structure]` for a leaf).
@@ -120,27 +121,49 @@ def flatten_with_paths(structure, path=""):
     return out
 
 
-def map_structure(fn, structure):
-    """Applies `fn` to every leaf, in flattening order, and rebuilds the structure.
+def map_structure(func, *structure, check_types=True, expand_composites=False):
+    """Applies `func` to the leaves of one or more structures (TensorFlow's tf.nest).
 
     Args:
-        fn: A callable taking a leaf.
-        structure: A nested structure.
+        func: A callable taking one leaf from each structure.
+        *structure: One or more nested structures of the same shape.
+        check_types: With several structures, whether their containers must also have the
+            same types (a list and a tuple then differ).
+        expand_composites: Accepted for TensorFlow's signature: the runtime has no
+            composite tensors, so it changes nothing.
 
     Returns:
-        The structure with each leaf replaced by `fn(leaf)`.
+        A structure like the first, each leaf replaced by `func(*leaves)`.
+
+    Raises:
+        ValueError: if no structure is given, or the structures nest differently.
+        TypeError: (a StructureTypeError, also a ValueError) if only container types differ
+            and `check_types` is True.
     """
+    del expand_composites
+    if len(structure) == 1:
+        return _map_one(func, structure[0])
+    if not structure:
+        raise ValueError("map_structure expected at least one structure, found none.")
+    for other in structure[1:]:
+        assert_same_structure(structure[0], other, check_types=check_types)
+    flats = [flatten(s) for s in structure]
+    return pack_sequence_as(structure[0], [func(*leaves) for leaves in zip(*flats)])
+
+
+def _map_one(fn, structure):
     if not is_nested(structure):
         return fn(structure)
-    return rebuild(structure, [map_structure(fn, item) for item in _items(structure)])
+    return rebuild(structure, [_map_one(fn, item) for item in _items(structure)])
 
 
-def pack_sequence_as(structure, flat_sequence):
+def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     """Fills `structure`'s leaves with the items of `flat_sequence`, in flattening order.
 
     Args:
         structure: A nested structure (the template).
         flat_sequence: A sequence with one item per leaf of `structure`.
+        expand_composites: Accepted for TensorFlow's signature; changes nothing here.
 
     Returns:
         The new structure.
@@ -154,7 +177,7 @@ def pack_sequence_as(structure, flat_sequence):
         raise ValueError(f"pack_sequence_as: the structure has {count} leaves but "
                          f"{len(flat)} values were given.")
     items = iter(flat)
-    return map_structure(lambda _: next(items), structure)
+    return _map_one(lambda _: next(items), structure)
 
 
 def structure_signature(structure, check_types=True):
@@ -179,19 +202,32 @@ def structure_signature(structure, check_types=True):
     return "*"
 
 
-def assert_same_structure(nest1, nest2, check_types=True):
+class StructureTypeError(TypeError, ValueError):
+    """Two structures nest alike but with different container types (TensorFlow raises
+    TypeError here; it is also a ValueError, what the runtime raised before)."""
+
+
+def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
     """Raises unless two structures nest the same way (leaves may differ).
 
     Args:
         nest1: A nested structure.
         nest2: A nested structure.
         check_types: When False, a list and a tuple of the same length match.
+        expand_composites: Accepted for TensorFlow's signature; changes nothing here.
 
     Raises:
         ValueError: if the structures differ.
+        StructureTypeError: (a TypeError and a ValueError) if only container types differ.
     """
+    del expand_composites
     a = structure_signature(nest1, check_types)
     b = structure_signature(nest2, check_types)
+    if a != b and check_types and (structure_signature(nest1, False)
+                                   == structure_signature(nest2, False)):
+        raise StructureTypeError(
+            f"The two structures don't have the same sequence type, so not the same nested "
+            f"structure: {a} and {b}. Pass check_types=False to match a list with a tuple.")
     if a != b:
         raise ValueError(f"The two structures don't have the same nested structure: "
                          f"{a} and {b}.")

@@ -199,6 +199,26 @@ class TensorArray:
                      {"dtype": self._dtype, "element_shape": self._element_shape,
                       "location": user_traceback_line()}, name)
 
+    def concat(self, name=None):
+        """Returns all elements concatenated along their first dimension (TensorFlow's concat).
+
+        Elements must have rank >= 1 and agree in every dimension but the first.
+
+        Args:
+            name: Optional node name.
+
+        Returns:
+            A Tensor.
+
+        Raises:
+            InvalidArgumentError: for scalar elements or shapes that do not fit.
+        """
+        if self._eager():
+            return EagerTensor(state_ops._ta_concat_kernel(self._storage, self._dtype,
+                                                           self._element_shape))
+        return apply(OPS["tensor_array_concat"], [self._handle],
+                     {"dtype": self._dtype, "element_shape": self._element_shape}, name)
+
     def _pop_back(self, name=None):
         """Removes the last element (what a staged `list.pop()` does).
 

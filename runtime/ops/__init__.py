@@ -8,3 +8,4 @@ from runtime.ops import reduction_ops  # noqa: F401
 from runtime.ops import random_ops  # noqa: F401
 from runtime.ops import io_ops  # noqa: F401
 from runtime.ops import state_ops  # noqa: F401
+from runtime.ops import linalg_ops  # noqa: F401

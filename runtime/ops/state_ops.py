@@ -188,6 +188,37 @@ def _ta_stack_kernel(handle, dtype, element_shape, location=""):
             + location, "tensor_array_stack") from None
 
 
+def _infer_ta_concat(handle, dtype, element_shape):
+    if element_shape is None or len(element_shape) == 0:
+        return None, dtype
+    return (None,) + tuple(element_shape[1:]), dtype
+
+
+@register("tensor_array_concat", infer=_infer_ta_concat, kind=OpKind.STATE,
+          tf_name="TensorListConcatV2")
+def _ta_concat_kernel(handle, dtype, element_shape):
+    items = handle.items
+    if any(item is None for item in items):
+        items = [_zeros_element(handle, i) if item is None else item
+                 for i, item in enumerate(items)]
+    if not items:
+        tail = () if element_shape is None else tuple(0 if d is None else d
+                                                       for d in element_shape[1:])
+        return np.zeros((0,) + tail, dtype=dtype.np_dtype)
+    if any(np.ndim(item) == 0 for item in items):
+        raise InvalidArgumentError(
+            "Concat saw a scalar shape at index 0 but requires at least vectors: the "
+            "elements of a TensorArray must have rank >= 1 to concat them; use stack() "
+            "for scalars.", "tensor_array_concat")
+    try:
+        return np.concatenate(items, axis=0)
+    except ValueError:
+        shapes = sorted({tuple(item.shape) for item in items})
+        raise InvalidArgumentError(
+            f"Cannot concat a TensorArray whose elements differ beyond the first "
+            f"dimension: {shapes}.", "tensor_array_concat") from None
+
+
 @register("tensor_array_unstack", infer=lambda handle, value: ((), _VARIANT),
           kind=OpKind.STATE, tf_name="TensorListFromTensor")
 def _ta_unstack_kernel(handle, value):

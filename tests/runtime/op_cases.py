@@ -173,6 +173,26 @@ CASES = [
     case("argmax_default_axis0", tf.argmax, (f32([[1, 5], [3, 2]]),), i64([1, 0])),
     case("argmax_int32_output", tf.argmax, (f32([1, 9, 3]),), np.int32(1),
          output_type=tf.int32),
+    # -- one_hot, einsum, clip_by_value (expected values worked out by hand)
+    case("one_hot", tf.one_hot, (i32([0, 2, -1, 3]), 3),
+         f32([[1, 0, 0], [0, 0, 1], [0, 0, 0], [0, 0, 0]])),
+    case("one_hot_axis0_on_off", tf.one_hot, (i64([1, 0]), 2), i32([[9, 5], [5, 9]]),
+         on_value=5, off_value=9, axis=0),
+    case("one_hot_matrix_dtype", tf.one_hot, (i32([[1], [0]]), 2),
+         np.array([[[False, True]], [[True, False]]]), dtype=tf.bool),
+    case("einsum_matmul", lambda a, b2: tf.einsum("ij,jk->ik", a, b2),
+         (f32([[1, 2], [3, 4]]), f32([[5, 6], [7, 8]])), f32([[19, 22], [43, 50]])),
+    case("einsum_implicit_transpose", lambda a: tf.einsum("ji", a), (i32(M),),
+         i32([[1, 4], [2, 5], [3, 6]])),
+    case("einsum_trace_and_sum", lambda a: tf.einsum("ii->", a), (i32([[1, 2], [3, 4]]),),
+         np.int32(5)),
+    case("einsum_outer", lambda a, b2: tf.einsum("i,j->ij", a, b2), (i32([1, 2]), i32([3, 4, 5])),
+         i32([[3, 4, 5], [6, 8, 10]])),
+    case("einsum_batch_dot", lambda a, b2: tf.einsum("bi,bi->b", a, b2),
+         (f32([[1, 2], [3, 4]]), f32([[1, 1], [2, 0]])), f32([3, 6])),
+    case("clip_by_value", tf.clip_by_value, (f32([-2, 0.5, 3]), -1.0, 1.0), f32([-1, 0.5, 1])),
+    case("clip_by_value_int_tensor_bounds", tf.clip_by_value,
+         (i32([[1, 5], [9, -3]]), i32([[2, 2], [2, 2]]), 6), i32([[2, 5], [6, 2]])),
 ]
 
 # Cases whose result length depends on input values: their static shape has None dims.
@@ -205,6 +225,14 @@ ERROR_CASES = [
               r"Cannot convert 1.5 to a tensor of dtype int32"),
     ErrorCase("getitem_out_of_range", lambda a: a[5], (i32([1, 2]),), {},
               tf.errors.InvalidArgumentError, r"out of"),
+    ErrorCase("one_hot_float_indices", tf.one_hot, (f32([1]), 2), {},
+              tf.errors.InvalidArgumentError, r"one_hot expects int32, int64 or uint8"),
+    ErrorCase("einsum_wrong_rank", lambda a: tf.einsum("ij->i", a), (i32([1, 2]),), {},
+              tf.errors.InvalidArgumentError, r"einsum: operand with subscripts 'ij' has rank 2"),
+    ErrorCase("einsum_operand_count", lambda a: tf.einsum("i,i->", a), (i32([1, 2]),), {},
+              tf.errors.InvalidArgumentError, r"has 2 operand\(s\) but 1 input\(s\)"),
+    ErrorCase("clip_by_value_dtype", tf.clip_by_value, (i32([1]), 0.5, 2), {}, TypeError,
+              r"Cannot convert 0.5 to a tensor of dtype int32"),
 ]
 
 

@@ -76,6 +76,16 @@ CASES = [
     ("reduce_max_axis", lambda x: tf.reduce_max(x, axis=1), [a(3, 4)]),
     ("reduce_min_all", tf.reduce_min, [a(3, 4)]),
     ("reduce_prod_axis", lambda x: tf.reduce_prod(x, axis=0), [pos(3, 2)]),
+    ("einsum_matmul", lambda x, y: tf.einsum("ij,jk->ik", x, y), [a(2, 3), a(3, 4)]),
+    ("einsum_sum_only_letter", lambda x, y: tf.einsum("ij,k->k", x, y), [a(2, 3), a(4)]),
+    ("einsum_batch_outer", lambda x, y: tf.einsum("bi,bj->bij", x, y), [a(2, 3), a(2, 2)]),
+    # values kept away from the bounds (the clip has kinks there)
+    ("clip_by_value", lambda x: tf.clip_by_value(x, -1.0, 1.0),
+     [np.array([[-1.7, -0.4, 0.3], [0.9, 1.6, -0.2]])]),
+    ("clip_by_value_tensor_bounds", lambda x, lo: tf.clip_by_value(x, lo, 0.5),
+     [np.array([-1.2, 0.1, 0.9]), np.array([-0.6, -0.5, 0.0])]),
+    ("one_hot_times_x", lambda x: tf.one_hot(tf.constant([2, 0]), 3, dtype=tf.float64) * x,
+     [a(2, 3)]),
 ]
 
 
