@@ -8,12 +8,13 @@ structured node on the active tapes with its op's rule.
 - branching ops (`cond`, `switch_case`; `branch_vjp`): a new node of the same op on the same
   selector whose branches replay the forward branch under a tape and return its vjp (zeros
   for operands a branch does not use).
-- while (`while_vjp`): the forward loop gets a stack (a per-execution Python list behind a `variant`
-  tensor) onto which every iteration pushes its loop variables: one entry per iteration,
-  memory linear in the trip count. The backward loop pops them in reverse, replays the body
-  on them under a tape, and carries the loop variables' gradients and the sums of the
-  captured values' gradients. Replaying trades one extra forward pass of the body for not
-  storing every intermediate.
+- while (`while_vjp`): the forward loop gets a stack (a per-execution Python list behind a
+  `variant` tensor) onto which every iteration pushes its loop variables and the values the
+  backward products read: one entry per iteration, memory linear in the trip count. The
+  backward loop pops them in reverse, differentiates the body (traced by replaying it under a
+  tape, then rewired to read the saved values: `_save_instead_of_replay`, so the optimiser
+  prunes the replay) and carries the loop variables' gradients and the sums of the captured
+  values' gradients.
 
 Variables read inside branches and bodies receive gradients like captured tensors.
 """
@@ -26,6 +27,7 @@ from runtime.ops.registry import apply
 from runtime.ops.registry import get_op
 from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
+from runtime.tensor import SymbolicTensor
 
 _VARIANT = dtypes.variant
 
@@ -88,7 +90,7 @@ def _needed(graph):
     return [n for n in graph.nodes if id(n) in seen]
 
 
-def replay(graph, inputs, prune=True):
+def replay(graph, inputs, prune=True, env=None):
     """Re-issues the ops of `graph` on `inputs` in the current context.
 
     Ops are recorded by active tapes like any others, which is what the gradient rules rely
@@ -99,11 +101,13 @@ def replay(graph, inputs, prune=True):
         inputs: One Tensor per `graph.inputs`.
         prune: Run only the nodes the outputs depend on (for recomputation, so prints and
             asserts do not repeat); False copies every node.
+        env: Optional dict, filled with id(tensor of `graph`) -> the Tensor standing for it.
 
     Returns:
         The list of Tensors standing for `graph.outputs`.
     """
-    env = {id(ph): t for ph, t in zip(graph.inputs, inputs)}
+    env = {} if env is None else env
+    env.update((id(ph), t) for ph, t in zip(graph.inputs, inputs))
     for node in (_needed(graph) if prune else graph.nodes):
         if node.is_placeholder:
             continue
@@ -182,15 +186,24 @@ def _zeros_like(t):
     return zeros_like(t)
 
 
-def _subgraph_vjp(graph, operands, variables, dys, out_index, in_index):
-    """Replays `graph` on `operands` under a tape; returns grads of operands[in_index] + vars."""
+def _subgraph_vjp(graph, operands, variables, dys, out_index, in_index, trace=None):
+    """Replays `graph` on `operands` under a tape; returns grads of operands[in_index] + vars.
+
+    `trace`, when given, is a dict that receives `env` (the replay's tensor map) and `mid`
+    (the number of nodes of the current graph when the replay ended and the vector-Jacobian
+    products began).
+    """
     from runtime.gradients import GradientTape
     from runtime.gradients import UnconnectedGradients
     watched = [operands[i] for i in in_index]
+    env = {}
     with GradientTape(watch_accessed_variables=False) as tape:
         tape.watch(watched)
         tape.watch(variables)
-        outs = replay(graph, operands)
+        outs = replay(graph, operands, env=env)
+    if trace is not None:
+        current = context.get_graph()
+        trace.update(env=env, graph=current, mid=len(current.nodes))
     targets = [outs[i] for i in out_index]
     return tape.gradient(targets, watched + list(variables), output_gradients=list(dys),
                          unconnected_gradients=UnconnectedGradients.ZERO)
@@ -235,18 +248,25 @@ def branch_vjp(op, dys, keys, rebuild):
     return result
 
 
-def _augment_with_stack(node):
-    """Makes the forward while node push its loop variables at every iteration.
-
-    The node gets one more captured input (a fresh stack per execution, made just before the
-    loop), and fresh cond/body graphs that take it; the body pushes the iteration's loop
-    variables. Returns the stack tensor.
-    """
+def _new_stack(node):
+    """A fresh stack per execution of the forward while node, made just before the loop."""
     graph = node.graph
     with context.graph_scope(graph):
         stack = apply(OPS["loop_stack_new"], [], {})
     graph.nodes.remove(stack.node)
     graph.nodes.insert(graph.nodes.index(node), stack.node)
+    return stack
+
+
+def _push_iterations(node, stack, saved):
+    """Makes the forward while node push its loop variables, then `saved`, at every iteration.
+
+    The node gets one more captured input (`stack`) and fresh cond/body graphs that take it;
+    at the end of each iteration the body pushes the iteration's loop variables and the values
+    of `saved` (tensors of the original body graph the backward loop reads instead of
+    recomputing them).
+    """
+    graph = node.graph
     n = node.attrs["num_loop_vars"]
 
     def rebuilt(old, push):
@@ -254,16 +274,61 @@ def _augment_with_stack(node):
         with context.graph_scope(sub):
             phs = [sub.placeholder(t.dtype, t.shape, name=t.node.name) for t in old.inputs]
             stack_ph = sub.placeholder(_VARIANT, (), name="loop_stack")
+            env = {}
+            outs = replay(old, phs, prune=False, env=env)
             if push:
-                apply(OPS["loop_stack_push"], [stack_ph] + phs[:n], {})
-            sub.outputs = [sub.capture(t) for t in replay(old, phs, prune=False)]
+                apply(OPS["loop_stack_push"], [stack_ph] + phs[:n] +
+                      [env[id(t)] for t in saved], {})
+            sub.outputs = [sub.capture(t) for t in outs]
         return sub
 
     node.attrs["cond_graph"] = rebuilt(node.attrs["cond_graph"], push=False)
     node.attrs["body_graph"] = rebuilt(node.attrs["body_graph"], push=True)
     node.inputs.append(stack)
     node.stateful = True
-    return stack
+
+
+def _save_instead_of_replay(trace, pop, body):
+    """Rewires the backward body to read forward values from the stack, not from its replay.
+
+    The vector-Jacobian products (the nodes after `trace['mid']`) read some values that the
+    replay of the forward body recomputed (a tanh's output, a matmul's operand). Each such
+    value computed by a pure node becomes one more output of the `pop`, and the products read
+    that instead; the replayed nodes nobody reads any more are pruned by the optimiser, so the
+    backward loop costs the products alone. Returns the original body tensors to push, in pop
+    order.
+    """
+    graph = trace["graph"]
+    originals = {id(t): t for original in body.nodes for t in original.outputs}
+    origin = {id(tensor): originals[oid] for oid, tensor in trace["env"].items()
+              if oid in originals}
+    replay_nodes = set(map(id, graph.nodes[:trace["mid"]]))
+    saved, substitute = [], {}
+    readers = graph.nodes[trace["mid"]:]
+    for reader in readers:
+        for t in reader.inputs:
+            key = id(t)
+            if key in substitute or key not in origin:
+                continue
+            producer = t.node
+            if id(producer) not in replay_nodes or producer.stateful or producer.is_source:
+                continue
+            substitute[key] = None
+            saved.append(t)
+    if not saved:
+        return []
+    base = len(pop.outputs)
+    specs = list(pop.attrs["specs"])
+    for k, t in enumerate(saved):
+        new = SymbolicTensor(pop, base + k, t.shape, t.dtype)
+        pop.outputs.append(new)
+        specs.append((t.shape, t.dtype))
+        substitute[id(t)] = new
+    pop.attrs["specs"] = specs
+    for reader in readers:
+        reader.inputs = [substitute.get(id(t), t) for t in reader.inputs]
+    graph.outputs = [substitute.get(id(t), t) for t in graph.outputs]
+    return [origin[id(t)] for t in saved]
 
 
 def while_vjp(op, *dys):
@@ -283,7 +348,8 @@ def while_vjp(op, *dys):
     cap_index = [j for j in _floating(captured) if op.needs_gradient(n + j)]
     if not lv_index:
         return [None] * len(op.inputs)
-    stack = _augment_with_stack(node)
+    stack = _new_stack(node)
+    traces = {}  # id(backward body graph) -> (pop node, trace) of each trace of body_fn
     specs = [(t.shape, t.dtype) for t in node.outputs]
     init_d = [dys[i] if dys[i] is not None else _zeros_like(node.outputs[i]) for i in lv_index]
     init_c = [_zeros_like(captured[j]) for j in cap_index]
@@ -297,7 +363,9 @@ def while_vjp(op, *dys):
         state = apply(OPS["loop_stack_pop"], [stack], {"specs": specs})
         operands = list(state) + list(captured)
         in_index = lv_index + [n + j for j in cap_index]
-        grads = _subgraph_vjp(body, operands, variables, acc[:k1], lv_index, in_index)
+        trace = {}
+        grads = _subgraph_vjp(body, operands, variables, acc[:k1], lv_index, in_index, trace)
+        traces[id(trace["graph"])] = (state[0].node, trace)
         new_d = grads[:k1]
         new_c = [a + g for a, g in zip(acc[k1:k2], grads[k1:k1 + len(cap_index)])]
         new_v = [a + g for a, g in zip(acc[k2:], grads[k1 + len(cap_index):])]
@@ -306,6 +374,9 @@ def while_vjp(op, *dys):
     final = while_loop(cond_fn, body_fn, tuple(init_d + init_c + init_v))
     if not isinstance(final, (list, tuple)):
         final = [final]
+    backward = final[0].node
+    pop, trace = traces[id(backward.attrs["body_graph"])]
+    _push_iterations(node, stack, _save_instead_of_replay(trace, pop, body))
     result = [None] * len(op.inputs)
     for k, i in enumerate(lv_index):
         result[i] = final[k]
