@@ -11,6 +11,7 @@ import autograph
 from autograph.impl import collector
 from runtime import config as _config
 from runtime import context
+from runtime.context import _state as _context_state
 from runtime import function_keys as keys
 from runtime import function_options
 from runtime import function_signature as signatures
@@ -255,17 +256,20 @@ class Function:
         if not kwargs and not _config._run_functions_eagerly:
             # Fast path: all-tensor positional calls, keyed on (shape, dtype) per argument.
             key = []
+            values = []
             for arg in args:
                 if type(arg) is not EagerTensor:
                     break
                 value = arg._value
+                values.append(value)
                 key.append(value.shape)
                 key.append(value.dtype)
             else:
                 concrete = self._fast.get(tuple(key))
-                if concrete is not None and context.executing_eagerly():
-                    self._detector.called_without_tracing()
-                    return concrete._pack(concrete._run(*[a._value for a in args]))
+                stack = _context_state.stack  # context.executing_eagerly(), inlined
+                if concrete is not None and (not stack or stack[-1] is None):
+                    self._detector.recent.append(0)  # called_without_tracing(), inlined
+                    return concrete._pack(concrete._run(*values))
         return self._call_slow(args, kwargs)
 
     def _call_slow(self, args, kwargs):
