@@ -8,8 +8,25 @@ import numpy as np
 import pytest
 
 import runtime as tf
+from runtime.ops import gradient_ops
+from runtime.ops import registry
 
 R = np.random.RandomState(0)
+
+
+def first_derivative(f):
+    """x -> the gradient of f at x: differentiating it again runs the gradient ops' own vjps."""
+    def grad(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        return tape.gradient(y, x)
+
+    return grad
+
+
+def _zeros(*shape):
+    return tf.zeros(shape, tf.float64)
 
 
 def a(*shape, low=-2.0, high=2.0):
@@ -86,6 +103,20 @@ CASES = [
      [np.array([-1.2, 0.1, 0.9]), np.array([-0.6, -0.5, 0.0])]),
     ("one_hot_times_x", lambda x: tf.one_hot(tf.constant([2, 0]), 3, dtype=tf.float64) * x,
      [a(2, 3)]),
+    ("floormod", tf.math.floormod, [np.array([[2.3, -1.7, 0.4]]), np.array([0.9, 0.8, 1.3])]),
+    ("sign_times_x", lambda x: tf.sign(x) * x, [a(3)]),
+    # the ops gradients are built from, differentiated directly and as second derivatives
+    ("unbroadcast", lambda x: gradient_ops.unbroadcast(x, _zeros(3)), [a(2, 3)]),
+    ("broadcast_like", lambda x: gradient_ops.broadcast_like(x, _zeros(2, 3)), [a(3)]),
+    ("reshape_like", lambda x: gradient_ops.reshape_like(x, _zeros(3, 2)), [a(2, 3)]),
+    ("reduce_grad", lambda x: gradient_ops.reduce_grad(x, _zeros(2, 3), 1, False), [a(2)]),
+    ("second_derivative_slicing",
+     first_derivative(lambda y: tf.reduce_sum(y[1:, ::2] ** 3)), [a(3, 4)]),
+    ("second_derivative_gather",
+     first_derivative(lambda y: tf.reduce_sum(tf.gather(y, tf.constant([2, 0, 2]), axis=1) ** 3)),
+     [a(2, 3)]),
+    ("second_derivative_concat",
+     first_derivative(lambda y: tf.reduce_sum(tf.concat([y, y * y], axis=1) ** 2)), [a(2, 2)]),
 ]
 
 
@@ -142,6 +173,41 @@ def test_gradient_matches_finite_differences(fn, inputs):
         for g, e in zip(got, expected):
             assert g.shape == e.shape
             np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-7)
+
+
+def _ops_of(graph):
+    for node in graph.get_operations():
+        yield node.op
+        for _, sub in node.subgraphs():
+            yield from _ops_of(sub)
+
+
+def test_every_differentiable_op_is_checked():
+    # Structured ops are checked in test_control_flow_gradients.py and test_switch_case.py,
+    # cast (which changes precision, so finite differences cannot see it) below.
+    exercised = set()
+    for _, fn, inputs in CASES:
+        traced = tf.function(fn).get_concrete_function(*[tf.constant(x) for x in inputs])
+        exercised.update(_ops_of(traced.graph))
+    differentiable = {name for name, op in registry.OPS.items()
+                      if op.vjp is not None and not op.structured}
+    assert differentiable - exercised == {"cast"}
+
+
+def test_cast_between_floats_passes_the_gradient_back_in_the_source_dtype():
+    x = tf.constant(np.array([0.1, -2.5, 3.0]))
+    w = np.array([2.0, -1.0, 0.5], np.float32)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(tf.cast(x, tf.float32) * w)
+    g = tape.gradient(y, x)
+    assert g.dtype == tf.float64
+    np.testing.assert_array_equal(g.numpy(), w.astype(np.float64))
+    # Casting to an integer cuts the gradient, as in TensorFlow.
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        z = tf.reduce_sum(tf.cast(tf.cast(x, tf.int32), tf.float64) * 3.0)
+    assert tape.gradient(z, x) is None
 
 
 # -- the tape's API ---------------------------------------------------------------------------
