@@ -75,15 +75,10 @@ def function(func=None, *, input_signature=None, autograph=True, jit_compile=Non
             control flow with `autograph.convert` before tracing (default True).
         reduce_retracing: When a call's tensor shapes match no trace, trace once for
             generalised shapes (differing dimensions become None) instead of once per shape.
-        jit_compile: True compiles the whole graph into one program: the 'compiled'
-            executor (an error with executor='interpreter'). None or False: as `executor`.
-        experimental_implements, experimental_attributes: TensorFlow's function attributes;
-            None only (there is no graph-level function library to attach them to).
-        experimental_autograph_options: None or empty (see runtime/function_options.py).
-        experimental_relax_shapes: TensorFlow's old name of `reduce_retracing`.
-        experimental_compile: TensorFlow's old name of `jit_compile`.
-        experimental_follow_type_hints: True converts the arguments of parameters annotated
-            `tf.Tensor` to tensors before looking up a trace.
+        jit_compile, experimental_implements, experimental_autograph_options,
+        experimental_attributes, experimental_relax_shapes, experimental_compile,
+        experimental_follow_type_hints: TensorFlow's arguments, with TensorFlow's meaning
+            or refused with a reason (see runtime/function_options.py).
         executor: How concrete functions run their graph: 'compiled' (default; Python code
             generated from the graph by `runtime.executor.compile`) or 'interpreter' (the
             reference node-by-node interpreter, `runtime.executor.interpret`). Both give the
@@ -96,14 +91,11 @@ def function(func=None, *, input_signature=None, autograph=True, jit_compile=Non
         ValueError: for an unknown `executor`.
         TypeError: if `input_signature` holds something other than TensorSpecs.
     """
-    for name, value in (("experimental_implements", experimental_implements),
-                        ("experimental_attributes", experimental_attributes)):
-        if value is not None:
-            raise ValueError(f"tf.function expected {name}=None, found {value!r}: the runtime "
-                             f"has no function library for attributes to annotate.")
     executor, reduce_retracing, jit_compile = function_options.resolve(
         executor, reduce_retracing, jit_compile, experimental_compile,
-        experimental_relax_shapes, experimental_autograph_options)
+        experimental_relax_shapes, experimental_autograph_options,
+        experimental_implements=experimental_implements,
+        experimental_attributes=experimental_attributes)
 
     def decorate(fn):
         return Function(fn, input_signature=input_signature, autograph=autograph,
@@ -142,8 +134,7 @@ class Function:
                                             drop_first=_instance is not None)
         self._jit_compile = jit_compile
         self._follow_type_hints = follow_type_hints
-        # parameters whose arguments become tensors before the cache lookup (TF's
-        # experimental_follow_type_hints), or None
+        # parameters annotated tf.Tensor when following type hints, else None
         self._hinted = (function_options.tensor_hinted(python_function, self._arg_spec)
                         if follow_type_hints else None) or None
         self._cache = {}  # full cache key -> ConcreteFunction, in trace order
@@ -303,12 +294,16 @@ class Function:
                 fast[tuple(key)] = concrete
         return concrete._call_values(values)
 
-    def _call_inline(self, args, kwargs):
-        """Called while another graph is being built: runs the Python function inline."""
+    def _canonicalize(self, args, kwargs):
         positional, names, keywords = self._arg_spec.canonicalize(args, kwargs)
         if self._hinted is not None:
             positional, keywords = function_options.follow_hints(self._hinted, positional,
                                                                  names, keywords)
+        return positional, names, keywords
+
+    def _call_inline(self, args, kwargs):
+        """Called while another graph is being built: runs the Python function inline."""
+        positional, names, keywords = self._canonicalize(args, kwargs)
         if self._input_signature is not None:
             positional = self._apply_signature(positional, names, keywords, feed=False)
         positional = [keys.normalize(v) for v in positional]
@@ -325,10 +320,7 @@ class Function:
 
     def _lookup(self, args, kwargs, feed):
         """Returns (ConcreteFunction, numpy values to feed or None), tracing if needed."""
-        positional, names, keywords = self._arg_spec.canonicalize(args, kwargs)
-        if self._hinted is not None:
-            positional, keywords = function_options.follow_hints(self._hinted, positional,
-                                                                 names, keywords)
+        positional, names, keywords = self._canonicalize(args, kwargs)
         if self._input_signature is not None:
             positional = self._apply_signature(positional, names, keywords, feed)
             values = keys.feed_values(positional, keywords) if feed else None

@@ -11,6 +11,8 @@ Each is accepted with TensorFlow's meaning, or refused with a reason where it ha
 - `experimental_autograph_options`: TensorFlow's optional conversion features. This
   converter has none to switch (what it converts it always converts), so only None or an
   empty collection is accepted.
+- `experimental_implements`, `experimental_attributes`: None only (no function library
+  holds function attributes here).
 - `experimental_follow_type_hints`: with True, arguments whose parameter is annotated
   `tf.Tensor` are converted to tensors before the trace-cache lookup, so Python numbers
   passed there do not retrace per value.
@@ -26,14 +28,16 @@ from runtime.tensor import convert_to_tensor
 
 
 def resolve(executor, reduce_retracing, jit_compile, experimental_compile,
-            experimental_relax_shapes, experimental_autograph_options):
+            experimental_relax_shapes, experimental_autograph_options,
+            experimental_implements=None, experimental_attributes=None):
     """Checks TensorFlow's extra arguments and folds them into the runtime's own.
 
     Args:
         executor: 'compiled' or 'interpreter'.
         reduce_retracing: the reduce_retracing argument.
         jit_compile, experimental_compile, experimental_relax_shapes,
-        experimental_autograph_options: TensorFlow's arguments (see the module docstring).
+        experimental_autograph_options, experimental_implements, experimental_attributes:
+            TensorFlow's arguments (see the module docstring).
 
     Returns:
         (executor, reduce_retracing, jit_compile) to use.
@@ -42,6 +46,11 @@ def resolve(executor, reduce_retracing, jit_compile, experimental_compile,
         ValueError: jit_compile=True with executor='interpreter', or optional AutoGraph
             features that this converter does not have.
     """
+    for name, value in (("experimental_implements", experimental_implements),
+                        ("experimental_attributes", experimental_attributes)):
+        if value is not None:
+            raise ValueError(f"tf.function expected {name}=None, found {value!r}: the runtime "
+                             f"has no function library for attributes to annotate.")
     if experimental_compile is not None:
         warnings.warn("tf.function: experimental_compile is deprecated; use jit_compile "
                       "instead.", DeprecationWarning, stacklevel=3)
