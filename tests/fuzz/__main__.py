@@ -12,6 +12,8 @@ import time
 
 from tests.fuzz import harness
 from tests.fuzz import shrink
+from tests.fuzz.generator import ALL_FEATURES
+from tests.fuzz.generator import FEATURES
 from tests.fuzz.generator import generate
 
 
@@ -30,15 +32,20 @@ def main(argv=None):
     parser.add_argument("--max-stmts", type=int, default=24, help="statements per program")
     parser.add_argument("--max-failures", type=int, default=20,
                         help="stop after this many distinct failure signatures")
+    parser.add_argument("--features", default=None,
+                        help="comma-separated generator features (default: {}; known: {})"
+                        .format(",".join(sorted(FEATURES)), ",".join(sorted(ALL_FEATURES))))
     parser.add_argument("--no-shrink", action="store_true", help="print failures as found")
     args = parser.parse_args(argv)
+    features = FEATURES if args.features is None else frozenset(
+        f for f in args.features.split(",") if f)
 
     stats = collections.Counter()
     seen = {}
     start = time.perf_counter()
     for i in range(args.programs):
         seed = "{}:{}".format(args.seed, i)
-        program = generate(seed, max_stmts=args.max_stmts)
+        program = generate(seed, max_stmts=args.max_stmts, features=features)
         failures = harness.check_program(program, stats=stats)
         if failures:
             stats["failed"] += 1
@@ -56,6 +63,9 @@ def main(argv=None):
     print("{} programs in {:.1f}s: {} traced runs, {} documented limitations, {} failed "
           "({} distinct)".format(stats["programs"], elapsed, stats["traced"],
                                  stats["limitation"], stats["failed"], len(seen)))
+    for key in sorted(stats):
+        if key.startswith(("limitation:", "known bug:")):
+            print("  {}: {} runs".format(key, stats[key]))
     return 1 if seen else 0
 
 

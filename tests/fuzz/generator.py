@@ -24,6 +24,22 @@ _FLOAT_CONSTS = (0.0, 0.25, 1.0, 1.5, -0.5, -2.0, 3.75)
 _INT_MODS = (7, 13, 100, 1000)
 _FLOAT_MODS = ("8.0", "64.0")
 
+# Switchable generator features (on by default unless noted):
+# - "branch_vars": a variable first assigned inside an if branch or a loop body and read after
+#   it; on paths where plain Python raises UnboundLocalError, staged must raise it too.
+# - "while_true": `while True:` loops left by a `break` on their counter (constant bound, so
+#   the loop stays a Python loop).
+# - "chained": chained comparisons (`a < b <= c`) in conditions. OFF by default: staged
+#   chained comparisons are issue #11's converter feature (stageconv), not landed in main yet;
+#   with it on, every staged chained comparison fails with "Using the symbolic tensor ... as a
+#   Python bool is not allowed".
+# - "while_true_staged": `while True` whose break depends on a parameter, so the exit becomes
+#   staged. OFF by default: the converter feature "Python loop whose exit becomes staged" is
+#   not landed; today such a program ends with the documented StagingError "the condition of a
+#   Python while loop became a staged value", counted as a limitation.
+FEATURES = frozenset(("branch_vars", "while_true"))
+ALL_FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged"))
+
 
 @dataclasses.dataclass
 class Program:
@@ -53,7 +69,13 @@ class _Scope:
 class Generator:
     """Writes one random function per call to `program()`, deterministically from its rng."""
 
-    def __init__(self, rng, max_depth=3, max_stmts=24, max_locals=7, max_helpers=2):
+    def __init__(self, rng, max_depth=3, max_stmts=24, max_locals=7, max_helpers=2,
+                 features=FEATURES):
+        unknown = set(features) - ALL_FEATURES
+        if unknown:
+            raise ValueError("unknown fuzz features {}; known: {}".format(
+                sorted(unknown), sorted(ALL_FEATURES)))
+        self.features = frozenset(features)
         self.rng = rng
         self.max_depth = max_depth
         self.max_stmts = max_stmts
@@ -179,6 +201,8 @@ class Generator:
         kinds = ["assign"] * 5 + ["aug"] * 3 + ["print"] * 2
         if depth < self.max_depth and self.budget > 0:
             kinds += ["if"] * 3 + ["for"] * 2 + ["while"] * 2
+            if "while_true" in self.features:
+                kinds += ["while_true"]
         if self.loop_stack:
             kinds += ["break", "continue"]
         kinds += ["return"]
@@ -229,14 +253,38 @@ class Generator:
         self.staged_ctx += staged
         self._emit(indent, "if {}:".format(self._staged_condition() if staged
                                            else self._condition()))
+        first = self._first_assign(indent + 1)
         self._block(indent + 1, rng.randint(1, 3), depth + 1)
         for _ in range(rng.choice((0, 0, 1, 2))):
             self._emit(indent, "elif {}:".format(self._condition()))
             self._block(indent + 1, rng.randint(1, 2), depth + 1)
         if rng.random() < 0.5:
             self._emit(indent, "else:")
+            if first and rng.random() < 0.5:
+                self._emit(indent + 1, "{} = {}".format(first[0], self._expr(first[1], 1)))
             self._block(indent + 1, rng.randint(1, 2), depth + 1)
         self.staged_ctx -= staged
+        self._read_after(indent, first)
+
+    def _first_assign(self, indent):
+        """Maybe assigns a fresh variable first here; returns (name, type) or None."""
+        if "branch_vars" not in self.features or self.rng.random() < 0.6:
+            return None
+        t = self.rng.choice((INT, INT, FLOAT))
+        name = self._fresh("u")
+        self._emit(indent, "{} = {}".format(name, self._expr(t, 1)))
+        return name, t
+
+    def _read_after(self, indent, first):
+        """Reads a variable that `_first_assign` may have left undefined, into a local."""
+        if first is None:
+            return
+        targets = [v for v in self.scope.assignable if v[1] == first[1]]
+        if targets:
+            target = self.rng.choice(targets)[0]
+            self._emit(indent, "{} = ({} + {}) % {}".format(
+                target, first[0], self._simple(first[1]),
+                self.rng.choice(_INT_MODS) if first[1] == INT else "8.0"))
 
     def _staged_condition(self):
         """A condition that is certainly staged when traced: it starts with a parameter."""
@@ -284,10 +332,12 @@ class Generator:
         self.scope.readable.append((target, INT))
         self.loop_stack.append((constant, target))
         self.staged_ctx += not constant
+        first = self._first_assign(indent + 1)
         self._block(indent + 1, rng.randint(1, 3), depth + 1)
         self.staged_ctx -= not constant
         self.loop_stack.pop()
         self.scope.readable.remove((target, INT))
+        self._read_after(indent, first)
 
     def _stmt_while(self, indent, depth):
         rng = self.rng
@@ -296,6 +346,27 @@ class Generator:
         self._emit(indent, "{} = 0".format(counter))
         self._emit(indent, "while {} < {}:".format(counter, bound))
         self._emit(indent + 1, "{} += 1".format(counter))
+        self.scope.readable.append((counter, INT))
+        self.loop_stack.append((constant, counter))
+        self.staged_ctx += not constant
+        self._block(indent + 1, rng.randint(1, 3), depth + 1)
+        self.staged_ctx -= not constant
+        self.loop_stack.pop()
+        self.scope.readable.remove((counter, INT))
+
+    def _stmt_while_true(self, indent, depth):
+        """`while True:` left by a break on its counter, tested first thing in the body."""
+        rng = self.rng
+        counter = self._fresh("k")
+        if "while_true_staged" in self.features:
+            bound, constant = self._bound()
+        else:
+            bound, constant = str(rng.randint(0, 4)), True
+        self._emit(indent, "{} = 0".format(counter))
+        self._emit(indent, "while True:")
+        self._emit(indent + 1, "{} += 1".format(counter))
+        self._emit(indent + 1, "if {} > {}:".format(counter, bound))
+        self._emit(indent + 2, "break")
         self.scope.readable.append((counter, INT))
         self.loop_stack.append((constant, counter))
         self.staged_ctx += not constant
@@ -413,6 +484,10 @@ class Generator:
             a, _ = self._expr_g(t, depth - 1)
             b, _ = self._expr_g(t, depth - 1)
             op = rng.choice(("<", "<=", ">", ">=", "==", "!="))
+            if "chained" in self.features and rng.random() < 0.3:
+                c, _ = self._expr_g(t, depth - 1)
+                op2 = rng.choice(("<", "<=", ">", ">=", "==", "!="))
+                return "{} {} {} {} {}".format(_paren(a), op, _paren(b), op2, _paren(c)), False
             return "{} {} {}".format(_paren(a), op, _paren(b)), False
         if r < 0.8:
             a, _ = self._bool_expr(depth - 1)
@@ -438,7 +513,8 @@ def generate(seed, **kwargs):
 
     Args:
         seed: any hashable seed; the same seed always gives the same program.
-        **kwargs: passed to Generator (max_depth, max_stmts, max_locals, max_helpers).
+        **kwargs: passed to Generator (max_depth, max_stmts, max_locals, max_helpers,
+            features).
 
     Returns:
         A Program.

@@ -6,6 +6,15 @@ that silently runs unconverted would agree trivially). The traced run (every par
 tensor, one `tf.function` called once per input) must agree on the values (floats within
 float32 rounding), the printed lines in order, and the exception type; a failing staged
 `assert` raises `tf.errors.InvalidArgumentError`, as in TensorFlow.
+
+Two classes of disagreement are not failures but are counted separately (in `stats`, printed
+by `python -m tests.fuzz`), never dropped silently:
+- limitations: the documented StagingErrors the stageability analysis predicted, and an
+  exception that tracing itself raises (the same type plain Python raises) before the graph
+  ever runs: the staged `print`s that plain Python ran before the error never run (as in
+  TensorFlow, where a trace-time error leaves nothing to execute).
+- known bugs (KNOWN_BUGS): an open converter/runtime bug the fuzzer found, with its minimal
+  reproducer in tests/fuzz/regressions.py (a strict xfail that flips when it is fixed).
 """
 
 import contextlib
@@ -195,6 +204,25 @@ def _staged_exc_ok(expected, actual):
     return expected is AssertionError and actual is tf.errors.InvalidArgumentError
 
 
+# An open bug, its minimal reproducer in regressions.py: a variable assigned only under a
+# condition that is a Python value while tracing (so its branch never runs), nested inside a
+# staged branch, and read there: tracing the staged branch raises UnboundLocalError at once,
+# even on inputs where that staged branch is not taken and plain Python raises nothing.
+KNOWN_BUGS = {
+    "undefined read in a staged branch raises at trace time": (
+        lambda expected, actual: expected.exc_type is None
+        and actual.exc_type is UnboundLocalError
+        and "While executing" not in actual.exc_msg),
+}
+
+
+def _trace_time_error(expected, actual):
+    """The same exception, raised while tracing: the staged prints before it never ran."""
+    return (expected.exc_type is not None and expected.exc_type is actual.exc_type
+            and "While executing" not in actual.exc_msg and not actual.stdout
+            and expected.stdout)
+
+
 def _diff_stdout(expected, actual):
     return "expected stdout {!r}, got {!r}".format(expected[-300:], actual[-300:])
 
@@ -235,7 +263,8 @@ def check_converted(fn, inputs):
     return failures
 
 
-def check_traced(fn, inputs, param_types, report, executor=None, stats=None, accept=True):
+def check_traced(fn, inputs, param_types, report, executor=None, stats=None, accept=True,
+                 known_bugs=True):
     """Compares fn with tf.function(fn) called with tensor inputs.
 
     Args:
@@ -246,6 +275,7 @@ def check_traced(fn, inputs, param_types, report, executor=None, stats=None, acc
         executor: None for the default, else 'interpreter' or 'compiled'.
         stats: optional collections.Counter, counts 'traced' and 'limitation' runs.
         accept: whether a limitation error predicted by `report` is accepted.
+        known_bugs: whether a disagreement matching KNOWN_BUGS is counted instead of failing.
 
     Returns:
         A list of Failures.
@@ -263,6 +293,15 @@ def check_traced(fn, inputs, param_types, report, executor=None, stats=None, acc
             if stats is not None:
                 stats["limitation"] += 1
             return failures  # a documented limitation that the analysis predicted
+        known = [k for k, test in KNOWN_BUGS.items() if known_bugs and test(expected, actual)]
+        if known:
+            if stats is not None:
+                stats["known bug: " + known[0]] += 1
+            continue
+        if _trace_time_error(expected, actual):
+            if stats is not None:
+                stats["limitation: trace-time error, prints before it not run"] += 1
+            continue
         if stats is not None:
             stats["traced"] += 1
         if not _staged_exc_ok(expected.exc_type, actual.exc_type):
@@ -284,7 +323,7 @@ def _name(exc_type):
 
 
 def check_source(source, inputs, param_types, name="fuzz_fn", modes=("converted", "traced"),
-                 executor=None, stats=None, accept=True):
+                 executor=None, stats=None, accept=True, known_bugs=True):
     """Runs a program's source all three ways.
 
     Args:
@@ -297,6 +336,7 @@ def check_source(source, inputs, param_types, name="fuzz_fn", modes=("converted"
         executor: passed to check_traced.
         stats: optional collections.Counter: counts programs, traced runs and limitations.
         accept: whether documented limitation errors predicted by the analysis are accepted.
+        known_bugs: passed to check_traced.
 
     Returns:
         A list of Failures (empty when all ways agree).
@@ -311,7 +351,8 @@ def check_source(source, inputs, param_types, name="fuzz_fn", modes=("converted"
             stats["programs"] += 1
             stats["traceable"] += report.traceable
         if "traced" in modes and report.traceable:
-            failures += check_traced(fn, inputs, param_types, report, executor, stats, accept)
+            failures += check_traced(fn, inputs, param_types, report, executor, stats, accept,
+                                     known_bugs)
         return failures
     finally:
         unload(filename)

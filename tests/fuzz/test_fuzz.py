@@ -15,6 +15,7 @@ import autograph as ag
 from tests.fuzz import harness
 from tests.fuzz import shrink
 from tests.fuzz import stageability
+from tests.fuzz.generator import ALL_FEATURES
 from tests.fuzz.generator import generate
 from tests.fuzz.regressions import REGRESSIONS
 
@@ -58,7 +59,8 @@ def _regression_params():
 def test_regression(regression):
     # A known bug must show as a failure, not as an accepted limitation.
     failures = harness.check_source(regression.source.lstrip("\n"), regression.inputs,
-                                    regression.param_types, accept=regression.xfail is None)
+                                    regression.param_types, accept=regression.xfail is None,
+                                    known_bugs=False)
     assert not failures, "\n".join(map(str, failures))
 
 
@@ -79,9 +81,35 @@ def test_generator_covers_every_feature():
         "or": r" or ", "not": r"not ", "ternary": r" if .* else ", "augmented": r" [-+*/%]+= ",
         "closure": r"def h\d+\(t\)", "nonlocal": r"nonlocal ", "lambda": r"lambda t:",
         "print": r"print\(", "float": r"\d\.\d", "bool": r"\bTrue\b|\bFalse\b",
+        "variable first assigned in a branch or loop": r"^\s+u\d+ = ",
+        "while True": r"^\s+while True:$",
     }
     missing = [k for k, pattern in features.items() if not re.search(pattern, text, re.M)]
     assert not missing
+
+
+def test_generator_features_switch():
+    text = "\n".join(generate("feat:{}".format(i), features=ALL_FEATURES).source
+                     for i in range(300))
+    assert re.search(r"[<>=] \S+ [<>=!]=? ", text)  # a chained comparison
+    plain = "\n".join(generate("feat:{}".format(i), features=()).source for i in range(300))
+    assert not re.search(r"while True|\bu\d+ = ", plain)
+    with pytest.raises(ValueError, match="unknown fuzz features"):
+        generate("x", features=("chained", "nope"))
+
+
+def test_harness_counts_known_bugs_and_trace_time_errors_separately():
+    src = "def fuzz_fn(a):\n    v = 0\n    if a > 0:\n        if False:\n            u = 1\n" \
+          "        v = u\n    return v\n"
+    stats = collections.Counter()
+    assert harness.check_source(src, [(-1,)], ("int",), stats=stats) == []
+    assert stats["known bug: " + next(iter(harness.KNOWN_BUGS))] == 1
+    assert harness.check_source(src, [(-1,)], ("int",), known_bugs=False)
+    src = ("def fuzz_fn(a):\n    if a > 0:\n        print('p', a)\n    if False:\n"
+           "        u = 1\n    return u\n")
+    stats = collections.Counter()
+    assert harness.check_source(src, [(1,)], ("int",), stats=stats) == []
+    assert stats["limitation: trace-time error, prints before it not run"] == 1
 
 
 def test_generated_programs_are_valid_and_terminate():
@@ -92,7 +120,7 @@ def test_generated_programs_are_valid_and_terminate():
         try:
             for args in program.inputs:
                 outcome = harness.run(fn, args)
-                assert outcome.exc_type in (None, AssertionError), outcome
+                assert outcome.exc_type in (None, AssertionError, UnboundLocalError), outcome
         finally:
             harness.unload(filename)
 
