@@ -20,9 +20,10 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
 - Branch outputs and loop variables follow JAX's promotion rules, weak types included: `s = 0.0`
   may become float16 in a loop; a real dtype change is autograph's usual error.
 - A Python list appended to in a staged loop cannot grow (arrays have a fixed size): the error
-  says to use `lax.scan` or a preallocated array with `.at[i].set`. With
-  `set_loop_options(maximum_iterations=N)` the list becomes a StagedList, a buffer of N more
-  elements and a traced length.
+  says to use `lax.scan` or a preallocated array with `.at[i].set`. A loop whose options carry
+  `maximum_iterations=N` (the loop operators' `opts`; autograph has no user-facing
+  `set_loop_options` yet) makes the list a StagedList, a buffer of N more elements and a
+  traced length.
 
 Concrete jax arrays outside a transformation are not staged: converted code runs them as plain
 Python, as JAX itself does.
@@ -353,7 +354,7 @@ class JaxBackend(Backend):
             items: the list's elements on entry.
             element: the first appended value (only its shape and dtype are read).
             name: the variable name.
-            maximum_iterations: None, or N from `set_loop_options(maximum_iterations=N)`.
+            maximum_iterations: None, or N from the loop options (`opts['maximum_iterations']`).
 
         Returns:
             A StagedList of len(items) + N slots.
@@ -367,9 +368,7 @@ class JaxBackend(Backend):
                 'as lax.while_loop, and a JAX array cannot change its size inside a staged '
                 'loop. Build the values with lax.scan (the loop body returns one element per '
                 'step and scan stacks them), or preallocate an array before the loop and write '
-                'element i with {name} = {name}.at[i].set(value), or bound the loop with '
-                'autograph.experimental.set_loop_options(maximum_iterations=N) to make '
-                "'{name}' a buffer of N more elements.".format(name=name))
+                "element i with {name} = {name}.at[i].set(value).".format(name=name))
         jnp = jax_modules().numpy
         first = items[0] if items else element
         prototype = jax_modules().jax.typeof(first)

@@ -207,6 +207,10 @@ def test_list_in_staged_loop_says_how_to_write_it():
         jax.jit(ag.convert(squares))(3)
     assert "The list 'out' is appended to" in str(e.value)
     assert 'lax.scan' in str(e.value) and 'out = out.at[i].set(value)' in str(e.value)
+    # The advice names only what exists today.
+    experimental = getattr(ag, 'experimental', None)
+    if not hasattr(experimental, 'set_loop_options'):
+        assert 'set_loop_options' not in str(e.value)
 
 
 def test_grad_through_if_and_python_range():
@@ -307,3 +311,13 @@ def test_for_without_break_is_a_fori_loop_that_grad_goes_through():
 def test_for_with_break_is_a_while_loop():
     text = str(jax.make_jaxpr(ag.convert(skip_odd_sum))(5))
     assert 'while[' in text
+
+
+@pytest.mark.parametrize('start,stop_delta,step', [
+    (0, 5, 1), (1, 5, 1), (3, -2, 1), (-4, 0, 1), (5, -3, -1), (2, 4, -1), (1, 7, 2), (9, -7, -3),
+    (4, 0, 1), (4, 0, -1)])
+def test_staged_range_length_equals_python_range(start, stop_delta, step):
+    # A traced stop; step 1 and -1 take the path without division.
+    stop = start + stop_delta
+    length = jax.jit(lambda s: ag_jax.staged_range(start, s, step).length())(stop)
+    assert int(length) == len(range(start, stop, step))
