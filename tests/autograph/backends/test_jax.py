@@ -321,3 +321,56 @@ def test_staged_range_length_equals_python_range(start, stop_delta, step):
     stop = start + stop_delta
     length = jax.jit(lambda s: ag_jax.staged_range(start, s, step).length())(stop)
     assert int(length) == len(range(start, stop, step))
+
+
+def first_positive_index(xs, limit):
+    i = 0
+    found = False
+    while i < limit and not found:
+        if xs[i] > 0:
+            found = True
+            continue
+        i += 1
+    return i, found
+
+
+def _primitives(jaxpr):
+    names = []
+    for eqn in jaxpr.eqns:
+        names.append(eqn.primitive.name)
+        for param in eqn.params.values():
+            for sub in param if isinstance(param, (tuple, list)) else (param,):
+                inner = getattr(sub, 'jaxpr', sub)
+                if hasattr(inner, 'eqns'):
+                    names.extend(_primitives(inner))
+    return names
+
+
+def test_branches_without_equations_are_a_select_not_a_cond():
+    xs = jnp.array([-1.0, -2.0, 3.0, 4.0])
+    for limit in (0, 2, 4):
+        got = jax.jit(ag.convert(first_positive_index))(xs, limit)
+        assert tuple(map(int, got)) == first_positive_index(list(xs.tolist()), limit)
+    # `and` in the test, the `found = True` flag, `continue` and `i += 1` compute (almost)
+    # nothing in their branches: selects, no lax.cond.
+    jaxpr = jax.make_jaxpr(ag.convert(first_positive_index))(xs, 4).jaxpr
+    assert 'cond' not in _primitives(jaxpr), _primitives(jaxpr)
+
+
+def loud_branch(x):
+    if x > 0:
+        print('positive', x)
+        y = x
+    else:
+        y = -x
+    return y
+
+
+def test_branch_with_a_print_stays_a_cond(capfd):
+    f = jax.jit(ag.convert(loud_branch))
+    assert float(f(-2.0)) == 2.0
+    jax.effects_barrier()
+    assert 'positive' not in capfd.readouterr().out
+    assert float(f(3.0)) == 3.0
+    jax.effects_barrier()
+    assert 'positive' in capfd.readouterr().out
