@@ -177,11 +177,20 @@ def record_node(node, inputs=None):
                      node.attrs, node=node)
 
 
+def _sum(a, b):
+    from runtime import gradients
+    return gradients._add(a, b)
+
+
 def _floating(values):
-    return [i for i, v in enumerate(values) if v.dtype.is_floating]
+    """Positions of the differentiable values: floating, or variant (TensorArray handles)."""
+    return [i for i, v in enumerate(values) if v.dtype.is_floating or v.dtype is _VARIANT]
 
 
 def _zeros_like(t):
+    if t.dtype is _VARIANT:
+        from runtime.ops import tensor_array_grad
+        return tensor_array_grad.zeros()
     from runtime.ops.creation_ops import zeros_like
     return zeros_like(t)
 
@@ -367,7 +376,7 @@ def while_vjp(op, *dys):
         grads = _subgraph_vjp(body, operands, variables, acc[:k1], lv_index, in_index, trace)
         traces[id(trace["graph"])] = (state[0].node, trace)
         new_d = grads[:k1]
-        new_c = [a + g for a, g in zip(acc[k1:k2], grads[k1:k1 + len(cap_index)])]
+        new_c = [_sum(a, g) for a, g in zip(acc[k1:k2], grads[k1:k1 + len(cap_index)])]
         new_v = [a + g for a, g in zip(acc[k2:], grads[k1 + len(cap_index):])]
         return tuple(new_d) + tuple(new_c) + tuple(new_v)
 

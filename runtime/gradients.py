@@ -13,6 +13,7 @@ import contextlib
 import enum
 
 from runtime import context
+from runtime import dtypes
 from runtime.tensor import Tensor
 from runtime.tensor import convert_to_tensor
 
@@ -61,8 +62,10 @@ class Record:
 
 
 def _differentiable(value):
+    """Floating tensors and Variables, and variant tensors (TensorArray handles, whose
+    gradient is a list of their elements' gradients: runtime.ops.tensor_array_grad)."""
     dtype = getattr(value, "dtype", None)
-    return dtype is not None and dtype.is_floating
+    return dtype is not None and (dtype.is_floating or dtype is dtypes.variant)
 
 
 def _current_graph():
@@ -281,10 +284,16 @@ def _zeros_like(value):
     from runtime.variables import Variable
     if isinstance(value, Variable):
         value = value.read_value()
+    if value.dtype is dtypes.variant:
+        from runtime.ops import tensor_array_grad
+        return tensor_array_grad.zeros()
     return zeros_like(value)
 
 
 def _add(a, b):
+    if a.dtype is dtypes.variant:
+        from runtime.ops import tensor_array_grad
+        return tensor_array_grad.add(a, b)
     from runtime.ops.math_ops import add
     return add(a, b)
 

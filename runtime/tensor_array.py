@@ -75,6 +75,13 @@ class TensorArray:
         """Returns an array with this one's metadata and a new graph handle."""
         return self._copy(handle=handle)
 
+    def _element_tensors(self):
+        """Eagerly: every element as a tensor, the recorded ones as written (for a tape)."""
+        tensors = self._storage.tensors
+        return [tensors[i] if i in tensors else EagerTensor(
+            state_ops._ta_read_kernel(self._storage, i, self._dtype, self._element_shape))
+            for i in range(len(self._storage.items))]
+
     def _graph_handle(self):
         """Returns the variant tensor of this array for the graph being built."""
         if self._handle is None:
@@ -158,6 +165,10 @@ class TensorArray:
                 from runtime.graph import leaked_eager_error
                 raise leaked_eager_error(value)
             state_ops._ta_write_kernel(storage, int(index), value._value)
+            if context._state.tapes:
+                _recorded(storage)[int(index)] = value
+            elif storage.tensors is not None:
+                storage.tensors.pop(int(index), None)
             new = self._copy(storage=storage)
         else:
             index = common.to_tensor(index, dtypes.int32)
@@ -177,6 +188,9 @@ class TensorArray:
             A Tensor.
         """
         if self._eager():
+            tensors = self._storage.tensors
+            if tensors is not None and int(index) in tensors:
+                return tensors[int(index)]  # the written tensor: a tape connects the two
             return EagerTensor(state_ops._ta_read_kernel(self._storage, int(index), self._dtype,
                                                          self._element_shape))
         index = common.to_tensor(index, dtypes.int32)
@@ -193,6 +207,9 @@ class TensorArray:
             A Tensor.
         """
         if self._eager():
+            if self._storage.tensors and context._state.tapes and self._storage.items:
+                from runtime.ops import array_ops
+                return array_ops.stack(self._element_tensors())
             return EagerTensor(state_ops._ta_stack_kernel(self._storage, self._dtype,
                                                           self._element_shape))
         return apply(OPS["tensor_array_stack"], [self._handle],
@@ -214,6 +231,9 @@ class TensorArray:
             InvalidArgumentError: for scalar elements or shapes that do not fit.
         """
         if self._eager():
+            if self._storage.tensors and context._state.tapes and self._storage.items:
+                from runtime.ops import array_ops
+                return array_ops.concat(self._element_tensors(), 0)
             return EagerTensor(state_ops._ta_concat_kernel(self._storage, self._dtype,
                                                            self._element_shape))
         return apply(OPS["tensor_array_concat"], [self._handle],
@@ -233,7 +253,10 @@ class TensorArray:
         """
         if self._eager():
             storage = self._storage
+            last = len(storage.items) - 1
             storage, value = _ta_pop_back_kernel(storage, self._dtype, self._element_shape)
+            if storage.tensors is not None:
+                storage.tensors.pop(last, None)
             return self._copy(storage=storage), EagerTensor(value)
         handle, value = apply(OPS["tensor_array_pop_back"], [self._handle],
                               {"dtype": self._dtype, "element_shape": self._element_shape},
@@ -258,6 +281,12 @@ class TensorArray:
         shape = None if value.shape is None else self._merge_element_shape(value.shape[1:])
         if self._eager():
             state_ops._ta_unstack_kernel(self._storage, np.asarray(value._value))
+            if context._state.tapes:
+                from runtime.ops import array_ops
+                rows = array_ops.unstack(value) if value.shape and value.shape[0] else []
+                _recorded(self._storage).update(enumerate(rows))
+            elif self._storage.tensors is not None:
+                self._storage.tensors = None
             new = self._copy(storage=self._storage)
         else:
             handle = apply(OPS["tensor_array_unstack"], [self._handle, value], {}, name)
@@ -317,3 +346,9 @@ def _ta_pop_back_kernel(handle, dtype, element_shape):
 
 
 __all__ = ["TensorArray"]
+
+
+def _recorded(storage):
+    if storage.tensors is None:
+        storage.tensors = {}
+    return storage.tensors

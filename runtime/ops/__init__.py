@@ -9,3 +9,4 @@ from runtime.ops import random_ops  # noqa: F401
 from runtime.ops import io_ops  # noqa: F401
 from runtime.ops import state_ops  # noqa: F401
 from runtime.ops import linalg_ops  # noqa: F401
+from runtime.ops import tensor_array_grad  # noqa: F401

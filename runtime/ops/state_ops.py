@@ -61,10 +61,13 @@ def _assign_sub_kernel(value, variable):
 class TensorList:
     """The run-time storage of a TensorArray: a Python list of numpy values."""
 
-    __slots__ = ("items", "dtype", "element_shape", "dynamic_size")
+    __slots__ = ("items", "dtype", "element_shape", "dynamic_size", "tensors")
 
     def __init__(self, size, dtype, element_shape, dynamic_size):
         self.items = [None] * size  # None marks an element not written yet
+        # Eagerly, while a GradientTape records: index -> the EagerTensor written there, so
+        # that reads return it and the tape connects them (None when no tape was active).
+        self.tensors = None
         self.dtype = dtype
         self.element_shape = element_shape  # tuple with None dims, or None if unknown
         self.dynamic_size = dynamic_size

@@ -184,9 +184,13 @@ def _ops_of(graph):
 
 def test_every_differentiable_op_is_checked():
     # Structured ops are checked in test_control_flow_gradients.py and test_switch_case.py,
-    # cast (which changes precision, so finite differences cannot see it) below.
+    # the TensorArray ops in test_tensor_array_gradients.py, and cast (which changes
+    # precision, so finite differences cannot see it) below.
+    from tests.runtime import test_tensor_array_gradients as tensor_arrays
     exercised = set()
-    for _, fn, inputs in CASES:
+    cases = [(fn, inputs) for _, fn, inputs in CASES]
+    cases += [(fn, [tensor_arrays.X]) for fn in tensor_arrays.CASES]
+    for fn, inputs in cases:
         traced = tf.function(fn).get_concrete_function(*[tf.constant(x) for x in inputs])
         exercised.update(_ops_of(traced.graph))
     differentiable = {name for name, op in registry.OPS.items()
