@@ -141,7 +141,8 @@ def _copy_structured(node, args):
 
 # -- recording --------------------------------------------------------------------------------
 
-def _variables_read(graphs):
+def variables_read(graphs):
+    """The Variables read in `graphs` and their subgraphs, in first-read order."""
     found = {}
     pending = list(graphs)
     while pending:
@@ -168,7 +169,7 @@ def record_node(node, inputs=None):
     rule = OPS[node.op].vjp
     if not context._state.tapes or rule is None:
         return
-    variables = [v for v in _variables_read([g for _, g in node.subgraphs()])
+    variables = [v for v in variables_read([g for _, g in node.subgraphs()])
                  if v.dtype.is_floating]
     for variable in variables:
         gradients.note_variable_access(variable)

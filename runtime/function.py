@@ -254,7 +254,7 @@ class Function:
             TypeError: if an argument is a symbolic tensor leaked from another trace.
             FunctionRecursionError: if the function calls itself with the same trace key.
         """
-        if not kwargs and not _config._run_functions_eagerly:
+        if not kwargs and not _config._run_functions_eagerly and not _context_state.tapes:
             # Fast path: all-tensor positional calls, keyed on (shape, dtype) per argument.
             key = []
             values = []
@@ -292,7 +292,11 @@ class Function:
                     key.append(arg._value.shape)
                     key.append(arg._value.dtype)
                 fast[tuple(key)] = concrete
-        return concrete._call_values(values)
+        result = concrete._call_values(values)
+        if _context_state.tapes:
+            from runtime import function_gradients
+            function_gradients.record_call(self, args, kwargs, concrete, result)
+        return result
 
     def _canonicalize(self, args, kwargs):
         positional, names, keywords = self._arg_spec.canonicalize(args, kwargs)

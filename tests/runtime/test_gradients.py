@@ -342,3 +342,37 @@ def test_gradients_inside_a_function_of_variables():
 
     x = tf.constant([[1.0, 1.0]])
     np.testing.assert_allclose(step(x).numpy(), [[6.0], [6.0]])
+
+
+def test_tape_around_a_call_of_a_tf_function():
+    v = tf.Variable(np.array([0.5, -1.0]))
+
+    @tf.function
+    def f(x, scale, steps):
+        i = 0
+        while i < steps:  # a staged loop inside the function
+            x = tf.tanh(x * v) * scale
+            i += 1
+        return tf.reduce_sum(x * x)
+
+    def plain(x, vv):
+        for _ in range(3):
+            x = np.tanh(x * vv) * 2.0
+        return np.sum(x * x)
+
+    x0 = np.array([0.3, 0.7])
+    x = tf.constant(x0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = f(x, 2.0, tf.constant(3))
+    gx, gv = tape.gradient(y, [x, v])
+    eps = np.eye(2) * 1e-6
+    v0 = v.numpy()
+    np.testing.assert_allclose(gx.numpy(), [(plain(x0 + e, v0) - plain(x0 - e, v0)) / 2e-6
+                                            for e in eps], rtol=1e-6)
+    np.testing.assert_allclose(gv.numpy(), [(plain(x0, v0 + e) - plain(x0, v0 - e)) / 2e-6
+                                            for e in eps], rtol=1e-6)
+    # The trainable Variable read by the function was watched by the tape.
+    assert [w is v for w in tape.watched_variables()] == [True]
+    # Without a tape the call takes the fast path and records nothing.
+    assert float(f(x, 2.0, tf.constant(3))) == float(y)
