@@ -440,3 +440,17 @@ def test_converted_fstring_assert_on_python_values_is_the_plain_one():
             conv(x, limit)
         assert got.value.args == (f"sum {sum(x)!s} <= {limit:.1f} (x={x!r:>12})",)
     assert "ag__.fstring(" in ag.to_code(plain_assert)
+
+
+@pytest.mark.parametrize("executor", ["interpreter", "compiled"])
+def test_int32_overflow_wraps_silently_as_in_tensorflow(executor):
+    # TensorFlow wraps int32 arithmetic without a warning; a numpy RuntimeWarning pointing
+    # into runtime kernels or generated code would only confuse.
+    f = tf.function(lambda x: x * 2147483647 + x, executor=executor)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert f(tf.constant(3)).numpy() == -2147483648
+        np.testing.assert_array_equal(
+            f(tf.constant([3, -1])).numpy(),
+            (np.array([3, -1], np.int64) * 2147483648 + 2 ** 31) % 2 ** 32 - 2 ** 31)
+        assert (tf.constant(2147483647) + 1).numpy() == -2147483648
