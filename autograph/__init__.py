@@ -2,6 +2,7 @@
 
 __version__ = '0.1.0'
 
+from autograph import experimental
 from autograph import operators
 from autograph.backends import Backend
 from autograph.backends import register_backend
@@ -14,7 +15,7 @@ from autograph.impl.api import set_verbosity
 from autograph.impl.api import to_code
 from autograph.impl.api import to_graph
 
-__all__ = ['__version__', 'Backend', 'convert', 'to_code', 'to_graph', 'do_not_convert',
+__all__ = ['__version__', 'Backend', 'experimental', 'convert', 'to_code', 'to_graph', 'do_not_convert',
            'converted_call',
            'set_verbosity',
            'register_backend', 'operators', 'ConversionError', 'StagingError']

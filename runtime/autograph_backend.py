@@ -10,6 +10,8 @@ import contextlib
 
 from autograph.backends import Backend
 from autograph.backends import register_backend
+from autograph.operators.exceptions import StagedMessage
+from autograph.operators.exceptions import format_field
 
 from runtime import context
 from runtime import dtypes
@@ -142,6 +144,19 @@ class RuntimeBackend(Backend):
         """
         message = message_fn()
         data = ()
+        if isinstance(message, StagedMessage):
+            # f"... {x} ...": the staged fields are formatted from their run-time values
+            data, fields = [], []
+            for piece in message.pieces:
+                if isinstance(piece, str):
+                    fields.append(piece)
+                elif isinstance(piece[0], (Tensor, Variable, TensorArray)):
+                    data.append(piece[0])
+                    fields.append((len(data) - 1, piece[1], piece[2]))
+                else:
+                    fields.append(format_field(*piece))
+            io_ops.assert_(_as_tensor(cond), message=str(message), data=data, fields=fields)
+            return
         if isinstance(message, (Tensor, Variable)):
             data, message = (message,), "Assertion failed:"
         elif isinstance(message, (tuple, list)) and any(

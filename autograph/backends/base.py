@@ -243,9 +243,9 @@ class Backend:
             element: the first value appended in the loop (possibly a value of a discarded
                 trace: read only its type), or None when the loop pops first.
             name: the variable name, for error messages.
-            maximum_iterations: None, or the loop's bound from
-                `autograph.experimental.set_loop_options(maximum_iterations=N)`: a backend
-                with fixed-size values can allocate a buffer of that size.
+            maximum_iterations: None, or the loop's bound from its loop options
+                (`opts['maximum_iterations']` of the loop operators): a backend with
+                fixed-size values can allocate a buffer of that size.
 
         Returns:
             A staged list, claimed by `is_staged`.

@@ -20,9 +20,10 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
 - Branch outputs and loop variables follow JAX's promotion rules, weak types included: `s = 0.0`
   may become float16 in a loop; a real dtype change is autograph's usual error.
 - A Python list appended to in a staged loop cannot grow (arrays have a fixed size): the error
-  says to use `lax.scan` or a preallocated array with `.at[i].set`. With
-  `set_loop_options(maximum_iterations=N)` the list becomes a StagedList, a buffer of N more
-  elements and a traced length.
+  says to use `lax.scan` or a preallocated array with `.at[i].set`. A loop whose options carry
+  `maximum_iterations=N` (the loop operators' `opts`; autograph has no user-facing
+  `set_loop_options` yet) makes the list a StagedList, a buffer of N more elements and a
+  traced length.
 
 Concrete jax arrays outside a transformation are not staged: converted code runs them as plain
 Python, as JAX itself does.
@@ -139,8 +140,17 @@ class JaxBackend(Backend):
             return branch
 
         try:
+            # Each branch is traced once, here; a pair of branches that compute nothing (flags
+            # and constants: `continue`, `a and b` in a loop test) becomes one select instead
+            # of a lax.cond, which XLA compiles as two extra computations.
+            branches = _unwrap_user_errors(lambda: (
+                _traced(_user(recording('if', true_fn))),
+                _traced(_user(recording('else', false_fn)))))
+            selected = _select_if_trivial(pred, *branches)
+            if selected is not None:
+                return selected
             return _unwrap_user_errors(lambda: tuple(lax.cond(
-                pred, _user(recording('if', true_fn)), _user(recording('else', false_fn)))))
+                pred, *(_replay(b) for b in branches))))
         except TypeError:
             joint = _joint_types(seen.get('if'), seen.get('else'))
             if joint is None:
@@ -353,7 +363,7 @@ class JaxBackend(Backend):
             items: the list's elements on entry.
             element: the first appended value (only its shape and dtype are read).
             name: the variable name.
-            maximum_iterations: None, or N from `set_loop_options(maximum_iterations=N)`.
+            maximum_iterations: None, or N from the loop options (`opts['maximum_iterations']`).
 
         Returns:
             A StagedList of len(items) + N slots.
@@ -367,9 +377,7 @@ class JaxBackend(Backend):
                 'as lax.while_loop, and a JAX array cannot change its size inside a staged '
                 'loop. Build the values with lax.scan (the loop body returns one element per '
                 'step and scan stacks them), or preallocate an array before the loop and write '
-                'element i with {name} = {name}.at[i].set(value), or bound the loop with '
-                'autograph.experimental.set_loop_options(maximum_iterations=N) to make '
-                "'{name}' a buffer of N more elements.".format(name=name))
+                "element i with {name} = {name}.at[i].set(value).".format(name=name))
         jnp = jax_modules().numpy
         first = items[0] if items else element
         prototype = jax_modules().jax.typeof(first)
@@ -465,6 +473,47 @@ def _joint_types(if_types, else_types):
         joint.append(dtype)
         changed = True
     return joint if changed else None
+
+
+def _traced(fn):
+    """fn's closed jaxpr (its free tracers become constants) and its output tree."""
+    closed, shape = jax_modules().jax.make_jaxpr(lambda: tuple(fn()), return_shape=True)()
+    return closed, jax_modules().jax.tree_util.tree_structure(shape)
+
+
+def _replay(branch):
+    """A function of no arguments that binds a traced branch's equations again."""
+    closed, tree = branch
+    m = jax_modules()
+    return lambda: m.jax.tree_util.tree_unflatten(
+        tree, m.jax.core.eval_jaxpr(closed.jaxpr, closed.consts))
+
+
+_CHEAP = frozenset(('not', 'and', 'or', 'xor', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'add', 'sub',
+                    'neg', 'convert_element_type', 'select_n'))
+
+
+def _select_if_trivial(pred, true_branch, false_branch):
+    """`lax.select` of two branches that compute (almost) nothing, else None.
+
+    A branch qualifies with at most one equation of `_CHEAP` (no division, no transcendental:
+    evaluating the untaken branch can make neither a NaN gradient nor noticeable work) and no
+    effects; outputs of the same shapes and dtypes (weak types join as in lax.cond).
+    """
+    (t, t_tree), (f, f_tree) = true_branch, false_branch
+    if t_tree != f_tree or t.jaxpr.effects or f.jaxpr.effects:
+        return None
+    for closed in (t, f):
+        if len(closed.jaxpr.eqns) > 1 or any(
+                e.primitive.name not in _CHEAP for e in closed.jaxpr.eqns):
+            return None
+    if [(a.shape, a.dtype) for a in t.out_avals] != [(a.shape, a.dtype) for a in f.out_avals]:
+        return None
+    m = jax_modules()
+    t_out = m.jax.core.eval_jaxpr(t.jaxpr, t.consts)
+    f_out = m.jax.core.eval_jaxpr(f.jaxpr, f.consts)
+    return tuple(m.jax.tree_util.tree_unflatten(t_tree, [
+        a if a is b else m.lax.select(pred, a, b) for a, b in zip(t_out, f_out)]))
 
 
 def _differentiated(values):

@@ -32,6 +32,10 @@ class StagedRange:
         if all(type(v) is builtins.int for v in (self.start, self.stop, self.step)):
             return builtins.len(builtins.range(self.start, self.stop, self.step))
         jnp = jax_modules().numpy
+        if type(self.step) is builtins.int and self.step in (1, -1):
+            # No division: range(1, n + 1) costs one subtraction and one maximum.
+            span = self.stop - self.start if self.step == 1 else self.start - self.stop
+            return jnp.maximum(0, span)
         return jnp.maximum(0, -((self.start - self.stop) // self.step))
 
 

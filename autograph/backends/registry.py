@@ -1,7 +1,6 @@
 """The registry of backends: registration by hand, entry-point discovery, and lookup."""
 
 import importlib
-import importlib.metadata
 import sys
 import threading
 import types
@@ -92,6 +91,8 @@ def discover():
 
 
 def _load_entry_points():
+    import importlib.metadata  # deferred: ~10-40 ms, needed only on first discovery
+
     for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:
             backend = entry_point.load()

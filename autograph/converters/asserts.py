@@ -1,11 +1,18 @@
 """Converts `assert` statements into `ag__.assert_stmt` calls."""
 
+import gast
+
 from autograph.pyct import templates
 from autograph.pyct import transformer
 
 
 class AssertTransformer(transformer.Base):
-    """`assert test, msg` -> `ag__.assert_stmt(test, lambda: msg)`."""
+    """`assert test, msg` -> `ag__.assert_stmt(test, lambda: msg)`.
+
+    An f-string message becomes `ag__.fstring(...)` of its parts, which gives the same string
+    for Python values and lets the backend format staged values when the assert fails (their
+    run-time values, not their symbolic form).
+    """
 
     statements_only = True
 
@@ -16,8 +23,28 @@ class AssertTransformer(transformer.Base):
         self.generic_visit(node)
         if node.msg is None:
             return templates.replace('ag__.assert_stmt(test, None)', test=node.test)
+        msg = node.msg
+        if isinstance(msg, gast.JoinedStr):
+            msg = _fstring_call(msg)
         return templates.replace(
-            'ag__.assert_stmt(test, lambda: msg)', test=node.test, msg=node.msg)
+            'ag__.assert_stmt(test, lambda: msg)', test=node.test, msg=msg)
+
+
+def _fstring_call(joined):
+    """`f'a {x!r:>4} b'` -> `ag__.fstring('a ', (x, 114, '>4'), ' b')`."""
+    pieces = []
+    for part in joined.values:
+        if isinstance(part, gast.FormattedValue):
+            spec = part.format_spec if part.format_spec is not None else gast.Constant(
+                value='', kind=None)
+            pieces.append(gast.Tuple(elts=[part.value, gast.Constant(value=part.conversion,
+                                                                    kind=None), spec],
+                                     ctx=gast.Load()))
+        else:
+            pieces.append(part)
+    call = templates.replace_as_expression('ag__.fstring()')
+    call.args = pieces
+    return call
 
 
 def transform(node, ctx):

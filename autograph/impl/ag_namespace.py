@@ -16,6 +16,7 @@ from autograph.impl.function_wrappers import with_function_scope
 from autograph.operators import and_
 from autograph.operators import assert_stmt
 from autograph.operators import for_stmt
+from autograph.operators import fstring
 from autograph.operators import if_exp
 from autograph.operators import if_stmt
 from autograph.operators import ld
@@ -31,7 +32,7 @@ from autograph.operators import while_stmt
 
 __all__ = [
     'ConversionOptions', 'FunctionScope', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'and_',
-    'assert_stmt', 'converted_call', 'for_stmt', 'if_exp', 'if_stmt', 'ld', 'ldu',
+    'assert_stmt', 'converted_call', 'for_stmt', 'fstring', 'if_exp', 'if_stmt', 'ld', 'ldu',
     'list_append', 'list_pop', 'not_', 'or_', 'while_stmt', 'with_function_scope',
 ]
 

@@ -12,6 +12,7 @@ from autograph.operators.control_flow import while_stmt
 from autograph.operators.data_structures import list_append
 from autograph.operators.data_structures import list_pop
 from autograph.operators.exceptions import assert_stmt
+from autograph.operators.exceptions import fstring
 from autograph.operators.logical import and_
 from autograph.operators.logical import not_
 from autograph.operators.logical import or_
@@ -39,7 +40,7 @@ from autograph.operators.variables import ldu
 
 __all__ = [
     'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'MaybeUndefined', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'abs_',
-    'all_', 'and_', 'any_', 'assert_stmt', 'backend_for', 'enumerate_', 'float_', 'for_stmt',
+    'all_', 'and_', 'any_', 'assert_stmt', 'fstring', 'backend_for', 'enumerate_', 'float_', 'for_stmt',
     'if_exp', 'if_stmt', 'int_', 'is_staged', 'ld', 'ldu', 'len_', 'list_append', 'list_pop',
     'max_', 'min_', 'not_', 'or_', 'overload_of', 'print_', 'range_', 'register_backend',
     'sum_', 'unregister_backend', 'while_stmt', 'zip_',

@@ -8,6 +8,51 @@ def _no_message():
     return None
 
 
+class StagedMessage:
+    """An f-string assert message holding staged values, formatted when the assert fails.
+
+    `pieces` are the f-string's parts in order: strings, and (value, conversion, format spec)
+    triples for its fields (conversion as in `ast.FormattedValue`: -1, or ord of 's', 'r', 'a').
+    A backend that knows this class formats the staged values at run time; `str()` gives the
+    text as it reads while tracing (symbolic values shown as such).
+    """
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces):
+        self.pieces = pieces
+
+    def __str__(self):
+        return ''.join(p if isinstance(p, str) else format_field(*p) for p in self.pieces)
+
+
+def format_field(value, conversion, spec):
+    """One f-string field, as Python formats it."""
+    if conversion == ord('r'):
+        value = repr(value)
+    elif conversion == ord('s'):
+        value = str(value)
+    elif conversion == ord('a'):
+        value = ascii(value)
+    return format(value, spec)
+
+
+def fstring(*pieces):
+    """`f'...'` in an assert message: the same string for Python values.
+
+    Args:
+        *pieces: strings, and (value, conversion, format spec) triples for the fields.
+
+    Returns:
+        The formatted string when no field is staged (exactly what the f-string gives), else
+        a StagedMessage the backend formats at run time.
+    """
+    if all(isinstance(p, str) or type(p[0]) in PYTHON_TYPES or backend_for(p[0]) is None
+           for p in pieces):
+        return ''.join(p if isinstance(p, str) else format_field(*p) for p in pieces)
+    return StagedMessage(pieces)
+
+
 def assert_stmt(expression1, expression2):
     """Runs `assert expression1, expression2()`.
 

@@ -230,19 +230,38 @@ def py_function(func, inp, Tout, name=None):  # noqa: N803
     return outputs[0] if single else list(outputs)
 
 
-def _assert_kernel(condition, *data, message, summarize=3, location=""):
+def _assert_kernel(condition, *data, message, summarize=3, location="", fields=None):
     if not np.all(condition):
+        if fields is not None:  # an f-string: each field formatted from its run-time value
+            text = "".join(p if isinstance(p, str) else _format_field(data[p[0]], *p[1:])
+                           for p in fields)
+            raise InvalidArgumentError(text + location, "assert")
         shown = " ".join(format_value(d, summarize) for d in data)
         raise InvalidArgumentError((message + (" " + shown if shown else "")).strip()
                                    + location, "assert")
     return ()
 
 
+def _format_field(value, conversion, spec):
+    """An f-string field of a run-time value (numpy scalars format as Python numbers do)."""
+    if conversion == ord("r"):
+        value = repr(value)
+    elif conversion == ord("s") or (isinstance(value, np.ndarray) and value.ndim):
+        value = str(value)
+    elif conversion == ord("a"):
+        value = ascii(value)
+    try:
+        return format(value, spec)
+    except (TypeError, ValueError):
+        return str(value)
+
+
 register("assert", infer=lambda c, *d, **a: [], kind=OpKind.IO, multi_output=True,
          tf_name="Assert")(_assert_kernel)
 
 
-def assert_(condition, message="Assertion failed", data=(), summarize=3, name=None):
+def assert_(condition, message="Assertion failed", data=(), summarize=3, name=None,
+            fields=None):
     """Raises InvalidArgumentError when `condition` is false at execution time.
 
     Args:
@@ -251,6 +270,8 @@ def assert_(condition, message="Assertion failed", data=(), summarize=3, name=No
         data: Tensors whose values are appended to the message.
         summarize: Items shown at each end of long tensors.
         name: Optional node name in graph mode.
+        fields: Optional f-string layout replacing message and data in the error: a list of
+            strings and (index into data, conversion, format spec) triples.
 
     Returns:
         None.
@@ -263,6 +284,8 @@ def assert_(condition, message="Assertion failed", data=(), summarize=3, name=No
         raise TypeError(f"assert expects a bool condition, found {cond.dtype.name}.")
     inputs = [cond] + [common.to_tensor(d) for d in data]
     attrs = {"message": str(message), "summarize": summarize}
+    if fields is not None:
+        attrs["fields"] = list(fields)
     if context.get_graph() is not None:
         attrs["location"] = user_traceback_line()  # the failure is reported at run time
     apply(OPS["assert"], inputs, attrs, name)

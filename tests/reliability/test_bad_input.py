@@ -7,6 +7,7 @@ import subprocess
 import sys
 import warnings
 
+import numpy as np
 import pytest
 
 import autograph as ag
@@ -406,3 +407,50 @@ def test_numpy_of_a_tensor_leaked_from_a_finished_trace():
                                "was made while graph 'fn' was traced and kept after the trace "
                                "ended")
     assert "Return it from the function" in str(err)
+
+
+def _fstring_assert(x, limit):
+    assert tf.reduce_sum(x) > limit, f"sum {tf.reduce_sum(x)!s} <= {limit:.1f} (x={x})"
+    return x * 2.0
+
+
+@pytest.mark.parametrize("executor", ["interpreter", "compiled"])
+def test_staged_assert_fstring_shows_run_time_values(executor):
+    staged = tf.function(_fstring_assert, executor=executor)
+    x = tf.constant([1.0, 2.5])
+    err = _raise(lambda: staged(x, 100.0))
+    assert isinstance(err, tf.errors.InvalidArgumentError)
+    # The values the assert saw at run time, formatted as the f-string says (not the
+    # symbolic 'Tensor("reduce_sum:0", ...)' of the trace).
+    assert "): sum 3.5 <= 100.0 (x=[1.  2.5])\n" in str(err), str(err)
+    assert 'File "{}", line {}'.format(HERE, _line_of(_fstring_assert, "assert tf.")) in str(err)
+    np.testing.assert_array_equal(staged(x, 1.0).numpy(), [2.0, 5.0])
+
+
+def test_converted_fstring_assert_on_python_values_is_the_plain_one():
+    def plain_assert(x, limit):
+        assert sum(x) > limit, f"sum {sum(x)!s} <= {limit:.1f} (x={x!r:>12})"
+        return [v * 2 for v in x]
+
+    conv = ag.convert()(plain_assert)
+    assert conv([1, 2], 0) == [2, 4]
+    for x, limit in (([1, 2], 5), ([0.5], 3.25)):
+        # (pytest rewrites this module's own asserts, so the plain message is spelled out)
+        with pytest.raises(AssertionError) as got:
+            conv(x, limit)
+        assert got.value.args == (f"sum {sum(x)!s} <= {limit:.1f} (x={x!r:>12})",)
+    assert "ag__.fstring(" in ag.to_code(plain_assert)
+
+
+@pytest.mark.parametrize("executor", ["interpreter", "compiled"])
+def test_int32_overflow_wraps_silently_as_in_tensorflow(executor):
+    # TensorFlow wraps int32 arithmetic without a warning; a numpy RuntimeWarning pointing
+    # into runtime kernels or generated code would only confuse.
+    f = tf.function(lambda x: x * 2147483647 + x, executor=executor)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert f(tf.constant(3)).numpy() == -2147483648
+        np.testing.assert_array_equal(
+            f(tf.constant([3, -1])).numpy(),
+            (np.array([3, -1], np.int64) * 2147483648 + 2 ** 31) % 2 ** 32 - 2 ** 31)
+        assert (tf.constant(2147483647) + 1).numpy() == -2147483648

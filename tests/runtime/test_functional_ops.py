@@ -86,15 +86,28 @@ def test_scan_reverse_and_nested_accumulator():
                           np.array([1, 2, 3, 5, 8], np.int32)))
 
 
-@pytest.mark.xfail(reason='documented limitation (README): TensorArray ops have no vjp, so no '
-                          'gradient flows through map_fn, scan or TensorArray', strict=True)
-def test_scan_gradient_of_running_sum():
-    x = tf.constant([1.0, 2.0, 3.0])
+def _scan_loss_gradient(x):
     with tf.GradientTape() as tape:
         tape.watch(x)
         loss = tf.reduce_sum(tf.scan(lambda acc, v: acc + v * v, x))
-    # outputs 1, 1+4, 1+4+9: d/dx_i = 2 x_i * (number of outputs that include x_i) = 2x*[3,2,1]
-    np.testing.assert_allclose(tape.gradient(loss, x).numpy(), [6.0, 8.0, 6.0])
+    return tape.gradient(loss, x)
+
+
+def _map_loss_gradient(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(tf.map_fn(lambda v: v * v, x))
+    return tape.gradient(loss, x)
+
+
+def test_scan_and_map_fn_gradients():
+    # scan without initializer: outputs x0, x0 + x1^2, x0 + x1^2 + x2^2, so the loss is
+    # 3 x0 + 2 x1^2 + x2^2 and its gradient (3, 4 x1, 2 x2) = (3, 8, 6) at (1, 2, 3).
+    results = _three_ways(_scan_loss_gradient, tf.constant([1.0, 2.0, 3.0]))
+    _assert_all(results, np.array([3.0, 8.0, 6.0], np.float32))
+    # map_fn of v*v: the gradient of sum(x^2) is 2x.
+    results = _three_ways(_map_loss_gradient, tf.constant([1.0, 2.0, 3.0]))
+    _assert_all(results, np.array([2.0, 4.0, 6.0], np.float32))
 
 
 def test_tensor_array_concat():

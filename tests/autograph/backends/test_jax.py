@@ -207,6 +207,10 @@ def test_list_in_staged_loop_says_how_to_write_it():
         jax.jit(ag.convert(squares))(3)
     assert "The list 'out' is appended to" in str(e.value)
     assert 'lax.scan' in str(e.value) and 'out = out.at[i].set(value)' in str(e.value)
+    # The advice names only what exists today.
+    experimental = getattr(ag, 'experimental', None)
+    if not hasattr(experimental, 'set_loop_options'):
+        assert 'set_loop_options' not in str(e.value)
 
 
 def test_grad_through_if_and_python_range():
@@ -307,3 +311,66 @@ def test_for_without_break_is_a_fori_loop_that_grad_goes_through():
 def test_for_with_break_is_a_while_loop():
     text = str(jax.make_jaxpr(ag.convert(skip_odd_sum))(5))
     assert 'while[' in text
+
+
+@pytest.mark.parametrize('start,stop_delta,step', [
+    (0, 5, 1), (1, 5, 1), (3, -2, 1), (-4, 0, 1), (5, -3, -1), (2, 4, -1), (1, 7, 2), (9, -7, -3),
+    (4, 0, 1), (4, 0, -1)])
+def test_staged_range_length_equals_python_range(start, stop_delta, step):
+    # A traced stop; step 1 and -1 take the path without division.
+    stop = start + stop_delta
+    length = jax.jit(lambda s: ag_jax.staged_range(start, s, step).length())(stop)
+    assert int(length) == len(range(start, stop, step))
+
+
+def first_positive_index(xs, limit):
+    i = 0
+    found = False
+    while i < limit and not found:
+        if xs[i] > 0:
+            found = True
+            continue
+        i += 1
+    return i, found
+
+
+def _primitives(jaxpr):
+    names = []
+    for eqn in jaxpr.eqns:
+        names.append(eqn.primitive.name)
+        for param in eqn.params.values():
+            for sub in param if isinstance(param, (tuple, list)) else (param,):
+                inner = getattr(sub, 'jaxpr', sub)
+                if hasattr(inner, 'eqns'):
+                    names.extend(_primitives(inner))
+    return names
+
+
+def test_branches_without_equations_are_a_select_not_a_cond():
+    xs = jnp.array([-1.0, -2.0, 3.0, 4.0])
+    for limit in (0, 2, 4):
+        got = jax.jit(ag.convert(first_positive_index))(xs, limit)
+        assert tuple(map(int, got)) == first_positive_index(list(xs.tolist()), limit)
+    # `and` in the test, the `found = True` flag, `continue` and `i += 1` compute (almost)
+    # nothing in their branches: selects, no lax.cond.
+    jaxpr = jax.make_jaxpr(ag.convert(first_positive_index))(xs, 4).jaxpr
+    assert 'cond' not in _primitives(jaxpr), _primitives(jaxpr)
+
+
+def loud_branch(x):
+    if x > 0:
+        print('positive', x)
+        y = x
+    else:
+        y = -x
+    return y
+
+
+def test_branch_with_a_print_stays_a_cond(capfd):
+    f = jax.jit(ag.convert(loud_branch))
+    assert float(f(-2.0)) == 2.0
+    jax.effects_barrier()
+    assert 'positive' not in capfd.readouterr().out
+    assert float(f(3.0)) == 3.0
+    jax.effects_barrier()
+    assert 'positive' in capfd.readouterr().out
