@@ -454,3 +454,33 @@ def test_int32_overflow_wraps_silently_as_in_tensorflow(executor):
             f(tf.constant([3, -1])).numpy(),
             (np.array([3, -1], np.int64) * 2147483648 + 2 ** 31) % 2 ** 32 - 2 ** 31)
         assert (tf.constant(2147483647) + 1).numpy() == -2147483648
+
+
+def _returns_int_or_float(x):
+    if x > 0:
+        return x
+    return 1.5
+
+
+def _returns_pair_or_triple(x):
+    if x > 0:
+        return (x, x)
+    return (x, x, x)
+
+
+@pytest.mark.parametrize("fn, types", [
+    (_returns_int_or_float, "type int32 in the if branch, but type float32 in the else branch"),
+    (_returns_pair_or_triple, "type (int32, int32) in the if branch, but type "
+                              "(int32, int32, int32) in the else branch"),
+])
+def test_branch_return_mismatch_is_in_the_users_words(fn, types):
+    err = _raise(lambda: tf.function(fn)(tf.constant(1)))
+    assert isinstance(err, ag.StagingError)
+    assert str(err).startswith("the return value has " + types), str(err)
+    assert "Cast one of them or make both branches build the same structure" in str(err)
+    assert 'File "{}", line {}, in {}\n    if x > 0:'.format(
+        HERE, _line_of(fn, "if x > 0"), fn.__name__) in str(err)
+    for generated in ("retval_", "do_return", "break_", "ag__"):
+        assert generated not in str(err)
+    # Python values take one path and never meet the mismatch.
+    assert ag.convert()(fn)(1) == fn(1) and ag.convert()(fn)(-1) == fn(-1)
