@@ -10,6 +10,8 @@ loop, so iterations use constant stack depth and memory).
 import functools
 import operator
 
+import numpy as np
+
 from runtime import errors
 from runtime.ops import registry
 from runtime.tensor import EagerTensor
@@ -69,7 +71,10 @@ class Interpreter:
         if len(args) != len(plan.input_slots):
             raise TypeError(f"Graph '{self.graph.name}' takes {len(plan.input_slots)} inputs, "
                             f"got {len(args)}.")
-        return tuple(self.run_plan(plan, args))
+        # Integer arithmetic wraps silently, as in TensorFlow and the compiled executor (numpy
+        # warns about it for numpy scalars only, and the warning would point into kernels).
+        with np.errstate(over="ignore"):
+            return tuple(self.run_plan(plan, args))
 
     # -- planning -------------------------------------------------------------------------
 

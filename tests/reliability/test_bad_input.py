@@ -454,6 +454,17 @@ def test_int32_overflow_wraps_silently_as_in_tensorflow(executor):
             f(tf.constant([3, -1])).numpy(),
             (np.array([3, -1], np.int64) * 2147483648 + 2 ** 31) % 2 ** 32 - 2 ** 31)
         assert (tf.constant(2147483647) + 1).numpy() == -2147483648
+        # A loop counter stepping past the int32 limit (numpy scalars in the kernels).
+        count = tf.function(_count_past_the_limit, executor=executor)
+        assert count(tf.constant(2147483645)).numpy() == -2147483647
+
+
+def _count_past_the_limit(i):
+    n = 0
+    while n < 4:
+        i += 1
+        n += 1
+    return i
 
 
 def _returns_int_or_float(x):
