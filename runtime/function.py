@@ -500,7 +500,7 @@ class Function:
                 raise TypeError(
                     f"To be compatible with tf.function, Python functions must return zero or "
                     f"more Tensors or None values; `{self._name}` returned a "
-                    f"{type(value).__name__} ({value!r}), which is not convertible to a "
+                    f"value of type {type(value).__name__} ({value!r}), which is not convertible to a "
                     f"tensor: {e}") from None
         return identity(value, name="Identity")
 

@@ -118,7 +118,7 @@ def load_function(target):
         if inspect.isclass(owner) and i == len(parts) - 1 and inspect.isfunction(obj):
             obj = _bind_method(owner, obj, filename, qualname)
     if not callable(obj):
-        raise InputError('expected %s in %s to be a function, found a %s'
+        raise InputError('expected %s in %s to be a function, found a value of type %s'
                          % (qualname, filename, type(obj).__name__))
     return obj
 

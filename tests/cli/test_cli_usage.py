@@ -135,7 +135,7 @@ BAD_INPUTS = [
     (['graph', '{model}', '-s', 'float32[]'], 1, 'expected FILE.py:FUNCTION'),
     (['graph', 'nofile.py:f', '-s', 'float32[]'], 1, "found no file 'nofile.py'"),
     (['graph', '{model}:nope', '-s', 'float32[]'], 1, "found no 'nope'; it defines: NeedsArgs"),
-    (['graph', '{model}:THRESHOLD', '-s', 'float32[]'], 1, 'to be a function, found a int'),
+    (['graph', '{model}:THRESHOLD', '-s', 'float32[]'], 1, 'to be a function, found a value of type int'),
     (['graph', '{model}:Scaler.call', '-s', 'int32'], 1, 'expected a shape in brackets'),
     (['graph', '{model}:Scaler.call', '-s', 'int32[-1]'], 1, 'not -1'),
     (['graph', '{model}:Scaler.call', '-s', 'float99[]'], 1, "found 'float99'"),

@@ -284,7 +284,7 @@ def test_traced_result_beyond_int64_is_refused():
     add = tf.function(lambda a, b: a + b)
     err = _raise(lambda: add(10**30, 1))
     assert isinstance(err, TypeError)
-    assert "returned a int (1000000000000000000000000000001)" in str(err)
+    assert "returned a value of type int (1000000000000000000000000000001)" in str(err)
     assert "out-of-range integer" in str(err)
 
 
