@@ -200,6 +200,8 @@ class RuntimeBackend(Backend):
         """
         def check(flag):
             if not bool(flag.numpy()):
+                # the user's own error, as plain Python raises it: no executor node prefix
+                error._runtime_node = "check_defined"
                 raise error
 
         io_ops.py_function(check, [_as_tensor(defined)], None)

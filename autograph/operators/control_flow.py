@@ -6,6 +6,7 @@ from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
 from autograph.operators import nest
 from autograph.operators import staged_loops
+from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 from autograph.operators.variables import MaybeUndefined
@@ -102,11 +103,39 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
         finally:
             set_state(init_vars)
 
+    def run(name, other):
+        """Stages one branch and returns its raw outputs.
+
+        A branch that reads a variable no path has assigned (`ld` of `Undefined`) always
+        raises UnboundLocalError when it runs. Plain Python raises only when it takes that
+        branch, so the branch becomes a staged check that raises the error when the branch
+        is taken, and gives placeholder outputs of the other branch's types. When the other
+        branch raises too, or the backend cannot check at run time, the error propagates.
+        """
+        set_state(init_vars)
+        try:
+            fns[name]()
+        except UnboundLocalError as error:
+            if not variables.is_undefined_read(error):
+                raise
+            set_state(init_vars)
+            other_raw = known.get(other, raw.get(other))
+            if other_raw is None:
+                other_raw = peek(other)
+            failing = _outputs_of_a_failing_branch(backend, other_raw)
+            if failing is None:
+                raise
+            # false exactly when this branch is taken
+            not_cond = backend.logical_not(cond)
+            defined = not_cond if name == 'if' else backend.logical_not(not_cond)
+            variables.raise_when_run(backend, defined, error,
+                                     'the {} branch of a staged if statement'.format(name))
+            return failing
+        return tuple(get_state())[:nouts]
+
     def make_branch(name, other):
         def branch():
-            set_state(init_vars)
-            fns[name]()
-            outs = raw[name] = tuple(get_state())[:nouts]
+            outs = raw[name] = run(name, other)
             other_raw = known.get(other, raw.get(other))
             if other_raw is None and any(isinstance(v, _UNDEFINED) for v in outs):
                 other_raw = peek(other)
@@ -137,6 +166,29 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
     for k, value in zip(carried, nest.pack(nest.structure([first[k] for k in carried]), flat)):
         final[k] = value
     set_state(tuple(final) + init_vars[nouts:])
+
+
+def _outputs_of_a_failing_branch(backend, other):
+    """Placeholder outputs for a branch that always raises: zeros of the other's types.
+
+    Returns None when they cannot be made (the other's outputs are unknown, or the backend has
+    no `zeros_like`).
+    """
+    if other is None:
+        return None
+    outs = []
+    try:
+        for value in other:
+            if isinstance(value, _UNDEFINED) or value is None:
+                outs.append(value)
+            elif type(value) is MaybeUndefined:
+                outs.append(MaybeUndefined(nest.map_leaves(backend.zeros_like, value.value),
+                                           False, value.symbol_name))
+            else:
+                outs.append(nest.map_leaves(backend.zeros_like, value))
+    except UnsupportedByBackendError:
+        return None
+    return tuple(outs)
 
 
 def _check_both_defined(names, branches):

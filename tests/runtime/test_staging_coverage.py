@@ -65,3 +65,45 @@ def chained_floats(x):
 
 def test_chained_comparison_as_a_value(executor):
     check(chained_floats, executor, -2.0, -0.5, 1.0, 3.0, dtype=tf.float32)
+
+
+# --- a read that no traced path defines, inside a staged branch ---------------------------------
+
+def read_in_one_branch(a):
+    v = 0
+    if a > 0:
+        if False:
+            u = 1
+        v = u  # noqa: F821 - unbound on purpose, as in plain Python
+    return v
+
+
+def test_undefined_read_in_a_staged_branch_raises_only_when_the_branch_runs(executor):
+    staged = tf.function(read_in_one_branch, executor=executor)
+    assert _value(staged(tf.constant(-1))) == read_in_one_branch(-1) == 0
+    with pytest.raises(UnboundLocalError):
+        read_in_one_branch(3)
+    line = read_in_one_branch.__code__.co_firstlineno + 5
+    with pytest.raises(UnboundLocalError, match=r"'u'.*\(File \".*test_staging_coverage.py\", "
+                       r"line {}: no path that ran assigns 'u'\)".format(line)):
+        staged(tf.constant(3))
+
+
+def read_in_a_loop(a):
+    k = 0
+    v = 0
+    while k < a:
+        k += 1
+        for _ in range(0):
+            u = k
+        v = u + 1  # noqa: F821 - unbound on purpose, as in plain Python
+    return v
+
+
+def test_undefined_read_in_a_staged_loop_raises_only_when_the_body_runs(executor):
+    staged = tf.function(read_in_a_loop, executor=executor)
+    assert _value(staged(tf.constant(0))) == read_in_a_loop(0) == 0
+    with pytest.raises(UnboundLocalError):
+        read_in_a_loop(2)
+    with pytest.raises(UnboundLocalError, match="no path that ran assigns 'u'"):
+        staged(tf.constant(2))
