@@ -220,6 +220,17 @@ class RuntimeBackend(Backend):
         with context.graph_scope(Graph("scratch", outer_graph=context.get_graph())):
             yield
 
+    def stack(self, values):
+        """Stacks Python numbers of one type, or tensors of one dtype and shape (tf.stack).
+
+        Args:
+            values: A non-empty list.
+
+        Returns:
+            A tensor.
+        """
+        return array_ops.stack([_as_tensor(v) for v in values])
+
     def zeros_like(self, value):
         """Returns a zero of `value`'s dtype and shape in the graph being built.
 

@@ -420,6 +420,17 @@ class JaxBackend(Backend):
         length = target.length - 1
         return StagedList(target.buffer, length, target.name), target.buffer[length]
 
+    def stack(self, values):
+        """Stacks Python numbers of one type, or arrays of one dtype and shape (jnp.stack).
+
+        Args:
+            values: a non-empty list.
+
+        Returns:
+            A jax array.
+        """
+        return jax_modules().numpy.stack([jax_modules().numpy.asarray(v) for v in values])
+
     def zeros_like(self, value):
         """A zero of `value`'s dtype and shape (placeholders for return values).
 

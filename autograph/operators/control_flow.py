@@ -5,6 +5,7 @@ from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
 from autograph.operators import nest
+from autograph.operators import python_loops
 from autograph.operators import staged_loops
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
@@ -312,10 +313,6 @@ def check_same_types(names, if_values, else_values, type_of, compatible):
 # loops
 
 
-def _describe_names(symbol_names):
-    return ', '.join(describe_name(n) for n in symbol_names) or 'no variables'
-
-
 # ----------------------------------------------------------------------------------------------
 # while
 
@@ -332,8 +329,10 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         opts: dict of loop options (e.g. 'maximum_iterations'); accepted for the converter's
             signature and unused, as the backend protocol has no loop options.
 
+    A loop whose test is a Python value at first and becomes staged later goes on as a staged
+    loop from the state it has reached (see `python_loops`).
+
     Raises:
-        StagingError: if a Python loop's condition becomes staged after the loop started.
         UndefinedVariableError: if a staged loop variable is undefined on entry.
         LoopVariableError: if a staged loop variable changes dtype or structure.
     """
@@ -349,15 +348,13 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     body()
     while True:
         result = test()
-        if type(result) is not bool and backend_for(result) is not None:
-            raise StagingError(
-                'the condition of a Python while loop became a staged value after the loop '
-                'started (loop variables: {}). The loop started with a Python condition, so it '
-                'runs as a Python loop and cannot stop on a staged value. This happens when a '
-                'loop variable changes from a Python value to a staged one, or when a break or '
-                'return inside the loop depends on a staged condition. Make the condition '
-                'staged from the start (e.g. initialize the loop variables with tf.constant) '
-                'so that the whole loop is staged.'.format(_describe_names(symbol_names)))
+        backend = python_loops.staged_backend(result)
+        if backend is not None:
+            # A loop variable became staged, or a break or return depends on a staged value:
+            # the loop goes on staged from here.
+            python_loops.continue_while_staged(backend, test, body, get_state, set_state,
+                                               symbol_names, opts)
+            return
         if not result:
             return
         body()
@@ -381,9 +378,11 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         symbol_names: names of the loop variables (modified in the loop and live).
         opts: dict of loop options; accepted for the converter's signature and unused.
 
+    In a loop over a Python iterable, `extra_test` giving a staged value (a break or return
+    that depends on one) stages the rest of the loop (see `python_loops`).
+
     Raises:
-        StagingError: if `extra_test` gives a staged value in a loop over a Python iterable, or
-            the backend cannot iterate over `iter_`.
+        StagingError: if the backend cannot iterate over `iter_`.
         UndefinedVariableError: if a staged loop variable is undefined on entry.
         LoopVariableError: if a staged loop variable changes dtype or structure.
     """
@@ -399,25 +398,5 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         for target in iter_:
             body(target)
         return
-    # Checked before every iteration, but after the body so that no extra element is taken.
-    go_on = extra_test()
-    if type(go_on) is not bool and backend_for(go_on) is not None:
-        raise _staged_break_error(iter_, symbol_names)
-    if not go_on:
-        return
-    for target in iter_:
-        body(target)
-        go_on = extra_test()
-        if type(go_on) is not bool and backend_for(go_on) is not None:
-            raise _staged_break_error(iter_, symbol_names)
-        if not go_on:
-            return
-
-
-def _staged_break_error(iter_, symbol_names):
-    return StagingError(
-        'a break or return inside a for loop over a Python {} depends on a staged value '
-        '(loop variables: {}). A loop over a Python iterable runs as a Python loop while '
-        'staging, so it cannot stop on a staged condition. Iterate over a staged range '
-        'instead (e.g. `for i in tf.range(n)` instead of `for i in range(n)`) so that the '
-        'loop is staged.'.format(type(iter_).__name__, _describe_names(symbol_names)))
+    python_loops.for_with_extra_test(iter_, extra_test, body, get_state, set_state,
+                                     symbol_names, opts)
