@@ -29,15 +29,10 @@ _FLOAT_MODS = ("8.0", "64.0")
 #   it; on paths where plain Python raises UnboundLocalError, staged must raise it too.
 # - "while_true": `while True:` loops left by a `break` on their counter (constant bound, so
 #   the loop stays a Python loop).
-# - "chained": chained comparisons (`a < b <= c`) in conditions. OFF by default: staged
-#   chained comparisons are issue #11's converter feature (stageconv), not landed in main yet;
-#   with it on, every staged chained comparison fails with "Using the symbolic tensor ... as a
-#   Python bool is not allowed".
+# - "chained": chained comparisons (`a < b <= c`) in conditions.
 # - "while_true_staged": `while True` whose break depends on a parameter, so the exit becomes
-#   staged. OFF by default: the converter feature "Python loop whose exit becomes staged" is
-#   not landed; today such a program ends with the documented StagingError "the condition of a
-#   Python while loop became a staged value", counted as a limitation.
-FEATURES = frozenset(("branch_vars", "while_true"))
+#   staged: the Python loop goes on as a staged loop.
+FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged"))
 ALL_FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged"))
 
 
