@@ -73,7 +73,8 @@ class _Analyser:
             return self.must(node.test, must) or (self.must(node.body, must)
                                                   and self.must(node.orelse, must))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("abs", "min", "max", "float", "int"):
+            if node.func.id in ("abs", "min", "max", "float", "int", "reduce_sum",
+                                "reduce_max", "reduce_mean", "stack", "enumerate"):
                 return any(self.must(a, must) for a in node.args)
         return False
 
@@ -153,6 +154,14 @@ class _Analyser:
                 if self.may(value, may):
                     may = may | writes
                 return may, must - writes
+        if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and value.func.attr == "append" and isinstance(value.func.value, ast.Name)):
+            # a list appended to: staged when a staged value or staged control flow adds to it
+            name = value.func.value.id
+            may, must = state
+            if self.may_depth or self.may(value, may):
+                may = may | {name}
+            return may, must
         self.hard.append("unsupported expression statement")
         return state
 
@@ -196,15 +205,15 @@ class _Analyser:
             return state[0] | {_DO_RETURN}, state[1]
         return state
 
-    def loop(self, node, state, may_staged, must_staged, target=None):
+    def loop(self, node, state, may_staged, must_staged, targets=()):
         may, must = set(state[0]), set(state[1])
         assigned = _assigned(node.body)
         if may_staged:
-            may |= assigned | ({target} if target else set())
+            may |= assigned | set(targets)
         if must_staged:
-            must |= assigned | ({target} if target else set())
-        elif target:
-            must.discard(target)
+            must |= assigned | set(targets)
+        else:
+            must -= set(targets)
         # Iterate to a fixed point: a later iteration may see values staged by an earlier one.
         for attempt in range(len(assigned) + 3):
             saved = len(self.hard), len(self.soft)
@@ -224,10 +233,10 @@ class _Analyser:
         return may, must
 
     def stmt_For(self, node, state):
-        target = node.target.id
+        targets = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
         may, must = self.loop(node, state, self.may(node.iter, state[0]),
-                              self.must(node.iter, state[1]), target)
-        return may - {target}, must - {target}
+                              self.must(node.iter, state[1]), targets)
+        return may - targets, must - targets
 
     def stmt_While(self, node, state):
         may_staged = self.may(node.test, state[0])
