@@ -8,6 +8,7 @@ from autograph.operators import nest
 from autograph.operators import staged_loops
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
+from autograph.operators.backends import probe
 from autograph.operators.variables import MaybeUndefined
 from autograph.operators.variables import Symbol
 from autograph.operators.variables import Undefined
@@ -277,15 +278,15 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         get_state: function returning a tuple with the values of `symbol_names`.
         set_state: function taking such a tuple and assigning the symbols.
         symbol_names: names of the loop variables (modified in the loop and live).
-        opts: dict of loop options (e.g. 'maximum_iterations'); accepted for the converter's
-            signature and unused, as the backend protocol has no loop options.
+        opts: dict of loop options: set_loop_options' arguments ('maximum_iterations'
+            bounds a staged loop; a Python loop ignores them, as in TensorFlow).
 
     Raises:
         StagingError: if a Python loop's condition becomes staged after the loop started.
         UndefinedVariableError: if a staged loop variable is undefined on entry.
         LoopVariableError: if a staged loop variable changes dtype or structure.
     """
-    init_test = test()
+    init_test = probe(test)  # ops it stages are discarded: a staged loop tests again
     backend = None if type(init_test) in PYTHON_TYPES else backend_for(init_test)
     if backend is not None:
         staged_loops.staged_while(
@@ -327,7 +328,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         get_state: function returning a tuple with the values of `symbol_names`.
         set_state: function taking such a tuple and assigning the symbols.
         symbol_names: names of the loop variables (modified in the loop and live).
-        opts: dict of loop options; accepted for the converter's signature and unused.
+        opts: dict of loop options: 'iterate_names' (the target's source) and
+            set_loop_options' arguments (used only when the loop is staged).
 
     Raises:
         StagingError: if `extra_test` gives a staged value in a loop over a Python iterable, or
