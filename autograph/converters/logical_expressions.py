@@ -1,15 +1,27 @@
-"""Converts `and`, `or` and `not` into lazy `ag__.and_`, `ag__.or_` and `ag__.not_` calls."""
+"""Converts `and`, `or` and `not` into lazy `ag__.and_`, `ag__.or_` and `ag__.not_` calls, and
+chained comparisons and membership tests into `ag__.compare`, `ag__.in_` and `ag__.not_in`."""
 
 import gast
 
+from autograph.pyct import gast_util
 from autograph.pyct import templates
 from autograph.pyct import transformer
 
 _BOOL_OPS = {gast.And: 'ag__.and_', gast.Or: 'ag__.or_'}
+_MEMBERSHIP = {gast.In: 'ag__.in_', gast.NotIn: 'ag__.not_in'}
+# comparison operator -> its text, as `ag__.compare` takes it
+_COMPARE_OPS = {gast.Eq: '==', gast.NotEq: '!=', gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>',
+                gast.GtE: '>=', gast.Is: 'is', gast.IsNot: 'is not', gast.In: 'in',
+                gast.NotIn: 'not in'}
 
 
 class LogicalExpressionTransformer(transformer.Base):
-    """`a and b` -> `ag__.and_(lambda: a, lambda: b)`; `not a` -> `ag__.not_(a)`."""
+    """`a and b` -> `ag__.and_(lambda: a, lambda: b)`; `not a` -> `ag__.not_(a)`.
+
+    Comparisons: `x in c` -> `ag__.in_(x, c)` (`not in` -> `ag__.not_in`);
+    `a < b <= c` -> `ag__.compare(a, '<', b, '<=', lambda: c)`, each operand evaluated once and
+    only when the links before it hold. A single comparison other than `in` is unchanged.
+    """
 
     def visit_ClassDef(self, node):
         return node
@@ -29,6 +41,23 @@ class LogicalExpressionTransformer(transformer.Base):
             result = templates.replace_as_expression(
                 op + '(lambda: left, lambda: right)', left=value, right=result)
         return result
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) == 1:
+            op = _MEMBERSHIP.get(type(node.ops[0]))
+            if op is None:
+                return node
+            return templates.replace_as_expression(
+                op + '(left, right)', left=node.left, right=node.comparators[0])
+        args = [node.left, gast_util.constant(_COMPARE_OPS[type(node.ops[0])]),
+                node.comparators[0]]
+        for op, operand in zip(node.ops[1:], node.comparators[1:]):
+            args.append(gast_util.constant(_COMPARE_OPS[type(op)]))
+            args.append(templates.replace_as_expression('lambda: operand', operand=operand))
+        call = templates.replace_as_expression('ag__.compare()')
+        call.args = args
+        return call
 
 
 def transform(node, ctx):

@@ -15,15 +15,18 @@ from autograph.impl.function_wrappers import STANDARD_OPTIONS
 from autograph.impl.function_wrappers import with_function_scope
 from autograph.operators import and_
 from autograph.operators import assert_stmt
+from autograph.operators import compare
 from autograph.operators import for_stmt
 from autograph.operators import fstring
 from autograph.operators import if_exp
 from autograph.operators import if_stmt
+from autograph.operators import in_
 from autograph.operators import ld
 from autograph.operators import ldu
 from autograph.operators import list_append
 from autograph.operators import list_pop
 from autograph.operators import not_
+from autograph.operators import not_in
 from autograph.operators import or_
 from autograph.operators import Symbol
 from autograph.operators import Undefined
@@ -32,8 +35,9 @@ from autograph.operators import while_stmt
 
 __all__ = [
     'ConversionOptions', 'FunctionScope', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'and_',
-    'assert_stmt', 'converted_call', 'for_stmt', 'fstring', 'if_exp', 'if_stmt', 'ld', 'ldu',
-    'list_append', 'list_pop', 'not_', 'or_', 'while_stmt', 'with_function_scope',
+    'assert_stmt', 'compare', 'converted_call', 'for_stmt', 'fstring', 'if_exp', 'if_stmt', 'in_',
+    'ld', 'ldu', 'list_append', 'list_pop', 'not_', 'not_in', 'or_', 'while_stmt',
+    'with_function_scope',
 ]
 
 # ConversionOptions -> namespace object whose FunctionScope carries those options

@@ -4,6 +4,9 @@ from autograph.operators.backends import backend_for
 from autograph.operators.backends import is_staged
 from autograph.operators.backends import register_backend
 from autograph.operators.backends import unregister_backend
+from autograph.operators.comparisons import compare
+from autograph.operators.comparisons import in_
+from autograph.operators.comparisons import not_in
 from autograph.operators.conditional_expressions import if_exp
 from autograph.operators.control_flow import BranchVariableError
 from autograph.operators.control_flow import for_stmt
@@ -40,8 +43,8 @@ from autograph.operators.variables import ldu
 
 __all__ = [
     'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'MaybeUndefined', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'abs_',
-    'all_', 'and_', 'any_', 'assert_stmt', 'fstring', 'backend_for', 'enumerate_', 'float_', 'for_stmt',
-    'if_exp', 'if_stmt', 'int_', 'is_staged', 'ld', 'ldu', 'len_', 'list_append', 'list_pop',
-    'max_', 'min_', 'not_', 'or_', 'overload_of', 'print_', 'range_', 'register_backend',
+    'all_', 'and_', 'any_', 'assert_stmt', 'fstring', 'backend_for', 'compare', 'enumerate_',
+    'float_', 'for_stmt', 'if_exp', 'if_stmt', 'in_', 'int_', 'is_staged', 'ld', 'ldu', 'len_',
+    'list_append', 'list_pop', 'max_', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'range_', 'register_backend',
     'sum_', 'unregister_backend', 'while_stmt', 'zip_',
 ]

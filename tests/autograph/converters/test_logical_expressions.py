@@ -1,10 +1,16 @@
 """Tests for converters/logical_expressions.py."""
 
+import itertools
+
+import pytest
+
 import autograph as ag
 from autograph.converters import logical_expressions
 from tests.autograph.converters.conftest import golden
 from tests.autograph.converters.conftest import source
 from tests.autograph.converters.conftest import transform
+from tests.autograph.fake_backend import Sym
+from tests.autograph.fake_backend import unwrap
 
 
 def f_logic(a, b, c):
@@ -38,3 +44,62 @@ def test_short_circuit():
     log = []
     assert ag.convert(short_circuit)(log) is None
     assert log == [1]
+
+
+def f_compare(lo, x, hi, xs):
+    return lo <= x < hi, x in xs, x not in (1, 2), x < hi
+
+
+def test_golden_comparisons():
+    assert source(transform(f_compare, logical_expressions)) == golden('''
+        def f_compare(lo, x, hi, xs):
+            return (ag__.compare(lo, '<=', x, '<', (lambda: hi)), ag__.in_(x, xs), ag__.not_in(x, (1, 2)), (x < hi))
+    ''')
+
+
+def logged_chain(log, a, b, c, d):
+    def v(name, value):
+        log.append(name)
+        return value
+    return v('a', a) < v('b', b) <= v('c', c) != v('d', d)
+
+
+def test_chained_comparison_evaluates_each_operand_once_and_lazily():
+    converted = ag.convert(logged_chain)
+    for args in itertools.product((0, 1, 2), repeat=4):
+        plain_log, converted_log = [], []
+        assert converted(converted_log, *args) is logged_chain(plain_log, *args)
+        assert converted_log == plain_log
+
+
+def membership(x, xs):
+    return x in xs, x not in xs, 0 < x in xs
+
+
+def test_membership_is_python_on_python_values():
+    converted = ag.convert(membership)
+    for x in (0, 1, 3, 'a'):
+        for xs in ((1, 2), [3], {1}, 'abc', {1: 0}):
+            try:
+                expected = membership(x, xs)
+            except TypeError as e:
+                with pytest.raises(type(e), match=str(e)):
+                    converted(x, xs)
+                continue
+            assert converted(x, xs) == expected
+
+
+def staged_compare(x):
+    if 0 <= x < 3:
+        return 1
+    if x in (5, 7):
+        return 2
+    if x not in [4]:
+        return 3
+    return 4
+
+
+def test_chains_and_membership_on_staged_values(fake):
+    converted = ag.convert(staged_compare)
+    for x in range(9):
+        assert unwrap(converted(Sym(x))) == staged_compare(x)

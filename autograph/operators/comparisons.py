@@ -1,0 +1,99 @@
+"""Chained comparisons and membership tests: Python semantics, staged when a value is staged.
+
+`lo <= x < hi` is `(lo <= x) and (x < hi)` with `x` evaluated once; with a staged `x` the `and`
+is the lazy `and_` (a backend `cond`), so the chain does not ask a staged value for a Python
+bool. `x in (1, 2)` with a staged `x` and a Python list, tuple or set of numbers is the staged
+`x == 1 or x == 2`. Python values run exactly as in the original expression.
+"""
+
+import numbers
+import operator
+
+from autograph.operators.backends import PYTHON_TYPES
+from autograph.operators.backends import backend_for
+from autograph.operators.logical import and_
+from autograph.operators.logical import not_
+from autograph.operators.logical import or_
+
+# Containers whose elements a staged membership test compares one by one.
+_CONTAINERS = frozenset({list, tuple, set, frozenset})
+
+
+def in_(value, container):
+    """Evaluates `value in container`.
+
+    Args:
+        value: the left operand.
+        container: the right operand.
+
+    Returns:
+        For Python values, exactly `value in container`. For a staged `value` and a
+        non-empty Python list, tuple or set whose elements are numbers (or staged values of
+        the same backend): the staged `value == e1 or value == e2 or ...`.
+    """
+    if type(value) not in PYTHON_TYPES and type(container) in _CONTAINERS and container:
+        if _stages_membership(value, container):
+            return _any_equal(value, container)
+    return value in container
+
+
+def not_in(value, container):
+    """Evaluates `value not in container`; staged as `not in_(value, container)` (see in_)."""
+    if type(value) not in PYTHON_TYPES and type(container) in _CONTAINERS and container:
+        if _stages_membership(value, container):
+            return not_(_any_equal(value, container))
+    return value not in container
+
+
+def _stages_membership(value, container):
+    """Whether `value in container` is staged: see `in_`."""
+    backend = backend_for(value)
+    if backend is None:
+        return False
+    for item in container:
+        if type(item) is bool or isinstance(item, numbers.Number):
+            continue
+        if type(item) in PYTHON_TYPES or backend_for(item) is not backend:
+            return False
+    return True
+
+
+def _any_equal(value, elements):
+    """`value == e1 or value == e2 or ...`, the `or` staged by `or_`."""
+    elements = list(elements)
+    result = value == elements[0]
+    for element in elements[1:]:
+        result = or_(lambda r=result: r, lambda e=element: value == e)
+    return result
+
+
+_OPERATORS = {
+    '==': operator.eq, '!=': operator.ne, '<': operator.lt, '<=': operator.le,
+    '>': operator.gt, '>=': operator.ge, 'is': operator.is_, 'is not': operator.is_not,
+    'in': in_, 'not in': not_in,
+}
+
+
+def compare(left, op, right, *rest):
+    """Evaluates a chained comparison `left op right op2 operand3 ...` lazily.
+
+    Generated for `a < b < c` as `compare(a, '<', b, '<', lambda: c)`: the first two operands
+    are values, every later operand is a function of no arguments, called only when the
+    comparisons before it hold (as Python does). The links are joined by `and_`, so a staged
+    comparison result makes the rest of the chain a staged `cond` branch.
+
+    Args:
+        left: the first operand.
+        op: the first operator, as written ('<', '<=', '==', '!=', '>', '>=', 'is',
+            'is not', 'in', 'not in').
+        right: the second operand.
+        *rest: pairs (operator, function returning the next operand).
+
+    Returns:
+        What the chained comparison gives in Python for Python values (the first false
+        link's result, or the last one's); a staged boolean when a link is staged.
+    """
+    result = _OPERATORS[op](left, right)
+    if not rest:
+        return result
+    return and_(lambda: result, lambda: compare(right, rest[0], rest[1](), *rest[2:]))
