@@ -224,6 +224,8 @@ class RuntimeBackend(Backend):
         """
         def check(flag):
             if not bool(flag.numpy()):
+                # the user's own error, as plain Python raises it: no executor node prefix
+                error._runtime_node = "check_defined"
                 raise error
 
         io_ops.py_function(check, [_as_tensor(defined)], None)
@@ -256,6 +258,17 @@ class RuntimeBackend(Backend):
         if graph is None:
             return None
         return context.graph_scope(Graph("probe", outer_graph=graph))
+
+    def stack(self, values):
+        """Stacks Python numbers of one type, or tensors of one dtype and shape (tf.stack).
+
+        Args:
+            values: A non-empty list.
+
+        Returns:
+            A tensor.
+        """
+        return array_ops.stack([_as_tensor(v) for v in values])
 
     def zeros_like(self, value):
         """Returns a zero of `value`'s dtype and shape in the graph being built.

@@ -343,6 +343,28 @@ class Backend:
         del target, i
         self._unsupported('pop on staged lists', 'list_pop')
 
+    def stack(self, values):
+        """Stacks Python numbers of one type, or staged values of one dtype and shape.
+
+        Autograph calls it when a `for` loop over a Python list or tuple goes on staged after
+        a `break` or `return` inside it became staged: the loop continues as a staged loop over
+        the stacked remaining elements (`iterate` must accept the result). The default raises
+        UnsupportedByBackendError: autograph then stages each remaining iteration under a
+        staged `if` instead.
+
+        Args:
+            values: a non-empty list.
+
+        Returns:
+            A staged value whose first dimension indexes `values`.
+
+        Raises:
+            UnsupportedByBackendError, TypeError or ValueError: if the values cannot be
+                stacked.
+        """
+        del values
+        self._unsupported('staged loops over the rest of a Python list', 'stack')
+
     def zeros_like(self, value):
         """Returns a zero of `value`'s dtype and shape (return-value placeholders).
 

@@ -16,7 +16,9 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
 - `assert` -> a `jax.debug.callback` that raises AssertionError with the user's message: the
   jitted call fails with a JaxRuntimeError that carries it, and `autograph.backends.jax.jit`
   re-raises it as the AssertionError itself. (`jax.experimental.checkify` would need the user
-  to wrap the function in `checkify.checkify`; this needs nothing.)
+  to wrap the function in `checkify.checkify`; this needs nothing.) Reading a variable that
+  staged control flow assigns on some paths only is checked the same way (`check_defined`):
+  `autograph.backends.jax.jit` re-raises the UnboundLocalError that plain Python raises.
 - Branch outputs and loop variables follow JAX's promotion rules, weak types included: `s = 0.0`
   may become float16 in a loop; a real dtype change is autograph's usual error.
 - A Python list appended to in a staged loop cannot grow (arrays have a fixed size): the error
@@ -51,9 +53,9 @@ from autograph.errors import StagingError
 
 __all__ = ['BACKEND', 'JaxBackend', 'JaxType', 'StagedList', 'StagedRange', 'jit', 'staged_range']
 
-# Messages of staged asserts that failed at run time, most recent last; `jit` reads them to
-# re-raise AssertionError (the callback may run on another thread, hence a deque, not a local).
-_FAILED_ASSERTS = collections.deque(maxlen=64)
+# Errors of staged asserts and definedness checks that failed at run time, most recent last;
+# `jit` re-raises them (the callback may run on another thread, hence a deque, not a local).
+_FAILED_CHECKS = collections.deque(maxlen=64)
 
 
 class _Scratch(threading.local):
@@ -277,6 +279,19 @@ class JaxBackend(Backend):
         else:
             jax_modules().jax.debug.callback(_check, ok, message, None)
 
+    def check_defined(self, defined, error):
+        """Stages a debug callback that raises `error` (an UnboundLocalError) when `defined`
+        is false at run time; `jit` re-raises it as such (see `assert_`).
+
+        Args:
+            defined: a traced bool (or a Python bool).
+            error: the exception to raise.
+        """
+        if self._scratch.depth:
+            return
+        jax_modules().jax.debug.callback(functools.partial(_check_defined, error),
+                                         predicate(defined, 'check'))
+
     def print_(self, *args, sep=' ', end='\n'):
         """Stages `print` as jax.debug.print (values printed at every run).
 
@@ -428,6 +443,17 @@ class JaxBackend(Backend):
         length = target.length - 1
         return StagedList(target.buffer, length, target.name), target.buffer[length]
 
+    def stack(self, values):
+        """Stacks Python numbers of one type, or arrays of one dtype and shape (jnp.stack).
+
+        Args:
+            values: a non-empty list.
+
+        Returns:
+            A jax array.
+        """
+        return jax_modules().numpy.stack([jax_modules().numpy.asarray(v) for v in values])
+
     def zeros_like(self, value):
         """A zero of `value`'s dtype and shape (placeholders for return values).
 
@@ -547,16 +573,26 @@ def _check(ok, message, traced_message):
     if numpy.all(ok):
         return
     text = message if traced_message is None else str(traced_message)
-    _FAILED_ASSERTS.append(text)
-    raise AssertionError(*(() if text is None else (text,)))
+    error = AssertionError(*(() if text is None else (text,)))
+    _FAILED_CHECKS.append(error)
+    raise error
+
+
+def _check_defined(error, defined):
+    import numpy  # pylint: disable=import-outside-toplevel
+    if numpy.all(defined):
+        return
+    _FAILED_CHECKS.append(error)
+    raise error
 
 
 def jit(fn=None, **jit_kwargs):
     """`jax.jit(autograph.convert(fn), **jit_kwargs)`, re-raising failed asserts as such.
 
     Usable as `@jit`, `@jit(static_argnums=...)` or `jit(fn, ...)`; takes jax.jit's arguments.
-    A staged `assert` that fails raises AssertionError with the user's message (plain
-    jax.jit raises JaxRuntimeError carrying it).
+    A staged `assert` that fails raises AssertionError with the user's message, and a read
+    of a variable that no path that ran assigned raises UnboundLocalError (plain jax.jit
+    raises JaxRuntimeError carrying them).
 
     Args:
         fn: the function to convert and jit.
@@ -573,14 +609,13 @@ def jit(fn=None, **jit_kwargs):
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
-        _FAILED_ASSERTS.clear()
+        _FAILED_CHECKS.clear()
         try:
             return jitted(*args, **kwargs)
         except m.jax.errors.JaxRuntimeError as e:
-            if not _FAILED_ASSERTS:
+            if not _FAILED_CHECKS:
                 raise
-            message = _FAILED_ASSERTS.pop()
-            raise AssertionError(*(() if message is None else (message,))) from e
+            raise _FAILED_CHECKS.pop() from e
 
     call.lower = jitted.lower
     call.jitted = jitted

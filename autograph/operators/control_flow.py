@@ -5,7 +5,9 @@ from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
 from autograph.operators import nest
+from autograph.operators import python_loops
 from autograph.operators import staged_loops
+from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 from autograph.operators.backends import probe
@@ -103,11 +105,39 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
         finally:
             set_state(init_vars)
 
+    def run(name, other):
+        """Stages one branch and returns its raw outputs.
+
+        A branch that reads a variable no path has assigned (`ld` of `Undefined`) always
+        raises UnboundLocalError when it runs. Plain Python raises only when it takes that
+        branch, so the branch becomes a staged check that raises the error when the branch
+        is taken, and gives placeholder outputs of the other branch's types. When the other
+        branch raises too, or the backend cannot check at run time, the error propagates.
+        """
+        set_state(init_vars)
+        try:
+            fns[name]()
+        except UnboundLocalError as error:
+            if not variables.is_undefined_read(error):
+                raise
+            set_state(init_vars)
+            other_raw = known.get(other, raw.get(other))
+            if other_raw is None:
+                other_raw = peek(other)
+            failing = _outputs_of_a_failing_branch(backend, other_raw)
+            if failing is None:
+                raise
+            # false exactly when this branch is taken
+            not_cond = backend.logical_not(cond)
+            defined = not_cond if name == 'if' else backend.logical_not(not_cond)
+            variables.raise_when_run(backend, defined, error,
+                                     'the {} branch of a staged if statement'.format(name))
+            return failing
+        return tuple(get_state())[:nouts]
+
     def make_branch(name, other):
         def branch():
-            set_state(init_vars)
-            fns[name]()
-            outs = raw[name] = tuple(get_state())[:nouts]
+            outs = raw[name] = run(name, other)
             other_raw = known.get(other, raw.get(other))
             if other_raw is None and any(isinstance(v, _UNDEFINED) for v in outs):
                 other_raw = peek(other)
@@ -138,6 +168,29 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
     for k, value in zip(carried, nest.pack(nest.structure([first[k] for k in carried]), flat)):
         final[k] = value
     set_state(tuple(final) + init_vars[nouts:])
+
+
+def _outputs_of_a_failing_branch(backend, other):
+    """Placeholder outputs for a branch that always raises: zeros of the other's types.
+
+    Returns None when they cannot be made (the other's outputs are unknown, or the backend has
+    no `zeros_like`).
+    """
+    if other is None:
+        return None
+    outs = []
+    try:
+        for value in other:
+            if isinstance(value, _UNDEFINED) or value is None:
+                outs.append(value)
+            elif type(value) is MaybeUndefined:
+                outs.append(MaybeUndefined(nest.map_leaves(backend.zeros_like, value.value),
+                                           False, value.symbol_name))
+            else:
+                outs.append(nest.map_leaves(backend.zeros_like, value))
+    except UnsupportedByBackendError:
+        return None
+    return tuple(outs)
 
 
 def _check_both_defined(names, branches):
@@ -261,10 +314,6 @@ def check_same_types(names, if_values, else_values, type_of, compatible):
 # loops
 
 
-def _describe_names(symbol_names):
-    return ', '.join(describe_name(n) for n in symbol_names) or 'no variables'
-
-
 # ----------------------------------------------------------------------------------------------
 # while
 
@@ -281,8 +330,10 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         opts: dict of loop options: set_loop_options' arguments ('maximum_iterations'
             bounds a staged loop; a Python loop ignores them, as in TensorFlow).
 
+    A loop whose test is a Python value at first and becomes staged later goes on as a staged
+    loop from the state it has reached (see `python_loops`).
+
     Raises:
-        StagingError: if a Python loop's condition becomes staged after the loop started.
         UndefinedVariableError: if a staged loop variable is undefined on entry.
         LoopVariableError: if a staged loop variable changes dtype or structure.
     """
@@ -298,15 +349,13 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     body()
     while True:
         result = test()
-        if type(result) is not bool and backend_for(result) is not None:
-            raise StagingError(
-                'the condition of a Python while loop became a staged value after the loop '
-                'started (loop variables: {}). The loop started with a Python condition, so it '
-                'runs as a Python loop and cannot stop on a staged value. This happens when a '
-                'loop variable changes from a Python value to a staged one, or when a break or '
-                'return inside the loop depends on a staged condition. Make the condition '
-                'staged from the start (e.g. initialize the loop variables with tf.constant) '
-                'so that the whole loop is staged.'.format(_describe_names(symbol_names)))
+        backend = python_loops.staged_backend(result)
+        if backend is not None:
+            # A loop variable became staged, or a break or return depends on a staged value:
+            # the loop goes on staged from here.
+            python_loops.continue_while_staged(backend, test, body, get_state, set_state,
+                                               symbol_names, opts)
+            return
         if not result:
             return
         body()
@@ -331,9 +380,11 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         opts: dict of loop options: 'iterate_names' (the target's source) and
             set_loop_options' arguments (used only when the loop is staged).
 
+    In a loop over a Python iterable, `extra_test` giving a staged value (a break or return
+    that depends on one) stages the rest of the loop (see `python_loops`).
+
     Raises:
-        StagingError: if `extra_test` gives a staged value in a loop over a Python iterable, or
-            the backend cannot iterate over `iter_`.
+        StagingError: if the backend cannot iterate over `iter_`.
         UndefinedVariableError: if a staged loop variable is undefined on entry.
         LoopVariableError: if a staged loop variable changes dtype or structure.
     """
@@ -349,25 +400,5 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         for target in iter_:
             body(target)
         return
-    # Checked before every iteration, but after the body so that no extra element is taken.
-    go_on = extra_test()
-    if type(go_on) is not bool and backend_for(go_on) is not None:
-        raise _staged_break_error(iter_, symbol_names)
-    if not go_on:
-        return
-    for target in iter_:
-        body(target)
-        go_on = extra_test()
-        if type(go_on) is not bool and backend_for(go_on) is not None:
-            raise _staged_break_error(iter_, symbol_names)
-        if not go_on:
-            return
-
-
-def _staged_break_error(iter_, symbol_names):
-    return StagingError(
-        'a break or return inside a for loop over a Python {} depends on a staged value '
-        '(loop variables: {}). A loop over a Python iterable runs as a Python loop while '
-        'staging, so it cannot stop on a staged condition. Iterate over a staged range '
-        'instead (e.g. `for i in tf.range(n)` instead of `for i in range(n)`) so that the '
-        'loop is staged.'.format(type(iter_).__name__, _describe_names(symbol_names)))
+    python_loops.for_with_extra_test(iter_, extra_test, body, get_state, set_state,
+                                     symbol_names, opts)

@@ -11,6 +11,7 @@ from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
 from autograph.operators import nest
+from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 from autograph.operators.variables import MaybeUndefined
@@ -152,6 +153,12 @@ class StagedLoop:
             try:
                 self._stage_once()
                 return
+            except UnboundLocalError as error:
+                if not variables.is_undefined_read(error):
+                    raise
+                self.set_state(init_vars)
+                self._stage_failing_body(error)
+                return
             except _NewStagedList as request:
                 if request.frame is not self.frame:
                     raise
@@ -161,6 +168,21 @@ class StagedLoop:
                 self.set_state(init_vars)
             finally:
                 frames.pop()
+
+    def _stage_failing_body(self, error):
+        """Stages a loop whose body reads a variable that no traced path assigns.
+
+        The body raises UnboundLocalError whenever it runs, so the loop is its first test:
+        a staged check raises the error when the test holds, and otherwise the loop runs no
+        iteration and leaves the state as it is.
+        """
+        go_on = self.test(*self.head)
+        if type(go_on) in PYTHON_TYPES or backend_for(go_on) is None:
+            if go_on:
+                raise error
+            return
+        variables.raise_when_run(self.backend, self.backend.logical_not(go_on), error,
+                                 'the body of a staged ' + self.construct)
 
     def _stage_once(self):
         """Stages the loop once with the current state as the initial loop variables.

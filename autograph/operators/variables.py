@@ -166,7 +166,11 @@ def ld(v):
     """
     kind = type(v)
     if kind is Undefined:
-        v.read()
+        caller = sys._getframe(1)  # the converted user code that reads the variable
+        error = UnboundLocalError(_UNBOUND_LOCAL_MESSAGE.format(v.symbol_name))
+        error.__dict__['_ag_read'] = (v.symbol_name, caller.f_code.co_filename,
+                                      caller.f_lineno)
+        raise error
     if kind is MaybeUndefined:
         return _read_maybe_undefined(v)
     return v
@@ -194,6 +198,41 @@ def _read_maybe_undefined(v):
             "before the if statement or loop that assigns it.".format(
                 v.symbol_name, where, backend.name, v.symbol_name)) from None
     return v.value
+
+
+def is_undefined_read(error):
+    """Tells whether an UnboundLocalError was raised by `ld` reading an `Undefined`."""
+    return '_ag_read' in getattr(error, '__dict__', ())
+
+
+def raise_when_run(backend, defined, error, where):
+    """Stages the error of an `ld` of `Undefined`, raised when the staged code runs.
+
+    A staged branch or loop body that reads a variable no traced path assigns always raises
+    when it runs; plain Python raises only if it runs. The error is raised by a staged check
+    of `defined` (false exactly when the code runs), with the user's file and line added to
+    Python's message, since the traceback no longer points at the read.
+
+    Args:
+        backend: the backend staging the code.
+        defined: a staged bool, false when the failing code runs.
+        error: an UnboundLocalError for which `is_undefined_read` holds.
+        where: the failing code, for messages ('the if branch of a staged if statement').
+
+    Raises:
+        UndefinedVariableError: if the backend has no `check_defined` hook.
+    """
+    name, filename, line = error._ag_read
+    deferred = UnboundLocalError('{} (File "{}", line {}: no path that ran assigns {!r})'.format(
+        _UNBOUND_LOCAL_MESSAGE.format(name), filename, line, name))
+    try:
+        backend.check_defined(defined, deferred)
+    except UnsupportedByBackendError:
+        raise UndefinedVariableError(
+            "{!r} is read here (File \"{}\", line {}) but no path that ran assigns it, in {}: "
+            "the backend {!r} cannot raise the UnboundLocalError only when that code runs. "
+            "Assign {!r} before reading it.".format(name, filename, line, where, backend.name,
+                                                   name)) from None
 
 
 def ldu(load_v, name):

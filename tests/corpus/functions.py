@@ -700,3 +700,107 @@ def first_index_over_threshold(n):
             idx = i
             break
     return idx, total
+
+
+# --- everything plain Python expresses, staged ---------------------------------------------------
+
+@case(0, 3, 4)
+def first_assigned_in_loop(n):
+    i = 0
+    while i < n:
+        last = i * 2
+        i += 1
+    return last  # UnboundLocalError for n <= 0, plain and staged
+
+
+@case(-2, 0, 5)
+def assigned_in_one_branch(x):
+    if x > 0:
+        y = x * 3
+    if x >= 0:
+        x = x + 1
+    return y if x > 1 else x  # y is read only where it was assigned
+
+
+@case(-1, 0, 2, 3, 9)
+def chained_comparison(x):
+    if 0 <= x < 3:
+        return x * 10
+    return x
+
+
+@case(0, 1, 2, 5, 7)
+def membership_of_numbers(x):
+    if x in (1, 2):
+        return 1
+    if x not in [5, 6]:
+        return 2
+    return 3
+
+
+@case(-1, 1, 3, 10)
+def for_range_staged_return(x):
+    for j in range(5):
+        if x < j:
+            return j, j * 2
+    return -1, -2
+
+
+@case(1, 3, 20)
+def while_true_staged_break(x):
+    n = 0
+    while True:
+        n += 1
+        if x * n > 10:
+            break
+    return n
+
+
+@case(1, 4, 20)
+def while_test_staged_midway(x):
+    y = 10
+    i = 0
+    while i < 6 and y > 0:
+        y = y - x if i > 0 else y - 1  # a Python int until the second iteration
+        i += 1
+    return i, y
+
+
+@case(-1, 0, 4, 100)
+def for_list_staged_break(x):
+    total = 0
+    for v in [3, 1, 4, 1, 5]:
+        if total > x:
+            break
+        total += v
+    return total
+
+
+@case(5, 35, 1000)
+def for_range_indexing_a_list_staged_break(x):
+    table = [10, 20, 30, 40]
+    out = 0
+    for j in range(4):
+        out += table[j]
+        if out > x:
+            break
+    return out
+
+
+@case(-3, 4)
+def unreached_return(x):
+    if not (8 > 4):
+        return x
+    if x > 0:
+        x = x + 1
+    return x
+
+
+@case(-1, 3)
+def undefined_read_in_a_branch(a):
+    v = 0
+    if a > 0:
+        if False:
+            u = 1
+        v = u  # noqa: F821 - UnboundLocalError where plain Python raises it, nowhere else
+    return v

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import autograph as ag
+from autograph.backends import jax as ag_jax
 from tests.corpus.functions import CORPUS
 from tests.corpus.test_corpus import _assert_same
 from tests.corpus.test_corpus import _run
@@ -51,7 +52,7 @@ def run_jitted(case, args):
         return converted(*[next(it) if n else a for a, n in zip(args, numeric)])
 
     def run():
-        result = jax.jit(call)(*traced)
+        result = ag_jax.jit(call)(*traced)  # re-raises failed staged checks as Python does
         jax.effects_barrier()  # staged prints are done before stdout is read
         return _to_python(result)
 

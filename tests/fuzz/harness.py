@@ -204,16 +204,9 @@ def _staged_exc_ok(expected, actual):
     return expected is AssertionError and actual is tf.errors.InvalidArgumentError
 
 
-# An open bug, its minimal reproducer in regressions.py: a variable assigned only under a
-# condition that is a Python value while tracing (so its branch never runs), nested inside a
-# staged branch, and read there: tracing the staged branch raises UnboundLocalError at once,
-# even on inputs where that staged branch is not taken and plain Python raises nothing.
-KNOWN_BUGS = {
-    "undefined read in a staged branch raises at trace time": (
-        lambda expected, actual: expected.exc_type is None
-        and actual.exc_type is UnboundLocalError
-        and "While executing" not in actual.exc_msg),
-}
+# Open bugs the fuzzer found: name -> test(expected, actual) on a disagreement, each with its
+# minimal reproducer in regressions.py (a strict xfail). None is open now.
+KNOWN_BUGS = {}
 
 
 def _trace_time_error(expected, actual):

@@ -89,7 +89,7 @@ def fuzz_fn(a, p2):
         # branch_vars feature. `u` is assigned only under a Python-false condition inside a
         # staged branch and read there: tracing the staged branch raises UnboundLocalError at
         # once, so the traced function raises even for a < 0, where plain Python returns 0.
-        # Counted as harness.KNOWN_BUGS in fuzz runs.
+        # Fixed: the branch becomes a staged check that raises when the branch is taken.
         """
 def fuzz_fn(a):
     v = 0
@@ -98,8 +98,5 @@ def fuzz_fn(a):
             u = 1
         v = u
     return v
-""", [(-1,), (3,)], ("int",),
-        "open bug (autograph staged if, issue #11): a read of a Python-undefined variable "
-        "inside a staged branch raises UnboundLocalError at trace time, not when the branch "
-        "runs"),
+""", [(-1,), (3,)], ("int",), None),
 ]

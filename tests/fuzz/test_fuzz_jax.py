@@ -1,10 +1,9 @@
 """The differential fuzzer under jax.jit: generated programs, converted and jitted on jax
 values, must agree with plain Python (the JAX backend's counterpart of the traced mode).
 
-A few hundred programs from a fixed seed; `JAX_FUZZ_PROGRAMS=N` runs more. Besides the
-limitations the stageability analysis predicts, one more is counted (not failed): the JAX
-backend has no `check_defined` hook, so a variable that staged control flow may leave
-undefined raises UndefinedVariableError at trace time (documented in the README). The
+A few hundred programs from a fixed seed; `JAX_FUZZ_PROGRAMS=N` runs more. Programs are run
+with `autograph.backends.jax.jit`, which re-raises a failed staged check (an assert, or a read
+of a variable that no path that ran assigned) as the exception plain Python raises. The
 harness's KNOWN_BUGS and trace-time errors are counted as in the traced mode.
 """
 
@@ -16,7 +15,7 @@ import jax.numpy as jnp
 import pytest
 
 import autograph as ag
-from autograph import errors as ag_errors
+from autograph.backends import jax as ag_jax
 from tests.fuzz import harness
 from tests.fuzz import stageability
 from tests.fuzz.generator import generate
@@ -32,9 +31,9 @@ same_value = harness._same_value  # pylint: disable=protected-access
 
 
 def check_jitted(fn, inputs, param_types, report, stats):
-    """Compares fn with jax.jit(ag.convert(fn)) on jax inputs; returns a list of Failures."""
+    """Compares fn with autograph.backends.jax.jit(fn) on jax inputs; returns a list of Failures."""
     failures = []
-    jitted = jax.jit(ag.convert(fn))
+    jitted = ag_jax.jit(fn)
 
     def call(*args):
         result = jitted(*args)
@@ -49,9 +48,6 @@ def check_jitted(fn, inputs, param_types, report, stats):
                 and report.accepts(actual.exc_msg)):
             stats['limitation'] += 1
             return failures
-        if actual.exc_type is ag_errors.UndefinedVariableError:
-            stats['limitation: no check_defined hook'] += 1
-            continue
         known = [k for k, test in harness.KNOWN_BUGS.items() if test(expected, actual)]
         if known:
             stats['known bug: ' + known[0]] += 1
@@ -60,9 +56,7 @@ def check_jitted(fn, inputs, param_types, report, stats):
             stats['limitation: trace-time error, prints before it not run'] += 1
             continue
         stats['jitted'] += 1
-        if not (expected.exc_type is actual.exc_type or (
-                expected.exc_type is AssertionError
-                and actual.exc_type is jax.errors.JaxRuntimeError)):
+        if expected.exc_type is not actual.exc_type:
             failures.append(harness.Failure('jax', 'exception', args, 'expected {}({!r}), got '
                                             '{}({!r})'.format(expected.exc_type,
                                                               expected.exc_msg, actual.exc_type,

@@ -65,3 +65,169 @@ def chained_floats(x):
 
 def test_chained_comparison_as_a_value(executor):
     check(chained_floats, executor, -2.0, -0.5, 1.0, 3.0, dtype=tf.float32)
+
+
+# --- a read that no traced path defines, inside a staged branch ---------------------------------
+
+def read_in_one_branch(a):
+    v = 0
+    if a > 0:
+        if False:
+            u = 1
+        v = u  # noqa: F821 - unbound on purpose, as in plain Python
+    return v
+
+
+def test_undefined_read_in_a_staged_branch_raises_only_when_the_branch_runs(executor):
+    staged = tf.function(read_in_one_branch, executor=executor)
+    assert _value(staged(tf.constant(-1))) == read_in_one_branch(-1) == 0
+    with pytest.raises(UnboundLocalError):
+        read_in_one_branch(3)
+    line = read_in_one_branch.__code__.co_firstlineno + 5
+    with pytest.raises(UnboundLocalError, match=r"'u'.*\(File \".*test_staging_coverage.py\", "
+                       r"line {}: no path that ran assigns 'u'\)".format(line)):
+        staged(tf.constant(3))
+
+
+def read_in_a_loop(a):
+    k = 0
+    v = 0
+    while k < a:
+        k += 1
+        for _ in range(0):
+            u = k
+        v = u + 1  # noqa: F821 - unbound on purpose, as in plain Python
+    return v
+
+
+def test_undefined_read_in_a_staged_loop_raises_only_when_the_body_runs(executor):
+    staged = tf.function(read_in_a_loop, executor=executor)
+    assert _value(staged(tf.constant(0))) == read_in_a_loop(0) == 0
+    with pytest.raises(UnboundLocalError):
+        read_in_a_loop(2)
+    with pytest.raises(UnboundLocalError, match="no path that ran assigns 'u'"):
+        staged(tf.constant(2))
+
+
+# --- Python loops whose exit becomes staged ---------------------------------------------------
+
+def _ops(fn, *args):
+    return [n.op for n in tf.function(fn).get_concrete_function(*args).graph.nodes]
+
+
+def first_above(x):
+    for j in range(5):
+        if x < j:
+            return j
+    return -1
+
+
+def test_for_over_a_range_with_a_staged_return_goes_on_as_a_staged_loop(executor):
+    check(first_above, executor, 0, 2, 4, 7, -3)
+    ops = _ops(first_above, tf.constant(1))
+    assert ops.count("while") == 1 and ops.count("cond") <= 2, ops
+
+
+def long_range(x):
+    total = 0
+    for j in range(1000):
+        total += j
+        if total > x:
+            break
+    return total
+
+
+def test_a_long_python_range_is_not_unrolled(executor):
+    check(long_range, executor, 0, 100, 10**6)
+    assert _ops(long_range, tf.constant(1)).count("cond") <= 2
+
+
+def running_total(x):
+    total = 0
+    for v in [3, 1, 4, 1, 5]:
+        if total > x:
+            break
+        total += v
+    return total
+
+
+def scaled_sum(x):
+    acc = 0.0
+    for v in (0.5, 1.5, 2.5):
+        acc += v * x
+        if acc > 2.0:
+            break
+    return acc
+
+
+def test_for_over_a_python_list_of_numbers_with_a_staged_break(executor):
+    check(running_total, executor, -1, 0, 4, 100)
+    check(scaled_sum, executor, 0.5, 2.0, 0.25, dtype=tf.float32)
+    assert _ops(running_total, tf.constant(1)).count("while") == 1
+
+
+def indexes_a_python_list(x):
+    table = [10, 20, 30, 40]
+    out = 0
+    for j in range(4):
+        out += table[j]  # a staged j cannot index a Python list: guarded unrolling
+        if out > x:
+            break
+    return out
+
+
+def test_a_body_that_needs_python_elements_is_unrolled_under_staged_guards(executor):
+    check(indexes_a_python_list, executor, 5, 35, 65, 1000)
+    ops = _ops(indexes_a_python_list, tf.constant(1))
+    assert "while" not in ops and ops.count("cond") >= 3, ops
+
+
+def over_tensors(x, ys):
+    best = x * 0
+    for y in [ys[0], ys[1], ys[2]]:
+        if y > x:
+            best = y
+            break
+    return best
+
+
+def test_for_over_a_python_list_of_tensors_with_a_staged_break(executor):
+    ys = np.array([1, 5, 9], np.int32)
+    staged = tf.function(over_tensors, executor=executor)
+    for x in (0, 3, 7, 10):
+        assert _value(staged(tf.constant(x), tf.constant(ys))) == over_tensors(x, list(ys))
+
+
+def while_true_break(x):
+    n = 0
+    while True:
+        n += 1
+        if x * n > 10:
+            break
+    return n
+
+
+def countdown_becomes_staged(x):
+    y = 10  # a Python int until the second iteration
+    i = 0
+    while i < 6 and y > 0:
+        y = y - x if i > 0 else y - 1
+        i += 1
+    return i, y
+
+
+def test_a_python_while_whose_test_becomes_staged_goes_on_staged(executor):
+    check(while_true_break, executor, 1, 3, 20)
+    check(countdown_becomes_staged, executor, 1, 4, 20, 0)
+
+
+def returns_in_loop_then_reads(x):
+    for j in range(3):
+        last = j * 2
+        if x == j:
+            return last, True
+    return last, False
+
+
+def test_staged_return_of_a_tuple_from_a_python_loop(executor):
+    check(returns_in_loop_then_reads, executor, 0, 1, 2, 5)
