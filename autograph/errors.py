@@ -22,6 +22,14 @@ class UnsupportedSyntaxError(ConversionError):
         self.construct = construct
 
 
+class DirectiveError(ConversionError, ValueError):
+    """A directive (`set_loop_options`) is misused: misplaced, or with unknown arguments.
+
+    Unlike other conversion errors, it is raised to the caller (the function does not run
+    unconverted): running it as plain Python would silently drop the directive.
+    """
+
+
 class StagingError(AutoGraphError):
     """User code failed while being staged (e.g. a variable undefined on a staged path)."""
 

@@ -16,6 +16,7 @@ from autograph.operators.exceptions import format_field
 from runtime import context
 from runtime import dtypes
 from runtime.control_flow import cond as _cond
+from runtime.control_flow import named_while_loop as _named_while_loop
 from runtime.control_flow import while_loop as _while_loop
 from runtime.graph import Graph
 from runtime.ops import array_ops
@@ -93,6 +94,29 @@ class RuntimeBackend(Backend):
             _while_loop(lambda _: cond_fn(), lambda i: (body_fn(), i)[1], (0,))
             return ()
         return tuple(_while_loop(cond_fn, body_fn, loop_vars))
+
+    def staged_loop(self, cond_fn, body_fn, loop_vars, options):
+        """Stages an autograph loop: a while node whose loop variables have the user's names.
+
+        Args:
+            cond_fn: Callable taking the loop vars, returning a scalar bool.
+            body_fn: Callable taking the loop vars, returning the next ones.
+            loop_vars: A tuple (Python numbers become tensors).
+            options: autograph's LoopOptions: the names of the loop vars, and
+                `maximum_iterations` (tf.while_loop's: the loop stops after that many
+                iterations). The trip count of a for loop is in `cond_fn` already.
+
+        Returns:
+            The final loop variables, as a tuple.
+        """
+        loop_vars = tuple(_as_tensor(v) for v in loop_vars)
+        bound = options.maximum_iterations
+        if not loop_vars:
+            # runtime.while_loop needs a loop variable: thread a dummy counter.
+            _named_while_loop(lambda _: cond_fn(), lambda i: (body_fn(), i)[1], (0,),
+                              ("iteration",), bound)
+            return ()
+        return tuple(_named_while_loop(cond_fn, body_fn, loop_vars, options.names, bound))
 
     def iterate(self, iterable):
         """Describes a staged for-loop over a tensor's first dimension or a TensorArray.
@@ -219,6 +243,21 @@ class RuntimeBackend(Backend):
         """
         with context.graph_scope(Graph("scratch", outer_graph=context.get_graph())):
             yield
+
+    def probe(self):
+        """While a graph is being built, a throwaway graph for a while loop's first test.
+
+        Without it, the test that autograph evaluates to decide whether the loop is staged
+        would stay in the graph as a dead node (TensorFlow uses a temporary FuncGraph).
+        Eagerly there is nothing to discard.
+
+        Returns:
+            A context manager, or None when executing eagerly.
+        """
+        graph = context.get_graph()
+        if graph is None:
+            return None
+        return context.graph_scope(Graph("probe", outer_graph=graph))
 
     def stack(self, values):
         """Stacks Python numbers of one type, or tensors of one dtype and shape (tf.stack).

@@ -260,6 +260,25 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         TypeError: if a loop variable changes dtype, or cond does not return a bool scalar.
         ValueError: if the body changes the structure or the rank of a loop variable.
     """
+    return _while(cond, body, loop_vars, maximum_iterations, name)
+
+
+def named_while_loop(cond, body, loop_vars, var_names, maximum_iterations=None):
+    """`while_loop` whose loop variables carry names in the graph (autograph's loops).
+
+    Args:
+        cond, body, loop_vars, maximum_iterations: as for `while_loop`.
+        var_names: a name for each leaf of `loop_vars` (the user's variable names): the
+            placeholders of the loop's subgraphs get them, so `str(graph)` and the Graphviz
+            picture show `x` rather than `loop_var`.
+
+    Returns:
+        The final loop vars, with the structure of `loop_vars`.
+    """
+    return _while(cond, body, loop_vars, maximum_iterations, None, var_names)
+
+
+def _while(cond, body, loop_vars, maximum_iterations, name, var_names=None):
     if not isinstance(loop_vars, (list, tuple)) or nest.is_namedtuple(loop_vars):
         raise TypeError(f"loop_vars must be a tuple or list of loop variables, found "
                         f"{type(loop_vars).__name__}. Wrap a single variable: (x,).")
@@ -276,8 +295,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         return _eager_while(cond, call_body, loop_vars, maximum_iterations)
     if maximum_iterations is not None:
         return _bounded_graph_while(graph, cond, call_body, loop_vars, maximum_iterations,
-                                    name)
-    return _graph_while(graph, cond, call_body, loop_vars, name or "while")
+                                    name, var_names)
+    return _graph_while(graph, cond, call_body, loop_vars, name or "while",
+                        var_names=var_names)
 
 
 def _eager_while(cond, body, loop_vars, maximum_iterations):
@@ -316,7 +336,7 @@ def _check_structure(body, before, after):
             f"loop_vars: expected {_summary(before)}, found {_summary(after)}.")
 
 
-def _bounded_graph_while(graph, cond, body, loop_vars, maximum_iterations, name):
+def _bounded_graph_while(graph, cond, body, loop_vars, maximum_iterations, name, var_names):
     limit = convert_to_tensor(maximum_iterations)
     if not limit.dtype.is_integer:
         raise TypeError(f"maximum_iterations must be an integer, found {_describe(limit)}.")
@@ -331,21 +351,38 @@ def _bounded_graph_while(graph, cond, body, loop_vars, maximum_iterations, name)
 
     _count, values = _graph_while(graph, bounded_cond, bounded_body,
                                   (EagerTensor(dtypes.int32.as_numpy_dtype(0)), loop_vars),
-                                  name or "while", user_body=body, nested=True)
+                                  name or "while", user_body=body, nested=True,
+                                  var_names=var_names and ("loop_counter",) + tuple(var_names))
     return values
 
 
-def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=False):
+class _Loop:
+    """The loop variables of one graph while loop being traced."""
+
+    def __init__(self, loop_vars, paths_leaves, init, user_body, nested, var_names):
+        self.loop_vars = loop_vars
+        self.paths_leaves = paths_leaves  # (path, leaf) of each flat loop variable
+        self.leaves = [leaf for _, leaf in paths_leaves]
+        self.init = init  # the initial tensors of the outer graph
+        self.user_body = user_body  # the user's body, for messages
+        self.nested = nested  # loop_vars is (counter, user loop vars): a bounded loop
+        # the placeholder names of the subgraphs' loop variables
+        self.var_names = (tuple(var_names) if var_names is not None
+                          and len(var_names) == len(init) else ("loop_var",) * len(init))
+
+
+def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=False,
+                 var_names=None):
     user_body = user_body or body
     paths_leaves = flatten_with_paths(loop_vars)
-    leaves = [leaf for _, leaf in paths_leaves]
     init = []
     for path, leaf in paths_leaves:
         init.append(_to_graph_tensor(leaf, graph, f"loop variable loop_vars{path}"))
+    loop = _Loop(loop_vars, paths_leaves, init, user_body, nested, var_names)
+    leaves = loop.leaves
     shapes = [t.shape if t.shape is None else tuple(t.shape) for t in init]
     for _attempt in range(_MAX_RELAXATIONS + 1):
-        traced = _trace_loop(graph, name, cond, body, loop_vars, leaves, paths_leaves, init,
-                             shapes, user_body, nested)
+        traced = _trace_loop(graph, name, cond, body, loop, shapes)
         cond_graph, body_graph, out_flat, out_leaves = traced
         relaxed = [_merge_shapes(s, t.shape if t.shape is None else tuple(t.shape))
                    for s, t in zip(shapes, out_flat)]
@@ -367,11 +404,12 @@ def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=Fals
                                         for template, t in zip(templates, node.outputs)])
 
 
-def _trace_loop(graph, name, cond, body, loop_vars, leaves, paths_leaves, init, shapes,
-                user_body, nested):
+def _trace_loop(graph, name, cond, body, loop, shapes):
+    loop_vars, paths_leaves, init = loop.loop_vars, loop.paths_leaves, loop.init
+    user_body, nested = loop.user_body, loop.nested
     cond_graph = Graph(f"{name}_cond", outer_graph=graph)
     with context.graph_scope(cond_graph):
-        args = _loop_placeholders(cond_graph, loop_vars, leaves, init, shapes)
+        args = _loop_placeholders(cond_graph, loop, shapes)
         result = cond(*args)
         if hasattr(result, "_as_tensor") and not isinstance(result, Tensor):
             result = result._as_tensor()
@@ -382,7 +420,7 @@ def _trace_loop(graph, name, cond, body, loop_vars, leaves, paths_leaves, init, 
         cond_graph.outputs = [result]
     body_graph = Graph(f"{name}_body", outer_graph=graph)
     with context.graph_scope(body_graph):
-        args = _loop_placeholders(body_graph, loop_vars, leaves, init, shapes)
+        args = _loop_placeholders(body_graph, loop, shapes)
         out = body(*args)
         _check_structure(user_body, loop_vars, out)
         out_paths = flatten_with_paths(out)
@@ -410,10 +448,11 @@ def _trace_loop(graph, name, cond, body, loop_vars, leaves, paths_leaves, init, 
     return cond_graph, body_graph, out_flat, [leaf for _, leaf in out_paths]
 
 
-def _loop_placeholders(sub, loop_vars, leaves, init, shapes):
-    phs = [sub.placeholder(t.dtype, s, name="loop_var") for t, s in zip(init, shapes)]
-    rebuilt = [_rebuild_leaf(template, ph) for template, ph in zip(leaves, phs)]
-    return pack_sequence_as(loop_vars, rebuilt)
+def _loop_placeholders(sub, loop, shapes):
+    phs = [sub.placeholder(t.dtype, s, name=name)
+           for t, s, name in zip(loop.init, shapes, loop.var_names)]
+    rebuilt = [_rebuild_leaf(template, ph) for template, ph in zip(loop.leaves, phs)]
+    return pack_sequence_as(loop.loop_vars, rebuilt)
 
 
 __all__ = ["cond", "while_loop", "flatten", "flatten_with_paths", "pack_sequence_as"]

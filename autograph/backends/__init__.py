@@ -4,6 +4,7 @@ The JAX backend is `autograph.backends.jax` (imported on its own; it needs the `
 """
 
 from autograph.backends.base import Backend
+from autograph.backends.base import LoopOptions
 from autograph.backends.registry import ENTRY_POINT_GROUP
 from autograph.backends.registry import PYTHON_TYPES
 from autograph.backends.registry import backend_for
@@ -16,6 +17,6 @@ from autograph.backends.registry import register_backend
 from autograph.backends.registry import registered_backends
 from autograph.backends.registry import unregister_backend
 
-__all__ = ['Backend', 'ENTRY_POINT_GROUP', 'PYTHON_TYPES', 'backend_for', 'discover',
+__all__ = ['Backend', 'ENTRY_POINT_GROUP', 'LoopOptions', 'PYTHON_TYPES', 'backend_for', 'discover',
            'first_backend', 'is_staged', 'on_change', 'owned_modules', 'register_backend',
            'registered_backends', 'unregister_backend']

@@ -17,6 +17,9 @@ loop-variable types. What reaches a backend:
 
 - `cond` and `while_loop` get flat tuples of leaves (possibly empty, possibly holding Python
   numbers and bools, which the backend converts the way it converts Python numbers).
+- Every staged loop goes through `staged_loop` with its `LoopOptions` (the user's names of
+  the loop variables, the `maximum_iterations` of `set_loop_options`); by default it is a
+  `counted_loop` or a `while_loop`.
 - A staged `for` loop is a `counted_loop` (by default a `while_loop`) over (index, *state):
   the index starts at Python `0`, the test is `index < length` with (length, getitem) from
   `iterate`. With a `break` it is a `while_loop` whose condition calls `cond`, so a `cond`
@@ -31,6 +34,32 @@ clear `UnsupportedByBackendError` saying which construct the backend does not st
 """
 
 from autograph.errors import UnsupportedByBackendError
+
+
+class LoopOptions:
+    """What autograph knows about a loop it stages, for `Backend.staged_loop`.
+
+    Attributes:
+        names: a tuple of str, one per loop variable of `staged_loop`: the user's variable
+            name (`x`; `x_0`, `x_1`, ... for the leaves of a nested value), `<target>_index`
+            for the index of a `for` loop, `return_value` (and `do_return`, `break`,
+            `continue`) for the flags autograph generates.
+        maximum_iterations: None, or the bound from `set_loop_options` (a Python int or a
+            staged integer scalar).
+        trip_count: for a `for` loop without `break` (and without a bound), its number of
+            iterations (a Python int or staged scalar), else None.
+    """
+
+    __slots__ = ('names', 'maximum_iterations', 'trip_count')
+
+    def __init__(self, names, maximum_iterations=None, trip_count=None):
+        self.names = tuple(names)
+        self.maximum_iterations = maximum_iterations
+        self.trip_count = trip_count
+
+    def __repr__(self):
+        return 'LoopOptions(names={!r}, maximum_iterations={!r}, trip_count={!r})'.format(
+            self.names, self.maximum_iterations, self.trip_count)
 
 
 class Backend:
@@ -118,6 +147,41 @@ class Backend:
             The final loop variables, as a tuple.
         """
         return self.while_loop(lambda index, *_: index < count, body_fn, loop_vars)
+
+    def staged_loop(self, cond_fn, body_fn, loop_vars, options):
+        """Stages one loop of converted code; every staged `while` and `for` goes through here.
+
+        Override it to use what autograph knows about the loop: the user's names of the loop
+        variables (for graphs and messages) and a bound on the iterations (TensorFlow's
+        `set_loop_options(maximum_iterations=N)`). The default ignores the names and calls
+        `counted_loop` (a `for` without `break` or bound), `while_loop`, or, with a bound, a
+        `while_loop` over (count, *loop_vars) whose condition is `count < N` and then
+        `cond_fn` (through `cond`, so `cond_fn` does not run once the bound is reached).
+
+        Args:
+            cond_fn: callable taking the loop variables, returning a staged or Python bool.
+            body_fn: callable taking the loop variables, returning the next ones.
+            loop_vars: flat tuple of initial values (as for `while_loop`).
+            options: a `LoopOptions`.
+
+        Returns:
+            The final loop variables, as a tuple. With `maximum_iterations`, the loop stops
+            after that many iterations with no error, as TensorFlow's `while_loop` does.
+        """
+        bound = options.maximum_iterations
+        if bound is None:
+            if options.trip_count is not None:
+                return self.counted_loop(options.trip_count, body_fn, loop_vars)
+            return self.while_loop(cond_fn, body_fn, loop_vars)
+
+        def bounded_cond(count, *loop_vars):
+            return self.cond(count < bound, lambda: (cond_fn(*loop_vars),),
+                             lambda: (False,))[0]
+
+        def bounded_body(count, *loop_vars):
+            return (count + 1,) + tuple(body_fn(*loop_vars))
+
+        return tuple(self.while_loop(bounded_cond, bounded_body, (0,) + tuple(loop_vars)))[1:]
 
     def iterate(self, iterable):
         """Describes a staged `for` loop over `iterable` (a staged value or staged range).
@@ -339,6 +403,22 @@ class Backend:
         del defined, error
         self._unsupported('reading a variable assigned on some staged paths only',
                           'check_defined')
+
+    def probe(self):
+        """A context for evaluating a `while` condition before it is known to be staged.
+
+        Autograph evaluates a `while` loop's condition once to decide between a Python loop
+        and a staged one; when it is staged, that value is unused (the condition is staged
+        again inside the loop). A backend that records every operation (a graph) returns a
+        context whose operations are discarded, as TensorFlow evaluates it in a temporary
+        graph; values computed there must not be used outside it. Only the Python truth or
+        the staged-ness of the result is read. The default returns None: nothing to discard
+        (a tracer such as JAX's drops unused operations by itself).
+
+        Returns:
+            A context manager, or None.
+        """
+        return None
 
     def scratch(self):
         """Returns a context manager whose staged operations are discarded (trial runs).

@@ -22,10 +22,10 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
 - Branch outputs and loop variables follow JAX's promotion rules, weak types included: `s = 0.0`
   may become float16 in a loop; a real dtype change is autograph's usual error.
 - A Python list appended to in a staged loop cannot grow (arrays have a fixed size): the error
-  says to use `lax.scan` or a preallocated array with `.at[i].set`. A loop whose options carry
-  `maximum_iterations=N` (the loop operators' `opts`; autograph has no user-facing
-  `set_loop_options` yet) makes the list a StagedList, a buffer of N more elements and a
-  traced length.
+  says to use `lax.scan`, a preallocated array with `.at[i].set`, or a bound on the loop:
+  `autograph.experimental.set_loop_options(maximum_iterations=N)` as the first statement of
+  the loop body stops the loop after N iterations and makes the list a StagedList, a buffer
+  of N more elements and a traced length.
 
 Concrete jax arrays outside a transformation are not staged: converted code runs them as plain
 Python, as JAX itself does.
@@ -391,8 +391,16 @@ class JaxBackend(Backend):
                 "The list '{name}' is appended to (or popped from) in a loop that JAX stages "
                 'as lax.while_loop, and a JAX array cannot change its size inside a staged '
                 'loop. Build the values with lax.scan (the loop body returns one element per '
-                'step and scan stacks them), or preallocate an array before the loop and write '
-                "element i with {name} = {name}.at[i].set(value).".format(name=name))
+                'step and scan stacks them), preallocate an array before the loop and write '
+                "element i with {name} = {name}.at[i].set(value), or bound the loop: with "
+                'autograph.experimental.set_loop_options(maximum_iterations=N) as the first '
+                "statement of the loop body, '{name}' becomes a buffer of N more "
+                'elements.'.format(name=name))
+        if type(maximum_iterations) is not builtins.int:
+            raise StagingError(
+                "The list '{}' is appended to in a loop whose maximum_iterations is a traced "
+                'value: JAX needs the size of the list buffer when it traces. Pass '
+                'maximum_iterations as a Python int.'.format(name))
         jnp = jax_modules().numpy
         first = items[0] if items else element
         prototype = jax_modules().jax.typeof(first)

@@ -1,5 +1,6 @@
 """The registry of backends: registration by hand, entry-point discovery, and lookup."""
 
+import contextlib
 import importlib
 import sys
 import threading
@@ -164,6 +165,24 @@ def backend_for(value):
             importlib.import_module(module)
             return backend_for(value)
     return None
+
+
+def probe(fn):
+    """Calls `fn()` inside every registered backend's `probe()` context (see Backend.probe).
+
+    Args:
+        fn: a function of no arguments (a loop condition).
+
+    Returns:
+        What `fn` returns.
+    """
+    contexts = [c for c in (b.probe() for b in _BACKENDS) if c is not None]
+    if not contexts:
+        return fn()
+    with contextlib.ExitStack() as stack:
+        for c in contexts:
+            stack.enter_context(c)
+        return fn()
 
 
 def is_staged(value):

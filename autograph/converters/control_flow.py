@@ -217,14 +217,15 @@ class ControlFlowTransformer(transformer.Base):
             def test_name():
                 return test
             undefined_assigns
-            ag__.while_stmt(test_name, body_name, getter, setter, names, {})
+            ag__.while_stmt(test_name, body_name, getter, setter, names, opts)
         '''
         return templates.replace(
             template, state_fns=state_fns, decls=decls,
             body_name=self.ctx.namer.new_symbol('loop_body', reserved), body=node.body,
             test_name=self.ctx.namer.new_symbol('loop_test', reserved), test=node.test,
             undefined_assigns=self._undefined_assigns(undefined),
-            getter=getter, setter=setter, names=self._names_tuple(block_vars))
+            getter=getter, setter=setter, names=self._names_tuple(block_vars),
+            opts=_loop_opts(node, {}))
 
     def visit_For(self, node):
         self.generic_visit(node)
@@ -254,8 +255,7 @@ class ControlFlowTransformer(transformer.Base):
                 body
             extra_fn
             undefined_assigns
-            ag__.for_stmt(iter_, extra_ref, body_name, getter, setter, names,
-                          {'iterate_names': target_repr})
+            ag__.for_stmt(iter_, extra_ref, body_name, getter, setter, names, opts)
         '''
         return templates.replace(
             template, state_fns=state_fns, decls=decls,
@@ -263,7 +263,14 @@ class ControlFlowTransformer(transformer.Base):
             target=node.target, body=node.body, extra_fn=extra_fn, extra_ref=extra_ref,
             undefined_assigns=self._undefined_assigns(undefined), iter_=node.iter,
             getter=getter, setter=setter, names=self._names_tuple(block_vars),
-            target_repr=gast_util.constant(target_repr))
+            opts=_loop_opts(node, {'iterate_names': gast_util.constant(target_repr)}))
+
+
+def _loop_opts(node, opts):
+    """The `opts` dict display of a loop operator: `opts` plus the loop's set_loop_options."""
+    opts = dict(opts)
+    opts.update(anno.getanno(node, anno.Basic.LOOP_OPTIONS, {}))
+    return gast.Dict(keys=[gast_util.constant(k) for k in opts], values=list(opts.values()))
 
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)

@@ -117,7 +117,13 @@ def _strict(strict):
 
 
 def _report_unconvertible(fn, error, strict):
-    """Warns once per function (or raises when strict) that `fn` runs unconverted."""
+    """Warns once per function (or raises when strict) that `fn` runs unconverted.
+
+    A misused directive is always raised: unconverted, the function would silently run
+    without it.
+    """
+    if isinstance(error, errors.DirectiveError):
+        raise error.with_traceback(None)
     site = inspect_utils.getdefinition_site(fn)
     head = 'AutoGraph could not convert %s (defined at %s): %s.' % (fn.__qualname__, site, error)
     if _strict(strict):

@@ -1,6 +1,7 @@
 """The conversion pipeline (parse, analyse, convert, load) and its per-code-object cache."""
 
 import __future__
+import collections
 import inspect
 import threading
 import types
@@ -15,6 +16,7 @@ from autograph.converters import call_trees
 from autograph.converters import conditional_expressions
 from autograph.converters import continue_statements
 from autograph.converters import control_flow
+from autograph.converters import directives
 from autograph.converters import functions
 from autograph.converters import lists
 from autograph.converters import logical_expressions
@@ -94,7 +96,7 @@ for _feature in __future__.all_feature_names:
 # Converters that run before the analyses (they create the state variables the analyses
 # must see). After the analyses come control_flow, then conditional_expressions,
 # logical_expressions and variables (fused in one pass). The order is TensorFlow AutoGraph's.
-_BEFORE_ANALYSIS = (functions, break_statements, asserts, continue_statements,
+_BEFORE_ANALYSIS = (functions, directives, break_statements, asserts, continue_statements,
                     return_statements, lists, call_trees)
 
 
@@ -162,6 +164,17 @@ def _skip_nested_generators(node):
             if isinstance(m, (gast.Yield, gast.YieldFrom)):
                 anno.setanno(n, transformer.ConvAnno.SKIP, True)
                 break
+
+
+def _namespace_of(fn):
+    """The function's closure and global variables by name (closure first), not copied."""
+    closure = {}
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            closure[name] = cell.cell_contents
+        except ValueError:  # an empty cell: the variable is not assigned yet
+            pass
+    return collections.ChainMap(closure, fn.__globals__)
 
 
 def _class_of(fn):
@@ -234,6 +247,7 @@ def _convert_tree(fn):
     check_supported(node, filename)
     _mangle_private_names(node, _class_of(fn))
     ctx = transformer.EntityInfo(fn.__name__, filename, naming.Namer.for_tree(node))
+    ctx.namespace = _namespace_of(fn)
     for converter in _BEFORE_ANALYSIS:
         node = converter.transform(node, ctx)
     if not isinstance(node, gast.Lambda):  # a lambda has no statements to analyse

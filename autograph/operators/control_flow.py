@@ -10,6 +10,7 @@ from autograph.operators import staged_loops
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
+from autograph.operators.backends import probe
 from autograph.operators.variables import MaybeUndefined
 from autograph.operators.variables import Symbol
 from autograph.operators.variables import Undefined
@@ -349,8 +350,8 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         get_state: function returning a tuple with the values of `symbol_names`.
         set_state: function taking such a tuple and assigning the symbols.
         symbol_names: names of the loop variables (modified in the loop and live).
-        opts: dict of loop options (e.g. 'maximum_iterations'); accepted for the converter's
-            signature and unused, as the backend protocol has no loop options.
+        opts: dict of loop options: set_loop_options' arguments ('maximum_iterations'
+            bounds a staged loop; a Python loop ignores them, as in TensorFlow).
 
     A loop whose test is a Python value at first and becomes staged later goes on as a staged
     loop from the state it has reached (see `python_loops`).
@@ -359,7 +360,7 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         UndefinedVariableError: if a staged loop variable is undefined on entry.
         LoopVariableError: if a staged loop variable changes dtype or structure.
     """
-    init_test = test()
+    init_test = probe(test)  # ops it stages are discarded: a staged loop tests again
     backend = None if type(init_test) in PYTHON_TYPES else backend_for(init_test)
     if backend is not None:
         staged_loops.staged_while(
@@ -399,7 +400,8 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         get_state: function returning a tuple with the values of `symbol_names`.
         set_state: function taking such a tuple and assigning the symbols.
         symbol_names: names of the loop variables (modified in the loop and live).
-        opts: dict of loop options; accepted for the converter's signature and unused.
+        opts: dict of loop options: 'iterate_names' (the target's source) and
+            set_loop_options' arguments (used only when the loop is staged).
 
     In a loop over a Python iterable, `extra_test` giving a staged value (a break or return
     that depends on one) stages the rest of the loop (see `python_loops`).

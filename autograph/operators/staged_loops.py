@@ -2,8 +2,10 @@
 appended to in staged loops, and the staged iterables that `enumerate` and `zip` give."""
 
 import builtins
+import numbers
 import threading
 
+from autograph.backends.base import LoopOptions
 from autograph.errors import LoopVariableError
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
@@ -13,6 +15,7 @@ from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 from autograph.operators.variables import MaybeUndefined
+from autograph.operators.variables import Symbol
 from autograph.operators.variables import Undefined
 from autograph.operators.variables import describe_name
 from autograph.operators.variables import UndefinedReturnValue
@@ -241,11 +244,29 @@ class StagedLoop:
             return tuple(new_head) + tuple(nest.flatten(exit_))
 
         loop_vars = self.head + tuple(nest.flatten(carried_init))
-        if self.trip_count is None:
-            final = tuple(self.backend.while_loop(cond_fn, body_fn, loop_vars))
-        else:
-            final = tuple(self.backend.counted_loop(self.trip_count, body_fn, loop_vars))
+        options = self._options(names, carried_init)
+        final = tuple(self.backend.staged_loop(cond_fn, body_fn, loop_vars, options))
         assign(final[nhead:])
+
+    def _options(self, names, carried_init):
+        """The LoopOptions of the backend's `staged_loop`: flat names, bound, trip count."""
+        flat_names = []
+        if self.head:
+            target = self.opts.get('iterate_names')
+            flat_names.append(target + '_index' if type(target) is str and target.isidentifier()
+                              else 'index')
+        for name, value in zip(names, carried_init):
+            name = name.name.lower() if isinstance(name, Symbol) else name
+            count = len(nest.flatten(value))
+            flat_names.extend([name] if count == 1 else
+                              ['{}_{}'.format(name, i) for i in range(count)])
+        bound = _maximum_iterations(self.opts, self.construct)
+        trip_count = self.trip_count
+        if bound is not None and type(bound) is int and type(trip_count) is int:
+            trip_count, bound = builtins.min(trip_count, builtins.max(bound, 0)), None
+        elif bound is not None:
+            trip_count = None
+        return LoopOptions(flat_names, bound, trip_count)
 
     def _placeholders(self, init_vars, undefined):
         """Gives the entries undefined on entry a placeholder of the type the loop gives them.
@@ -295,6 +316,20 @@ class StagedLoop:
         except UnsupportedByBackendError:
             return init_vars, ()
         return tuple(state), held
+
+
+def _maximum_iterations(opts, construct):
+    """The loop's `maximum_iterations` option: None, a Python int or a staged value."""
+    bound = opts.get('maximum_iterations')
+    if bound is None or (type(bound) is int) or (
+            type(bound) not in PYTHON_TYPES and backend_for(bound) is not None):
+        return bound
+    if isinstance(bound, numbers.Integral) and not isinstance(bound, bool):
+        return int(bound)
+    raise TypeError(
+        'set_loop_options(maximum_iterations=...) of a staged {} must be an integer (a Python '
+        'int or a staged integer scalar), found {} {!r}. Pass the number of iterations as an '
+        'int.'.format(construct, type(bound).__name__, bound))
 
 
 def _still_maybe_undefined(entry, exit_):

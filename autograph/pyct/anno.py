@@ -28,6 +28,9 @@ class Basic(NoValue):
     EXTRA_LOOP_TEST = (
         'A special annotation containing additional test code to be executed in'
         ' for loops.')
+    LOOP_OPTIONS = (
+        'The options that a set_loop_options directive gives a while or for loop: a dict from'
+        ' option name to the gast expression of its value.')
 
 
 class Static(NoValue):

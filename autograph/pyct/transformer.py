@@ -25,6 +25,9 @@ class EntityInfo(object):
         # the symbol (return, break, continue); control_flow passes the role to the operators
         self.generated_symbols = {}
         self.undefined_names = set()
+        # the entity's global and closure variables by name (a Mapping, read by the
+        # directives converter to recognise `set_loop_options`); empty when unknown
+        self.namespace = {}
 
 
 def set_missing_locations(nodes, origin):

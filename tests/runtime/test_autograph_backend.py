@@ -371,3 +371,147 @@ def test_pop_from_empty_staged_list_fails_at_run_time(executor):
     with pytest.raises(tf.errors.InvalidArgumentError) as e:
         f(tf.constant(6))
     assert "Tried to pop from an empty list (a TensorArray of size 0)." in str(e.value)
+
+
+# -- tf.autograph.experimental.set_loop_options ------------------------------------------------
+# The reference for a bound N is the plain Python loop that also stops after N iterations
+# (tf.while_loop's maximum_iterations: no error); without staging, the bound has no effect.
+
+# each test traces per argument value on purpose
+_RETRACES = pytest.mark.filterwarnings("ignore:.*triggered tf.function retracing")
+
+
+def _collatz_bounded(n, limit):
+    steps = 0
+    while n != 1:
+        tf.autograph.experimental.set_loop_options(maximum_iterations=limit)
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps, n
+
+
+def _collatz_reference(n, limit):
+    steps = 0
+    while n != 1 and steps < limit:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps, n
+
+
+def _range_sum_bounded(n, limit):
+    total = 0
+    for i in tf.range(n):
+        tf.autograph.experimental.set_loop_options(maximum_iterations=limit)
+        total += i * i
+    return total
+
+
+def _first_above_bounded(xs, threshold, limit):
+    found = -1
+    count = 0
+    for x in xs:
+        tf.autograph.experimental.set_loop_options(maximum_iterations=limit)
+        count += 1
+        if x > threshold:
+            found = count - 1
+            break
+    return found, count
+
+
+def _first_above_reference(xs, threshold, limit):
+    found, count = -1, 0
+    for x in xs[:max(limit, 0)]:
+        count += 1
+        if x > threshold:
+            found = count - 1
+            break
+    return found, count
+
+
+def _squares_bounded(n, limit):
+    out = []
+    for i in tf.range(n):
+        tf.autograph.experimental.set_loop_options(maximum_iterations=limit)
+        out.append(i * i)
+    return tf.stack(out)
+
+
+@_RETRACES
+@pytest.mark.parametrize("n", [27, 6, 1])
+@pytest.mark.parametrize("limit", [0, 1, 5, 200, -3])
+def test_maximum_iterations_bounds_a_staged_while(executor, n, limit):
+    f = tf.function(_collatz_bounded, executor=executor)
+    want = _collatz_reference(n, limit)
+    as_python_int = f(tf.constant(n), limit)
+    as_tensor = f(tf.constant(n), tf.constant(limit))
+    assert tuple(int(v) for v in as_python_int) == want
+    assert tuple(int(v) for v in as_tensor) == want
+
+
+@_RETRACES
+@pytest.mark.parametrize("n, limit", [(10, 3), (2, 5), (0, 4), (7, 0), (7, 7)])
+def test_maximum_iterations_bounds_a_staged_for(executor, n, limit):
+    f = tf.function(_range_sum_bounded, executor=executor)
+    want = sum(i * i for i in range(min(n, limit)))
+    assert int(f(tf.constant(n), limit)) == want  # Python bound: a counted loop of min(n, N)
+    assert int(f(tf.constant(n), tf.constant(limit))) == want  # staged bound
+
+
+@_RETRACES
+@pytest.mark.parametrize("threshold, limit", [(4.0, 10), (4.0, 2), (8.0, 3), (10.0, 10),
+                                              (0.0, 0)])
+def test_maximum_iterations_with_break(executor, threshold, limit):
+    xs = [1.0, 5.0, 9.0, 2.0]
+    f = tf.function(_first_above_bounded, executor=executor)
+    got = f(tf.constant(xs), tf.constant(threshold), tf.constant(limit))
+    assert tuple(int(v) for v in got) == _first_above_reference(xs, threshold, limit)
+
+
+@_RETRACES
+@pytest.mark.parametrize("n, limit", [(5, 3), (2, 4), (0, 2)])
+def test_maximum_iterations_with_a_list_built_in_the_loop(executor, n, limit):
+    f = tf.function(_squares_bounded, executor=executor)
+    got = f(tf.constant(n), tf.constant(limit)).numpy().tolist()
+    assert got == [i * i for i in range(min(n, limit))]
+
+
+def test_maximum_iterations_has_no_effect_on_python_loops():
+    # TensorFlow's documentation: the options only apply to a loop staged as a while_loop.
+    # Eagerly (and with Python numbers) the loop runs as Python, bound or not.
+    converted = ag.convert(_collatz_bounded)
+    assert converted(27, 5) == _collatz_bounded(27, 5) == (111, 1)
+    steps, n = converted(tf.constant(27), 5)
+    assert (int(steps), int(n)) == (111, 1)
+
+
+def test_maximum_iterations_must_be_an_integer():
+    with pytest.raises(TypeError) as e:
+        tf.function(_collatz_bounded)(tf.constant(27), 2.5)
+    assert "maximum_iterations" in str(e.value) and "found float 2.5" in str(e.value)
+    assert "while loop" in str(e.value)
+
+
+def _dead_nodes(graph):
+    read = {id(t.node) for node in graph.nodes for t in node.inputs}
+    read |= {id(t.node) for t in graph.outputs}
+    return [n.name for n in graph.nodes
+            if id(n) not in read and not n.stateful and not n.is_placeholder]
+
+
+def test_graph_names_loop_variables_and_keeps_no_dead_test():
+    from examples.collatz import collatz_steps  # pylint: disable=import-outside-toplevel
+    from examples.early_exit import steps_to_exceed  # pylint: disable=import-outside-toplevel
+    graph = tf.function(collatz_steps).get_concrete_function(tf.TensorSpec((), tf.int32)).graph
+    text = str(graph)
+    assert "while_body(%steps: int32[], %n: int32[])" in text
+    assert "%loop_var" not in text
+    # The test that decides whether the loop is staged ran in a discarded graph.
+    assert _dead_nodes(graph) == [] and [n.op for n in graph.nodes].count("not_equal") == 0
+    graph = tf.function(steps_to_exceed).get_concrete_function(
+        tf.TensorSpec((), tf.int32), tf.TensorSpec((), tf.int32)).graph
+    assert "while_cond(%steps: int32[], %value: int32[], %break: bool[]" in str(graph)
+    assert _dead_nodes(graph) == []
+    assert "greater_equal" not in [n.op for n in graph.nodes]  # only in the loop body

@@ -94,19 +94,19 @@ def test_collatz_source_is_the_hand_written_loop():
     body = codegen.generate(concrete.graph).source.split("try:\n")[1].split("    except")[0]
     assert body == (
         "        n_1 = int(n)\n"
-        "        loop_var = 0\n"
-        "        loop_var_1 = n_1\n"
-        "        while loop_var_1 > 1:\n"
-        "            if (loop_var_1 % 2) == 0:\n"
-        "                loop_var_1 = loop_var_1 // 2\n"
+        "        steps = 0\n"
+        "        n_2 = n_1\n"
+        "        while n_2 > 1:\n"
+        "            if (n_2 % 2) == 0:\n"
+        "                n_2 = n_2 // 2\n"
         "            else:\n"
-        "                loop_var_1 = (3 * loop_var_1) + 1\n"
-        "                if loop_var_1 > 2147483647:\n"  # n > 1 here: only the top can overflow
-        "                    loop_var_1 = _wrap_int32(loop_var_1)\n"
-        "            loop_var = loop_var + 1\n"  # a counter: wrapped once, after the loop
-        "        if loop_var > 2147483647 or loop_var < -2147483648:\n"
-        "            loop_var = _wrap_int32(loop_var)\n"
-        "        return (_int32(loop_var),)\n")
+        "                n_2 = (3 * n_2) + 1\n"
+        "                if n_2 > 2147483647:\n"  # n > 1 here: only the top can overflow
+        "                    n_2 = _wrap_int32(n_2)\n"
+        "            steps = steps + 1\n"  # a counter: wrapped once, after the loop
+        "        if steps > 2147483647 or steps < -2147483648:\n"
+        "            steps = _wrap_int32(steps)\n"
+        "        return (_int32(steps),)\n")
     for n, steps in [(27, 111), (1, 0), (6, 8)]:
         out = fn(tf.constant(n))
         assert int(out.numpy()) == steps and out.dtype == tf.int32
@@ -141,11 +141,11 @@ def test_counted_loop_is_a_python_range():
         return total
 
     source = codegen.generate(_graph(count, tf.TensorSpec((), tf.int32))).source
-    assert "for loop_var in range(loop_var, " in source  # increment and test in C
-    assert "if loop_var > " not in source  # i < n bounds i + 1: no wrap
-    assert "if loop_var_1 > 2147483647:" in source  # the running total may leave int32
-    assert source.count("_wrap_int32(loop_var_1)") == 1  # at each step: it is not a counter
-    assert " = loop_var, " not in source  # no tuple shuffle of loop variables
+    assert "for i_index in range(i_index, " in source  # increment and test in C
+    assert "if i_index > " not in source  # i < n bounds i + 1: no wrap
+    assert "if total > 2147483647:" in source  # the running total may leave int32
+    assert source.count("_wrap_int32(total)") == 1  # at each step: it is not a counter
+    assert " = i_index, " not in source  # no tuple shuffle of loop variables
 
 
 def _counter_after_loop(i, n, m):

@@ -207,10 +207,7 @@ def test_list_in_staged_loop_says_how_to_write_it():
         jax.jit(ag.convert(squares))(3)
     assert "The list 'out' is appended to" in str(e.value)
     assert 'lax.scan' in str(e.value) and 'out = out.at[i].set(value)' in str(e.value)
-    # The advice names only what exists today.
-    experimental = getattr(ag, 'experimental', None)
-    if not hasattr(experimental, 'set_loop_options'):
-        assert 'set_loop_options' not in str(e.value)
+    assert 'set_loop_options(maximum_iterations=N)' in str(e.value)
 
 
 def test_grad_through_if_and_python_range():
@@ -374,3 +371,47 @@ def test_branch_with_a_print_stays_a_cond(capfd):
     assert float(f(3.0)) == 3.0
     jax.effects_barrier()
     assert 'positive' in capfd.readouterr().out
+
+
+# -- set_loop_options(maximum_iterations=N): the loop stops after N iterations ---------------
+
+def collatz_bounded(n, limit):
+    steps = 0
+    while n != 1:
+        ag.experimental.set_loop_options(maximum_iterations=limit)
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps, n
+
+
+def squares_bounded(xs):
+    out = []
+    for x in xs:
+        ag.experimental.set_loop_options(maximum_iterations=3)
+        out.append(x * x)
+    return out
+
+
+@pytest.mark.parametrize('n, limit', [(27, 5), (27, 200), (6, 3), (1, 4), (7, 0)])
+def test_maximum_iterations_bounds_a_jax_while_loop(n, limit):
+    steps, last = 0, n  # the plain loop, stopped after `limit` iterations
+    while last != 1 and steps < limit:
+        last = last // 2 if last % 2 == 0 else 3 * last + 1
+        steps += 1
+    got = jax.jit(ag.convert(collatz_bounded), static_argnums=1)(n, limit)
+    assert (int(got[0]), int(got[1])) == (steps, last)
+    traced_bound = jax.jit(ag.convert(collatz_bounded))(n, limit)  # a traced bound
+    assert (int(traced_bound[0]), int(traced_bound[1])) == (steps, last)
+    # Python values: the loop runs as Python and the option has no effect (as in TensorFlow).
+    assert ag.convert(collatz_bounded)(n, limit) == collatz_bounded(n, limit)
+
+
+def test_maximum_iterations_makes_an_appended_list_a_buffer():
+    xs = jnp.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    out = jax.jit(ag.convert(squares_bounded))(xs)
+    # A buffer of 3 slots, all written: the loop stopped after 3 of the 5 elements.
+    assert jnp.asarray(out).tolist() == [1.0, 4.0, 9.0]
+    assert squares_bounded([1.0, 2.0]) == [1.0, 4.0]  # Python: unbounded

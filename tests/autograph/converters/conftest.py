@@ -24,6 +24,7 @@ def transform(fn, *converters):
     node = parser.parse_entity(fn)
     ctx = transformer.EntityInfo(fn.__name__, fn.__code__.co_filename,
                                  naming.Namer.for_tree(node))
+    ctx.namespace = conversion._namespace_of(fn)  # pylint: disable=protected-access
     for converter in converters:
         if converter is ANALYSE:
             node = conversion._analyse(node, ctx)  # pylint: disable=protected-access

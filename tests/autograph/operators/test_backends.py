@@ -102,6 +102,7 @@ def test_default_hooks():
     assert backend.type_of(Sym(1)) is None
     assert backend.compatible_types('int32', 'int32')
     assert not backend.compatible_types('int32', 'float32')
+    assert backend.probe() is None
     with pytest.raises(NotImplementedError):
         backend.call_builtin(len, (Sym(1),), {})
     for hook, args in [('assert_', (Sym(True), lambda: None)), ('new_list', ([], 1, 'l')),
@@ -136,3 +137,45 @@ def test_owned_modules_are_never_converted(fake):
         assert api._module_is_allowlisted('ownedlib_for_test')
         assert api._module_is_allowlisted('ownedlib_for_test.sub')
     assert not api._module_is_allowlisted('ownedlib_for_test')
+
+
+def _count_while(n, fake_names):
+    """`while i < n: i += 1; total += i` through while_stmt, with the loop options given."""
+    from autograph.operators import while_stmt  # pylint: disable=import-outside-toplevel
+    state = {'i': 0, 'total': 0}
+
+    def body():
+        state['i'] += 1
+        state['total'] += state['i']
+
+    while_stmt(lambda: state['i'] < n, body, lambda: (state['i'], state['total']),
+               lambda v: state.update(i=v[0], total=v[1]), ('i', 'total'), fake_names)
+    return state['i'], state['total']
+
+
+@pytest.mark.parametrize('n, bound', [(10, 4), (3, 8), (5, 0), (5, -2)])
+def test_default_staged_loop_honours_maximum_iterations(fake, n, bound):
+    # The plain loop stopped after `bound` iterations, as tf.while_loop's maximum_iterations.
+    i = total = 0
+    while i < n and i < bound:
+        i += 1
+        total += i
+    got = _count_while(Sym(n), {'maximum_iterations': bound})
+    assert (got[0].value, got[1].value) == (i, total)
+    assert fake.calls.count('while_loop') == 1
+    # Python values: the bound has no effect (TensorFlow: only staged loops take the options).
+    assert _count_while(n, {'maximum_iterations': bound}) == (n, n * (n + 1) // 2)
+
+
+def test_staged_loop_gets_the_names_of_the_loop_variables():
+    seen = []
+
+    class Recording(FakeBackend):
+        def staged_loop(self, cond_fn, body_fn, loop_vars, options):
+            seen.append(options)
+            return super().staged_loop(cond_fn, body_fn, loop_vars, options)
+
+    with registered(Recording()):
+        _count_while(Sym(3), {'maximum_iterations': 2})
+    assert seen[-1].names == ('i', 'total') and seen[-1].maximum_iterations == 2
+    assert seen[-1].trip_count is None
