@@ -330,7 +330,7 @@ class RuntimeBackend(Backend):
         try:
             dtype = convert_to_tensor(_as_tensor(first)).dtype
         except (TypeError, ValueError) as e:
-            raise TypeError(f"The list '{name}' is changed in a staged loop, so it becomes a "
+            raise TypeError(f"The list '{name}' is changed in staged control flow, so it becomes a "
                             f"staged list of tensors, but its element {first!r} is not a "
                             f"tensor: {e}") from None
         array = TensorArray(dtype, size=0, dynamic_size=True)

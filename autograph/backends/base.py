@@ -315,7 +315,7 @@ class Backend:
             A staged list, claimed by `is_staged`.
         """
         del items, element, maximum_iterations
-        self._unsupported('the list {!r} changed in a staged loop'.format(name), 'new_list')
+        self._unsupported('the list {!r} changed in a staged loop or branch'.format(name), 'new_list')
 
     def list_append(self, target, element):
         """Stages `target.append(element)` on a staged list (from `new_list`).

@@ -65,14 +65,32 @@ class _Realign(BaseException):
 
 
 def _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    """Stages the if statement.
+
+    A Python list among the outputs that a branch appends to or pops from becomes a staged
+    list first (the backend's `new_list`), as in a staged loop: its length then depends on the
+    staged condition. Changing the Python list in place would change it for both branches.
+    """
     init_vars = tuple(get_state())
-    try:
-        _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts,
-                  init_vars, {})
-    except _Realign as realign:
-        set_state(init_vars)
-        _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts,
-                  init_vars, realign.args[0])
+    while True:
+        frame, frames = staged_loops.list_frame(init_vars[:nouts])
+        try:
+            try:
+                _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names,
+                          nouts, init_vars, {})
+            except _Realign as realign:
+                set_state(init_vars)
+                _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names,
+                          nouts, init_vars, realign.args[0])
+            return
+        except staged_loops.NewStagedList as request:
+            if request.frame is not frame:
+                raise
+            set_state(init_vars)
+            init_vars = staged_loops.with_staged_list(backend, init_vars, symbol_names, request)
+            set_state(init_vars)
+        finally:
+            frames.pop()
 
 
 def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts,
@@ -92,7 +110,8 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
     outputs = {}  # branch name -> the aligned outputs it gave the backend
 
     def peek(other):
-        """The other branch's outputs, staged now in a discarded scratch (None without one)."""
+        """The other branch's outputs, staged now in a discarded scratch (None without one,
+        or when the other branch always raises: see `run`)."""
         try:
             scratch = backend.scratch()
         except UnsupportedByBackendError:
@@ -102,6 +121,10 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
                 set_state(init_vars)
                 fns[other]()
                 return tuple(get_state())[:nouts]
+        except UnboundLocalError as error:
+            if not variables.is_undefined_read(error):
+                raise
+            return None  # the other branch always raises: nothing to align with
         finally:
             set_state(init_vars)
 

@@ -112,7 +112,7 @@ class StagedLoop:
 
     Python lists among the loop variables that the loop appends to or pops from become staged
     lists: the first `list_append`/`list_pop` on such a list while the loop is staged stops the
-    staging (`_NewStagedList`), the list is replaced by the backend's `new_list`, and the loop
+    staging (`NewStagedList`), the list is replaced by the backend's `new_list`, and the loop
     is staged again (see `stage_list_if_loop_variable`).
 
     Args:
@@ -159,11 +159,11 @@ class StagedLoop:
                 self.set_state(init_vars)
                 self._stage_failing_body(error)
                 return
-            except _NewStagedList as request:
+            except NewStagedList as request:
                 if request.frame is not self.frame:
                     raise
                 self.set_state(init_vars)
-                init_vars = _with_staged_list(self.backend, init_vars, self.symbol_names,
+                init_vars = with_staged_list(self.backend, init_vars, self.symbol_names,
                                               request, self.opts.get('maximum_iterations'))
                 self.set_state(init_vars)
             finally:
@@ -386,8 +386,8 @@ def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct, co
 # Python lists that a staged loop appends to or pops from
 
 
-class _NewStagedList(BaseException):
-    """Signal: a staged loop must make one of its Python-list loop variables a staged list.
+class NewStagedList(BaseException):
+    """Signal: a staged loop or if must make one of its Python-list variables a staged list.
 
     A BaseException, like GeneratorExit, so that `except Exception` in user code staged inside
     the loop body does not swallow this control-flow signal.
@@ -420,6 +420,17 @@ class _ListFrame:
 _LOCAL = threading.local()
 
 
+def list_frame(values):
+    """Pushes the _ListFrame of a staged if statement's outputs; returns (frame, stack).
+
+    The caller pops it from the stack when the statement is staged.
+    """
+    frame = _ListFrame(values)
+    frames = _frames()
+    frames.append(frame)
+    return frame, frames
+
+
 def _frames():
     """The stack of _ListFrames of the staged loops being staged in this thread."""
     frames = getattr(_LOCAL, 'frames', None)
@@ -440,7 +451,7 @@ def stage_list_if_loop_variable(target, element):
         element: the value being appended, or None for a pop.
 
     Raises:
-        _NewStagedList: to the `_stage` of the loop that owns `target`.
+        NewStagedList: to the `_stage` of the loop that owns `target`.
     """
     if type(target) is not list:
         return
@@ -452,10 +463,10 @@ def stage_list_if_loop_variable(target, element):
         if entry is not None and entry[0] is target:
             owner, target = frame, entry[1]
     if owner is not None:
-        raise _NewStagedList(owner, target, element)
+        raise NewStagedList(owner, target, element)
 
 
-def _with_staged_list(backend, init_vars, symbol_names, request, maximum_iterations=None):
+def with_staged_list(backend, init_vars, symbol_names, request, maximum_iterations=None):
     """Returns `init_vars` with every occurrence of `request.target` made a staged list."""
     target = request.target
     k = next(k for k, v in enumerate(init_vars) if v is target)

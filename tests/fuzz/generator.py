@@ -16,6 +16,7 @@ import random
 
 INT, FLOAT, BOOL = "int", "float", "bool"
 TYPES = (INT, FLOAT, BOOL)
+VEC = "vec"  # a float32 vector of shape (3,): a list of 3 floats in plain Python
 
 _INT_INPUTS = (-12, -7, -3, -2, -1, 0, 1, 2, 3, 4, 5, 7, 9, 11, 20)
 _FLOAT_INPUTS = (-3.5, -1.0, -0.25, 0.0, 0.5, 1.25, 2.0, 4.75)
@@ -29,16 +30,19 @@ _FLOAT_MODS = ("8.0", "64.0")
 #   it; on paths where plain Python raises UnboundLocalError, staged must raise it too.
 # - "while_true": `while True:` loops left by a `break` on their counter (constant bound, so
 #   the loop stays a Python loop).
-# - "chained": chained comparisons (`a < b <= c`) in conditions. OFF by default: staged
-#   chained comparisons are issue #11's converter feature (stageconv), not landed in main yet;
-#   with it on, every staged chained comparison fails with "Using the symbolic tensor ... as a
-#   Python bool is not allowed".
+# - "chained": chained comparisons (`a < b <= c`) in conditions.
 # - "while_true_staged": `while True` whose break depends on a parameter, so the exit becomes
-#   staged. OFF by default: the converter feature "Python loop whose exit becomes staged" is
-#   not landed; today such a program ends with the documented StagingError "the condition of a
-#   Python while loop became a staged value", counted as a limitation.
-FEATURES = frozenset(("branch_vars", "while_true"))
-ALL_FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged"))
+#   staged: the Python loop goes on as a staged loop.
+# - "vectors": a float32 vector parameter `w` of shape (3,), with `reduce_sum`, `reduce_max`
+#   and `reduce_mean` of it in conditions, and `for x in w` / `for i, x in enumerate(w)`.
+# - "lists": a list appended to in a loop, then stacked and summed.
+# - "module_helpers": module-level functions with their own control flow (an if, a while, a
+#   for over a Python range whose break depends on the argument), called like the helpers.
+FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged", "vectors",
+                      "lists", "module_helpers"))
+ALL_FEATURES = FEATURES
+# What generated programs import for the "vectors" and "lists" features.
+_IMPORT = "from tests.fuzz.vector_ops import reduce_max, reduce_mean, reduce_sum, stack"
 
 
 @dataclasses.dataclass
@@ -105,8 +109,13 @@ class Generator:
         for i in range(n_params):
             t = rng.choice((INT, INT, FLOAT, BOOL))
             params.append(("abxpq"[i] if t != BOOL else "p{}".format(i), t))
+        if "vectors" in self.features and rng.random() < 0.3:
+            params.append(("w", VEC))
         self.params = params
+        self.scalar_params = [p for p in params if p[1] != VEC] or params
+        self.vectors = [n for n, t in params if t == VEC]
         self.scope.readable.extend(params)
+        self._module_helpers()
         header = "def fuzz_fn({}):".format(", ".join(n for n, _ in params))
         self.lines.append(header)
         self._locals(1)
@@ -114,10 +123,14 @@ class Generator:
         self._block(1, 100, depth=0)
         self.lines.append("    return {}".format(self._return_value()))
         inputs = [tuple(self._input(t) for _, t in params) for _ in range(3)]
-        return Program("\n".join(self.lines) + "\n", "fuzz_fn", tuple(t for _, t in params),
-                       inputs, seed)
+        source = "\n".join(self.lines) + "\n"
+        if "reduce_" in source or "stack(" in source:
+            source = _IMPORT + "\n\n\n" + source
+        return Program(source, "fuzz_fn", tuple(t for _, t in params), inputs, seed)
 
     def _input(self, t):
+        if t == VEC:
+            return [self.rng.choice(_FLOAT_INPUTS) for _ in range(3)]
         if t == INT:
             return self.rng.choice(_INT_INPUTS)
         if t == FLOAT:
@@ -142,6 +155,40 @@ class Generator:
             self.scope.assignable.append((name, t))
             if len(self.return_vars) < 3 and (name, t) not in self.return_vars:
                 self.return_vars.append((name, t))
+
+    def _module_helpers(self):
+        """Module-level functions with their own control flow, before `fuzz_fn`."""
+        rng = self.rng
+        if "module_helpers" not in self.features:
+            return
+        for _ in range(rng.randint(0, 2)):
+            t = rng.choice((INT, INT, FLOAT))
+            name = self._fresh("g")
+            const = lambda: str(rng.choice(_INT_CONSTS)) if t == INT else repr(  # noqa: E731
+                rng.choice(_FLOAT_CONSTS))
+            one, mod = ("1", rng.choice(_INT_MODS)) if t == INT else ("0.25", "8.0")
+            j = "j" if t == INT else "float(j)"
+            kind = rng.choice(("if", "while", "for_break"))
+            body = ["def {}(t):".format(name)]
+            if kind == "if":
+                body += ["    if t {} {}:".format(rng.choice(("<", ">", ">=", "!=")), const()),
+                         "        return (t * {}) % {}".format(
+                             rng.choice(("2", "3")) if t == INT else "2.0", mod),
+                         "    return t - {}".format(const())]
+            elif kind == "while":
+                body += ["    r = {}".format(const()), "    k = 0",
+                         "    while k < {}:".format(rng.randint(1, 3)), "        k += 1",
+                         "        if t > {}:".format(const()),
+                         "            r = r + {}".format(one),
+                         "    return r"]
+            else:
+                body += ["    r = {}".format(const()),
+                         "    for j in range({}):".format(rng.randint(1, 4)),
+                         "        if t < {} + {}:".format(const(), j),
+                         "            break", "        r = r + {}".format(j),
+                         "    return r % {}".format(mod)]
+            self.lines.extend(body + ["", ""])
+            self.scope.unary_fns.append((name, t))
 
     def _helpers(self, indent):
         rng = self.rng
@@ -203,6 +250,10 @@ class Generator:
             kinds += ["if"] * 3 + ["for"] * 2 + ["while"] * 2
             if "while_true" in self.features:
                 kinds += ["while_true"]
+            if self.vectors:
+                kinds += ["for_vec"]
+            if "lists" in self.features:
+                kinds += ["list_loop"]
         if self.loop_stack:
             kinds += ["break", "continue"]
         kinds += ["return"]
@@ -240,7 +291,7 @@ class Generator:
             indent += 1
         args = ["'L{}'".format(len(self.lines))]
         # A parameter is always staged when traced, so the print runs at execution time.
-        args.append(rng.choice(self.params)[0])
+        args.append(rng.choice(self.scalar_params)[0])
         for _ in range(rng.randint(0, 2)):
             args.append(self._expr(rng.choice(TYPES), 1))
         if rng.random() < 0.15:
@@ -288,8 +339,11 @@ class Generator:
 
     def _staged_condition(self):
         """A condition that is certainly staged when traced: it starts with a parameter."""
-        name, t = self.rng.choice(self.params)
-        if t == BOOL:
+        name, t = self.rng.choice(self.scalar_params)
+        if t == VEC:
+            head = "{}({}) > {}".format(self.rng.choice(_REDUCTIONS), name,
+                                        self._simple(FLOAT))
+        elif t == BOOL:
             head = name if self.rng.random() < 0.5 else "not {}".format(name)
         else:
             head = "{} {} {}".format(name, self.rng.choice(("<", ">", ">=", "!=", "==")),
@@ -375,6 +429,51 @@ class Generator:
         self.loop_stack.pop()
         self.scope.readable.remove((counter, INT))
 
+    def _stmt_for_vec(self, indent, depth):
+        """`for x in w:` or `for i, x in enumerate(w):` over the vector parameter."""
+        rng = self.rng
+        x = self._fresh("x")
+        targets = [(x, FLOAT)]
+        if rng.random() < 0.5:
+            i = self._fresh("i")
+            targets.append((i, INT))
+            self._emit(indent, "for {}, {} in enumerate({}):".format(i, x,
+                                                                  rng.choice(self.vectors)))
+        else:
+            self._emit(indent, "for {} in {}:".format(x, rng.choice(self.vectors)))
+        self.scope.readable.extend(targets)
+        self.loop_stack.append((False, x))
+        self.staged_ctx += 1
+        self._block(indent + 1, rng.randint(1, 3), depth + 1)
+        self.staged_ctx -= 1
+        self.loop_stack.pop()
+        for target in targets:
+            self.scope.readable.remove(target)
+
+    def _stmt_list_loop(self, indent, depth):
+        """A list appended to in a loop, then stacked and summed into a local."""
+        rng = self.rng
+        t = rng.choice((INT, INT, FLOAT))
+        targets = [v for v in self.scope.assignable if v[1] == t]
+        if not targets:
+            return self._stmt_assign(indent, depth)
+        name = self._fresh("l")
+        counter = self._fresh("i")
+        bound, constant = self._bound()
+        self._emit(indent, "{} = []".format(name))
+        self._emit(indent, "for {} in range({}):".format(counter, bound))
+        self.scope.readable.append((counter, INT))
+        self.loop_stack.append((constant, counter))
+        self.staged_ctx += not constant
+        self._block(indent + 1, rng.randint(0, 2), depth + 1)
+        self._emit(indent + 1, "{}.append({})".format(name, self._expr(t, 1)))
+        self.staged_ctx -= not constant
+        self.loop_stack.pop()
+        self.scope.readable.remove((counter, INT))
+        target = rng.choice(targets)[0]
+        self._emit(indent, "{} = ({} + reduce_sum(stack({}))) % {}".format(
+            target, target, name, rng.choice(_INT_MODS) if t == INT else "64.0"))
+
     def _guarded(self, indent, depth, stmt):
         if self.rng.random() < 0.85:
             self._emit(indent, "if {}:".format(self._condition()))
@@ -399,9 +498,11 @@ class Generator:
         self._emit(indent, "{}({})".format(name, amount))
 
     def _stmt_assert(self, indent, depth):
-        p = self.rng.choice(self.params)
+        p = self.rng.choice(self.scalar_params)
         cond = self._expr(BOOL, 1)
-        if p[1] == BOOL:
+        if p[1] == VEC:
+            test = "reduce_max({}) > -9.0 or {}".format(p[0], cond)
+        elif p[1] == BOOL:
             test = "{} or {}".format(p[0], cond)
         else:
             test = "{} != {} or {}".format(p[0], self._simple(p[1]), cond)
@@ -479,6 +580,10 @@ class Generator:
         r = rng.random()
         if depth <= 0 or r < 0.15:
             return self._simple(BOOL), False
+        if r < 0.2 and self.vectors:
+            return "{}({}) {} {}".format(rng.choice(_REDUCTIONS), rng.choice(self.vectors),
+                                         rng.choice(("<", "<=", ">", ">=", "==", "!=")),
+                                         _paren(self._expr_g(FLOAT, depth - 1)[0])), False
         if r < 0.55:
             t = rng.choice((INT, INT, FLOAT))
             a, _ = self._expr_g(t, depth - 1)
@@ -500,6 +605,9 @@ class Generator:
         a, _ = self._bool_expr(depth - 1)
         b, _ = self._bool_expr(depth - 1)
         return "({} if {} else {})".format(a, c, b), False
+
+
+_REDUCTIONS = ("reduce_sum", "reduce_max", "reduce_mean")
 
 
 def _paren(text):

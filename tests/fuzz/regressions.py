@@ -99,4 +99,47 @@ def fuzz_fn(a):
         v = u
     return v
 """, [(-1,), (3,)], ("int",), None),
+    Regression(
+        "undefined_read_in_the_branch_peeked_for_alignment",
+        # Found by `python -m tests.fuzz --programs 1500 --seed 11 --max-stmts 16` (seed
+        # '11:640'), shrunk by hand. The staged if branch leaves `u10` undefined in the elif
+        # path; staging the if branch peeks at the elif path (to align the outputs), whose
+        # read of `u10` after it raised UnboundLocalError at trace time.
+        """
+def fuzz_fn(a):
+    v4 = a
+    k9 = 0
+    while k9 < 1:
+        k9 += 1
+        if a != v4 or True:
+            u10 = -v4
+            return u10
+        elif k9 < 2:
+            for i12 in range(1):
+                u13 = a
+            v4 = (u13 + 3) % 100
+        v4 = (u10 + 10) % 1000
+    return v4
+""", [(20,), (-3,)], ("int",), None),
+    Regression(
+        "list_appended_in_a_staged_branch_of_a_python_loop",
+        # Found by `python -m tests.fuzz --programs 500 --seed 11 --max-stmts 16` (seed
+        # '11:426'), with the lists feature. The append under the staged `continue` guard
+        # changed the Python list in place while both branches were traced, so the traced
+        # function summed three elements where plain Python, with p0 true, has none. The list
+        # now becomes a staged list at the staged if, as it does at a staged loop.
+        """
+from tests.fuzz.vector_ops import reduce_sum, stack
+
+
+def fuzz_fn(p0):
+    f4 = 3.5
+    l11 = []
+    for i12 in range(3):
+        if p0:
+            continue
+        l11.append(1.5)
+    f4 = (f4 + reduce_sum(stack(l11))) % 64.0
+    return f4
+""", [(True,), (False,)], ("bool",), None),
 ]

@@ -18,15 +18,12 @@ Problems come in two kinds:
 import ast
 import re
 
-# soft problem kind -> the documented error message it may produce (a regex)
-SOFT = {
-    "exit in Python loop": r"depends on a staged (value|condition)|became a staged value",
-    "while condition becomes staged": r"became a staged value",
-    "return not in all branches": r"must also have a return statement",
-    # a return the trace never reaches (under a Python-false condition) gives no return type
-    "return in staged loop": (
-        r"the return value of a return statement inside a staged \w+ loop has no type"),
-}
+# soft problem kind -> the documented error message it may produce (a regex). Empty since issue
+# #11: Python loops whose break/return/test becomes staged go on staged, a return no traced
+# path reaches needs no type, and a return in one staged branch only is aligned. What remains
+# inherently unstageable (branch outputs of different structure, a dtype change in a loop)
+# the generator's typed programs cannot write; a new kind must name its documented message.
+SOFT = {}
 
 
 _DO_RETURN = "<do_return>"  # pseudo-variable: the converter's flag set by `return`
@@ -76,7 +73,8 @@ class _Analyser:
             return self.must(node.test, must) or (self.must(node.body, must)
                                                   and self.must(node.orelse, must))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("abs", "min", "max", "float", "int"):
+            if node.func.id in ("abs", "min", "max", "float", "int", "reduce_sum",
+                                "reduce_max", "reduce_mean", "stack", "enumerate"):
                 return any(self.must(a, must) for a in node.args)
         return False
 
@@ -90,8 +88,6 @@ class _Analyser:
                 # with a staged `if not continue_`.
                 guarded = 1
                 self.may_depth += 1
-            if isinstance(stmt, ast.If):
-                self.check_returns(stmt, stmts[i + 1:], state)
             state = self.stmt(stmt, state)
         self.may_depth -= guarded
         return state
@@ -158,6 +154,14 @@ class _Analyser:
                 if self.may(value, may):
                     may = may | writes
                 return may, must - writes
+        if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and value.func.attr == "append" and isinstance(value.func.value, ast.Name)):
+            # a list appended to: staged when a staged value or staged control flow adds to it
+            name = value.func.value.id
+            may, must = state
+            if self.may_depth or self.may(value, may):
+                may = may | {name}
+            return may, must
         self.hard.append("unsupported expression statement")
         return state
 
@@ -188,30 +192,7 @@ class _Analyser:
         must = (body[1] & orelse[1]) | (assigned if must_staged else set())
         return may, must
 
-    def check_returns(self, node, rest, state):
-        if not self.may(node.test, state[0]):
-            return
-        if not (_may_return(node.body) or _may_return(node.orelse)):
-            return
-        if not (_always_returns(node.body) and _always_returns(node.orelse + rest)):
-            self.soft.append(("return not in all branches", node.lineno))
-
-    def exit_stmt(self, node, kind, state):
-        # The exit's flag becomes staged under staged control flow, and a Python loop that
-        # checks it (the innermost for break, every enclosing one for return) cannot stop on it.
-        # The return flag is shared by the whole function: once a return ran under staged
-        # control flow, every later Python loop containing a return checks a staged flag.
-        flag_staged = kind == "return" and _DO_RETURN in state[0]
-        for python, entry_depth, _ in reversed(self.loops):
-            if python and (self.may_depth > entry_depth or flag_staged):
-                self.soft.append(("exit in Python loop", node.lineno))
-            if kind == "return" and not python:
-                self.soft.append(("return in staged loop", node.lineno))
-            if kind != "return":
-                break
-
     def stmt_Break(self, node, state):
-        self.exit_stmt(node, "break", state)
         return state
 
     def stmt_Continue(self, node, state):
@@ -220,20 +201,19 @@ class _Analyser:
         return state
 
     def stmt_Return(self, node, state):
-        self.exit_stmt(node, "return", state)
         if self.may_depth:
             return state[0] | {_DO_RETURN}, state[1]
         return state
 
-    def loop(self, node, state, may_staged, must_staged, target=None):
+    def loop(self, node, state, may_staged, must_staged, targets=()):
         may, must = set(state[0]), set(state[1])
         assigned = _assigned(node.body)
         if may_staged:
-            may |= assigned | ({target} if target else set())
+            may |= assigned | set(targets)
         if must_staged:
-            must |= assigned | ({target} if target else set())
-        elif target:
-            must.discard(target)
+            must |= assigned | set(targets)
+        else:
+            must -= set(targets)
         # Iterate to a fixed point: a later iteration may see values staged by an earlier one.
         for attempt in range(len(assigned) + 3):
             saved = len(self.hard), len(self.soft)
@@ -253,17 +233,14 @@ class _Analyser:
         return may, must
 
     def stmt_For(self, node, state):
-        target = node.target.id
+        targets = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
         may, must = self.loop(node, state, self.may(node.iter, state[0]),
-                              self.must(node.iter, state[1]), target)
-        return may - {target}, must - {target}
+                              self.must(node.iter, state[1]), targets)
+        return may - targets, must - targets
 
     def stmt_While(self, node, state):
         may_staged = self.may(node.test, state[0])
-        may, must = self.loop(node, state, may_staged, self.must(node.test, state[1]))
-        if not may_staged and self.may(node.test, may):
-            self.soft.append(("while condition becomes staged", node.lineno))
-        return may, must
+        return self.loop(node, state, may_staged, self.must(node.test, state[1]))
 
 
 def _assigned(stmts):
@@ -273,20 +250,6 @@ def _assigned(stmts):
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                 names.add(sub.id)
     return names
-
-
-def _may_return(stmts):
-    return any(isinstance(sub, ast.Return) for s in stmts for sub in ast.walk(s)
-               if not isinstance(s, (ast.FunctionDef, ast.Lambda)))
-
-
-def _always_returns(stmts):
-    for s in stmts:
-        if isinstance(s, ast.Return):
-            return True
-        if isinstance(s, ast.If) and _always_returns(s.body) and _always_returns(s.orelse):
-            return True
-    return False
 
 
 class Report:

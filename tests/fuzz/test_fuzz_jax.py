@@ -24,7 +24,7 @@ PROGRAMS = int(os.environ.get('JAX_FUZZ_PROGRAMS', '200'))
 CHUNK = 100
 SEED = 'jax'
 CI_SIZE = dict(max_stmts=6, max_locals=4, max_helpers=1)
-_DTYPES = {'int': jnp.int32, 'float': jnp.float32, 'bool': jnp.bool_}
+_DTYPES = {'int': jnp.int32, 'float': jnp.float32, 'bool': jnp.bool_, 'vec': jnp.float32}
 # The traced mode's comparisons (prints of float32 values compare numerically).
 same_stdout = harness._same_stdout  # pylint: disable=protected-access
 same_value = harness._same_value  # pylint: disable=protected-access
@@ -47,6 +47,12 @@ def check_jitted(fn, inputs, param_types, report, stats):
         if (actual.exc_type is not None and issubclass(actual.exc_type, ag.StagingError)
                 and report.accepts(actual.exc_msg)):
             stats['limitation'] += 1
+            return failures
+        if (actual.exc_type is ag.StagingError
+                and 'cannot change its size inside a staged loop' in actual.exc_msg):
+            # JAX's documented limitation (README, "AutoGraph for JAX"): a list that a staged
+            # loop appends to needs `set_loop_options(maximum_iterations=N)` or lax.scan.
+            stats['limitation: a list grows in a JAX-staged loop'] += 1
             return failures
         known = [k for k, test in harness.KNOWN_BUGS.items() if test(expected, actual)]
         if known:

@@ -172,5 +172,5 @@ def test_backend_without_new_list_hook():
         with pytest.raises(StagingError) as e:
             autograph.convert(_doubles)(Sym(2))
     assert str(e.value).startswith(
-        "backend 'fake' does not support the list 'l' changed in a staged loop: it does not "
+        "backend 'fake' does not support the list 'l' changed in a staged loop or branch: it does not "
         'override `new_list` of autograph.Backend.')

@@ -1,0 +1,59 @@
+"""Reductions and `stack` that generated programs call, for every way they run.
+
+A generated program imports these names. Plain Python passes Python lists (a vector parameter
+is a list of 3 floats; a list built by `append` is a list of numbers) and gets Python numbers,
+computed in float32 where the staged run computes in float32. Traced runs pass runtime tensors
+(or the TensorArray that a list appended to in a staged loop becomes) and jitted runs pass jax
+values; those go to `runtime`'s and `jax.numpy`'s own functions. They are not converted.
+"""
+
+import numpy as np
+
+import autograph
+import runtime as tf
+
+
+def _is_jax(value):
+    return type(value).__module__.startswith(("jax", "jaxlib"))
+
+
+def _python(values, reduce):
+    if not values:
+        return 0
+    result = reduce(np.asarray(values, np.float32 if any(
+        isinstance(v, float) for v in values) else np.int64))
+    return result.item()
+
+
+@autograph.do_not_convert
+def stack(values):
+    """A list of Python numbers stays a list; staged values (or a staged list) are stacked."""
+    if isinstance(values, list):
+        if not values:
+            return values
+        if all(isinstance(v, (bool, int, float)) for v in values):
+            return values
+        if any(_is_jax(v) for v in values):
+            import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+            return jnp.stack([jnp.asarray(v) for v in values])
+    if _is_jax(values):
+        return values
+    return tf.stack(values)
+
+
+def _reduction(np_fn, tf_fn, jnp_name):
+    @autograph.do_not_convert
+    def reduce(values):
+        if isinstance(values, list) and all(isinstance(v, (bool, int, float)) for v in values):
+            return _python(values, np_fn)
+        if _is_jax(values):
+            import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
+            return getattr(jnp, jnp_name)(values)
+        return tf_fn(values)
+    reduce.__name__ = tf_fn.__name__
+    return reduce
+
+
+reduce_sum = _reduction(np.sum, tf.reduce_sum, "sum")
+reduce_max = _reduction(np.max, tf.reduce_max, "max")
+reduce_mean = _reduction(lambda a: np.mean(a, dtype=a.dtype), tf.reduce_mean, "mean")
