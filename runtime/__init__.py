@@ -84,6 +84,10 @@ negative = _math.negative
 square = _math.square
 sqrt = _math.sqrt
 exp = _math.exp
+sin = _math.sin
+cos = _math.cos
+floor = _math.floor
+round = _math.round  # noqa: A001 - TensorFlow's name (tf.math.round: half to even)
 tanh = _math.tanh
 sigmoid = _math.sigmoid
 sign = _math.sign
@@ -124,8 +128,8 @@ math = _namespace(
     add=add, add_n=add_n, subtract=subtract, multiply=multiply, divide=divide,
     truediv=truediv, floordiv=floordiv, floormod=_math.floormod, mod=_math.mod, pow=pow,
     maximum=maximum, minimum=minimum, abs=abs, negative=negative, square=square, sqrt=sqrt,
-    rsqrt=_math.rsqrt, exp=exp, log=_math.log, tanh=tanh, sigmoid=sigmoid, sin=_math.sin,
-    cos=_math.cos, floor=_math.floor, ceil=_math.ceil, round=_math.round, sign=sign,
+    rsqrt=_math.rsqrt, exp=exp, log=_math.log, tanh=tanh, sigmoid=sigmoid, sin=sin,
+    cos=cos, floor=floor, ceil=_math.ceil, round=round, sign=sign,
     reciprocal=_math.reciprocal, squared_difference=_math.squared_difference,
     equal=equal, not_equal=not_equal, less=less, less_equal=less_equal, greater=greater,
     greater_equal=greater_equal, logical_and=logical_and, logical_or=logical_or,
@@ -163,20 +167,20 @@ from runtime.function import function  # noqa: E402
 
 from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
 
-__all__ = ['DType', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape', 'TensorSpec',
-           'GradientTape', 'UnconnectedGradients', 'Variable', 'abs', 'add', 'add_n', 'argmax', 'argmin', 'as_dtype', 'autograph',
-           'bitwise', 'bool', 'cast', 'concat', 'cond', 'config', 'constant', 'convert_to_tensor',
-           'debugging', 'divide', 'dtypes', 'equal', 'errors', 'executing_eagerly', 'exp',
-           'expand_dims', 'fill', 'float16', 'float32', 'float64', 'floordiv', 'function',
-           'gather', 'greater', 'greater_equal', 'identity', 'init_scope', 'int16', 'int32',
-           'int64', 'int8', 'is_tensor', 'less', 'less_equal', 'logical_and', 'logical_not',
-           'logical_or', 'math', 'matmul', 'maximum', 'minimum', 'multiply', 'negative',
-           'newaxis', 'not_equal', 'ones', 'ones_like', 'optimizers', 'pow', 'print',
-           'py_function', 'random',
-           'range', 'rank', 'reduce_all', 'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min',
-           'reduce_prod', 'reduce_sum', 'reshape', 'shape', 'sigmoid', 'sign', 'size', 'sqrt',
-           'square', 'squeeze', 'stack', 'string', 'subtract', 'switch_case', 'tanh',
-           'transpose', 'truediv', 'stop_gradient', 'custom_gradient',
-           'uint8', 'unstack', 'where', 'while_loop', 'zeros', 'zeros_like',
-           'nest', 'map_fn', 'scan', 'clip_by_value', 'einsum', 'one_hot']
+__all__ = ['DType', 'GradientTape', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape',
+           'TensorSpec', 'UnconnectedGradients', 'Variable', 'abs', 'add', 'add_n', 'argmax',
+           'argmin', 'as_dtype', 'autograph', 'bitwise', 'bool', 'cast', 'clip_by_value',
+           'concat', 'cond', 'config', 'constant', 'convert_to_tensor', 'cos', 'custom_gradient',
+           'debugging', 'divide', 'dtypes', 'einsum', 'equal', 'errors', 'executing_eagerly',
+           'exp', 'expand_dims', 'fill', 'float16', 'float32', 'float64', 'floor', 'floordiv',
+           'function', 'gather', 'greater', 'greater_equal', 'identity', 'init_scope', 'int16',
+           'int32', 'int64', 'int8', 'is_tensor', 'less', 'less_equal', 'logical_and',
+           'logical_not', 'logical_or', 'map_fn', 'math', 'matmul', 'maximum', 'minimum',
+           'multiply', 'negative', 'nest', 'newaxis', 'not_equal', 'one_hot', 'ones', 'ones_like',
+           'optimizers', 'pow', 'print', 'py_function', 'random', 'range', 'rank', 'reduce_all',
+           'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min', 'reduce_prod', 'reduce_sum',
+           'reshape', 'round', 'scan', 'shape', 'sigmoid', 'sign', 'sin', 'size', 'sqrt',
+           'square', 'squeeze', 'stack', 'stop_gradient', 'string', 'subtract', 'switch_case',
+           'tanh', 'transpose', 'truediv', 'uint8', 'unstack', 'where', 'while_loop', 'zeros',
+           'zeros_like']
 

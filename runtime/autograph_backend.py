@@ -28,6 +28,7 @@ from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import constant_value
 from runtime.tensor_array import TensorArray
 from runtime.variables import Variable
 
@@ -423,11 +424,23 @@ def _range_spec(tensor, node):
     """Iterates a tf.range without materialising it: element i is start + i * delta."""
     start, limit, delta = node.inputs
     length = tensor.shape[0]
+    first, step = constant_value(start), constant_value(delta)
+    unit = step is not None and step.ndim == 0 and step == 1
+    from_zero = unit and first is not None and first.ndim == 0 and first == 0
     if length is None:
-        # ceil((limit - start) / delta) with floor division, clamped at 0.
-        count = -((start - limit) // delta)
+        if unit:
+            # range(n) and range(a, n): the count is limit - start, clamped at 0.
+            count = limit if from_zero else limit - start
+        else:
+            # ceil((limit - start) / delta) with floor division, clamped at 0.
+            count = -((start - limit) // delta)
         length = math_ops.maximum(math_ops.cast(count, dtypes.int32), 0)
     dtype = tensor.dtype
+
+    if from_zero:
+        return length, lambda i: math_ops.cast(i, dtype)
+    if unit:
+        return length, lambda i: start + math_ops.cast(i, dtype)
 
     def getitem(i):
         return start + math_ops.cast(i, dtype) * delta

@@ -78,6 +78,12 @@ CASES = [
     case("minimum", tf.minimum, (i32([1, 5]), i32([3, 2])), i32([1, 2])),
     case("abs", tf.abs, (i32([-3, 0, 2]),), i32([3, 0, 2])),
     case("negative", tf.math.negative, (f32([1, -2]),), f32([-1, 2])),
+    # TensorFlow 2's top-level aliases of tf.math (tf.sin is tf.math.sin, ...)
+    case("sin_top_level", tf.sin, (f64([0, np.pi / 2]),), f64([0, 1])),
+    case("cos_top_level", tf.cos, (f64([0, np.pi]),), f64([1, -1])),
+    case("floor_top_level", tf.floor, (f32([1.7, -1.2, 3]),), f32([1, -2, 3])),
+    case("round_half_to_even", tf.round, (f32([0.5, 1.5, 2.5, -0.5, -1.7]),),
+         f32([0, 2, 2, -0.0, -2])),
     case("square", tf.square, (i32([3, -4]),), i32([9, 16])),
     case("sqrt", tf.sqrt, (f32([4, 9, 0]),), f32([2, 3, 0])),
     case("exp", tf.exp, (f64([0, 1]),), f64([1, np.e])),

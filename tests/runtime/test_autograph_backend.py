@@ -515,3 +515,31 @@ def test_graph_names_loop_variables_and_keeps_no_dead_test():
     assert "while_cond(%steps: int32[], %value: int32[], %break: bool[]" in str(graph)
     assert _dead_nodes(graph) == []
     assert "greater_equal" not in [n.op for n in graph.nodes]  # only in the loop body
+
+
+def test_range_with_unit_step_takes_its_length_without_division():
+    from examples.early_exit import first_index_above  # pylint: disable=import-outside-toplevel
+    f = tf.function(first_index_above, input_signature=[
+        tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.float32)])
+    graph = f.get_concrete_function().graph
+    ops = [n.op for n in graph.nodes]
+    assert "floordiv" not in ops and "negative" not in ops  # max(len, 0) only
+    for values, threshold, want in [([1.0, 5.0, 9.0, 2.0], 4.0, 1), ([1.0, 2.0], 4.0, -1),
+                                    ([], 0.0, -1), ([7.0], 4.0, 0)]:
+        assert int(f(tf.constant(values, tf.float32), tf.constant(threshold))) == want
+        assert first_index_above(values, threshold) == want
+
+
+def _sum_range(a, b, step):
+    total = 0
+    for i in range(a, b, step):
+        total += i
+    return total
+
+
+@pytest.mark.parametrize("a, b, step", [(0, 5, 1), (2, 9, 1), (9, 2, 1), (0, 10, 3),
+                                        (10, -3, -4), (-2, 3, 1)])
+def test_staged_range_agrees_with_python(executor, a, b, step):
+    f = tf.function(_sum_range, executor=executor)
+    assert int(f(tf.constant(a), tf.constant(b), step)) == _sum_range(a, b, step)
+    assert int(f(a, tf.constant(b), step)) == _sum_range(a, b, step)

@@ -179,3 +179,10 @@ def test_graph_def_library_lists_every_subgraph():
     assert set(body.ret) == {a.name for a in body.signature.output_arg}
     plain = tf.function(lambda x: x + 1).get_concrete_function(tf.constant(1))
     assert plain.graph.as_graph_def().library.function == []
+
+
+def test_top_level_math_aliases_are_tf_math():
+    # TensorFlow 2 exposes these tf.math ops at the top level too (tf.sin, tf.round, ...).
+    for name in ("sin", "cos", "floor", "round", "exp", "sqrt", "tanh", "sigmoid", "sign"):
+        assert getattr(tf, name) is getattr(tf.math, name), name
+        assert name in tf.__all__
