@@ -6,6 +6,7 @@ from runtime import context
 from runtime import dtypes
 from runtime import nest
 from runtime.graph import Graph
+from runtime.graph import output_name
 from runtime.ops import common
 from runtime.ops import control_flow_ops  # noqa: F401 - registers the cond and while ops
 from runtime.tensor import EagerTensor
@@ -224,7 +225,7 @@ def _bind_captures(graph, subgraphs, prefix):
         for outer in operands:
             ph = own.get(id(outer))
             if ph is None:
-                ph = sub.placeholder(outer.dtype, outer.shape, name=outer.node.name)
+                ph = sub.placeholder(outer.dtype, outer.shape, name=output_name(outer))
             inputs.append(ph)
         sub.inputs = inputs
     return [graph.capture(t) for t in operands]
@@ -396,6 +397,8 @@ def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=Fals
     node = graph.add_node("while", init + operands,
                           {"cond_graph": cond_graph, "body_graph": body_graph,
                            "num_loop_vars": len(init)}, specs, name, stateful)
+    if var_names is not None:
+        node.output_names = loop.var_names
     record_gradient(node)
     # TensorArrays come back with the metadata (element shape) the body gave them.
     templates = [after if type(after).__name__ == "TensorArray" else before

@@ -57,11 +57,24 @@ PLACEHOLDER = "placeholder"
 CONSTANT = "constant"
 
 
+def output_name(tensor):
+    """A name for a symbolic tensor: its node's name, or the name of that output if it has one.
+
+    Args:
+        tensor: A SymbolicTensor.
+
+    Returns:
+        A str.
+    """
+    names = tensor.node.output_names
+    return names[tensor.index] if names else tensor.node.name
+
+
 class Node:
     """One operation in a Graph (see the module docstring for the field contract)."""
 
     __slots__ = ("graph", "op", "name", "inputs", "attrs", "outputs", "control_inputs",
-                 "stateful")
+                 "stateful", "output_names")
 
     def __init__(self, graph, op, name, inputs, attrs, control_inputs=(), stateful=False):
         self.graph = graph
@@ -72,6 +85,9 @@ class Node:
         self.outputs = []
         self.control_inputs = list(control_inputs)
         self.stateful = stateful
+        # a name per output (the user's loop variables of an autograph while node), or None;
+        # for people only: placeholders capturing an output and the Graphviz edges use it
+        self.output_names = None
 
     @property
     def type(self):
@@ -388,7 +404,7 @@ class Graph:
             except TypeError:
                 raise _leaked_error(tensor, self) from None
             placeholder = self.placeholder(tensor.dtype, tensor.shape,
-                                           name=tensor.node.name)
+                                           name=output_name(tensor))
             self.captures.append((outer, placeholder))
             self._captured[id(tensor)] = (tensor, placeholder)
             return placeholder

@@ -89,7 +89,9 @@ def _edge_label(tensor, plain=()):
     if node.op == "constant" or node in plain:
         return ""
     text = _type_text(tensor)
-    if len(node.outputs) > 1:
+    if node.output_names:
+        text = f"{node.output_names[tensor.index]}: {text}"
+    elif len(node.outputs) > 1:
         text = f"{tensor.index}: {text}"
     return f' [label="{escape(text)}"]'
 
