@@ -415,3 +415,20 @@ def test_maximum_iterations_makes_an_appended_list_a_buffer():
     # A buffer of 3 slots, all written: the loop stopped after 3 of the 5 elements.
     assert jnp.asarray(out).tolist() == [1.0, 4.0, 9.0]
     assert squares_bounded([1.0, 2.0]) == [1.0, 4.0]  # Python: unbounded
+
+
+def squares_traced_bound(xs, limit):
+    out = []
+    for x in xs:
+        ag.experimental.set_loop_options(maximum_iterations=limit)
+        out.append(x * x)
+    return out
+
+
+def test_list_buffer_needs_a_python_int_bound():
+    xs = jnp.array([1.0, 2.0, 3.0])
+    with pytest.raises(StagingError) as e:
+        jax.jit(ag.convert(squares_traced_bound))(xs, 2)
+    assert "The list 'out'" in str(e.value) and 'Python int' in str(e.value)
+    out = jax.jit(ag.convert(squares_traced_bound), static_argnums=1)(xs, 2)
+    assert jnp.asarray(out).tolist() == [1.0, 4.0]
