@@ -15,8 +15,8 @@ from autograph.operators.logical import and_
 from autograph.operators.logical import not_
 from autograph.operators.logical import or_
 
-# Containers whose elements a staged membership test compares one by one.
-_CONTAINERS = frozenset({list, tuple, set, frozenset})
+# Containers whose elements (a dict's keys) a staged membership test compares one by one.
+_CONTAINERS = frozenset({list, tuple, set, frozenset, dict})
 
 
 def in_(value, container):
@@ -28,8 +28,9 @@ def in_(value, container):
 
     Returns:
         For Python values, exactly `value in container`. For a staged `value` and a
-        non-empty Python list, tuple or set whose elements are numbers (or staged values of
-        the same backend): the staged `value == e1 or value == e2 or ...`.
+        non-empty Python list, tuple, set or dict whose elements (keys) are numbers (or
+        staged values of the same backend): the staged `value == e1 or value == e2 or ...`.
+        (Python's own test would hash the staged value, and a dict or set would find no key.)
     """
     if type(value) not in PYTHON_TYPES and type(container) in _CONTAINERS and container:
         if _stages_membership(value, container):

@@ -231,7 +231,13 @@ class StagedLoop:
 
         def body_fn(*loop_vars):
             entry = assign(loop_vars[nhead:])
-            new_head = self.body(*loop_vars[:nhead])
+            try:
+                new_head = self.body(*loop_vars[:nhead])
+            except (TypeError, ValueError) as error:
+                hint = _python_number_hint(names, carried_init, self.construct)
+                if hint is None or type(error) not in (TypeError, ValueError):
+                    raise
+                raise type(error)('{}\n{}'.format(error, hint)) from error
             state = tuple(self.get_state())
             if captured is not None:
                 for k in skip:
@@ -330,6 +336,24 @@ def _maximum_iterations(opts, construct):
         'set_loop_options(maximum_iterations=...) of a staged {} must be an integer (a Python '
         'int or a staged integer scalar), found {} {!r}. Pass the number of iterations as an '
         'int.'.format(construct, type(bound).__name__, bound))
+
+
+def _python_number_hint(names, values, construct):
+    """What to say when a staged loop body fails on a type: Python ints became staged ints.
+
+    Plain Python lets `s = 0` become a float in the loop (`s = s + 0.5`); a staged loop
+    carries `s` as the staged type of its initial value, so the float operation fails inside
+    the body. Returns None when no user variable entered the loop as a Python int or bool.
+    """
+    ints = ['{!r} (= {!r})'.format(name, value) for name, value in zip(names, values)
+            if type(name) is str and type(value) in (int, bool)]
+    if not ints:
+        return None
+    return ('(while staging the body of the {}: {} entered the loop as Python {}, which the '
+            'staged loop carries with a fixed integer dtype. A loop variable cannot change '
+            'dtype in a staged loop; if one of them holds floats in the loop, as plain Python '
+            'allows, initialize it with a float before the loop: 0.0 instead of '
+            '0.)'.format(construct, ', '.join(ints), 'ints' if len(ints) > 1 else 'an int'))
 
 
 def _still_maybe_undefined(entry, exit_):

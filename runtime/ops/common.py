@@ -53,7 +53,8 @@ def adopt_dtype(value, dtype):
         if type(value) is float and (dtype.is_integer or dtype.is_bool):
             raise TypeError(
                 f"Cannot convert {value!r} to a tensor of dtype {dtype.name}: the other "
-                f"operand is a {dtype.name} tensor and TensorFlow does not promote dtypes. "
+                f"operand is {'an' if dtype.name[0] in 'aeiou' else 'a'} {dtype.name} tensor and "
+                f"TensorFlow does not promote dtypes. "
                 f"Use tf.cast on the tensor or pass a value of the same kind.")
         if dtype is dtypes.string:
             raise TypeError(f"Cannot combine the number {value!r} with a string tensor.")

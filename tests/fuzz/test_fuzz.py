@@ -111,6 +111,14 @@ def test_harness_counts_trace_time_errors_separately():
     stats = collections.Counter()
     assert harness.check_source(src, [(1,)], ("int",), stats=stats) == []
     assert stats["limitation: trace-time error, prints before it not run"] == 1
+    # Found by the 20,000-program run (seed '20261123:572'): plain Python fails the assert;
+    # tracing stages it and then raises the UnboundLocalError after it at once.
+    src = ("def fuzz_fn(p0):\n    assert p0, 'a'\n    if False:\n        u = 1\n"
+           "    return u\n")
+    stats = collections.Counter()
+    assert harness.check_source(src, [(False,), (True,)], ("bool",), stats=stats) == []
+    assert stats["limitation: trace-time error, a staged assert before it not run"] == 1
+    assert stats["traced"] == 1
 
 
 def test_generated_programs_are_valid_and_terminate():

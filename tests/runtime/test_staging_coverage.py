@@ -59,6 +59,15 @@ def test_membership_in_a_python_container_of_numbers(executor):
     check(classify, executor, 0, 1, 2, 3, 5, 7, 8)
 
 
+def in_dict_keys(x):
+    return x in {1: "one", 3: "three"}
+
+
+def test_membership_in_a_dict_tests_its_keys(executor):
+    # Python's own test hashes the staged tensor, finds no key and says False: silently wrong.
+    check(in_dict_keys, executor, 0, 1, 3)
+
+
 def chained_floats(x):
     return -1.0 < x <= 1.0 != x
 
@@ -231,3 +240,25 @@ def returns_in_loop_then_reads(x):
 
 def test_staged_return_of_a_tuple_from_a_python_loop(executor):
     check(returns_in_loop_then_reads, executor, 0, 1, 2, 5)
+
+
+# --- what cannot be staged: the message names the variable and the fix --------------------------
+
+def int_becomes_float(n):
+    i = 0
+    s = 0
+    while i < n:
+        s = s + 0.5
+        i += 1
+    return s
+
+
+def test_a_python_int_loop_variable_that_becomes_a_float_names_it_and_the_fix(executor):
+    assert int_becomes_float(2) == 1.0  # plain Python lets s become a float
+    with pytest.raises(TypeError) as info:
+        tf.function(int_becomes_float, executor=executor)(tf.constant(2))
+    message = str(info.value)
+    assert message.startswith("Cannot convert 0.5 to a tensor of dtype int32: the other operand "
+                              "is an int32 tensor")
+    assert "'s' (= 0), 'i' (= 0) entered the loop as Python ints" in message
+    assert "initialize it with a float before the loop: 0.0 instead of 0." in message
