@@ -46,3 +46,27 @@ def set_loop_options(parallel_iterations=UNSPECIFIED, swap_memory=UNSPECIFIED,
         pairs; no effect (the runtime relaxes loop-variable shapes by itself).
     """
     del parallel_iterations, swap_memory, maximum_iterations, shape_invariants
+    _check_not_in_converted_code()
+
+
+def _check_not_in_converted_code():
+    """Raises when a directive runs inside converted code: the converter did not see it.
+
+    The converter removes every directive it recognises, so one that runs from converted code
+    was called through a name the converter could not resolve (a local alias, an attribute of
+    an object): its options would be silently dropped.
+    """
+    import sys  # pylint: disable=import-outside-toplevel
+    from autograph import errors  # pylint: disable=import-outside-toplevel
+    from autograph.impl import error_mapping  # pylint: disable=import-outside-toplevel
+    from autograph.pyct import inspect_utils  # pylint: disable=import-outside-toplevel
+    frame, _ = inspect_utils.first_user_frame(sys._getframe(2))  # pylint: disable=protected-access
+    if frame is None or not error_mapping.is_generated(frame.f_code):
+        return
+    raise errors.DirectiveError(
+        'set_loop_options at {}:{} was not recognised when its function was converted, so '
+        'its options would be ignored. Call it by a name that the function reads from its '
+        'module or closure (tf.autograph.experimental.set_loop_options, '
+        'ag.experimental.set_loop_options, or an imported alias), not through a local '
+        'variable or an object attribute, as the first statement of the loop body.'.format(
+            frame.f_code.co_filename, frame.f_lineno))

@@ -88,24 +88,24 @@ def _module_is_allowlisted(module_name):
 backends.on_change(_module_decisions.clear)
 
 
-def do_not_convert(fn=None):
-    """Marks a function so that AutoGraph never converts it.
+def do_not_convert(func=None):
+    """Marks a function so that AutoGraph never converts it (TensorFlow's signature).
 
     Args:
-      fn: a function; when None, returns the decorator.
+      func: a function; when None, returns the decorator.
 
     Returns:
-      `fn` itself, marked (or a marked wrapper when `fn` does not accept attributes).
+      `func` itself, marked (or a marked wrapper when `func` does not accept attributes).
     """
-    if fn is None:
+    if func is None:
         return do_not_convert
     try:
-        fn.__ag_do_not_convert__ = True
-        return fn
+        func.__ag_do_not_convert__ = True
+        return func
     except (AttributeError, TypeError):
-        @functools.wraps(fn)
+        @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            return fn(*args, **kwargs)
+            return func(*args, **kwargs)
         wrapper.__ag_do_not_convert__ = True
         return wrapper
 

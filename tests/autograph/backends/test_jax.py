@@ -434,3 +434,20 @@ def test_a_list_appended_in_a_traced_branch_says_why_and_the_fix():
         "make it a staged list without a bound on its length.")
     assert '`l.append(a if c else b)`' in message
     assert 'in appends_in_a_branch' in message
+
+
+def squares_traced_bound(xs, limit):
+    out = []
+    for x in xs:
+        ag.experimental.set_loop_options(maximum_iterations=limit)
+        out.append(x * x)
+    return out
+
+
+def test_list_buffer_needs_a_python_int_bound():
+    xs = jnp.array([1.0, 2.0, 3.0])
+    with pytest.raises(StagingError) as e:
+        jax.jit(ag.convert(squares_traced_bound))(xs, 2)
+    assert "The list 'out'" in str(e.value) and 'Python int' in str(e.value)
+    out = jax.jit(ag.convert(squares_traced_bound), static_argnums=1)(xs, 2)
+    assert jnp.asarray(out).tolist() == [1.0, 4.0]

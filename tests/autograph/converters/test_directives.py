@@ -207,3 +207,32 @@ def test_misplaced_directive_fails_the_traced_function_too():
     import runtime as tf  # pylint: disable=import-outside-toplevel
     with pytest.raises(DirectiveError, match='outside any loop'):
         tf.function(outside_loop)(tf.constant(1))
+
+
+def through_a_local_alias(n):
+    options = ag.experimental  # the converter cannot tell what a local holds
+    i = 0
+    while i < n:
+        options.set_loop_options(maximum_iterations=2)
+        i += 1
+    return i
+
+
+@ag.do_not_convert
+def unconverted_loop(n):
+    i = 0
+    while i < n:
+        ag.experimental.set_loop_options(maximum_iterations=2)
+        i += 1
+    return i
+
+
+def test_directive_the_converter_missed_fails_when_it_runs():
+    assert through_a_local_alias(3) == 3  # plain Python: a no-op, as in TensorFlow
+    with pytest.raises(DirectiveError) as e:
+        ag.convert(through_a_local_alias)(3)
+    line = _line_of(through_a_local_alias, 'options.set_loop_options')
+    assert '{}:{}'.format(__file__, line) in str(e.value)
+    assert 'not recognised' in str(e.value)
+    # In a function that runs unconverted, the directive stays a no-op.
+    assert ag.convert(unconverted_loop)(3) == 3
