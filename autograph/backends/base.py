@@ -46,8 +46,10 @@ class LoopOptions:
             `continue`) for the flags autograph generates.
         maximum_iterations: None, or the bound from `set_loop_options` (a Python int or a
             staged integer scalar).
-        trip_count: for a `for` loop without `break` (and without a bound), its number of
-            iterations (a Python int or staged scalar), else None.
+        trip_count: the exact number of iterations when it is known before the loop runs (a
+            `for` loop without `break`: a Python int or staged scalar; with a bound, only when
+            both are Python ints, and then the smaller), else None. `cond_fn` tests it too
+            (`index < length`), but not the bound.
     """
 
     __slots__ = ('names', 'maximum_iterations', 'trip_count')
@@ -154,7 +156,7 @@ class Backend:
         Override it to use what autograph knows about the loop: the user's names of the loop
         variables (for graphs and messages) and a bound on the iterations (TensorFlow's
         `set_loop_options(maximum_iterations=N)`). The default ignores the names and calls
-        `counted_loop` (a `for` without `break` or bound), `while_loop`, or, with a bound, a
+        `counted_loop` (when the trip count is known), `while_loop`, or, with a bound, a
         `while_loop` over (count, *loop_vars) whose condition is `count < N` and then
         `cond_fn` (through `cond`, so `cond_fn` does not run once the bound is reached).
 
@@ -168,10 +170,10 @@ class Backend:
             The final loop variables, as a tuple. With `maximum_iterations`, the loop stops
             after that many iterations with no error, as TensorFlow's `while_loop` does.
         """
+        if options.trip_count is not None:
+            return self.counted_loop(options.trip_count, body_fn, loop_vars)
         bound = options.maximum_iterations
         if bound is None:
-            if options.trip_count is not None:
-                return self.counted_loop(options.trip_count, body_fn, loop_vars)
             return self.while_loop(cond_fn, body_fn, loop_vars)
 
         def bounded_cond(count, *loop_vars):

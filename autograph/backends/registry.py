@@ -13,6 +13,7 @@ ENTRY_POINT_GROUP = 'autograph.backends'
 
 # Registered backends, asked in registration order; the first that claims a value owns it.
 _BACKENDS = []
+_PROBING = []  # the registered backends that override Backend.probe (see _changed)
 # Whether the entry points of ENTRY_POINT_GROUP were loaded (once per process).
 _discovered = [False]
 _discovery_lock = threading.Lock()
@@ -116,6 +117,8 @@ def on_change(listener):
 
 
 def _changed():
+    # the backends that override `probe` (the others return None): while_stmt asks only them
+    _PROBING[:] = [b for b in _BACKENDS if type(b).probe is not Backend.probe]
     for listener in _listeners:
         listener()
 
@@ -176,9 +179,15 @@ def probe(fn):
     Returns:
         What `fn` returns.
     """
-    contexts = [c for c in (b.probe() for b in _BACKENDS) if c is not None]
-    if not contexts:
+    if not _PROBING:
         return fn()
+    if len(_PROBING) == 1:
+        context = _PROBING[0].probe()
+        if context is None:
+            return fn()
+        with context:
+            return fn()
+    contexts = [c for c in (b.probe() for b in _PROBING) if c is not None]
     with contextlib.ExitStack() as stack:
         for c in contexts:
             stack.enter_context(c)

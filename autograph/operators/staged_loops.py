@@ -268,10 +268,10 @@ class StagedLoop:
                               ['{}_{}'.format(name, i) for i in range(count)])
         bound = _maximum_iterations(self.opts, self.construct)
         trip_count = self.trip_count
-        if bound is not None and type(bound) is int and type(trip_count) is int:
-            trip_count, bound = builtins.min(trip_count, builtins.max(bound, 0)), None
-        elif bound is not None:
-            trip_count = None
+        if bound is not None:
+            # The exact count is known only when both are Python ints.
+            trip_count = (builtins.min(trip_count, builtins.max(bound, 0))
+                          if type(bound) is int and type(trip_count) is int else None)
         return LoopOptions(flat_names, bound, trip_count)
 
     def _placeholders(self, init_vars, undefined):

@@ -543,3 +543,45 @@ def test_staged_range_agrees_with_python(executor, a, b, step):
     f = tf.function(_sum_range, executor=executor)
     assert int(f(tf.constant(a), tf.constant(b), step)) == _sum_range(a, b, step)
     assert int(f(a, tf.constant(b), step)) == _sum_range(a, b, step)
+
+
+# The two examples of TensorFlow's set_loop_options documentation.
+def _tf_doc_maximum_iterations():
+    n = 0
+    for i in tf.range(10):
+        tf.autograph.experimental.set_loop_options(maximum_iterations=3)
+        n += 1
+    return n
+
+
+def _tf_doc_shape_invariants():
+    v = tf.constant((0,))
+    for i in tf.range(3):
+        tf.autograph.experimental.set_loop_options(
+            shape_invariants=[(v, tf.TensorShape([None]))]
+        )
+        v = tf.concat((v, [i]), 0)
+    return v
+
+
+def test_tensorflow_documentation_examples(executor):
+    assert int(tf.function(_tf_doc_maximum_iterations, executor=executor)()) == 3
+    got = tf.function(_tf_doc_shape_invariants, executor=executor)()
+    assert got.numpy().tolist() == [0, 0, 1, 2]
+
+
+def _sum_over_known_length(xs, limit):
+    total = 0.0
+    for x in xs:
+        tf.autograph.experimental.set_loop_options(maximum_iterations=limit)
+        total += x
+    return total
+
+
+@_RETRACES
+@pytest.mark.parametrize("limit", [0, 2, 4, 9])
+def test_maximum_iterations_with_a_static_length(executor, limit):
+    # Both the length (4) and the bound are Python ints: the count is min(4, limit).
+    xs = [1.0, 2.0, 4.0, 8.0]
+    f = tf.function(_sum_over_known_length, executor=executor)
+    assert float(f(tf.constant(xs), limit)) == sum(xs[:limit])
