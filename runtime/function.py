@@ -435,7 +435,7 @@ class Function:
             created = []
             with variables.defer_initialization() as deferred:
                 concrete = self._trace_once(positional, names, keywords, leaves, key,
-                                            created.append)
+                                            created.append, values is not None)
             self._initialized = True
             if not created:
                 return concrete
@@ -449,14 +449,25 @@ class Function:
             # As in TensorFlow: trace again, now forbidding creation, so that a function
             # creating a Variable on every call fails on its first call. The first trace
             # (which created the variables and computed their initial values) is dropped.
-        return self._trace_once(positional, names, keywords, leaves, key, self._forbid)
+        return self._trace_once(positional, names, keywords, leaves, key, self._forbid,
+                                values is not None)
 
     def _forbid(self, variable):
         raise ValueError(f"in user code:\n\n    {_user_location()}\n    function "
                          f"`{self._name}` created the Variable '{variable.name}'.\n\n"
                          f"    ValueError: {SINGLETON_VARIABLE_MESSAGE}")
 
-    def _trace_once(self, positional, names, keywords, leaves, key, on_variable):
+    def _trace_once(self, positional, names, keywords, leaves, key, on_variable,
+                    defer_errors=False):
+        """Traces the Python function once into a new graph; returns the ConcreteFunction.
+
+        With `defer_errors` (a call, not get_concrete_function): when the Python function
+        raises a Python exception while tracing after staging side effects (a print or assert
+        inside staged control flow, a variable update), the trace becomes a function that runs
+        those side effects and then raises the exception: plain Python runs them before the
+        error too, and a staged assert that fails first raises its own error instead. This goes
+        beyond TensorFlow, which raises at trace time and runs nothing.
+        """
         self._check_recursion(key, leaves)
         self._trace_count += 1
         self._maybe_warn_retrace(leaves)
@@ -482,13 +493,22 @@ class Function:
 
                 args = [nest.map_structure(feed, v) for v in positional]
                 kwargs = {k: nest.map_structure(feed, v) for k, v in keywords.items()}
-                result = self._call_python(args, kwargs)
+                error = None
+                try:
+                    result = self._call_python(args, kwargs)
+                except Exception as e:  # noqa: BLE001 - re-raised unless deferred
+                    if not (defer_errors and _deferrable(e, graph)):
+                        raise
+                    error, result = e, None
                 outputs = nest.map_structure(self._to_output, result)
         finally:
             self._active_keys.pop()
         structure = (keys.strip_objects(args, leaves), names, keys.strip_objects_kw(kwargs, leaves))
-        return ConcreteFunction(self._name, graph, self._arg_spec, leaves, structure, outputs,
-                                self._executor)
+        concrete = ConcreteFunction(self._name, graph, self._arg_spec, leaves, structure,
+                                    outputs, self._executor)
+        if error is not None:
+            concrete._raise_after_run(error)
+        return concrete
 
     def _to_output(self, value):
         if value is None:
@@ -549,6 +569,16 @@ class Function:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+def _deferrable(error, graph):
+    """Whether a trace-time exception is raised when the trace runs (see `_trace_once`).
+
+    Only Python's own exceptions (what plain Python raises too: UnboundLocalError,
+    ZeroDivisionError, ...) after the trace staged a side effect. Autograph's staging errors
+    and the runtime's own errors are about the trace itself and are raised at once.
+    """
+    return type(error).__module__ == "builtins" and graph.is_stateful()
+
 
 def _user_stacklevel():
     """Returns the warnings stacklevel of the innermost caller outside runtime/ (the user)."""

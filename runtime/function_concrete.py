@@ -146,6 +146,22 @@ class ConcreteFunction:
 
     # -- calling --------------------------------------------------------------------------
 
+    def _raise_after_run(self, error):
+        """Makes every run execute the graph's side effects, then raise `error`.
+
+        For a trace that stopped with a Python exception after staging side effects (see
+        `Function._trace_once`).
+        """
+        run = self._run
+        traceback = error.__traceback__
+
+        def run_then_raise(*values):
+            run(*values)
+            raise error.with_traceback(traceback)
+
+        self._run = run_then_raise
+        self.deferred_error = error
+
     def _call_values(self, values):
         """Runs the graph on numpy values (one per tensor leaf) and packs the outputs."""
         return self._pack(self._run(*values))

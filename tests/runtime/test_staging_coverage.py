@@ -262,3 +262,36 @@ def test_a_python_int_loop_variable_that_becomes_a_float_names_it_and_the_fix(ex
                               "is an int32 tensor")
     assert "'s' (= 0), 'i' (= 0) entered the loop as Python ints" in message
     assert "initialize it with a float before the loop: 0.0 instead of 0." in message
+
+
+# --- an error that tracing raises after staged side effects -------------------------------------
+
+def prints_then_fails(a):
+    if a > 0:
+        print("positive", a)
+    assert a > -5, "too small"
+    if False:
+        u = 1
+    return u  # noqa: F821 - unbound on purpose: plain Python raises here on every call
+
+
+def test_a_trace_time_error_is_raised_after_the_staged_side_effects_before_it(executor, capsys):
+    staged = tf.function(prints_then_fails, executor=executor)
+    for x in (3, 7):
+        with pytest.raises(UnboundLocalError):
+            prints_then_fails(x)
+        plain = capsys.readouterr().out
+        with pytest.raises(UnboundLocalError, match="'u'"):
+            staged(tf.constant(x))
+        assert capsys.readouterr().out == plain == "positive {}\n".format(x)
+    # The staged assert before the error fails first, as the plain one does.
+    with pytest.raises(AssertionError, match="too small"):
+        prints_then_fails(-9)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="too small"):
+        staged(tf.constant(-9))
+    assert staged.experimental_get_tracing_count() == 1
+
+
+def test_get_concrete_function_still_raises_a_trace_time_error():
+    with pytest.raises(UnboundLocalError):
+        tf.function(prints_then_fails).get_concrete_function(tf.TensorSpec([], tf.int32))
