@@ -87,7 +87,19 @@ def _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_na
             if request.frame is not frame:
                 raise
             set_state(init_vars)
-            init_vars = staged_loops.with_staged_list(backend, init_vars, symbol_names, request)
+            try:
+                init_vars = staged_loops.with_staged_list(backend, init_vars, symbol_names,
+                                                          request)
+            except StagingError as error:  # the backend's message is about loops
+                name = describe_name(symbol_names[next(
+                    k for k, v in enumerate(init_vars) if v is request.target)])
+                raise StagingError(
+                    '{} is a Python list appended to (or popped from) in a branch of a staged if '
+                    'statement, so its length depends on the staged condition, and backend {!r} '
+                    'cannot make it a staged list without a bound on its length. Compute the '
+                    'value with a conditional expression and append it after the if statement '
+                    '(`l.append(a if c else b)`), so that the length does not depend on the '
+                    'condition.'.format(name, backend.name)) from error
             set_state(init_vars)
         finally:
             frames.pop()

@@ -804,3 +804,15 @@ def undefined_read_in_a_branch(a):
             u = 1
         v = u  # noqa: F821 - UnboundLocalError where plain Python raises it, nowhere else
     return v
+
+
+@case(-2, 1, 4)
+def list_appended_in_staged_branch(x):
+    values = [x]
+    for j in range(3):
+        if x > j:
+            values.append(x * j)
+    total = 0
+    for v in values:
+        total += v
+    return total

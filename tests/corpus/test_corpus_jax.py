@@ -25,6 +25,9 @@ from tests.corpus.test_corpus import _run
 CANNOT_EXPRESS = {
     # It returns the dict's keys, strings: a jitted function can only return arrays.
     'for_dict_items': (TypeError, 'jax.jit cannot return strings'),
+    # A list whose length depends on a traced condition: a JAX array has a fixed size, so the
+    # staged list needs a bound, which only a loop's maximum_iterations gives.
+    'list_appended_in_staged_branch': (ag.StagingError, 'a list grows under a traced if'),
 }
 
 _IDS = [c.fn.__name__ for c in CORPUS]

@@ -48,10 +48,12 @@ def check_jitted(fn, inputs, param_types, report, stats):
                 and report.accepts(actual.exc_msg)):
             stats['limitation'] += 1
             return failures
-        if (actual.exc_type is ag.StagingError
-                and 'cannot change its size inside a staged loop' in actual.exc_msg):
+        if actual.exc_type is ag.StagingError and (
+                'cannot change its size inside a staged loop' in actual.exc_msg
+                or 'cannot make it a staged list without a bound' in actual.exc_msg):
             # JAX's documented limitation (README, "AutoGraph for JAX"): a list that a staged
-            # loop appends to needs `set_loop_options(maximum_iterations=N)` or lax.scan.
+            # loop appends to needs `set_loop_options(maximum_iterations=N)` or lax.scan, and
+            # one that a traced if appends to cannot be staged (an array has a fixed size).
             stats['limitation: a list grows in a JAX-staged loop'] += 1
             return failures
         known = [k for k, test in harness.KNOWN_BUGS.items() if test(expected, actual)]

@@ -417,6 +417,25 @@ def test_maximum_iterations_makes_an_appended_list_a_buffer():
     assert squares_bounded([1.0, 2.0]) == [1.0, 4.0]  # Python: unbounded
 
 
+def appends_in_a_branch(x):
+    values = [x]
+    if x > 0:
+        values.append(x * 2)
+    return len(values)
+
+
+def test_a_list_appended_in_a_traced_branch_says_why_and_the_fix():
+    with pytest.raises(StagingError) as info:
+        ag_jax.jit(appends_in_a_branch)(jnp.asarray(3))
+    message = str(info.value)
+    assert message.startswith(
+        "'values' is a Python list appended to (or popped from) in a branch of a staged if "
+        "statement, so its length depends on the staged condition, and backend 'jax' cannot "
+        "make it a staged list without a bound on its length.")
+    assert '`l.append(a if c else b)`' in message
+    assert 'in appends_in_a_branch' in message
+
+
 def squares_traced_bound(xs, limit):
     out = []
     for x in xs:
