@@ -164,7 +164,8 @@ class StagedLoop:
                     raise
                 self.set_state(init_vars)
                 init_vars = with_staged_list(self.backend, init_vars, self.symbol_names,
-                                              request, self.opts.get('maximum_iterations'))
+                                              request,
+                                              _maximum_iterations(self.opts, self.construct))
                 self.set_state(init_vars)
             finally:
                 frames.pop()
