@@ -245,6 +245,18 @@ class RuntimeBackend(Backend):
         with context.graph_scope(Graph("scratch", outer_graph=context.get_graph())):
             yield
 
+    def name_outputs(self, values, names):
+        """Names the outputs of a cond node after the variables of the `if` it stages.
+
+        Args:
+            values: The outputs that `cond` returned.
+            names: A name per output.
+        """
+        node = getattr(values[0], "node", None) if values else None
+        if (node is not None and len(names) == len(values) == len(node.outputs)
+                and all(v is out for v, out in zip(values, node.outputs))):
+            node.output_names = tuple(names)
+
     def probe(self):
         """While a graph is being built, a throwaway graph for a while loop's first test.
 

@@ -406,6 +406,18 @@ class Backend:
         self._unsupported('reading a variable assigned on some staged paths only',
                           'check_defined')
 
+    def name_outputs(self, values, names):
+        """Gives the user's names to the outputs of a staged `if` (for graphs people read).
+
+        Called after `cond` with its flat outputs and a name per output (the variables the
+        `if` assigns, as in `LoopOptions.names`). The default does nothing.
+
+        Args:
+            values: the tuple that `cond` returned.
+            names: a tuple of str, one per value.
+        """
+        del values, names
+
     def probe(self):
         """A context for evaluating a `while` condition before it is known to be staged.
 

@@ -31,9 +31,10 @@ class DirectivesTransformer(transformer.Base):
 
     statements_only = True
 
-    def __init__(self, ctx, local_names):
+    def __init__(self, ctx, tree):
         super().__init__(ctx)
-        self._local_names = local_names  # names bound in the converted tree: never static
+        self._tree = tree
+        self._local_names = None  # names bound in the tree (never static), found on first use
         self._loop_depth = 0  # loops enclosing the statement being visited, in this function
 
     def visit_ClassDef(self, node):
@@ -81,9 +82,12 @@ class DirectivesTransformer(transformer.Base):
     def _static_value(self, node):
         """The object an expression names through globals, closure and module attributes."""
         if isinstance(node, gast.Name):
-            if node.id in self._local_names:
+            value = self.ctx.namespace.get(node.id)
+            if value is None:
                 return None
-            return self.ctx.namespace.get(node.id)
+            if self._local_names is None:
+                self._local_names = _local_names(self._tree)
+            return None if node.id in self._local_names else value
         if isinstance(node, gast.Attribute):
             parent = self._static_value(node.value)
             if isinstance(parent, types.ModuleType):
@@ -134,4 +138,4 @@ def transform(node, ctx):
     """
     if not ctx.namespace:
         return node
-    return DirectivesTransformer(ctx, _local_names(node)).visit(node)
+    return DirectivesTransformer(ctx, node).visit(node)

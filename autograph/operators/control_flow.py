@@ -199,6 +199,8 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
     flat = backend.cond(cond, make_branch('if', 'else'), make_branch('else', 'if'))
     first = outputs['if'] if 'if' in outputs else outputs['else']
     carried = _carried(first)
+    backend.name_outputs(flat, staged_loops.flat_names_of(
+        [out_names[k] for k in carried], [first[k] for k in carried]))
     final = list(first)
     for k, value in zip(carried, nest.pack(nest.structure([first[k] for k in carried]), flat)):
         final[k] = value

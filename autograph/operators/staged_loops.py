@@ -164,7 +164,8 @@ class StagedLoop:
                     raise
                 self.set_state(init_vars)
                 init_vars = with_staged_list(self.backend, init_vars, self.symbol_names,
-                                              request, self.opts.get('maximum_iterations'))
+                                              request,
+                                              _maximum_iterations(self.opts, self.construct))
                 self.set_state(init_vars)
             finally:
                 frames.pop()
@@ -261,11 +262,7 @@ class StagedLoop:
             target = self.opts.get('iterate_names')
             flat_names.append(target + '_index' if type(target) is str and target.isidentifier()
                               else 'index')
-        for name, value in zip(names, carried_init):
-            name = name.name.lower() if isinstance(name, Symbol) else name
-            count = len(nest.flatten(value))
-            flat_names.extend([name] if count == 1 else
-                              ['{}_{}'.format(name, i) for i in range(count)])
+        flat_names.extend(flat_names_of(names, carried_init))
         bound = _maximum_iterations(self.opts, self.construct)
         trip_count = self.trip_count
         if bound is not None:
@@ -322,6 +319,18 @@ class StagedLoop:
         except UnsupportedByBackendError:
             return init_vars, ()
         return tuple(state), held
+
+
+def flat_names_of(names, values):
+    """Names for the flattened leaves of `values` (for a backend's graph): `x`, or `x_0`,
+    `x_1`, ... for the leaves of a nested value; generated symbols by role (`return_value`,
+    `do_return`, `break`, `continue`)."""
+    flat = []
+    for name, value in zip(names, values):
+        name = name.name.lower() if isinstance(name, Symbol) else name
+        count = len(nest.flatten(value))
+        flat.extend([name] if count == 1 else ['{}_{}'.format(name, i) for i in range(count)])
+    return flat
 
 
 def _maximum_iterations(opts, construct):

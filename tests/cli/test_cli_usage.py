@@ -141,6 +141,8 @@ BAD_INPUTS = [
     (['graph', '{model}:Scaler.call', '-s', 'float99[]'], 1, "found 'float99'"),
     (['graph', '{model}:Scaler.call', '-s', ''], 1, 'at least one spec'),
     (['graph', '{model}:Scaler.call', '-s', 'float32[2], int32[]'], 1, 'tracing'),
+    (['graph', '{misplaced}:f', '-s', 'int32[]'], 1,
+     'set_loop_options at {misplaced}:3 must be the first statement'),
     (['graph', '{broken}:f', '-s', 'float32[]'], 1, 'could not import'),
     (['graph', '{exits}:f', '-s', 'float32[]'], 1, 'could not import'),
     (['survey', 'no/such/dir'], 1, "expected a directory to survey, found nothing at"),
@@ -161,10 +163,14 @@ def test_bad_input_is_one_clear_line_without_traceback(argv, status, words, tmp_
     (tmp_path / 'empty').mkdir()
     (tmp_path / 'broken.py').write_text('import no_such_module_xyz\n')
     (tmp_path / 'exits.py').write_text('import sys\nsys.exit(3)\n')
+    (tmp_path / 'misplaced.py').write_text(
+        'import runtime as tf\ndef f(n):\n'
+        '    tf.autograph.experimental.set_loop_options(maximum_iterations=3)\n    return n\n')
     paths = {'model': model, 'empty': str(tmp_path / 'empty'), 'tmp': str(tmp_path),
-             'broken': str(tmp_path / 'broken.py'), 'exits': str(tmp_path / 'exits.py')}
+             'broken': str(tmp_path / 'broken.py'), 'exits': str(tmp_path / 'exits.py'),
+             'misplaced': str(tmp_path / 'misplaced.py')}
     proc = run_module(*[a.format(**paths) for a in argv], cwd=str(tmp_path))
     assert proc.returncode == status, proc.stderr
-    assert words in proc.stderr
+    assert words.format(**paths) in proc.stderr
     assert 'Traceback' not in proc.stderr
     assert 'error' in proc.stderr

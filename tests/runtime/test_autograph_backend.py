@@ -585,3 +585,43 @@ def test_maximum_iterations_with_a_static_length(executor, limit):
     xs = [1.0, 2.0, 4.0, 8.0]
     f = tf.function(_sum_over_known_length, executor=executor)
     assert float(f(tf.constant(xs), limit)) == sum(xs[:limit])
+
+
+def _while_else_bounded(n, limit):
+    i = 0
+    total = 0
+    while i < n:
+        tf.autograph.experimental.set_loop_options(maximum_iterations=limit)
+        i += 1
+        if i % 2 == 0:
+            continue
+        if total > 100:
+            break
+        total += i
+    else:
+        total = -total
+    return i, total
+
+
+def _while_else_reference(n, limit):
+    # Stopped by the bound, the loop ends without a break: its else clause runs.
+    i = total = count = 0
+    broke = False
+    while i < n and count < limit:
+        count += 1
+        i += 1
+        if i % 2 == 0:
+            continue
+        if total > 100:
+            broke = True
+            break
+        total += i
+    return i, total if broke else -total
+
+
+@_RETRACES
+@pytest.mark.parametrize("n, limit", [(10, 3), (10, 100), (50, 40), (5, 0)])
+def test_maximum_iterations_with_continue_break_and_else(executor, n, limit):
+    f = tf.function(_while_else_bounded, executor=executor)
+    got = f(tf.constant(n), tf.constant(limit))
+    assert tuple(int(v) for v in got) == _while_else_reference(n, limit)

@@ -111,6 +111,12 @@ def test_early_exit_labels_say_types_and_values(early_exit_dots):
     # Loop variables carry the user's names: in the subgraphs and on the while's outputs.
     assert '"while" -> "Identity" [label="steps: int32[]"];' in dot
     assert '"while" -> "Identity_1" [label="value: int32[]"];' in dot
+    # The outputs of a staged if are named after the variables it assigns.
+    assert ('"while/body_graph/cond_1" -> "while/body_graph/return" '
+            '[label="steps: int32[]"];') in dot
+    other = early_exit_dots['first_index_above']
+    assert '"cond" -> "Identity" [label="return_value: int32[]"];' in other
+    assert '"cond/false_graph/do_return" [label="do_return: bool[]"' in other
     assert '"while/body_graph/steps" [label="steps: int32[]"' in dot
     assert '"while/cond_graph/break" [label="break: bool[]"' in dot
     assert 'loop_var' not in dot

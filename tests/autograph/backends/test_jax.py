@@ -451,3 +451,5 @@ def test_list_buffer_needs_a_python_int_bound():
     assert "The list 'out'" in str(e.value) and 'Python int' in str(e.value)
     out = jax.jit(ag.convert(squares_traced_bound), static_argnums=1)(xs, 2)
     assert jnp.asarray(out).tolist() == [1.0, 4.0]
+    out = jax.jit(ag.convert(squares_traced_bound), static_argnums=1)(xs, np.int64(2))
+    assert jnp.asarray(out).tolist() == [1.0, 4.0]  # a numpy integer is an int
