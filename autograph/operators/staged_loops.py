@@ -153,12 +153,6 @@ class StagedLoop:
             try:
                 self._stage_once()
                 return
-            except UnboundLocalError as error:
-                if not variables.is_undefined_read(error):
-                    raise
-                self.set_state(init_vars)
-                self._stage_failing_body(error)
-                return
             except NewStagedList as request:
                 if request.frame is not self.frame:
                     raise
@@ -169,21 +163,6 @@ class StagedLoop:
                 self.set_state(init_vars)
             finally:
                 frames.pop()
-
-    def _stage_failing_body(self, error):
-        """Stages a loop whose body reads a variable that no traced path assigns.
-
-        The body raises UnboundLocalError whenever it runs, so the loop is its first test:
-        a staged check raises the error when the test holds, and otherwise the loop runs no
-        iteration and leaves the state as it is.
-        """
-        go_on = self.test(*self.head)
-        if type(go_on) in PYTHON_TYPES or backend_for(go_on) is None:
-            if go_on:
-                raise error
-            return
-        variables.raise_when_run(self.backend, self.backend.logical_not(go_on), error,
-                                 'the body of a staged ' + self.construct)
 
     def _stage_once(self):
         """Stages the loop once with the current state as the initial loop variables.
@@ -234,6 +213,15 @@ class StagedLoop:
             entry = assign(loop_vars[nhead:])
             try:
                 new_head = self.body(*loop_vars[:nhead])
+            except UnboundLocalError as error:
+                if not variables.is_undefined_read(error):
+                    raise
+                # The body reads a variable that no traced path assigns: it raises whenever
+                # it runs, after the side effects staged before the read. The check runs only
+                # when the body does; the loop variables keep their entry values.
+                variables.raise_when_run(self.backend, False, error,
+                                         'the body of a staged ' + self.construct)
+                return tuple(loop_vars[:nhead]) + tuple(nest.flatten(entry))
             except (TypeError, ValueError) as error:
                 hint = _python_number_hint(names, carried_init, self.construct)
                 if hint is None or type(error) not in (TypeError, ValueError):

@@ -115,7 +115,8 @@ def counting_loop(cond_graph, body_graph, num_loop_vars):
         return None
     increment = body_graph.outputs[k].node
     counter = body_graph.inputs[k]
-    if registry.OPS[increment.op].kernel is not operator.add or increment.attrs:
+    if increment.is_source or registry.OPS[increment.op].kernel is not operator.add or \
+            increment.attrs:
         return None
     others = [t for t in increment.inputs if t is not counter]
     if len(others) != 1 or not others[0].node.is_constant or \

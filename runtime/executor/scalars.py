@@ -211,7 +211,7 @@ class ScalarCode:
             low, high = int_range(t)
             exceeds = lo < low or hi > high
         consumer = self._consumer.get(t, False)
-        if self._defer(node) and (not exceeds or (
+        if self._defer(node) and _nesting(expr) < MAX_NESTING and (not exceeds or (
                 consumer and registry.OPS[consumer.op].emit is None
                 and (self._python_rule(consumer) or (None,))[0] == emitters.RING)):
             self.env[t] = f"({expr})"
@@ -239,3 +239,22 @@ class ScalarCode:
             if python_scalar(t):
                 name = self.env[t]
                 self.line(depth, f"{name} = {to_python_text(t, name)}", t.node)
+
+
+# Deepest parenthesis nesting of an inlined scalar expression: a longer chain of single-use
+# values (a Python loop unrolled while tracing) gets a local, because CPython's parser refuses
+# expressions nested 200 deep ("too many nested parentheses").
+MAX_NESTING = 60
+
+
+def _nesting(expr):
+    """The deepest parenthesis nesting in `expr`."""
+    depth = deepest = 0
+    for ch in expr:
+        if ch == "(":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif ch == ")":
+            depth -= 1
+    return deepest

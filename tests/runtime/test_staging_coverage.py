@@ -295,3 +295,40 @@ def test_a_trace_time_error_is_raised_after_the_staged_side_effects_before_it(ex
 def test_get_concrete_function_still_raises_a_trace_time_error():
     with pytest.raises(UnboundLocalError):
         tf.function(prints_then_fails).get_concrete_function(tf.TensorSpec([], tf.int32))
+
+
+def prints_then_reads_in_a_loop(a):
+    k = 0
+    while k < a % 3:
+        k += 1
+        if False:
+            u = 1
+        print("iteration", k, a)
+        v = u  # noqa: F821 - unbound on purpose
+    return k
+
+
+def test_a_loop_body_runs_its_prints_before_an_undefined_read_fails(executor, capsys):
+    # Found by the 20,000-program fuzz run (seed '20261123:17077'): the print was lost.
+    staged = tf.function(prints_then_reads_in_a_loop, executor=executor)
+    assert _value(staged(tf.constant(3))) == prints_then_reads_in_a_loop(3) == 0
+    for a in (1, 2):
+        with pytest.raises(UnboundLocalError):
+            prints_then_reads_in_a_loop(a)
+        plain = capsys.readouterr().out
+        with pytest.raises(UnboundLocalError, match="'u'"):
+            staged(tf.constant(a))
+        assert capsys.readouterr().out == plain == "iteration 1 {}\n".format(a)
+
+
+def long_unrolled_chain(x):
+    v = x
+    for _ in range(300):  # a Python loop: 300 single-use scalar expressions in a row
+        v = (min(v, x + 5) + 1) % 7
+    return v
+
+
+def test_a_long_chain_of_scalar_expressions_compiles(executor):
+    # Found by the 20,000-program fuzz run (seed '20261123:17972'): the compiled executor
+    # inlined the whole chain into one expression, nested too deep for Python's parser.
+    check(long_unrolled_chain, executor, 0, 3, -4)
