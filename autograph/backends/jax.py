@@ -275,9 +275,9 @@ class JaxBackend(Backend):
         message = message_fn()
         ok = predicate(cond, 'assert')
         if isinstance(message, jax_modules().tracer):
-            jax_modules().jax.debug.callback(_check, ok, None, message)
+            jax_modules().jax.debug.callback(_check, ok, None, message, ordered=True)
         else:
-            jax_modules().jax.debug.callback(_check, ok, message, None)
+            jax_modules().jax.debug.callback(_check, ok, message, None, ordered=True)
 
     def check_defined(self, defined, error):
         """Stages a debug callback that raises `error` (an UnboundLocalError) when `defined`
@@ -290,7 +290,7 @@ class JaxBackend(Backend):
         if self._scratch.depth:
             return
         jax_modules().jax.debug.callback(functools.partial(_check_defined, error),
-                                         predicate(defined, 'check'))
+                                         predicate(defined, 'check'), ordered=True)
 
     def print_(self, *args, sep=' ', end='\n'):
         """Stages `print` as jax.debug.print (values printed at every run).

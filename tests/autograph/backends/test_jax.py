@@ -453,3 +453,30 @@ def test_list_buffer_needs_a_python_int_bound():
     assert jnp.asarray(out).tolist() == [1.0, 4.0]
     out = jax.jit(ag.convert(squares_traced_bound), static_argnums=1)(xs, np.int64(2))
     assert jnp.asarray(out).tolist() == [1.0, 4.0]  # a numpy integer is an int
+
+
+def check_then_print(x, n):
+    for i in range(n % 3):
+        u = i + x
+    v = u + 1  # UnboundLocalError when the loop ran no iteration
+    if x == x:
+        print('after the check', x)
+    assert x > 0, 'x must be positive'
+    if x > -100:
+        print('after the assert', x)
+    return v
+
+
+def test_a_failing_staged_check_stops_the_prints_after_it(capsys):
+    # Found by the JAX fuzz run (seed 'jax:558'): unordered checks let later prints run.
+    jitted = ag_jax.jit(check_then_print)
+    with pytest.raises(UnboundLocalError, match="'u'"):
+        jitted(jnp.asarray(5), jnp.asarray(0))
+    jax.effects_barrier()
+    with pytest.raises(AssertionError, match='x must be positive'):
+        jitted(jnp.asarray(-1), jnp.asarray(1))
+    jax.effects_barrier()
+    assert capsys.readouterr().out == 'after the check -1\n'
+    assert int(jitted(jnp.asarray(2), jnp.asarray(1))) == 3
+    jax.effects_barrier()
+    assert capsys.readouterr().out == 'after the check 2\nafter the assert 2\n'
