@@ -290,15 +290,26 @@ class RuntimeBackend(Backend):
         unknown dimensions become 0, and the loop relaxes them.
 
         Args:
-            value: A tensor, Variable or Python number.
+            value: A tensor, Variable, TensorArray (a staged list) or Python number.
 
         Returns:
-            A tensor (or a Python zero of the same type for Python numbers).
+            A tensor (or a Python zero of the same type for Python numbers, an empty
+            TensorArray of the same dtype for a TensorArray).
+
+        Raises:
+            UnsupportedByBackendError: for another value.
         """
         if isinstance(value, (Tensor, Variable)):
             shape = [0 if d is None else d for d in value.shape]
             return array_ops.zeros(shape, dtype=value.dtype)
-        return type(value)()
+        if type(value) is TensorArray:
+            array = TensorArray(value.dtype, size=0, dynamic_size=True,
+                                element_shape=value.element_shape)
+            array._list_name = value._list_name
+            return array
+        if type(value) in (int, float, bool):
+            return type(value)()
+        return super().zeros_like(value)
 
     def type_of(self, value):
         """Describes a loop variable's type: its dtype for tensors and Python numbers.

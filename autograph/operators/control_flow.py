@@ -159,7 +159,7 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
             other_raw = known.get(other, raw.get(other))
             if other_raw is None:
                 other_raw = peek(other)
-            failing = _outputs_of_a_failing_branch(backend, other_raw)
+            failing = _outputs_of_a_failing_branch(backend, other_raw, init_vars[:nouts])
             if failing is None:
                 raise
             # false exactly when this branch is taken
@@ -207,18 +207,19 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
     set_state(tuple(final) + init_vars[nouts:])
 
 
-def _outputs_of_a_failing_branch(backend, other):
-    """Placeholder outputs for a branch that always raises: zeros of the other's types.
+def _outputs_of_a_failing_branch(backend, other, initial):
+    """Placeholder outputs for a branch that always raises: of the other branch's types.
 
-    Returns None when they cannot be made (the other's outputs are unknown, or the backend has
-    no `zeros_like`).
+    An output the other branch leaves as it was before the statement keeps that value; other
+    outputs are zeros of the other's (`zeros_like`). Returns None when they cannot be made
+    (the other's outputs are unknown, or the backend has no `zeros_like` for one).
     """
     if other is None:
         return None
     outs = []
     try:
-        for value in other:
-            if isinstance(value, _UNDEFINED) or value is None:
+        for value, before in zip(other, initial):
+            if isinstance(value, _UNDEFINED) or value is None or value is before:
                 outs.append(value)
             elif type(value) is MaybeUndefined:
                 outs.append(MaybeUndefined(nest.map_leaves(backend.zeros_like, value.value),

@@ -224,7 +224,8 @@ class StagedLoop:
                 return tuple(loop_vars[:nhead]) + tuple(nest.flatten(entry))
             except (TypeError, ValueError) as error:
                 hint = _python_number_hint(names, carried_init, self.construct)
-                if hint is None or type(error) not in (TypeError, ValueError):
+                if hint is None or type(error) not in (TypeError, ValueError) or (
+                        'dtype' not in str(error)):
                     raise
                 raise type(error)('{}\n{}'.format(error, hint)) from error
             state = tuple(self.get_state())
@@ -346,11 +347,12 @@ def _python_number_hint(names, values, construct):
             if type(name) is str and type(value) in (int, bool)]
     if not ints:
         return None
-    return ('(while staging the body of the {}: {} entered the loop as Python {}, which the '
+    return ('(while staging the body of the {}: {} entered the loop as {}, which the '
             'staged loop carries with a fixed integer dtype. A loop variable cannot change '
             'dtype in a staged loop; if one of them holds floats in the loop, as plain Python '
             'allows, initialize it with a float before the loop: 0.0 instead of '
-            '0.)'.format(construct, ', '.join(ints), 'ints' if len(ints) > 1 else 'an int'))
+            '0.)'.format(construct, ', '.join(ints),
+                         'Python ints' if len(ints) > 1 else 'a Python int'))
 
 
 def _still_maybe_undefined(entry, exit_):

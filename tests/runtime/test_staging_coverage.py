@@ -332,3 +332,23 @@ def test_a_long_chain_of_scalar_expressions_compiles(executor):
     # Found by the 20,000-program fuzz run (seed '20261123:17972'): the compiled executor
     # inlined the whole chain into one expression, nested too deep for Python's parser.
     check(long_unrolled_chain, executor, 0, 3, -4)
+
+
+def returns_from_a_loop_that_appends(a):
+    values = []
+    v = 0
+    for i in range(a % 5):
+        if i > 2:
+            u = i
+            return v, i
+        v = (u if i > 5 else i) + 1
+        values.append(i)
+    return v, len(values)
+
+
+def test_a_branch_that_always_raises_keeps_a_staged_list_it_does_not_change(executor):
+    # Found by the 20,000-program fuzz run (seed '20261124:11830'): the placeholder outputs of
+    # the failing branch asked zeros_like for a TensorArray, which crashed.
+    staged = tf.function(returns_from_a_loop_that_appends, executor=executor)
+    for a in (0, 3, 4, 9):
+        assert _value(staged(tf.constant(a))) == returns_from_a_loop_that_appends(a)
