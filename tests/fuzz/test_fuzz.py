@@ -83,9 +83,35 @@ def test_generator_covers_every_feature():
         "print": r"print\(", "float": r"\d\.\d", "bool": r"\bTrue\b|\bFalse\b",
         "variable first assigned in a branch or loop": r"^\s+u\d+ = ",
         "while True": r"^\s+while True:$",
+        "while True with a staged break": r"if k\d+ > [abx] % \d:",
+        "chained comparison": r"[<>=] \S+ [<>=!]=? ",
+        "vector parameter": r"def fuzz_fn\(.*\bw\):",
+        "reductions in conditions": r"(if|and|or) .*reduce_(sum|max|mean)\(w\)",
+        "for x in vector": r"for x\d+ in w:", "enumerate": r"in enumerate\(w\):",
+        "list appended in a loop": r"^\s+l\d+\.append\(",
+        "list stacked": r"reduce_sum\(stack\(l\d+\)\)",
+        "module-level helper": r"^def g\d+\(t\):",
+        "module helper with a loop": r"^    (while k|for j) ",
+        "early return of a tuple": r"^\s{8,}return \(.*,\)$",
     }
     missing = [k for k, pattern in features.items() if not re.search(pattern, text, re.M)]
     assert not missing
+    # Helpers (closures, lambdas, module-level functions) are called inside loops.
+    assert _helper_called_in_a_loop(text.splitlines())
+
+
+def _helper_called_in_a_loop(lines):
+    """Whether a line inside a loop body of fuzz_fn calls a helper (h1(...) or g1(...))."""
+    loop_indent = None
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        if loop_indent is not None and indent <= loop_indent:
+            loop_indent = None
+        if loop_indent is None and re.match(r"\s+(for|while) ", line):
+            loop_indent = indent
+        elif loop_indent is not None and re.search(r"\b[hg]\d+\(", line):
+            return True
+    return False
 
 
 def test_generator_features_switch():
