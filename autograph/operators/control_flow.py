@@ -55,6 +55,10 @@ _UNDEFINED = (Undefined, UndefinedReturnValue)
 _MAYBE_UNDEFINED = (Undefined, UndefinedReturnValue, MaybeUndefined)
 
 
+# What `_stage_if`'s peek at the other branch gives when that branch always raises.
+_ALWAYS_RAISES = object()
+
+
 class _Realign(BaseException):
     """Signal: the first staged branch committed outputs that the second shows are undefined.
 
@@ -122,8 +126,8 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
     outputs = {}  # branch name -> the aligned outputs it gave the backend
 
     def peek(other):
-        """The other branch's outputs, staged now in a discarded scratch (None without one,
-        or when the other branch always raises: see `run`)."""
+        """The other branch's outputs, staged now in a discarded scratch (None without one;
+        _ALWAYS_RAISES when the other branch reads a variable no path assigns: see `run`)."""
         try:
             scratch = backend.scratch()
         except UnsupportedByBackendError:
@@ -136,7 +140,7 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
         except UnboundLocalError as error:
             if not variables.is_undefined_read(error):
                 raise
-            return None  # the other branch always raises: nothing to align with
+            return _ALWAYS_RAISES
         finally:
             set_state(init_vars)
 
@@ -159,6 +163,11 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
             other_raw = known.get(other, raw.get(other))
             if other_raw is None:
                 other_raw = peek(other)
+            if other_raw is _ALWAYS_RAISES:
+                # Both branches raise: the statement raises wherever it runs, after the side
+                # effects each branch staged. The outputs are placeholders (their values
+                # before the statement), never read.
+                other_raw = tuple(init_vars[:nouts])
             failing = _outputs_of_a_failing_branch(backend, other_raw, init_vars[:nouts])
             if failing is None:
                 raise
@@ -176,6 +185,8 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
             other_raw = known.get(other, raw.get(other))
             if other_raw is None and any(isinstance(v, _UNDEFINED) for v in outs):
                 other_raw = peek(other)
+                if other_raw is _ALWAYS_RAISES:
+                    other_raw = None  # nothing to align with
             outs = _align_outputs(backend, out_names, outs, other_raw)
             if other in outputs:
                 first = _align_outputs(backend, out_names, raw[other], outs)

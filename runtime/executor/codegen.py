@@ -373,7 +373,14 @@ class _Generator(scalars.ScalarCode):
         assigned before it.
         """
         pairs = [(name, scalars.bare(self.env[t])) for name, t in zip(names, tensors)]
-        pairs = [(name, value) for name, value in pairs if name != value]
+        self.assign_values([(name, value) for name, value in pairs if name != value], depth)
+
+    def assign_values(self, pairs, depth, node=None):
+        """Emits `name = value` for (name, source text) pairs, as one parallel assignment.
+
+        One line per name, or one tuple assignment when a value reads a name assigned
+        before it (every value is read before any name is written).
+        """
         written = set()
         parallel = False
         for name, value in pairs:
@@ -382,10 +389,10 @@ class _Generator(scalars.ScalarCode):
             written.add(name)
         if parallel:
             self.line(depth, ", ".join(n for n, _ in pairs) + " = "
-                      + ", ".join(v for _, v in pairs))
+                      + ", ".join(v for _, v in pairs), node)
         else:
             for name, value in pairs:
-                self.line(depth, f"{name} = {value}")
+                self.line(depth, f"{name} = {value}", node)
 
     def _local(self, tensor):
         """True for large values held in a local that this block defines."""

@@ -138,7 +138,7 @@ def _emit_select(gen, node, depth):
         gen.defer(node.outputs[0], value)
         return True
     names = output_names(gen, node)
-    emitted = False
+    assigns = []  # (target name, value text) in output order
     for t, name, a, b in zip(node.outputs, names, picked[0], picked[1]):
         targeted = t in gen.targets
         if a == b or (a == "True" and b == "False"):  # bool constants are Python literals
@@ -147,14 +147,16 @@ def _emit_select(gen, node, depth):
                 gen.env[t] = value  # the same value: no copy
                 continue
             if name != value:
-                gen.line(depth, f"{name} = {value}", node)
-                emitted = True
+                assigns.append((name, value))
         else:
-            gen.line(depth, f"{name} = {a} if {gen.truth(pred)} else {b}", node)
-            emitted = True
+            assigns.append((name, f"{a} if {gen.truth(pred)} else {b}"))
         gen.env[t] = name
-    if not emitted:
+    if not assigns:
         gen.line(depth, "pass", node)
+    else:
+        # In parallel, as the cond picks them: a later value may read a name that an earlier
+        # one assigns (the predicate's own variable, a swap).
+        gen.assign_values(assigns, depth, node)
     return True
 
 

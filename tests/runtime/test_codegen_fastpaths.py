@@ -336,3 +336,46 @@ def test_python_int_operands_reach_kernels_as_the_kernels_expect():
     assert stacked.tolist() == [3, 5, 7, 9] and int(total) == 24
     assert int(item) == 1 and lifted.tolist() == [1] and n.tolist() == [4]
     assert np.asarray(item).dtype == np.int32 and n.dtype == np.int32
+
+
+def _sets_its_own_predicate(b, x):
+    f5 = x
+    flag = False
+    k = 0
+    while k < b % 4:
+        k += 1
+        if flag:
+            f5 = 2.0
+        else:
+            flag = True  # the select's predicate is one of its outputs
+    return f5
+
+
+def _reads_before_it_is_replaced(p, b):
+    f5 = 2.0
+    f8 = f5
+    old = 0.0
+    k = 0
+    while k < b:
+        k += 1
+        if p:
+            old = f8  # the old f8, which the same select also replaces
+            f8 = 0.0
+        f5 = old + f5
+    return f5
+
+
+@pytest.mark.parametrize("executor", ["compiled", "interpreter"])
+def test_select_cond_outputs_are_assigned_in_parallel(executor):
+    # Found by the 20,000-program fuzz run (seeds '20261125:12064' and '20261125:17932'): the
+    # select-cond assigned its outputs one by one, so a later output read an earlier one's new
+    # value (`flag = True if flag else True; f5 = 2.0 if flag else f5`): silently wrong.
+    f = tf.function(_sets_its_own_predicate, executor=executor)
+    for b in (0, 1, 2, 9):
+        assert f(tf.constant(b), tf.constant(-0.25)).numpy() == _sets_its_own_predicate(
+            b, -0.25)
+    g = tf.function(_reads_before_it_is_replaced, executor=executor)
+    for p in (True, False):
+        for b in (1, 3, 11):
+            assert g(tf.constant(p), tf.constant(b)).numpy() == _reads_before_it_is_replaced(
+                p, b)

@@ -352,3 +352,31 @@ def test_a_branch_that_always_raises_keeps_a_staged_list_it_does_not_change(exec
     staged = tf.function(returns_from_a_loop_that_appends, executor=executor)
     for a in (0, 3, 4, 9):
         assert _value(staged(tf.constant(a))) == returns_from_a_loop_that_appends(a)
+
+
+def both_branches_fail_after_printing(p, q):
+    if p:
+        if q:
+            print("q", q)
+        if False:
+            u = 1
+        v = u  # noqa: F821 - unbound on purpose
+    else:
+        print("not p", p)
+        if False:
+            w = 1
+        v = w  # noqa: F821 - unbound on purpose
+    return v
+
+
+def test_when_both_staged_branches_fail_each_runs_its_prints_first(executor, capsys):
+    # Found by the 20,000-program fuzz run (seed '20261125:16249').
+    staged = tf.function(both_branches_fail_after_printing, executor=executor)
+    for p in (True, False):
+        for q in (True, False):
+            with pytest.raises(UnboundLocalError):
+                both_branches_fail_after_printing(p, q)
+            plain = capsys.readouterr().out
+            with pytest.raises(UnboundLocalError):
+                staged(tf.constant(p), tf.constant(q))
+            assert capsys.readouterr().out == plain
