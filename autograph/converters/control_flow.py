@@ -123,12 +123,12 @@ class ControlFlowTransformer(transformer.Base):
         return decls
 
     def _state_functions(self, block_vars, decls, reserved):
-        getter = self.ctx.namer.new_symbol('get_state', reserved)
-        setter = self.ctx.namer.new_symbol('set_state', reserved)
+        getter = self.ctx.namer.new_helper('get_state', reserved)
+        setter = self.ctx.namer.new_helper('set_state', reserved)
         if not block_vars:
             nodes = templates.replace(
                 'def getter():\n    return ()\ndef setter(block_vars):\n    pass',
-                getter=getter, setter=setter, block_vars=self.ctx.namer.new_symbol('vars_'))
+                getter=getter, setter=setter, block_vars=self.ctx.namer.new_helper('vars_'))
             return nodes, getter, setter
         loads = []
         stores = []
@@ -142,7 +142,7 @@ class ControlFlowTransformer(transformer.Base):
             store = v.ast()
             templates._set_ctx(store, gast.Store)  # pylint: disable=protected-access
             stores.append(store)
-        vars_name = self.ctx.namer.new_symbol('vars_')
+        vars_name = self.ctx.namer.new_helper('vars_')
         nodes = templates.replace(
             'def getter():\n    return loads\ndef setter(vars_):\n    decls\n    stores = vars_',
             getter=getter, setter=setter, vars_=vars_name, decls=decls,
@@ -195,8 +195,8 @@ class ControlFlowTransformer(transformer.Base):
         '''
         return templates.replace(
             template, state_fns=state_fns, decls=decls,
-            body_name=self.ctx.namer.new_symbol('if_body', reserved), body=node.body,
-            orelse_name=self.ctx.namer.new_symbol('else_body', reserved),
+            body_name=self.ctx.namer.new_helper('if_body', reserved), body=node.body,
+            orelse_name=self.ctx.namer.new_helper('else_body', reserved),
             orelse=node.orelse or [gast.Pass()],
             undefined_assigns=self._undefined_assigns(undefined), test=node.test,
             getter=getter, setter=setter, names=self._names_tuple(block_vars),
@@ -221,8 +221,8 @@ class ControlFlowTransformer(transformer.Base):
         '''
         return templates.replace(
             template, state_fns=state_fns, decls=decls,
-            body_name=self.ctx.namer.new_symbol('loop_body', reserved), body=node.body,
-            test_name=self.ctx.namer.new_symbol('loop_test', reserved), test=node.test,
+            body_name=self.ctx.namer.new_helper('loop_body', reserved), body=node.body,
+            test_name=self.ctx.namer.new_helper('loop_test', reserved), test=node.test,
             undefined_assigns=self._undefined_assigns(undefined),
             getter=getter, setter=setter, names=self._names_tuple(block_vars),
             opts=_loop_opts(node, {}))
@@ -238,14 +238,14 @@ class ControlFlowTransformer(transformer.Base):
         state_fns, getter, setter = self._state_functions(block_vars, decls, reserved)
         test = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, None)
         if test is not None:
-            extra_name = self.ctx.namer.new_symbol('extra_test', reserved)
+            extra_name = self.ctx.namer.new_helper('extra_test', reserved)
             extra_fn = templates.replace('def extra_name():\n    return test',
                                          extra_name=extra_name, test=test)
             extra_ref = gast_util.name(extra_name)
         else:
             extra_fn = []
             extra_ref = gast_util.constant(None)
-        itr = self.ctx.namer.new_symbol('itr', reserved)
+        itr = self.ctx.namer.new_helper('itr', reserved)
         target_repr = parser.unparse(node.target).strip()
         template = '''
             state_fns
@@ -259,7 +259,7 @@ class ControlFlowTransformer(transformer.Base):
         '''
         return templates.replace(
             template, state_fns=state_fns, decls=decls,
-            body_name=self.ctx.namer.new_symbol('loop_body', reserved), itr=itr,
+            body_name=self.ctx.namer.new_helper('loop_body', reserved), itr=itr,
             target=node.target, body=node.body, extra_fn=extra_fn, extra_ref=extra_ref,
             undefined_assigns=self._undefined_assigns(undefined), iter_=node.iter,
             getter=getter, setter=setter, names=self._names_tuple(block_vars),

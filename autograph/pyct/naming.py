@@ -48,6 +48,8 @@ class Namer(object):
         # grows): new_symbol starts probing there instead of at 0, so that handing out n
         # symbols with one root costs O(n), not O(n**2)
         self._first_free = {}
+        # name root -> the name new_helper handed out for it
+        self._helpers = {}
 
     @classmethod
     def for_tree(cls, node):
@@ -91,6 +93,28 @@ class Namer(object):
         self._used.add(candidate)
         self.generated.add(candidate)
         return candidate
+
+    def new_helper(self, name_root, reserved_locals=()):
+        """Returns the name for a generated helper function or parameter, reused per root.
+
+        Helpers (`if_body`, `get_state`, `loop_body`, ...) are defined and immediately passed to
+        their operator call, so consecutive statements can rebind one name, as a person writing
+        the code would. Distinct names per statement would make CPython's compiler quadratic:
+        its symbol table copies the set of names bound in the enclosing function for every
+        nested function (a 2,000-line function: 0.29 s to compile instead of 0.10 s).
+
+        Args:
+          name_root: the preferred name, e.g. 'if_body'.
+          reserved_locals: extra names to avoid.
+
+        Returns:
+          str: a name unused by the entity's own code.
+        """
+        name = self._helpers.get(name_root)
+        if name is None or name in reserved_locals:
+            name = self.new_symbol(name_root, reserved_locals)
+            self._helpers[name_root] = name
+        return name
 
     def reserve(self, name):
         """Marks `name` as used.
