@@ -2,6 +2,8 @@
 
 import contextlib
 import importlib
+import importlib.machinery
+import os
 import sys
 import threading
 import types
@@ -93,18 +95,84 @@ def discover():
 
 
 def _load_entry_points():
-    import importlib.metadata  # deferred: ~10-40 ms, needed only on first discovery
-
-    for entry_point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    for name, value in _entry_points(ENTRY_POINT_GROUP):
         try:
-            backend = entry_point.load()
+            backend = _load_object(value)
             if isinstance(backend, type):
                 backend = backend()
             register_backend(backend)
         except Exception as e:  # pylint: disable=broad-except  # a broken plugin must not stop us
             warnings.warn('autograph: the backend entry point {!r} ({}) could not be loaded: '
-                          '{}: {}'.format(entry_point.name, entry_point.value,
-                                          type(e).__name__, e))
+                          '{}: {}'.format(name, value, type(e).__name__, e))
+
+
+def _load_object(value):
+    """Imports the object that an entry point's value names ('package.module:attr.attr')."""
+    module_name, _, attrs = value.partition(':')
+    obj = importlib.import_module(module_name.strip())
+    for attr in filter(None, attrs.strip().split('.')):
+        obj = getattr(obj, attr)
+    return obj
+
+
+def _entry_points(group):
+    """Returns the (name, value) pairs of an entry-point group, first distribution first.
+
+    Reads the `entry_points.txt` of the `*.dist-info`/`*.egg-info` directories on sys.path
+    directly: `importlib.metadata` costs 25-30 ms to import and scan, most of a converted
+    function's first call. Anything the direct scan cannot see (a zip on sys.path, an import
+    hook that provides distributions) goes through `importlib.metadata` as before.
+    """
+    finders = [f for f in sys.meta_path if hasattr(f, 'find_distributions')]
+    if any(f is not importlib.machinery.PathFinder for f in finders):
+        return _entry_points_by_metadata(group)
+    header = '[%s]' % group
+    seen = set()
+    found = []
+    for entry in sys.path:
+        directory = entry or '.'
+        try:
+            names = os.listdir(directory)
+        except NotADirectoryError:
+            return _entry_points_by_metadata(group)  # a zip file
+        except OSError:
+            continue
+        for name in sorted(names):
+            stem, ext = os.path.splitext(name)
+            if ext not in ('.dist-info', '.egg-info'):
+                continue
+            dist = stem.partition('-')[0].lower().replace('-', '_').replace('.', '_')
+            if dist in seen:
+                continue
+            seen.add(dist)
+            try:
+                with open(os.path.join(directory, name, 'entry_points.txt'),
+                          encoding='utf-8') as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if header in text:
+                found.extend(_parse_group(text, header))
+    return found
+
+
+def _parse_group(text, header):
+    pairs = []
+    in_group = False
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith('['):
+            in_group = line == header
+        elif in_group and '=' in line and not line.startswith(('#', ';')):
+            name, _, value = line.partition('=')
+            pairs.append((name.strip(), value.strip()))
+    return pairs
+
+
+def _entry_points_by_metadata(group):
+    import importlib.metadata  # pylint: disable=import-outside-toplevel
+
+    return [(e.name, e.value) for e in importlib.metadata.entry_points(group=group)]
 
 
 def on_change(listener):

@@ -91,3 +91,27 @@ def test_jax_functions_are_never_converted_even_before_a_tracer_is_seen():
     out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
                          env=dict(os.environ, PYTHONPATH=ROOT), check=True).stdout
     assert out == 'True True\n'
+
+
+def test_direct_scan_finds_what_importlib_metadata_finds(tmp_path, monkeypatch):
+    _install_dist(tmp_path, monkeypatch, {'fake': 'tests.autograph.fake_backend:FakeBackend'})
+    other = tmp_path / 'other_dist-2.0.dist-info'
+    other.mkdir()
+    (other / 'METADATA').write_text('Metadata-Version: 2.1\nName: other-dist\nVersion: 2.0\n')
+    (other / 'entry_points.txt').write_text(
+        '[console_scripts]\nx = y:z\n\n[autograph.backends]\n# a comment\n'
+        'second = pkg.mod:OBJ.attr\n\n[other.group]\nnot_this = a:b\n')
+    want = sorted((e.name, e.value) for e in importlib.metadata.entry_points(
+        group=registry.ENTRY_POINT_GROUP))
+    got = sorted(registry._entry_points(registry.ENTRY_POINT_GROUP))  # pylint: disable=protected-access
+    assert got == want
+    assert ('second', 'pkg.mod:OBJ.attr') in got and ('fake', 'tests.autograph.fake_backend:FakeBackend') in got
+
+
+def test_discovery_does_not_import_importlib_metadata():
+    import subprocess  # pylint: disable=import-outside-toplevel
+    script = ('import sys, autograph.backends as b; b.discover(); '
+              'print("importlib.metadata" in sys.modules)')
+    out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=ROOT), check=True).stdout
+    assert out == 'False\n'
