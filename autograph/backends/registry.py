@@ -137,11 +137,9 @@ def _entry_points(group):
             return _entry_points_by_metadata(group)  # a zip file
         except OSError:
             continue
-        for name in sorted(names):
-            stem, ext = os.path.splitext(name)
-            if ext not in ('.dist-info', '.egg-info'):
-                continue
-            dist = stem.partition('-')[0].lower().replace('-', '_').replace('.', '_')
+        for name in sorted(n for n in names if n.endswith(('.dist-info', '.egg-info'))):
+            # 'name-1.0.dist-info' or 'name.egg-info': the distribution's normalised name
+            dist = name.rpartition('.')[0].partition('-')[0].lower().replace('.', '_')
             if dist in seen:
                 continue
             seen.add(dist)
