@@ -7,6 +7,7 @@ from autograph.pyct import gast_util
 from autograph.pyct import parser
 from autograph.pyct import templates
 from autograph.pyct import transformer
+from autograph.pyct import traversal
 from autograph.pyct.static_analysis.annos import NodeAnno
 
 ConvAnno = transformer.ConvAnno
@@ -285,7 +286,7 @@ def _walk_level(stmts):
         yield n
         if isinstance(n, _SCOPES) or isinstance(n, _COMPREHENSIONS):
             continue
-        stack.extend(gast.iter_child_nodes(n))
+        stack.extend(traversal.iter_child_nodes(n))
 
 
 _CLOSURES = (gast.Lambda, gast.FunctionDef, gast.GeneratorExp)
@@ -294,9 +295,9 @@ _CLOSURES = (gast.Lambda, gast.FunctionDef, gast.GeneratorExp)
 def _closure_reads(fn):
     """Names that closures (and generator expressions) nested in `fn` read or rebind."""
     reads = set()
-    for n in gast.walk(fn):
+    for n in traversal.walk(fn):
         if n is not fn and isinstance(n, _CLOSURES):
-            for m in gast.walk(n):
+            for m in traversal.walk(n):
                 if isinstance(m, gast.Name) and isinstance(m.ctx, gast.Load):
                     reads.add(m.id)
                 elif isinstance(m, gast.Nonlocal):

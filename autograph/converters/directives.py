@@ -21,6 +21,7 @@ from autograph import directives
 from autograph import errors
 from autograph.pyct import anno
 from autograph.pyct import transformer
+from autograph.pyct import traversal
 
 _LOOPS = (gast.While, gast.For)
 _SIGNATURE = inspect.signature(directives.set_loop_options)
@@ -113,7 +114,7 @@ class DirectivesTransformer(transformer.Base):
 def _local_names(node):
     """Names that the tree binds (parameters, assignments, definitions, imports)."""
     names = set()
-    for n in gast.walk(node):
+    for n in traversal.walk(node):
         if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load):
             names.add(n.id)
         elif isinstance(n, (gast.FunctionDef, gast.ClassDef)):

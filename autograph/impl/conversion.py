@@ -33,6 +33,7 @@ from autograph.pyct import parser
 from autograph.pyct import qual_names
 from autograph.pyct import templates
 from autograph.pyct import transformer
+from autograph.pyct import traversal
 from autograph.pyct.static_analysis import activity
 from autograph.pyct.static_analysis import liveness
 from autograph.pyct.static_analysis import reaching_definitions
@@ -152,15 +153,15 @@ def _walk_unskipped(node):
         if anno.hasanno(n, transformer.ConvAnno.SKIP):
             continue
         yield n
-        stack.extend(gast.iter_child_nodes(n))
+        stack.extend(traversal.iter_child_nodes(n))
 
 
 def _skip_nested_generators(node):
     """Marks nested generator functions SKIP: they stay plain Python inside converted code."""
-    for n in gast.walk(node):
+    for n in traversal.walk(node):
         if n is node or not isinstance(n, gast.FunctionDef):
             continue
-        for m in gast.walk(n):
+        for m in traversal.walk(n):
             if isinstance(m, (gast.Yield, gast.YieldFrom)):
                 anno.setanno(n, transformer.ConvAnno.SKIP, True)
                 break
@@ -213,7 +214,7 @@ def _mangle_private_names(node, class_name):
             n.names = [_mangle(x, prefix) for x in n.names]
         elif isinstance(n, gast.ClassDef):
             continue  # a nested class mangles with its own name; its body is not converted
-        stack.extend(gast.iter_child_nodes(n))
+        stack.extend(traversal.iter_child_nodes(n))
 
 
 def _analyse(node, ctx):

@@ -4,6 +4,7 @@ import enum
 
 import gast
 
+from autograph.pyct import traversal
 # The attribute on AST nodes that holds the annotation dictionary.
 _ANNO_FIELD = '___pyct_anno'
 
@@ -188,7 +189,7 @@ def dup(node, copy_map, field_name=_ANNO_FIELD):
         the tree that has a source key gets its value under the destination key too.
       field_name: the attribute that holds the annotations.
     """
-    for n in gast.walk(node) if not isinstance(node, list) else _walk_all(node):
+    for n in traversal.walk(node) if not isinstance(node, list) else _walk_all(node):
         for k in copy_map:
             if hasanno(n, k, field_name):
                 setanno(n, copy_map[k], getanno(n, k, field_name), field_name)
@@ -196,4 +197,4 @@ def dup(node, copy_map, field_name=_ANNO_FIELD):
 
 def _walk_all(nodes):
     for n in nodes:
-        yield from gast.walk(n)
+        yield from traversal.walk(n)

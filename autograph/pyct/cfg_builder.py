@@ -3,6 +3,7 @@
 import gast
 
 from autograph.pyct import anno
+from autograph.pyct import traversal
 from autograph.pyct.cfg_graph_builder import GraphBuilder
 
 
@@ -18,7 +19,7 @@ _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 _TRIES = (gast.Try, gast.TryStar)
 
 
-class AstToCfg(gast.NodeVisitor):
+class AstToCfg(traversal.NodeVisitor):
     """Converts an AST to CFGs.
 
     A separate CFG will be constructed for each function.

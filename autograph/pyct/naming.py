@@ -5,6 +5,7 @@ import keyword
 
 import gast
 
+from autograph.pyct import traversal
 # Names that generated code must never shadow, whatever the function uses.
 _RESERVED = frozenset(keyword.kwlist) | frozenset(dir(builtins)) | {'ag__'}
 
@@ -20,7 +21,7 @@ def collect_names(node):
       nonlocal declarations.
     """
     names = set()
-    for n in gast.walk(node):
+    for n in traversal.walk(node):
         if isinstance(n, gast.Name):
             names.add(n.id)
         elif isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):

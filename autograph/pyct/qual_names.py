@@ -5,6 +5,7 @@ import collections
 import gast
 
 from autograph.pyct import anno
+from autograph.pyct import traversal
 
 
 class Symbol(collections.namedtuple('Symbol', ['name'])):
@@ -223,7 +224,7 @@ def _literal_ssf(value):
     return value
 
 
-class QnResolver(gast.NodeTransformer):
+class QnResolver(traversal.NodeTransformer):
     """Annotates nodes with QN information.
 
     Note: Not using NodeAnnos to avoid circular dependencies.

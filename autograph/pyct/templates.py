@@ -5,6 +5,7 @@ import textwrap
 import gast
 
 from autograph.pyct import qual_names
+from autograph.pyct import traversal
 
 # template source -> parsed gast.Module, parsed once per process
 _TEMPLATE_CACHE = {}
@@ -66,7 +67,7 @@ def _to_node(value, ctx_cls):
                      % (value,))
 
 
-class _Replacer(gast.NodeTransformer):
+class _Replacer(traversal.NodeTransformer):
     """Substitutes placeholder names in a freshly copied template tree."""
 
     def __init__(self, replacements):

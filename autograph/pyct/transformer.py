@@ -3,6 +3,7 @@
 import gast
 
 from autograph.pyct import anno
+from autograph.pyct import traversal
 
 _LOCATION_ATTRS = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
@@ -109,7 +110,7 @@ _BLOCK_FIELDS = frozenset({'body', 'orelse', 'finalbody', 'handlers', 'cases'})
 _AST = gast.AST
 
 
-class Base(gast.NodeTransformer):
+class Base(traversal.NodeTransformer):
     """A transformer that fills in the locations of the nodes it generates.
 
     Subclasses that only rewrite statements set `statements_only = True`: they then never
@@ -130,8 +131,13 @@ class Base(gast.NodeTransformer):
         annos = getattr(node, '___pyct_anno', None)
         if annos and annos.get(ConvAnno.SKIP):
             return node
-        method = getattr(self, 'visit_' + node.__class__.__name__, None)
-        result = self.generic_visit(node) if method is None else method(node)
+        cls = node.__class__
+        table = traversal.dispatch_table(type(self))
+        method = table.get(cls)
+        if method is None:
+            method = getattr(type(self), 'visit_' + cls.__name__, None) or type(self).generic_visit
+            table[cls] = method
+        result = method(self, node)
         if result is not node and result is not None and isinstance(node, gast.stmt):
             set_missing_locations(result, node)
         return result

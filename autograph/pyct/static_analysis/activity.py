@@ -7,6 +7,7 @@ import gast
 
 from autograph.pyct import anno
 from autograph.pyct import qual_names
+from autograph.pyct import traversal
 from autograph.pyct.static_analysis.annos import NodeAnno
 from autograph.pyct.static_analysis.scopes import Scope
 
@@ -20,7 +21,7 @@ class _Comprehension(object):
         self.targets = set()  # QNs bound by the comprehension's `for` clauses
 
 
-class ActivityAnalyzer(gast.NodeTransformer):
+class ActivityAnalyzer(traversal.NodeTransformer):
     """Annotates nodes with local scope information.
 
     See Scope.

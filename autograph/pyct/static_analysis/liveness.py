@@ -15,6 +15,7 @@ import gast
 
 from autograph.pyct import anno
 from autograph.pyct import cfg
+from autograph.pyct import traversal
 from autograph.pyct.static_analysis import reaching_definitions
 from autograph.pyct.static_analysis.annos import NodeAnno
 
@@ -71,7 +72,7 @@ class Analyzer(cfg.GraphVisitor):
         return prev_live_in != live_in
 
 
-class TreeAnnotator(gast.NodeTransformer):
+class TreeAnnotator(traversal.NodeTransformer):
     """Runs liveness analysis on each of the functions defined in the AST.
 
     If a function defined other local functions, those will have separate CFGs.

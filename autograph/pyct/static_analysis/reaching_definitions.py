@@ -9,6 +9,7 @@ import gast
 
 from autograph.pyct import anno
 from autograph.pyct import cfg
+from autograph.pyct import traversal
 
 
 class Definition(object):
@@ -199,11 +200,11 @@ def _lambdas_in(ast_node):
             found.append(n)
         if isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
             continue
-        stack.extend(gast.iter_child_nodes(n))
+        stack.extend(traversal.iter_child_nodes(n))
     return frozenset(found)
 
 
-class TreeAnnotator(gast.NodeTransformer):
+class TreeAnnotator(traversal.NodeTransformer):
     """AST visitor that annotates each symbol name with its reaching definitions.
 
     Simultaneously, the visitor runs the dataflow analysis on each function node,
