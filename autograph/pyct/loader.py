@@ -5,6 +5,8 @@ import builtins
 
 import gast
 
+from autograph.pyct import ast_convert
+
 
 def load_ast(nodes, filename, flags=0):
     """Compiles and executes a list of gast statements in a fresh namespace.
@@ -22,7 +24,7 @@ def load_ast(nodes, filename, flags=0):
       The namespace dict after execution.
     """
     module = gast.Module(body=list(nodes), type_ignores=[])
-    tree = ast.fix_missing_locations(gast.gast_to_ast(module))
+    tree = ast_convert.fix_missing_locations(ast_convert.gast_to_ast(module))
     code = compile(tree, filename, 'exec', flags=flags, dont_inherit=True)
     namespace = {'__builtins__': builtins}
     exec(code, namespace)  # pylint: disable=exec-used

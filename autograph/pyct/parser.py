@@ -12,6 +12,7 @@ import astunparse
 import gast
 
 from autograph import errors
+from autograph.pyct import ast_convert
 
 # filename -> (lines list as returned by linecache, {first line: [lambda ast nodes]}).
 # The lines list identity tells whether linecache reloaded the file since we parsed it.
@@ -36,7 +37,7 @@ def parse(src, single_node=True):
     Raises:
       ValueError: single_node is True and the source has more than one statement.
     """
-    module = gast.parse(textwrap.dedent(src))
+    module = ast_convert.ast_to_gast(ast.parse(textwrap.dedent(src)))
     if not single_node:
         return module
     if len(module.body) != 1:
@@ -54,7 +55,7 @@ def parse_expression(src):
     Returns:
       A gast expression node.
     """
-    return gast.parse(src.strip(), mode='eval').body
+    return ast_convert.ast_to_gast(ast.parse(src.strip(), mode='eval')).body
 
 
 def unparse(node):
@@ -68,7 +69,7 @@ def unparse(node):
     """
     if isinstance(node, (list, tuple)):
         node = gast.Module(body=list(node), type_ignores=[])
-    tree = ast.fix_missing_locations(gast.gast_to_ast(node))
+    tree = ast_convert.fix_missing_locations(ast_convert.gast_to_ast(node))
     out = io.StringIO()
     _Unparser(tree, out)
     return out.getvalue().strip('\n') + '\n'
@@ -373,4 +374,4 @@ def parse_entity(f):
                 ' is not registered in linecache; define the function in a file'
                 % (f.__qualname__, filename))
         node = _parse_fallback(f)
-    return gast.ast_to_gast(node)
+    return ast_convert.ast_to_gast(node)

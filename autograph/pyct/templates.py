@@ -1,9 +1,11 @@
 """Code templates: source strings with named placeholders, filled with AST nodes."""
 
+import ast
 import textwrap
 
 import gast
 
+from autograph.pyct import ast_convert
 from autograph.pyct import qual_names
 from autograph.pyct import traversal
 
@@ -139,7 +141,7 @@ class _Replacer(traversal.NodeTransformer):
 def _parsed(template):
     module = _TEMPLATE_CACHE.get(template)
     if module is None:
-        module = gast.parse(textwrap.dedent(template))
+        module = ast_convert.ast_to_gast(ast.parse(textwrap.dedent(template)))
         _TEMPLATE_CACHE[template] = module
     return module
 

@@ -85,3 +85,38 @@ def test_source_filename_of_frozen_module():
     import posixpath  # pylint: disable=g-import-not-at-top
     assert parser.source_filename(posixpath.join) == posixpath.__file__
     assert parser.source_filename(plain) == __file__
+
+
+def test_fast_tree_conversions_build_what_gast_builds():
+    import ast
+    import inspect
+
+    import gast
+
+    from autograph.pyct import ast_convert
+    from autograph.pyct import cfg_builder
+
+    # a real module with every common construct (classes, comprehensions, try, with, lambdas)
+    tree = ast.parse(inspect.getsource(cfg_builder))
+    ours = ast_convert.ast_to_gast(tree)
+    assert gast.dump(ours) == gast.dump(gast.ast_to_gast(tree))
+    assert ast.dump(ast_convert.gast_to_ast(ours)) == ast.dump(gast.gast_to_ast(ours))
+    assert ast.dump(ast_convert.gast_to_ast(ours), include_attributes=True) == ast.dump(
+        tree, include_attributes=True)
+
+
+def test_fast_fix_missing_locations_matches_ast():
+    import ast
+    import copy
+
+    from autograph.pyct import ast_convert
+
+    tree = ast.parse('def f(x):\n    if x:\n        return [y + 1 for y in x]\n    return 2\n')
+    stripped = copy.deepcopy(tree)
+    for i, node in enumerate(ast.walk(stripped)):
+        if i % 3 and 'lineno' in node._attributes:
+            del node.lineno, node.col_offset
+            node.end_lineno = node.end_col_offset = None
+    want = ast.fix_missing_locations(copy.deepcopy(stripped))
+    got = ast_convert.fix_missing_locations(stripped)
+    assert ast.dump(got, include_attributes=True) == ast.dump(want, include_attributes=True)
