@@ -21,7 +21,6 @@ from autograph.operators import py_builtins
 from autograph.pyct import inspect_utils
 from autograph.pyct import parser
 
-logger = logs.logger
 _log_state = logs.state  # [verbosity, ...]: read on every converted call
 
 # Module names (and their submodules) whose functions converted_call never converts. Users

@@ -15,11 +15,26 @@ With no handler configured anywhere, records are written to stderr (Python's las
 handler would drop INFO records), so `set_verbosity(1)` alone shows something.
 """
 
-import logging
 import os
 import sys
 
-logger = logging.getLogger('autograph')
+# `logging` costs ~3 ms to import: it is imported when a record is first made.
+_LOGGER = []
+
+
+def get_logger():
+    """Returns the standard `logging` logger 'autograph' (importing logging on first use)."""
+    if not _LOGGER:
+        import logging  # pylint: disable=import-outside-toplevel
+
+        _LOGGER.append(logging.getLogger('autograph'))
+    return _LOGGER[0]
+
+
+def __getattr__(name):  # `logs.logger`, made on first access
+    if name == 'logger':
+        return get_logger()
+    raise AttributeError('module %r has no attribute %r' % (__name__, name))
 
 ENV_VERBOSITY = 'AUTOGRAPH_VERBOSITY'
 
@@ -80,8 +95,13 @@ def has_verbosity(level):
     return state[0] >= level
 
 
+_INFO = 20  # logging.INFO
+_WARNING = 30  # logging.WARNING
+
+
 def _emit(severity, prefix, msg, args):
-    if logger.level == logging.NOTSET or logger.isEnabledFor(severity):
+    logger = get_logger()
+    if logger.level == 0 or logger.isEnabledFor(severity):  # 0: logging.NOTSET
         if logger.hasHandlers():
             frame, lineno, func = _caller()
             record = logger.makeRecord(logger.name, severity, frame, lineno, msg, args, None,
@@ -101,7 +121,7 @@ def _caller(depth=3):
 def log(level, msg, *args):
     """Logs `msg % args` at INFO on the `autograph` logger when verbosity >= `level`."""
     if state[0] >= level:
-        _emit(logging.INFO, 'INFO', msg, args)
+        _emit(_INFO, 'INFO', msg, args)
 
 
 def warning(msg, *args):
@@ -111,9 +131,10 @@ def warning(msg, *args):
     the record is made only when logging has a handler, so an unconfigured program prints
     the message once, and a configured one also finds it in its logs.
     """
-    if logger.hasHandlers() and logger.isEnabledFor(logging.WARNING):
+    logger = get_logger()
+    if logger.hasHandlers() and logger.isEnabledFor(_WARNING):
         frame, lineno, func = _caller(2)
-        logger.handle(logger.makeRecord(logger.name, logging.WARNING, frame, lineno, msg,
+        logger.handle(logger.makeRecord(logger.name, _WARNING, frame, lineno, msg,
                                         args, None, func))
     if state[2]:
         print('WARNING: %s' % (msg % args if args else msg))

@@ -8,7 +8,6 @@ import sys
 import textwrap
 import threading
 
-import astunparse
 import gast
 
 from autograph import errors
@@ -71,64 +70,76 @@ def unparse(node):
         node = gast.Module(body=list(node), type_ignores=[])
     tree = ast_convert.fix_missing_locations(ast_convert.gast_to_ast(node))
     out = io.StringIO()
-    _Unparser(tree, out)
+    _unparser_class()(tree, out)
     return out.getvalue().strip('\n') + '\n'
 
 
-class _Unparser(astunparse.Unparser):
-    """astunparse's printer, which prints the same text on every Python version.
+_UNPARSER = []
 
-    astunparse predates some nodes (`match`, `except*`, PEP 695 type parameters): those, and any
-    node it fails on, are printed by the standard library's `ast.unparse`.
-    """
 
-    def _Subscript(self, t):  # noqa: N802 - astunparse's naming
-        # astunparse (written for Python < 3.9) prints a tuple index as `x[(a, :)]`, which is
-        # invalid when it holds a slice: print `x[a, :]`.
-        self.dispatch(t.value)
-        self.write('[')
-        index = t.slice
-        if isinstance(index, ast.Tuple) and index.elts:
-            for k, elt in enumerate(index.elts):
-                if k:
-                    self.write(', ')
-                self.dispatch(elt)
-            if len(index.elts) == 1:
-                self.write(',')
-        else:
-            self.dispatch(index)
-        self.write(']')
+def _unparser_class():
+    """astunparse's printer, adapted (imported on first use: astunparse and six cost ~2 ms)."""
+    if _UNPARSER:
+        return _UNPARSER[0]
+    import astunparse  # pylint: disable=import-outside-toplevel
 
-    def _Lambda(self, t):  # noqa: N802 - astunparse's naming
-        # astunparse writes `lambda : x` when there are no arguments.
-        self.write('(lambda')
-        if any(getattr(t.args, f, None) for f in ('posonlyargs', 'args', 'vararg', 'kwonlyargs',
-                                                   'kwarg')):
-            self.write(' ')
-            self.dispatch(t.args)
-        self.write(': ')
-        self.dispatch(t.body)
-        self.write(')')
+    class _Unparser(astunparse.Unparser):
+        """astunparse's printer, which prints the same text on every Python version.
 
-    def dispatch(self, tree):
-        if isinstance(tree, list):
-            for t in tree:
-                self.dispatch(t)
-            return
-        meth = getattr(self, '_' + tree.__class__.__name__, None)
-        if meth is not None:
-            try:
-                position = self.f.tell()
-                meth(tree)
+        astunparse predates some nodes (`match`, `except*`, PEP 695 type parameters): those, and any
+        node it fails on, are printed by the standard library's `ast.unparse`.
+        """
+
+        def _Subscript(self, t):  # noqa: N802 - astunparse's naming
+            # astunparse (written for Python < 3.9) prints a tuple index as `x[(a, :)]`, which is
+            # invalid when it holds a slice: print `x[a, :]`.
+            self.dispatch(t.value)
+            self.write('[')
+            index = t.slice
+            if isinstance(index, ast.Tuple) and index.elts:
+                for k, elt in enumerate(index.elts):
+                    if k:
+                        self.write(', ')
+                    self.dispatch(elt)
+                if len(index.elts) == 1:
+                    self.write(',')
+            else:
+                self.dispatch(index)
+            self.write(']')
+
+        def _Lambda(self, t):  # noqa: N802 - astunparse's naming
+            # astunparse writes `lambda : x` when there are no arguments.
+            self.write('(lambda')
+            if any(getattr(t.args, f, None) for f in ('posonlyargs', 'args', 'vararg', 'kwonlyargs',
+                                                       'kwarg')):
+                self.write(' ')
+                self.dispatch(t.args)
+            self.write(': ')
+            self.dispatch(t.body)
+            self.write(')')
+
+        def dispatch(self, tree):
+            if isinstance(tree, list):
+                for t in tree:
+                    self.dispatch(t)
                 return
-            except Exception:  # pylint: disable=broad-except - printed by ast.unparse below
-                self.f.seek(position)
-                self.f.truncate()
-        text = ast.unparse(tree)
-        if isinstance(tree, ast.stmt):
-            self.fill(text.replace('\n', '\n' + '    ' * self._indent))
-        else:
-            self.write(text)
+            meth = getattr(self, '_' + tree.__class__.__name__, None)
+            if meth is not None:
+                try:
+                    position = self.f.tell()
+                    meth(tree)
+                    return
+                except Exception:  # pylint: disable=broad-except - printed by ast.unparse below
+                    self.f.seek(position)
+                    self.f.truncate()
+            text = ast.unparse(tree)
+            if isinstance(tree, ast.stmt):
+                self.fill(text.replace('\n', '\n' + '    ' * self._indent))
+            else:
+                self.write(text)
+
+    _UNPARSER.append(_Unparser)
+    return _Unparser
 
 
 def _first_line(node):

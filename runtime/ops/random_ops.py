@@ -11,7 +11,14 @@ from runtime.ops.registry import register
 
 
 class _Generator:
-    rng = np.random.default_rng()  # the global generator; set_seed replaces it
+    """The global generator, made at the first draw (importing numpy.random costs ~10 ms)."""
+    _rng = None
+
+    @classmethod
+    def get(cls):
+        if cls._rng is None:
+            cls._rng = np.random.default_rng()
+        return cls._rng
 
 
 def set_seed(seed):
@@ -20,7 +27,7 @@ def set_seed(seed):
     Args:
         seed: An int.
     """
-    _Generator.rng = np.random.default_rng(seed)
+    _Generator._rng = np.random.default_rng(seed)
 
 
 def _infer_random(shape, a, b, dtype, seed=None):
@@ -29,7 +36,7 @@ def _infer_random(shape, a, b, dtype, seed=None):
 
 @register("random_uniform", infer=_infer_random, kind=OpKind.RANDOM, tf_name="RandomUniform")
 def _uniform_kernel(shape, minval, maxval, dtype, seed=None):
-    rng = _Generator.rng
+    rng = _Generator.get()
     if dtype.is_integer:
         return rng.integers(minval, maxval, size=tuple(shape), dtype=dtype.np_dtype)
     return rng.uniform(minval, maxval, size=tuple(shape)).astype(dtype.np_dtype)
@@ -38,7 +45,7 @@ def _uniform_kernel(shape, minval, maxval, dtype, seed=None):
 @register("random_normal", infer=_infer_random, kind=OpKind.RANDOM,
           tf_name="RandomStandardNormal")
 def _normal_kernel(shape, mean, stddev, dtype, seed=None):
-    return _Generator.rng.normal(mean, stddev, size=tuple(shape)).astype(dtype.np_dtype)
+    return _Generator.get().normal(mean, stddev, size=tuple(shape)).astype(dtype.np_dtype)
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
