@@ -52,7 +52,7 @@ class GeneratedCode:
         namespace: The globals the source needs (constants, kernels, attributes).
         name: The function's name in `namespace` after exec.
         filename: The pseudo file name the source is registered under.
-        line_nodes: Dict mapping 1-based source lines to the Node they execute.
+        line_nodes: Dict mapping 1-based source lines to the _NodeLabel of the node they execute.
     """
 
     __slots__ = ("source", "namespace", "name", "filename", "line_nodes")
@@ -86,8 +86,25 @@ class GeneratedCode:
         lines = self.source.splitlines(True)
         linecache.cache[self.filename] = (len(self.source), None, lines, self.filename)
         weakref.finalize(fn, linecache.cache.pop, self.filename, None)
-        fn.__runtime_source__ = self.source
         return fn
+
+
+class _NodeLabel:
+    """What an error message needs of a node (its name and `short()` form), without the node.
+
+    The compiled function keeps one per source line; keeping the Node itself would keep the
+    whole optimised graph alive with every compiled function (most of a traced function's
+    memory).
+    """
+
+    __slots__ = ("name", "_short")
+
+    def __init__(self, node):
+        self.name = node.name
+        self._short = node.short()
+
+    def short(self):
+        return self._short
 
 
 def compile(graph, inputs=None, outputs=None, *, optimize=True):  # noqa: A001 - contract name
@@ -102,7 +119,7 @@ def compile(graph, inputs=None, outputs=None, *, optimize=True):  # noqa: A001 -
 
     Returns:
         A callable(*arrays) -> tuple with one numpy value per output. Its generated source is
-        in its `__runtime_source__` attribute.
+        registered in linecache under its file name (`inspect.getsource` shows it).
 
     Raises:
         TypeError: if an output is not a symbolic tensor of `graph`.
@@ -180,7 +197,7 @@ class _Generator(scalars.ScalarCode):
         self.namer = _Namer()
         self.namespace = {"__builtins__": builtins}
         self.lines = []
-        self.line_nodes = {}  # 1-based line number -> Node
+        self.line_nodes = {}  # 1-based line number -> _NodeLabel
         self.env = {}  # tensor -> source expression of its value
         self.const = {}  # tensor -> compile-time value (constants)
         self._globals_by_id = {}  # id(value) -> global name (values kept alive by namespace)
@@ -248,7 +265,7 @@ class _Generator(scalars.ScalarCode):
         """Appends one source line at `depth`, mapped to `node` for error messages."""
         self.lines.append(_INDENT * depth + text)
         if node is not None:
-            self.line_nodes[len(self.lines)] = node
+            self.line_nodes[len(self.lines)] = _NodeLabel(node)
 
     def run(self):
         """Emits the whole function and returns a GeneratedCode."""
