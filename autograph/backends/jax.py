@@ -35,6 +35,7 @@ import builtins
 import collections
 import contextlib
 import functools
+import linecache
 import sys
 import threading
 
@@ -184,6 +185,7 @@ class JaxBackend(Backend):
                 does not support, saying how to write the loop instead.
         """
         lax = jax_modules().lax
+        _explain_while_transposes()
 
         def test(carry):
             return predicate(cond_fn(*carry), 'while')
@@ -214,6 +216,7 @@ class JaxBackend(Backend):
             The final (index, *state).
         """
         lax = jax_modules().lax
+        _explain_while_transposes()
 
         def body(index, state):
             return tuple(body_fn(index, *state))[1:]
@@ -548,6 +551,65 @@ def _select_if_trivial(pred, true_branch, false_branch):
     f_out = m.jax.core.eval_jaxpr(f.jaxpr, f.consts)
     return tuple(m.jax.tree_util.tree_unflatten(t_tree, [
         a if a is b else m.lax.select(pred, a, b) for a, b in zip(t_out, f_out)]))
+
+
+_AUTOGRAPH_DIR = __file__.rsplit('/backends/', 1)[0] + '/'
+_TRANSPOSE_HOOK = []
+
+
+def _explain_while_transposes():
+    """Makes JAX's reverse-mode error for a while_loop that autograph staged name the user's loop.
+
+    `jax.grad(jax.jit(converted))` traces the loop with no sign of differentiation (the jit
+    traces first); JAX raises its "Reverse-mode differentiation does not work for
+    lax.while_loop" only when it transposes the jitted function, far from the user's code. The
+    transpose rule of while_p is wrapped (once per process): for a loop staged by autograph it
+    raises a StagingError naming the user's loop (from the loop's source traceback, which JAX
+    keeps with the equation) and saying how to write it; any other while_loop gets JAX's error
+    unchanged. If JAX's internals differ from what this expects, nothing is wrapped.
+    """
+    if _TRANSPOSE_HOOK:
+        return
+    _TRANSPOSE_HOOK.append(True)
+    try:
+        from jax._src import source_info_util  # pylint: disable=import-outside-toplevel
+        from jax._src.interpreters import ad  # pylint: disable=import-outside-toplevel
+        from jax._src.lax.control_flow import loops  # pylint: disable=import-outside-toplevel
+        original = ad.primitive_transposes[loops.while_p]
+    except (ImportError, AttributeError, KeyError):
+        return
+
+    def transpose(*args, **params):
+        try:
+            return original(*args, **params)
+        except ValueError as e:
+            where = _staging_user_frame(source_info_util.current().traceback)
+            if where is None:
+                raise
+            function, filename, line = where
+            text = linecache.getline(filename, line).strip()
+            raise StagingError('%s\n  File "%s", line %d, in %s%s' % (
+                _REVERSE_MODE_MESSAGE, filename, line, function,
+                '\n    ' + text if text else '')) from e
+
+    ad.primitive_transposes[loops.while_p] = transpose
+
+
+def _staging_user_frame(traceback):
+    """(function, file, line) of the user code that called autograph's loop operator, or None."""
+    try:
+        frames = list(traceback.frames)
+    except AttributeError:
+        return None
+    # innermost first: find autograph's operator frames, then the first frame outside them
+    seen_autograph = False
+    for frame in frames:
+        inside = frame.file_name.startswith(_AUTOGRAPH_DIR)
+        if inside:
+            seen_autograph = True
+        elif seen_autograph and '/jax/' not in frame.file_name:
+            return frame.function_name, frame.file_name, frame.line_num
+    return None
 
 
 def _differentiated(values):

@@ -239,6 +239,23 @@ def test_grad_through_staged_while_is_explained():
     assert float(tangent) == 16.0
 
 
+def test_grad_of_jitted_staged_while_names_the_users_loop():
+    # jax.grad(jax.jit(f)): the jit traces the loop first, with no sign of differentiation;
+    # JAX fails only when it transposes it. The error still names the user's loop.
+    with pytest.raises(StagingError) as e:
+        jax.grad(jax.jit(ag.convert(doubling)))(1.0)
+    message = str(e.value)
+    assert 'differentiated in reverse mode' in message
+    assert 'for loop over range(n) with a Python int n' in message
+    assert 'line %d, in doubling' % (doubling.__code__.co_firstlineno + 1) in message
+    assert __file__ in message and 'while x < 10.0:' in message
+    # A hand-written lax.while_loop keeps JAX's own error.
+    def hand_written(x):
+        return jax.lax.while_loop(lambda v: v < 10.0, lambda v: v * 2.0, x)
+    with pytest.raises(ValueError, match='Reverse-mode differentiation does not work'):
+        jax.grad(jax.jit(hand_written))(1.0)
+
+
 def test_vmap():
     ns = jnp.arange(1, 9)
     assert jax.vmap(ag.convert(collatz))(ns).tolist() == [collatz(int(n)) for n in ns]
