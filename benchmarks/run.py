@@ -289,6 +289,43 @@ class _JaxNamespace:
         self.shape = jnp.shape
         self.range = range
         self.float32 = jnp.float32
+        self.TensorArray = _jax_tensor_array(jnp)  # pylint: disable=invalid-name
+
+
+_JAX_TENSOR_ARRAY = {}
+
+
+def _jax_tensor_array(jnp):
+    """tf.TensorArray's fixed-size `write`/`stack` on jax: a preallocated array updated in place
+    (`lax.dynamic_update_index_in_dim`, `.at[i].set` without its negative-index handling), as a
+    JAX user writes it by hand; a pytree, so it can be a loop variable of lax loops."""
+    if "class" in _JAX_TENSOR_ARRAY:
+        return _JAX_TENSOR_ARRAY["class"]
+    import jax  # pylint: disable=import-outside-toplevel
+
+    @jax.tree_util.register_pytree_node_class
+    class TensorArray:
+        def __init__(self, dtype, size, element_shape=None, buffer=None):
+            self.dtype, self.size, self.element_shape = dtype, size, tuple(element_shape)
+            self.buffer = (jnp.zeros((size,) + self.element_shape, dtype) if buffer is None
+                           else buffer)
+
+        def write(self, index, value):
+            return TensorArray(self.dtype, self.size, self.element_shape,
+                               jax.lax.dynamic_update_index_in_dim(self.buffer, value, index, 0))
+
+        def stack(self):
+            return self.buffer
+
+        def tree_flatten(self):
+            return (self.buffer,), (self.dtype, self.size, self.element_shape)
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            return cls(*aux, buffer=children[0])
+
+    _JAX_TENSOR_ARRAY["class"] = TensorArray
+    return TensorArray
 
 
 def _import_jax():

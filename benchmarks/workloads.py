@@ -58,6 +58,14 @@ def with_backend(fn, module):
     """
     namespace = dict(fn.__globals__)
     namespace["tf"] = module
+    # The helpers it calls (rnn_cell, ...) read the new `tf` too.
+    for name, value in fn.__globals__.items():
+        if isinstance(value, types.FunctionType) and value.__globals__ is fn.__globals__:
+            namespace[name] = _rebound(value, namespace)
+    return _rebound(fn, namespace)
+
+
+def _rebound(fn, namespace):
     copy = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__,
                               fn.__closure__)
     copy.__qualname__ = fn.__qualname__
@@ -170,7 +178,7 @@ def dynamic_rnn(input_data, initial_state):
 
     input_data is [time, batch, features]; returns ([time, batch, units], final state).
     """
-    outputs = tf.TensorArray(tf.float32, input_data.shape[0])
+    outputs = tf.TensorArray(tf.float32, input_data.shape[0], element_shape=initial_state.shape)
     state = initial_state
     for i in tf.range(input_data.shape[0]):
         output, state = rnn_cell(input_data[i], state)

@@ -15,7 +15,7 @@ def test_every_workload_is_compared(records):
     assert sorted(jax_lax.HAND_WRITTEN) == sorted(records)
 
 
-@pytest.mark.parametrize('name', [w.name for w in workloads.WORKLOADS if w.name != 'dynamic_rnn'])
+@pytest.mark.parametrize('name', [w.name for w in workloads.WORKLOADS])
 def test_converted_equals_hand_written(records, name):
     record = records[name]
     assert record['match'], record
@@ -23,6 +23,7 @@ def test_converted_equals_hand_written(records, name):
         assert record['hand'][key] > 0 and record['converted'][key] > 0
 
 
-def test_tensor_array_workload_is_reported_not_run(records):
-    # dynamic_rnn writes a tf.TensorArray, which jax.numpy has no counterpart of.
-    assert 'TensorArray' in records['dynamic_rnn']['error']
+def test_tensor_array_workload_runs_on_the_stand_in(records):
+    # dynamic_rnn writes a tf.TensorArray: under JAX, a preallocated buffer (benchmarks/run.py)
+    assert 'error' not in records['dynamic_rnn']
+    assert records['dynamic_rnn']['match']
