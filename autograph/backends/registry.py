@@ -129,8 +129,11 @@ def _entry_points(group):
     header = '[%s]' % group
     seen = set()
     found = []
+    stdlib = os.path.dirname(os.__file__)  # holds no distributions: not listed
     for entry in sys.path:
         directory = entry or '.'
+        if directory == stdlib:
+            continue
         try:
             names = os.listdir(directory)
         except NotADirectoryError:

@@ -77,8 +77,13 @@ class DirectivesTransformer(transformer.Base):
         return '{}:{}'.format(self.ctx.filename, getattr(node, 'lineno', '?'))
 
     def _is_directive(self, stmt):
-        return (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)
-                and self._static_value(stmt.value.func) is directives.set_loop_options)
+        if not (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)):
+            return False
+        found = self._static_value(stmt.value.func) is directives.set_loop_options
+        chain = _chain(stmt.value.func)
+        if chain is not None:  # what this conversion read from the namespace (disk cache)
+            self.ctx.directive_checks.append((chain, found))
+        return found
 
     def _static_value(self, node):
         """The object an expression names through globals, closure and module attributes."""
@@ -109,6 +114,40 @@ class DirectivesTransformer(transformer.Base):
                 'set_loop_options at {}: {}. Its options are {}.'.format(
                     self._site(call), e, ', '.join(directives.LOOP_OPTIONS))) from None
         return dict(bound.arguments)
+
+
+def _chain(node):
+    """The names of a callee `a` or `a.b.c` as a tuple, or None for any other expression."""
+    names = []
+    while isinstance(node, gast.Attribute):
+        names.append(node.attr)
+        node = node.value
+    if not isinstance(node, gast.Name):
+        return None
+    names.append(node.id)
+    return tuple(reversed(names))
+
+
+def checks_hold(checks, namespace):
+    """Whether the callees a conversion resolved still resolve as they did then.
+
+    A conversion loaded from the disk cache is valid only if each callee it checked is (or is
+    not) `set_loop_options` in the function's namespace now, as it was at conversion.
+
+    Args:
+      checks: (callee names, was set_loop_options) pairs recorded by the converter.
+      namespace: the function's namespace now (a Mapping).
+
+    Returns:
+      A bool.
+    """
+    for chain, found in checks:
+        value = namespace.get(chain[0])
+        for attr in chain[1:]:
+            value = getattr(value, attr, None) if isinstance(value, types.ModuleType) else None
+        if (value is directives.set_loop_options) != found:
+            return False
+    return True
 
 
 def _local_names(node):

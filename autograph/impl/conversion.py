@@ -23,6 +23,7 @@ from autograph.converters import logical_expressions
 from autograph.converters import return_statements
 from autograph.converters import variables
 from autograph.impl import collector
+from autograph.impl import disk_cache
 from autograph.impl import error_mapping
 from autograph.impl import logs
 from autograph.pyct import anno
@@ -294,6 +295,14 @@ def _build_factory(fn):
 
 
 def _build_factory_paused(fn):
+    key = _disk_cache_key(fn)
+    if key is not None:
+        entry = disk_cache.load(key)
+        if entry is not None:
+            module_code, generated, checks = entry
+            namespace = _namespace_of(fn)
+            if namespace and directives.checks_hold(checks, namespace):
+                return _factory_from(module_code, fn, frozenset(generated))
     node, ctx = convert_tree(fn)
     if logs.has_verbosity(logs.GENERATED_CODE):
         logs.log(logs.GENERATED_CODE, 'Generated code of %s:\n\n%s\n', fn.__qualname__,
@@ -314,10 +323,24 @@ def _build_factory_paused(fn):
         entity_name=entity_name)
     transformer.set_missing_locations(module, node)
     flags = code.co_flags & _FUTURE_FLAGS
-    namespace = loader.load_ast(module, ctx.filename, flags)
-    inner = namespace['outer_factory']()
-    code = _relabel(inner.__code__, fn.__name__, fn.__qualname__, ctx.namer.generated,
-                    top=True)
+    module_code = loader.compile_ast(module, ctx.filename, flags)
+    if key is not None and ctx.namespace:
+        disk_cache.store(key, module_code, sorted(ctx.namer.generated), ctx.directive_checks)
+    return _factory_from(module_code, fn, ctx.namer.generated)
+
+
+def _disk_cache_key(fn):
+    """The disk-cache key of converting `fn`, or None when the disk cache does not apply."""
+    if disk_cache.directory() is None or logs.has_verbosity(logs.GENERATED_CODE):
+        return None
+    return disk_cache.key_for(fn, parser.source_filename(fn), parser.source_lines(fn),
+                              _class_of(fn), fn.__code__.co_flags & _FUTURE_FLAGS)
+
+
+def _factory_from(module_code, fn, generated):
+    """Runs the generated module and returns the _Factory of `fn`'s converted code."""
+    inner = loader.load_code(module_code)['outer_factory']()
+    code = _relabel(inner.__code__, fn.__name__, fn.__qualname__, generated, top=True)
     return _Factory(code, fn.__code__.co_freevars)
 
 

@@ -1,6 +1,5 @@
 """Loads generated trees as Python code objects, keeping the user's file and line numbers."""
 
-import ast
 import builtins
 
 import gast
@@ -23,9 +22,34 @@ def load_ast(nodes, filename, flags=0):
     Returns:
       The namespace dict after execution.
     """
+    return load_code(compile_ast(nodes, filename, flags))
+
+
+def compile_ast(nodes, filename, flags=0):
+    """Compiles a list of gast statements into a module code object (see load_ast).
+
+    Args:
+      nodes: a list of gast statements.
+      filename: the file name to compile under.
+      flags: compiler flags.
+
+    Returns:
+      A code object.
+    """
     module = gast.Module(body=list(nodes), type_ignores=[])
     tree = ast_convert.fix_missing_locations(ast_convert.gast_to_ast(module))
-    code = compile(tree, filename, 'exec', flags=flags, dont_inherit=True)
+    return compile(tree, filename, 'exec', flags=flags, dont_inherit=True)
+
+
+def load_code(code):
+    """Executes a module code object in a fresh namespace and returns the namespace.
+
+    Args:
+      code: a code object from compile_ast.
+
+    Returns:
+      The namespace dict.
+    """
     namespace = {'__builtins__': builtins}
     exec(code, namespace)  # pylint: disable=exec-used
     return namespace

@@ -343,6 +343,24 @@ def source_filename(f):
     return filename
 
 
+def source_lines(f):
+    """Returns the lines of the file that holds `f`'s source (linecache's list; may be empty).
+
+    Like `inspect.getsource`, the file is read again when it changed on disk since linecache
+    read it: a module edited and reloaded (importlib.reload, IPython's autoreload) converts
+    its new source, not the lines cached for its previous version.
+
+    Args:
+      f: a Python function.
+
+    Returns:
+      A list of str.
+    """
+    filename = source_filename(f)
+    linecache.checkcache(filename)
+    return linecache.getlines(filename, getattr(f, '__globals__', None))
+
+
 def parse_entity(f):
     """Returns the gast tree of a function or lambda, keeping its original line numbers.
 
@@ -364,6 +382,7 @@ def parse_entity(f):
     code = f.__code__
     filename = source_filename(f)
     module_globals = getattr(f, '__globals__', None)
+    linecache.checkcache(filename)  # an edited, reloaded file: its new lines (source_lines)
     node = None
     if code.co_name == '<lambda>':
         index = _file_lambdas(filename, module_globals)

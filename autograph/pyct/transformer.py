@@ -29,6 +29,9 @@ class EntityInfo(object):
         # the entity's global and closure variables by name (a Mapping, read by the
         # directives converter to recognise `set_loop_options`); empty when unknown
         self.namespace = {}
+        # (callee names, was set_loop_options) for each call the directives converter resolved
+        # in `namespace`: all that conversion read from it (the disk cache rechecks them)
+        self.directive_checks = []
 
 
 def set_missing_locations(nodes, origin):

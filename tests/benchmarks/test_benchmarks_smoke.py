@@ -30,7 +30,8 @@ def test_staged_result_equals_reference(quick_results, name):
 
 def test_records_have_every_measurement(quick_results):
     for record in quick_results["workloads"]:
-        for key in ("steady", "reference", "first_call", "fresh_first_call", "cold_convert",
+        for key in ("steady", "reference", "first_call", "fresh_first_call",
+                    "fresh_cached_first_call", "cold_convert",
                     "repeat_convert"):
             stats = record[key]
             assert 0 < stats["min"] <= stats["median"] <= stats["max"], (record["name"], key)

@@ -120,3 +120,23 @@ def test_fast_fix_missing_locations_matches_ast():
     want = ast.fix_missing_locations(copy.deepcopy(stripped))
     got = ast_convert.fix_missing_locations(stripped)
     assert ast.dump(got, include_attributes=True) == ast.dump(want, include_attributes=True)
+
+
+def test_an_edited_and_reloaded_module_converts_its_new_source(tmp_path, monkeypatch):
+    import importlib.util
+    import sys
+
+    import autograph
+
+    monkeypatch.setattr(sys, 'dont_write_bytecode', True)  # no stale bytecode either
+    path = tmp_path / 'edited_module.py'
+
+    def load(delta):
+        path.write_text('def f(x):\n    if x > 0:\n        x = x - %d\n    return x\n' % delta)
+        spec = importlib.util.spec_from_file_location('edited_module', path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    assert autograph.convert(load(1).f)(5) == 4
+    assert autograph.convert(load(100).f)(5) == -95  # not the lines linecache had cached
