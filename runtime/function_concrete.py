@@ -59,6 +59,7 @@ class ConcreteFunction:
         outputs = [t for t in keys.flatten(structured_outputs) if t is not None]
         graph.outputs = outputs
         self._run = EXECUTORS[executor](graph, list(graph.inputs), outputs)
+        graph.release_build_state()
         self._pack = _output_packer(structured_outputs)
         # When every argument is a tensor, passed positionally in graph-input order: the
         # (dtype, shape with None wildcards) of each input, for the fast path of __call__.

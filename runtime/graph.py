@@ -11,7 +11,7 @@ IR contract (the executors, the optimiser and runtime.function rely on it):
 - ``Node`` fields: ``op`` (registry op name, e.g. ``"add"``), ``name`` (unique in the graph,
   TensorFlow style ``add``, ``add_1``, ...), ``inputs`` (list of SymbolicTensor of this graph),
   ``attrs`` (dict), ``outputs`` (list of SymbolicTensor with ``.node``, ``.index``, ``.shape``
-  with None for unknown dims, ``.dtype``), ``control_inputs`` (list of Node), ``stateful``
+  with None for unknown dims, ``.dtype``), ``control_inputs`` (tuple of Node), ``stateful``
   (bool: never prune, never fold, never reorder).
 - Ordinary ops: ``runtime.ops.registry.get_op(node.op)`` gives an ``OpDef``;
   ``opdef.kernel(*input_values, **node.attrs)`` computes the node. The kernel returns one value
@@ -83,7 +83,7 @@ class Node:
         self.inputs = inputs
         self.attrs = attrs
         self.outputs = []
-        self.control_inputs = list(control_inputs)
+        self.control_inputs = tuple(control_inputs)
         self.stateful = stateful
         # a name per output (the user's loop variables of an autograph while node), or None;
         # for people only: placeholders capturing an output and the Graphviz edges use it
@@ -280,6 +280,9 @@ class Graph:
             A name unique within this graph (it is reserved).
         """
         used = self._used_names
+        if used is None:  # released (release_build_state): every name belongs to a node
+            used = self._used_names = {node.name for node in self.nodes}
+            self._next_suffix = {}
         if base not in used:
             used.add(base)
             return base
@@ -290,6 +293,23 @@ class Graph:
         name = f"{base}_{i}"
         used.add(name)
         return name
+
+    def release_build_state(self):
+        """Frees what only building needs, in this graph and its subgraphs.
+
+        A traced function's graph stays alive with its ConcreteFunction; the name set and the
+        capture and constant memos are a third of it. They are rebuilt if building resumes
+        (from the nodes' names; a tensor captured again gets a new placeholder).
+        """
+        stack = [self]
+        while stack:
+            g = stack.pop()
+            g._used_names = g._captured = g._constants = None
+            g._next_suffix = {}
+            for node in g.nodes:
+                for value in node.attrs.values():
+                    if isinstance(value, Graph):
+                        stack.append(value)
 
     # -- building -------------------------------------------------------------------------
 
@@ -394,6 +414,8 @@ class Graph:
         if type(tensor) is SymbolicTensor:
             if tensor.node.graph is self:
                 return tensor
+            if self._captured is None:
+                self._captured = {}
             hit = self._captured.get(id(tensor))
             if hit is not None:
                 return hit[1]
@@ -409,6 +431,8 @@ class Graph:
             self._captured[id(tensor)] = (tensor, placeholder)
             return placeholder
         if type(tensor) is EagerTensor:
+            if self._constants is None:
+                self._constants = {}
             hit = self._constants.get(id(tensor))
             if hit is not None:
                 return hit[1]

@@ -216,6 +216,22 @@ _USE_AUTOGRAPH = (
     "it with tf.cond / tf.while_loop.")
 
 
+_SHAPES = {}  # tuple of dims -> the TensorShape shared by every graph tensor of that shape
+
+
+def _interned_shape(shape):
+    """The one TensorShape of these dims (immutable: graph tensors share it)."""
+    key = tuple(shape)
+    if not all(type(d) is int or d is None for d in key):
+        return TensorShape(key)  # numpy ints compare equal to ints: never share those
+    interned = _SHAPES.get(key)
+    if interned is None:
+        if len(_SHAPES) >= 4096:
+            _SHAPES.clear()
+        interned = _SHAPES[key] = TensorShape(key)
+    return interned
+
+
 class SymbolicTensor(Tensor):
     """Output number `index` of `node` in the graph being built; has no value."""
 
@@ -225,7 +241,7 @@ class SymbolicTensor(Tensor):
         self.node = node  # the producing runtime.graph.Node
         self.index = index  # position in node.outputs
         # None only for an unknown rank (py_function outputs); else dims with None = unknown
-        self._shape = None if shape is None else TensorShape(shape)
+        self._shape = None if shape is None else _interned_shape(shape)
         self._dtype = dtype
 
     @property

@@ -4,6 +4,7 @@ import pytest
 
 import runtime as tf
 from runtime import context
+from runtime import executor
 from runtime.graph import Graph
 
 
@@ -70,9 +71,9 @@ def test_stateful_nodes_are_chained_in_program_order():
         r1 = v.read_value()
         w = v.assign_add(2.0)
         r2 = v.read_value()
-    assert r1.node.control_inputs == []
-    assert w.node.control_inputs == [r1.node]
-    assert r2.node.control_inputs == [w.node]
+    assert r1.node.control_inputs == ()
+    assert w.node.control_inputs == (r1.node,)
+    assert r2.node.control_inputs == (w.node,)
     assert graph.as_graph_def().node[-1].input == ["^assign_add_variable"]
     assert [n.stateful for n in graph.nodes] == [True, False, True, True]
 
@@ -143,3 +144,22 @@ def test_constant_attr_printing_summarises_big_arrays():
 def test_capture_rejects_non_tensors():
     with pytest.raises(TypeError, match="Expected a Tensor, found int"):
         Graph("g").capture(3)
+
+
+def test_building_resumes_after_the_build_state_is_released():
+    outer = Graph("outer")
+    with context.graph_scope(outer):
+        x = tf.constant(np.float32(2.0)) + 1.0
+    inner = Graph("inner", outer_graph=outer)
+    with context.graph_scope(inner):
+        a = inner.capture(x) * 2.0
+    names = [n.name for n in inner.nodes]
+    outer.release_build_state()
+    inner.release_build_state()
+    with context.graph_scope(inner):
+        b = inner.capture(x) * 2.0  # captured again: a new placeholder, same value
+    new_names = [n.name for n in inner.nodes[len(names):]]
+    assert not set(new_names) & set(names) and len(set(new_names)) == len(new_names)
+    run = executor.compile(inner, [p for _, p in inner.captures], [a, b])
+    assert len(inner.captures) == 2
+    assert [float(v) for v in run(np.float32(3.0), np.float32(3.0))] == [6.0, 6.0]
