@@ -51,7 +51,8 @@ def cmd_survey(args):
     files = [m.filename for m in modules_in_directory(root)]
     files.sort(key=is_test)  # library modules first, then tests: partial runs say more
     records = _load_records(args.records)
-    todo = [f for f in files[int(k)::int(n)] if f not in records]
+    mine = files[int(k)::int(n)]
+    todo = [f for f in mine if f not in records]
     for start in range(0, len(todo), args.chunk):
         chunk = todo[start:start + args.chunk]
         got = _run_dump_json(chunk, args.timeout)
@@ -63,7 +64,11 @@ def cmd_survey(args):
             _append_records(args.records, [got[f] for f in chunk if f in got])
         print('surveyed %d/%d modules' % (min(start + args.chunk, len(todo)), len(todo)),
               file=sys.stderr, flush=True)
-    print(survey_report(root, files, records, args.examples), end='')
+    if int(n) > 1:  # a shard reports its own modules: the others may still be running
+        records = {f: records[f] for f in mine if f in records}
+        files = mine
+    print(survey_report(root, files, records, args.examples,
+                        '' if int(n) == 1 else ', shard %s' % args.shard), end='')
     return 0
 
 
@@ -107,8 +112,16 @@ def _unreadable_label(record):
     return 'could not be read'
 
 
-def survey_report(root, files, records, n_examples):
-    """The survey's report: a table of totals and one of reasons, as Markdown."""
+def survey_report(root, files, records, n_examples, part=''):
+    """The survey's report: a table of totals and one of reasons, as Markdown.
+
+    Args:
+      root: the surveyed directory.
+      files: the modules the report covers.
+      records: module file -> its record (modules of `files` without one crashed).
+      n_examples: how many examples per reason.
+      part: text added to the title (', shard K/N').
+    """
     lost = [f for f in files if f not in records]
     unreadable = [r for r in records.values() if 'error' in r]
     read = [r for r in records.values() if 'error' not in r]
@@ -119,7 +132,7 @@ def survey_report(root, files, records, n_examples):
         groups[failure['group']].append('%s (%s)' % (
             failure['qualname'], os.path.relpath(failure['where'], root)))
     kinds = collections.Counter(_unreadable_label(r) for r in unreadable)
-    lines = ['Survey of %s (Python %d.%d)' % (root, *sys.version_info[:2]), '',
+    lines = ['Survey of %s (Python %d.%d%s)' % (root, *sys.version_info[:2], part), '',
              '| | count |', '|---|---:|',
              '| modules (.py files) | %d |' % len(files),
              '| modules parsed | %d |' % len(read)]

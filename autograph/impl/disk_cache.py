@@ -23,8 +23,9 @@ Where: `$AUTOGRAPH_CACHE_DIR`, else `$XDG_CACHE_HOME/autograph`, else `~/.cache/
 Setting `AUTOGRAPH_CACHE_DIR` to an empty string turns the cache off. Nothing is written when
 Python is told not to write bytecode (`PYTHONDONTWRITEBYTECODE`, `python -B`); entries are
 still read. A file that cannot be read or written is ignored: the function is converted as
-usual. The cache holds one small file per converted function and version of its source file;
-delete the directory to empty it.
+usual. The cache holds one small file per converted function and version of its source file,
+at most MAX_ENTRIES of them (the least recently used are deleted first); deleting the
+directory empties it.
 """
 
 import marshal
@@ -39,6 +40,8 @@ except ImportError:  # pragma: no cover - CPython built without it
 # Bumped when the entry format or what a key covers changes.
 _FORMAT = 1
 ENV_DIRECTORY = 'AUTOGRAPH_CACHE_DIR'
+# At most this many entries (of a few KB each) are kept; the least recently used go first.
+MAX_ENTRIES = 4096
 
 # [directory or None] once resolved (None: off); see directory()
 _directory = []
@@ -171,6 +174,10 @@ def load(key):
     except OSError:
         return None
     try:
+        os.utime(path)  # recently used: pruning removes the least recently used first
+    except OSError:
+        pass
+    try:
         entry = marshal.loads(data)
         if type(entry) is tuple and len(entry) == 4 and entry[0] == _FORMAT:
             return entry[1:]
@@ -209,4 +216,34 @@ def store(key, module_code, generated, checks):
             os.remove(temp)
             raise
     except (OSError, ValueError):  # read-only, full, or unmarshallable: skip
-        pass
+        return
+    if os.urandom(1)[0] < 4:  # about one store in 64
+        prune()
+
+
+def prune(max_entries=None):
+    """Deletes the least recently used entries beyond `max_entries` (default MAX_ENTRIES).
+
+    Args:
+      max_entries: how many entries to keep at most; it prunes down to three quarters of it.
+    """
+    limit = MAX_ENTRIES if max_entries is None else max_entries
+    root = directory()
+    if root is None:
+        return
+    entries = []
+    try:
+        for folder in os.scandir(root):
+            if folder.is_dir():
+                for entry in os.scandir(folder.path):
+                    entries.append((entry.stat().st_mtime_ns, entry.path))
+    except OSError:
+        return
+    if len(entries) <= limit:
+        return
+    entries.sort()
+    for _, path in entries[:len(entries) - limit * 3 // 4]:
+        try:
+            os.remove(path)
+        except OSError:
+            pass

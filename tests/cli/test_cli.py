@@ -271,3 +271,17 @@ def test_python_dash_m_and_help():
     proc = subprocess.run([sys.executable, '-m', 'autograph'], capture_output=True,
                           text=True, timeout=60, check=False)
     assert proc.returncode == 2 and 'COMMAND' in proc.stderr
+
+
+def test_a_shard_reports_only_its_own_modules(tmp_path):
+    for name in ('a', 'b', 'c'):
+        (tmp_path / (name + '.py')).write_text('def f(x):\n    return x\n')
+    records = tmp_path / 'records.jsonl'
+    proc = subprocess.run([sys.executable, '-m', 'autograph', 'survey', str(tmp_path),
+                           '--records', str(records), '--shard', '0/2'],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert 'shard 0/2' in proc.stdout
+    assert '| modules (.py files) | 2 |' in proc.stdout  # a.py and c.py, not the other shard's
+    assert 'crashed or timed out:' not in proc.stdout
+    assert '| modules that crashed or timed out | 0 |' in proc.stdout

@@ -7,14 +7,18 @@ Exits 1 when any program failed.
 
 import argparse
 import collections
+import os
 import sys
 import time
 
-from tests.fuzz import harness
-from tests.fuzz import shrink
-from tests.fuzz.generator import ALL_FEATURES
-from tests.fuzz.generator import FEATURES
-from tests.fuzz.generator import generate
+# Thousands of generated programs must not fill the user's on-disk conversion cache.
+os.environ['AUTOGRAPH_CACHE_DIR'] = ''
+
+from tests.fuzz import harness  # noqa: E402
+from tests.fuzz import shrink  # noqa: E402
+from tests.fuzz.generator import ALL_FEATURES  # noqa: E402
+from tests.fuzz.generator import FEATURES  # noqa: E402
+from tests.fuzz.generator import generate  # noqa: E402
 
 
 def main(argv=None):

@@ -180,3 +180,14 @@ def test_the_cache_is_off_for_an_empty_directory_setting(monkeypatch):
         assert disk_cache.directory() is None
     finally:
         disk_cache.reset()
+
+
+def test_pruning_keeps_the_most_recently_used_entries(tmp_path, cache_dir):
+    for i in range(8):
+        folder = cache_dir / ('%02x' % i)
+        folder.mkdir(parents=True, exist_ok=True)
+        entry = folder / ('%02x' % i + 'entry')
+        entry.write_bytes(b'x')
+        os.utime(entry, ns=(i * 10**9, i * 10**9))
+    disk_cache.prune(max_entries=4)
+    assert _entries(cache_dir) == ['05entry', '06entry', '07entry']  # 3/4 of 4, newest kept
