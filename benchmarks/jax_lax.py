@@ -78,8 +78,9 @@ def first_crossing_lax(x, threshold):
     def inner(state):
         i, j, total, found = state
         value = x[i, j]
-        total = jnp.where(value < 0, total, total + value)
-        found = jnp.where((value >= 0) & (total > threshold), i * cols + j, found)
+        keep = value >= 0
+        total = lax.select(keep, total + value, total)
+        found = lax.select(keep & (total > threshold), i * cols + j, found)
         return i, j + 1, total, found
 
     def outer(state):

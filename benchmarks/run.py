@@ -305,7 +305,7 @@ _JAX_TENSOR_ARRAY = {}
 
 def _jax_tensor_array(jnp):
     """tf.TensorArray's fixed-size `write`/`stack` on jax: a preallocated array updated in place
-    (`lax.dynamic_update_index_in_dim`, `.at[i].set` without its negative-index handling), as a
+    (`lax.dynamic_update_slice`, `.at[i].set` without its negative-index handling), as a
     JAX user writes it by hand; a pytree, so it can be a loop variable of lax loops."""
     if "class" in _JAX_TENSOR_ARRAY:
         return _JAX_TENSOR_ARRAY["class"]
@@ -319,8 +319,12 @@ def _jax_tensor_array(jnp):
                            else buffer)
 
         def write(self, index, value):
+            # a TensorArray index is never negative: no wrap-around select, as by hand
             return TensorArray(self.dtype, self.size, self.element_shape,
-                               jax.lax.dynamic_update_index_in_dim(self.buffer, value, index, 0))
+                               jax.lax.dynamic_update_slice(
+                                   self.buffer, jnp.expand_dims(value, 0),
+                                   (index,) + (0,) * len(self.element_shape),
+                                   allow_negative_indices=False))
 
         def stack(self):
             return self.buffer

@@ -199,6 +199,21 @@ class Backend:
         del iterable
         return None
 
+    def select(self, pred, true_value, false_value):
+        """`true_value if pred else false_value` of two values already computed (autograph
+        uses it where nothing remains to run lazily, e.g. `index < length and go_on` in the
+        test of a `for` loop with `break`). The default is `cond(pred, ...)`.
+
+        Args:
+            pred: a staged boolean.
+            true_value: a value (staged, or a Python number or bool).
+            false_value: a value of the same type.
+
+        Returns:
+            The selected value.
+        """
+        return self.cond(pred, lambda: (true_value,), lambda: (false_value,))[0]
+
     def logical_not(self, value):
         """Stages `not value`. The default is `cond(value, False, True)`.
 

@@ -321,6 +321,25 @@ class JaxBackend(Backend):
             raise TypeError('iteration over a 0-d array')  # JAX's and numpy's message
         return iterable.shape[0], iterable.__getitem__
 
+    def select(self, pred, true_value, false_value):
+        """`lax.select` of two computed values of one shape and dtype (else `cond`'s joins).
+
+        Args:
+            pred: a traced scalar (or a Python bool).
+            true_value: a value.
+            false_value: a value.
+
+        Returns:
+            The selected value.
+        """
+        if not self.is_staged(pred):
+            return true_value if pred else false_value
+        jnp = jax_modules().numpy
+        a, b = jnp.asarray(true_value), jnp.asarray(false_value)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return super().select(pred, true_value, false_value)
+        return jax_modules().lax.select(predicate(pred, 'if'), a, b)
+
     def logical_not(self, value):
         """Stages `not value` as the negation of its truthiness.
 
@@ -594,21 +613,32 @@ def _replay(branch):
 
 _CHEAP = frozenset(('not', 'and', 'or', 'xor', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'add', 'sub',
                     'neg', 'convert_element_type', 'select_n'))
+# a few more equations when they are this cheap and their values are scalars
+_CHEAP_SCALAR = _CHEAP | frozenset(('mul', 'max', 'min', 'abs'))
+_MAX_SCALAR_EQNS = 10
 
 
 def _select_if_trivial(pred, true_branch, false_branch):
     """`lax.select` of two branches that compute (almost) nothing, else None.
 
-    A branch qualifies with at most one equation of `_CHEAP` (no division, no transcendental:
-    evaluating the untaken branch can make neither a NaN gradient nor noticeable work) and no
+    A branch qualifies with at most one equation of `_CHEAP`, or at most `_MAX_SCALAR_EQNS`
+    of `_CHEAP_SCALAR` whose values are all scalars (no division, no transcendental:
+    evaluating the untaken branch can make neither a NaN gradient nor noticeable work, while
+    each lax.cond is two more computations for XLA to compile and a branch at run time); no
     effects; outputs of the same shapes and dtypes (weak types join as in lax.cond).
     """
     (t, t_tree), (f, f_tree) = true_branch, false_branch
     if t_tree != f_tree or t.jaxpr.effects or f.jaxpr.effects:
         return None
     for closed in (t, f):
-        if len(closed.jaxpr.eqns) > 1 or any(
-                e.primitive.name not in _CHEAP for e in closed.jaxpr.eqns):
+        eqns = closed.jaxpr.eqns
+        if len(eqns) <= 1:
+            if any(e.primitive.name not in _CHEAP for e in eqns):
+                return None
+        elif len(eqns) > _MAX_SCALAR_EQNS or any(
+                e.primitive.name not in _CHEAP_SCALAR
+                or any(getattr(v.aval, 'shape', None) != () for v in e.outvars)
+                for e in eqns):
             return None
     if [(a.shape, a.dtype) for a in t.out_avals] != [(a.shape, a.dtype) for a in f.out_avals]:
         return None
@@ -616,7 +646,35 @@ def _select_if_trivial(pred, true_branch, false_branch):
     t_out = m.jax.core.eval_jaxpr(t.jaxpr, t.consts)
     f_out = m.jax.core.eval_jaxpr(f.jaxpr, f.consts)
     return tuple(m.jax.tree_util.tree_unflatten(t_tree, [
-        a if a is b else m.lax.select(pred, a, b) for a, b in zip(t_out, f_out)]))
+        _select(m, pred, a, b) for a, b in zip(t_out, f_out)]))
+
+
+def _select(m, pred, a, b):
+    """lax.select(pred, a, b); a flag set to True in one branch and False in the other is
+    `pred` itself (or its negation)."""
+    if a is b:
+        return a
+    constants = _bool_constant(a), _bool_constant(b)
+    if constants == (True, False) and pred.shape == ():
+        return pred
+    if constants == (False, True) and pred.shape == ():
+        return m.numpy.logical_not(pred)
+    return m.lax.select(pred, a, b)
+
+
+def _bool_constant(value):
+    """True or False for a concrete scalar bool (a branch's literal output), else None."""
+    if isinstance(value, bool):
+        return value
+    dtype = getattr(value, 'dtype', None)
+    if dtype is None or dtype.kind != 'b' or getattr(value, 'shape', None) != ():
+        return None
+    if isinstance(value, jax_modules().tracer):
+        return None
+    try:
+        return bool(value)
+    except Exception:  # pylint: disable=broad-except  # not concrete: no constant
+        return None
 
 
 _AUTOGRAPH_DIR = __file__.rsplit('/backends/', 1)[0] + '/'

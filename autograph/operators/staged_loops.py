@@ -78,7 +78,7 @@ def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_na
         go_on = extra_test()
         if backend_for(go_on) is None:
             return in_range if go_on else False
-        return backend.cond(in_range, lambda: (go_on,), lambda: (False,))[0]
+        return backend.select(in_range, go_on, False)
 
     def loop_body(index):
         body(getitem(index))

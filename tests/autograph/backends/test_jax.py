@@ -432,6 +432,66 @@ def test_branches_without_equations_are_a_select_not_a_cond():
     assert 'cond' not in _primitives(jaxpr), _primitives(jaxpr)
 
 
+def scalar_update(x, k):
+    if x > 0:
+        y = x * 3.0 + k
+    else:
+        y = k - x
+    return y
+
+
+def vector_update(x, k):
+    if x[0] > 0:
+        y = x * 3.0 + k
+    else:
+        y = k - x
+    return y
+
+
+def dividing_update(x, k):
+    if x > 0:
+        y = k / x
+    else:
+        y = k
+    return y
+
+
+def test_a_few_cheap_scalar_equations_are_a_select():
+    # a lax.cond is two more computations for XLA to compile: branches of a few cheap scalar
+    # equations become one select; vectors and divisions keep the cond.
+    for x in (-2.0, 0.0, 1.5):
+        for fn in (scalar_update, dividing_update):
+            assert float(jax.jit(ag.convert(fn))(x, 4.0)) == pytest.approx(fn(x, 4.0))
+        xs = jnp.array([x, 1.0])
+        np.testing.assert_array_equal(jax.jit(ag.convert(vector_update))(xs, 4.0),
+                                      vector_update(np.array([x, 1.0]), 4.0))
+    assert 'cond' not in _primitives(jax.make_jaxpr(ag.convert(scalar_update))(1.0, 4.0).jaxpr)
+    assert 'cond' in _primitives(
+        jax.make_jaxpr(ag.convert(vector_update))(jnp.ones(2), 4.0).jaxpr)
+    assert 'cond' in _primitives(jax.make_jaxpr(ag.convert(dividing_update))(1.0, 4.0).jaxpr)
+
+
+def positive_flag(x):
+    seen = False
+    if x > 0:
+        seen = True
+    return seen
+
+
+def negative_flag(x):
+    seen = True
+    if x > 0:
+        seen = False
+    return seen
+
+
+def test_a_flag_set_in_a_branch_is_the_condition():
+    for fn, expected in ((positive_flag, ['gt']), (negative_flag, ['gt', 'not'])):
+        for x in (-1.0, 0.0, 2.0):
+            assert bool(jax.jit(ag.convert(fn))(x)) == fn(x)
+        assert _primitives(jax.make_jaxpr(ag.convert(fn))(1.0).jaxpr) == expected
+
+
 def loud_branch(x):
     if x > 0:
         print('positive', x)
