@@ -77,6 +77,8 @@ def _user(fn):
     def wrapper(*args):
         try:
             return fn(*args)
+        except _UserError:
+            raise
         except Exception as e:  # pylint: disable=broad-except  # re-raised unchanged below
             raise _UserError(e) from None
     return wrapper
@@ -88,8 +90,10 @@ _REVERSE_MODE_MESSAGE = (
     'which JAX does not support for lax.while_loop ("Reverse-mode differentiation does not '
     'work for lax.while_loop"). Make the number of iterations static: write a for loop over '
     'range(n) with a Python int n (it stays a Python loop) or over an array (its length is '
-    'static), or use lax.fori_loop with static bounds, or lax.scan. Forward mode (jax.jvp, '
-    'jax.jacfwd) works as it is.')
+    'static), or use lax.fori_loop with static bounds, or lax.scan; or bound the loop: with '
+    'autograph.experimental.set_loop_options(maximum_iterations=N) (a Python int) as the first '
+    'statement of its body, autograph stages it as a scan of at most N steps, which jax.grad '
+    'differentiates. Forward mode (jax.jvp, jax.jacfwd) works as it is.')
 
 
 class JaxBackend(Backend):
@@ -199,6 +203,68 @@ class JaxBackend(Backend):
             # JAX would fail later, when it transposes the loop, far from the user's code.
             raise StagingError(_REVERSE_MODE_MESSAGE)
         return result
+
+    def staged_loop(self, cond_fn, body_fn, loop_vars, options):
+        """Stages a loop; a loop bounded by a Python int `maximum_iterations` is differentiable.
+
+        `lax.while_loop` has no reverse-mode derivative (JAX cannot know how many iterations
+        to store). With `set_loop_options(maximum_iterations=N)` (a Python int) the number of
+        iterations is at most N, so the loop becomes `lax.scan`s of N steps in all that carry
+        a `done` flag: once the test fails (or N steps ran) every later step leaves the loop
+        variables unchanged (a `lax.cond` that skips the body). `jax.grad` differentiates
+        that. For a large N the steps are grouped in blocks of about sqrt(N), and a finished
+        loop skips whole blocks, so it costs about 2 sqrt(N) skipped steps, not N. Other
+        loops: the base class (`counted_loop`, `while_loop`).
+
+        Args:
+            cond_fn: callable taking the loop variables, returning a scalar.
+            body_fn: callable taking the loop variables, returning the next ones.
+            loop_vars: a flat tuple.
+            options: a LoopOptions.
+
+        Returns:
+            The final loop variables, as a tuple.
+        """
+        bound = options.maximum_iterations
+        if options.trip_count is not None or type(bound) is not builtins.int:
+            return super().staged_loop(cond_fn, body_fn, loop_vars, options)
+        _explain_while_transposes()
+        lax = jax_modules().lax
+
+        def step(carry):  # carry: (done, *loop variables)
+            done, state = carry[0], carry[1:]
+            go = predicate(self.cond(done, lambda: (False,),
+                                     lambda: (predicate(cond_fn(*state), 'while'),))[0],
+                           'while')
+            state = self.cond(go, lambda: tuple(body_fn(*state)), lambda: state)
+            return (jax_modules().numpy.logical_not(go),) + tuple(state)
+
+        def steps(carry, count):
+            if count == 1:
+                return _user(step)(carry)
+            return lax.scan(lambda c, _: (_user(step)(c), None), carry, None, length=count)[0]
+
+        def skippable(carry, count):
+            # the steps are skipped at once when the loop is done
+            return self.cond(carry[0], lambda: carry, lambda: steps(carry, count))
+
+        if bound <= 0:
+            return tuple(loop_vars)
+        block = max(1, int(round(bound ** 0.5))) if bound > 64 else bound
+        blocks, rest = divmod(bound, block)
+
+        def run():
+            carry = (False,) + tuple(loop_vars)
+            if blocks == 1:
+                carry = steps(carry, block)
+            else:
+                carry = lax.scan(lambda c, _: (skippable(c, block), None), carry, None,
+                                 length=blocks)[0]
+            if rest:
+                carry = skippable(carry, rest)
+            return tuple(carry[1:])
+
+        return _unwrap_user_errors(run)
 
     def counted_loop(self, count, body_fn, loop_vars):
         """Stages a for loop without break as lax.fori_loop.

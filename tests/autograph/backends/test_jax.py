@@ -247,6 +247,7 @@ def test_grad_of_jitted_staged_while_names_the_users_loop():
     message = str(e.value)
     assert 'differentiated in reverse mode' in message
     assert 'for loop over range(n) with a Python int n' in message
+    assert 'set_loop_options(maximum_iterations=N)' in message
     assert 'line %d, in doubling' % (doubling.__code__.co_firstlineno + 1) in message
     assert __file__ in message and 'while x < 10.0:' in message
     # A hand-written lax.while_loop keeps JAX's own error.
@@ -254,6 +255,66 @@ def test_grad_of_jitted_staged_while_names_the_users_loop():
         return jax.lax.while_loop(lambda v: v < 10.0, lambda v: v * 2.0, x)
     with pytest.raises(ValueError, match='Reverse-mode differentiation does not work'):
         jax.grad(jax.jit(hand_written))(1.0)
+
+
+def bounded_growth(x):
+    steps = 0
+    while x < 10.0:
+        ag.experimental.set_loop_options(maximum_iterations=100)
+        x = x * 1.5 + jnp.sin(x)
+        steps += 1
+    return x * steps
+
+
+def python_bounded_growth(x, bound=100):
+    # the same loop written with the bound in Python (plain jax.grad differentiates it)
+    steps = 0
+    while x < 10.0 and steps < bound:
+        x = x * 1.5 + jnp.sin(x)
+        steps += 1
+    return x * steps
+
+
+def test_grad_through_bounded_while():
+    # set_loop_options(maximum_iterations=N) makes the staged while a scan of at most N steps
+    # that reverse mode differentiates (lax.while_loop has no reverse-mode derivative).
+    converted = ag.convert(bounded_growth)
+    for x in (0.3, 5.0, 12.0):
+        expected = float(jax.grad(python_bounded_growth)(x))
+        assert float(jax.grad(jax.jit(converted))(x)) == pytest.approx(expected, rel=1e-5)
+        assert float(jax.jit(jax.grad(converted))(x)) == pytest.approx(expected, rel=1e-5)
+        assert float(jax.jit(converted)(x)) == pytest.approx(float(python_bounded_growth(x)),
+                                                           rel=1e-6)
+    # the loop really is a scan, and the gradient agrees with finite differences
+    primitives = {e.primitive.name for e in jax.make_jaxpr(converted)(1.0).jaxpr.eqns}
+    assert 'scan' in primitives and 'while' not in primitives
+    h = 1e-3
+    fd = (python_bounded_growth(1.0 + h) - python_bounded_growth(1.0 - h)) / (2 * h)
+    assert float(jax.grad(jax.jit(converted))(1.0)) == pytest.approx(float(fd), rel=1e-2)
+
+
+def bounded_count(n, limit):
+    s = 0.0
+    i = 0
+    while i < n:
+        ag.experimental.set_loop_options(maximum_iterations=limit)
+        s = s + jnp.float16(0.5)
+        if s > 40.0:
+            break
+        i += 1
+    return s, i
+
+
+def test_bounded_while_stops_at_the_bound_break_or_test():
+    # Below the bound, the loop is the plain loop; at the bound it stops there, as
+    # tf.while_loop(maximum_iterations=...) does. 200 steps are grouped in blocks (>64).
+    for limit in (1, 3, 200):
+        jitted = jax.jit(ag.convert(bounded_count), static_argnums=1)
+        for n in (0, 2, 7, 150):
+            s, i = jitted(n, limit)
+            expected_s, expected_i = bounded_count(min(n, limit), limit)
+            assert (float(s), int(i)) == (float(expected_s), expected_i)
+            assert s.dtype == jnp.float16  # the weak 0.0 follows the loop's float16
 
 
 def test_vmap():
