@@ -302,6 +302,9 @@ def _build_factory_paused(fn):
             module_code, generated, checks = entry
             namespace = _namespace_of(fn)
             if namespace and directives.checks_hold(checks, namespace):
+                if logs.state[0] >= logs.CONVERSION:  # (level 2 and up bypass the disk cache)
+                    logs.log(logs.CONVERSION, 'Conversion of %s loaded from the disk cache (%s)',
+                             fn.__qualname__, disk_cache.directory())
                 return _factory_from(module_code, fn, frozenset(generated))
     node, ctx = convert_tree(fn)
     if logs.has_verbosity(logs.GENERATED_CODE):

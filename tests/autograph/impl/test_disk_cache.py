@@ -191,3 +191,16 @@ def test_pruning_keeps_the_most_recently_used_entries(tmp_path, cache_dir):
         os.utime(entry, ns=(i * 10**9, i * 10**9))
     disk_cache.prune(max_entries=4)
     assert _entries(cache_dir) == ['05entry', '06entry', '07entry']  # 3/4 of 4, newest kept
+
+
+def test_a_load_from_the_disk_cache_is_logged(tmp_path, cache_dir, caplog):
+    module = _load(tmp_path)
+    autograph.convert(module.count)
+    conversion.clear_cache()
+    autograph.set_verbosity(1)
+    try:
+        with caplog.at_level(logging.INFO, logger='autograph'):
+            autograph.convert(module.count)
+    finally:
+        logs.reset_verbosity()
+    assert 'Conversion of count loaded from the disk cache' in caplog.text
