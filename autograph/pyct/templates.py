@@ -14,6 +14,8 @@ _TEMPLATE_CACHE = {}
 
 _STORE = gast.Store
 _LOAD = gast.Load
+_AST = gast.AST
+_MISSING = object()
 
 
 def copy_clean(node, keep_locations=True):
@@ -26,18 +28,29 @@ def copy_clean(node, keep_locations=True):
     Returns:
       The copy.
     """
-    if isinstance(node, list):
-        return [copy_clean(n, keep_locations) for n in node]
-    if not isinstance(node, gast.AST):
+    if type(node) is list:
+        return [_copy(n, keep_locations) if isinstance(n, _AST) else n for n in node]
+    if not isinstance(node, _AST):
         return node
+    return _copy(node, keep_locations)
+
+
+def _copy(node, keep_locations):
     cls = node.__class__
     new = cls.__new__(cls)
-    for field in node._fields:
-        setattr(new, field, copy_clean(getattr(node, field, None), keep_locations))
+    fields = new.__dict__  # fields go straight into the new node's dict: no setattr
+    for field in cls._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            value = [_copy(v, keep_locations) if isinstance(v, _AST) else v for v in value]
+        elif isinstance(value, _AST):
+            value = _copy(value, keep_locations)
+        fields[field] = value
     if keep_locations:
-        for attr in node._attributes:
-            if hasattr(node, attr):
-                setattr(new, attr, getattr(node, attr))
+        for attr in cls._attributes:
+            value = getattr(node, attr, _MISSING)
+            if value is not _MISSING:
+                fields[attr] = value
     return new
 
 
