@@ -110,7 +110,8 @@ class State(object):
 
 # Fields that hold statements; statement-only transformers descend into these alone.
 _BLOCK_FIELDS = frozenset({'body', 'orelse', 'finalbody', 'handlers', 'cases'})
-_AST = gast.AST
+_BLOCK_FIELDS_OF = {}  # node class -> its fields in _BLOCK_FIELDS, in field order
+_dispatch = traversal.NodeVisitor.visit  # the visit method of the node's class
 
 
 class Base(traversal.NodeTransformer):
@@ -134,42 +135,19 @@ class Base(traversal.NodeTransformer):
         annos = getattr(node, '___pyct_anno', None)
         if annos and annos.get(ConvAnno.SKIP):
             return node
-        cls = node.__class__
-        table = traversal.dispatch_table(type(self))
-        method = table.get(cls)
-        if method is None:
-            method = getattr(type(self), 'visit_' + cls.__name__, None) or type(self).generic_visit
-            table[cls] = method
-        result = method(self, node)
+        result = _dispatch(self, node)
         if result is not node and result is not None and isinstance(node, gast.stmt):
             set_missing_locations(result, node)
         return result
 
     def generic_visit(self, node):
-        statements_only = self.statements_only
-        for field in node._fields:
-            if statements_only and field not in _BLOCK_FIELDS:
-                continue
-            old = getattr(node, field, None)
-            if type(old) is list:
-                new_values = []
-                for value in old:
-                    if isinstance(value, _AST):
-                        value = self.visit(value)
-                        if value is None:
-                            continue
-                        if not isinstance(value, _AST):
-                            new_values.extend(value)
-                            continue
-                    new_values.append(value)
-                old[:] = new_values
-            elif isinstance(old, _AST):
-                new_node = self.visit(old)
-                if new_node is None:
-                    delattr(node, field)
-                else:
-                    setattr(node, field, new_node)
-        return node
+        if not self.statements_only:
+            return self.transform_fields(node, node._fields)
+        fields = _BLOCK_FIELDS_OF.get(node.__class__)
+        if fields is None:
+            fields = _BLOCK_FIELDS_OF[node.__class__] = tuple(
+                f for f in node._fields if f in _BLOCK_FIELDS)
+        return self.transform_fields(node, fields)
 
     def visit_block(self, nodes):
         """Visits a list of statements, splicing in lists returned by visits.

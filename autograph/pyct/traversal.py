@@ -97,8 +97,23 @@ class NodeTransformer(NodeVisitor):
     """`ast.NodeTransformer`, with the visit method cached per node class."""
 
     def generic_visit(self, node):
+        return self.transform_fields(node, node._fields)
+
+    def transform_fields(self, node, fields):
+        """Visits the children in `fields` of `node`, replacing them with what visit returns.
+
+        A list field takes the visit of each of its nodes, spliced when the visit returns a
+        list and dropped when it returns None; a node field is replaced, or deleted on None.
+
+        Args:
+          node: a node.
+          fields: names of its fields to visit.
+
+        Returns:
+          `node`.
+        """
         visit = self.visit
-        for field in node._fields:
+        for field in fields:
             old = getattr(node, field, None)
             if type(old) is _list:
                 new_values = []
