@@ -59,13 +59,17 @@ def test_pyproject_entry_points_name_backends():
         assert isinstance(getattr(sys.modules[module], attr), backends.Backend)
 
 
-def test_loading_the_jax_backend_does_not_import_jax():
+def _fresh_output(script):
+    """What `script` prints in a new interpreter with this checkout on the path."""
     import subprocess  # pylint: disable=import-outside-toplevel
+    return subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=ROOT), check=True).stdout
+
+
+def test_loading_the_jax_backend_does_not_import_jax():
     script = ('import sys, autograph.backends.jax as j; '
               'print("jax" in sys.modules, j.BACKEND.is_staged(1.0))')
-    out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=ROOT), check=True).stdout
-    assert out == 'False False\n'
+    assert _fresh_output(script) == 'False False\n'
 
 
 def test_autograph_names_no_backend_package():
@@ -109,9 +113,6 @@ def test_direct_scan_finds_what_importlib_metadata_finds(tmp_path, monkeypatch):
 
 
 def test_discovery_does_not_import_importlib_metadata():
-    import subprocess  # pylint: disable=import-outside-toplevel
     script = ('import sys, autograph.backends as b; b.discover(); '
               'print("importlib.metadata" in sys.modules)')
-    out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=ROOT), check=True).stdout
-    assert out == 'False\n'
+    assert _fresh_output(script) == 'False\n'

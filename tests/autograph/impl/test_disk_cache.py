@@ -160,17 +160,22 @@ def test_nothing_is_written_when_python_writes_no_bytecode(tmp_path, cache_dir, 
     assert not cache_dir.exists() or not _entries(cache_dir)
 
 
-def test_generated_code_logging_bypasses_the_cache(tmp_path, cache_dir, caplog):
+def _log_of_second_conversion(tmp_path, caplog, verbosity):
+    """Converts `count` (filling the disk cache), then again at `verbosity`; returns the log."""
     module = _load(tmp_path)
     autograph.convert(module.count)
     conversion.clear_cache()
-    autograph.set_verbosity(2)
+    autograph.set_verbosity(verbosity)
     try:
         with caplog.at_level(logging.INFO, logger='autograph'):
             autograph.convert(module.count)
     finally:
         logs.reset_verbosity()
-    assert 'Generated code of count' in caplog.text
+    return caplog.text
+
+
+def test_generated_code_logging_bypasses_the_cache(tmp_path, cache_dir, caplog):
+    assert 'Generated code of count' in _log_of_second_conversion(tmp_path, caplog, 2)
 
 
 def test_the_cache_is_off_for_an_empty_directory_setting(monkeypatch):
@@ -194,13 +199,5 @@ def test_pruning_keeps_the_most_recently_used_entries(tmp_path, cache_dir):
 
 
 def test_a_load_from_the_disk_cache_is_logged(tmp_path, cache_dir, caplog):
-    module = _load(tmp_path)
-    autograph.convert(module.count)
-    conversion.clear_cache()
-    autograph.set_verbosity(1)
-    try:
-        with caplog.at_level(logging.INFO, logger='autograph'):
-            autograph.convert(module.count)
-    finally:
-        logs.reset_verbosity()
-    assert 'Conversion of count loaded from the disk cache' in caplog.text
+    text = _log_of_second_conversion(tmp_path, caplog, 1)
+    assert 'Conversion of count loaded from the disk cache' in text
