@@ -60,11 +60,15 @@ class Detector:
         recent.append(2 if first else 1)
         if self.warnings >= MAX_WARNINGS:
             return None
-        traced = sum(1 for call in recent if call)
-        if traced < THRESHOLD or sum(1 for call in recent if call == 2) < 2:
+        # One detector serves every thread calling the function: count over a snapshot (made
+        # in C, so no other thread's append runs during it) instead of iterating the deque,
+        # which raised "deque mutated during iteration" when another thread appended.
+        calls = tuple(recent)
+        traced = sum(1 for call in calls if call)
+        if traced < THRESHOLD or sum(1 for call in calls if call == 2) < 2:
             return None
         self.warnings += 1
-        return MESSAGE.format(traced=traced, calls=len(recent), fn=fn)
+        return MESSAGE.format(traced=traced, calls=len(calls), fn=fn)
 
 
 def detector_for(python_function):
