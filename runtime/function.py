@@ -269,7 +269,7 @@ class Function:
                 concrete = self._fast.get(tuple(key))
                 stack = _context_state.stack  # context.executing_eagerly(), inlined
                 if concrete is not None and (not stack or stack[-1] is None):
-                    self._detector.recent.append(0)  # called_without_tracing(), inlined
+                    self._detector.untraced += 1  # called_without_tracing(), inlined
                     return concrete._pack(concrete._run(*values))
         return self._call_slow(args, kwargs)
 

@@ -6,7 +6,6 @@ starts with an empty trace cache. Each Function's own retracing warning (in func
 cannot see this, since every object traces only once.
 """
 
-import collections
 import weakref
 
 # Traces among the last calls that make the detector warn, as in TensorFlow.
@@ -33,17 +32,28 @@ _DETECTORS = weakref.WeakKeyDictionary()
 
 
 class Detector:
-    """Remembers the recent calls of one Python function, over all its Function objects."""
+    """Remembers the recent calls of one Python function, over all its Function objects.
 
-    __slots__ = ("recent", "warnings")
+    Every traced function has one, for its whole life, so it is small: a tuple of the last
+    calls as of the latest trace, plus a count of the calls since then that did not trace (a
+    deque of HISTORY calls took 760 bytes). The hot path of a call only increments the count.
+    """
+
+    __slots__ = ("recent", "untraced", "warnings")
 
     def __init__(self):
-        # the last HISTORY calls: 0 no trace, 1 a trace, 2 the first trace of a new Function
-        self.recent = collections.deque(maxlen=HISTORY)
+        # the last HISTORY calls up to the latest trace: 0 no trace, 1 a trace, 2 the first
+        # trace of a new Function
+        self.recent = ()
+        self.untraced = 0  # calls without a trace since the latest trace
         self.warnings = 0
 
     def called_without_tracing(self):
-        self.recent.append(0)
+        self.untraced += 1
+
+    def calls(self):
+        """Returns the last HISTORY calls (0 no trace, 1 a trace, 2 a Function's first)."""
+        return (self.recent + (0,) * min(self.untraced, HISTORY))[-HISTORY:]
 
     def traced(self, first, fn):
         """Records a trace; returns the warning text when one is due.
@@ -56,14 +66,13 @@ class Detector:
         here: the repeated traces of one object have their own warning, which names the
         argument that changed.
         """
-        recent = self.recent
-        recent.append(2 if first else 1)
+        # One detector serves every thread calling the function. Another thread's count or
+        # trace may be lost between these lines, which only shifts the heuristic by a call.
+        calls = (self.calls() + (2 if first else 1,))[-HISTORY:]
+        self.recent = calls
+        self.untraced = 0
         if self.warnings >= MAX_WARNINGS:
             return None
-        # One detector serves every thread calling the function: count over a snapshot (made
-        # in C, so no other thread's append runs during it) instead of iterating the deque,
-        # which raised "deque mutated during iteration" when another thread appended.
-        calls = tuple(recent)
         traced = sum(1 for call in calls if call)
         if traced < THRESHOLD or sum(1 for call in calls if call == 2) < 2:
             return None

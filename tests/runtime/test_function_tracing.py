@@ -1,0 +1,64 @@
+"""The frequent-tracing detector sees the same call history as a deque of the last calls."""
+import collections
+import random
+
+from runtime import function_tracing
+from runtime.function_tracing import HISTORY
+from runtime.function_tracing import MAX_WARNINGS
+from runtime.function_tracing import THRESHOLD
+
+
+class _Reference:
+    """TensorFlow's rule over an explicit deque of every call (what the detector compacts)."""
+
+    def __init__(self):
+        self.recent = collections.deque(maxlen=HISTORY)
+        self.warnings = 0
+
+    def call(self, kind):
+        self.recent.append(kind)
+        if not kind or self.warnings >= MAX_WARNINGS:
+            return None
+        traced = sum(1 for c in self.recent if c)
+        if traced < THRESHOLD or sum(1 for c in self.recent if c == 2) < 2:
+            return None
+        self.warnings += 1
+        return (traced, len(self.recent))
+
+
+def _run(detector, kind):
+    if kind == 0:
+        detector.called_without_tracing()
+        return None
+    text = detector.traced(kind == 2, "f")
+    return text and text.split(" calls to ")[0]
+
+
+def test_detector_matches_a_deque_of_every_call_on_random_histories():
+    rng = random.Random(20261123)
+    for _ in range(300):
+        detector, reference = function_tracing.Detector(), _Reference()
+        for _ in range(rng.randrange(1, 60)):
+            kind = rng.choice([0, 0, 0, 1, 2] if rng.random() < 0.5 else [0, 2])
+            if kind == 0 and rng.random() < 0.3:
+                for _ in range(rng.randrange(1, 30)):
+                    _run(detector, 0)
+                    reference.call(0)
+                continue
+            got = _run(detector, kind)
+            expected = reference.call(kind)
+            assert got == (expected and "%d out of the last %d" % expected)
+            assert detector.calls() == tuple(reference.recent)
+        assert detector.calls() == tuple(reference.recent)
+
+
+def test_detector_warns_on_new_functions_in_a_loop_and_at_most_twice():
+    detector = function_tracing.Detector()
+    texts = [detector.traced(True, "f") for _ in range(THRESHOLD + 3)]
+    assert texts[:THRESHOLD - 1] == [None] * (THRESHOLD - 1)
+    assert texts[THRESHOLD - 1].startswith("5 out of the last 5 calls to f triggered")
+    assert texts[THRESHOLD].startswith("6 out of the last 6 calls to f triggered")
+    assert texts[THRESHOLD + 1:] == [None, None]
+    for _ in range(1000):
+        detector.called_without_tracing()
+    assert detector.calls() == (0,) * HISTORY
