@@ -13,6 +13,7 @@ import pytest
 from jax import lax
 
 import autograph as ag
+from autograph.backends import jax_values
 
 def running_sum(xs):  # reads only: xs become the scan's xs, no index left
     s = jnp.zeros(2, jnp.float32)
@@ -159,3 +160,44 @@ def test_effects_in_the_body_stay_in_order(capfd):
     assert float(result) == pytest.approx(float(XS[:, 0].sum()))
     printed = [line.split()[1] for line in out.splitlines() if line.startswith('row')]
     assert printed == ['0.5', '2.0', '-3.0', '1.0', '0.75']
+
+
+# -- how bodies are traced ------------------------------------------------------------------
+
+def _branchy(xs):
+    total = jnp.float32(0.0)
+    for x in xs:
+        if x[0] > 0:
+            total = total + jnp.tanh(x[0]) * x[1]
+        else:
+            total = total - x[1]
+    return total
+
+
+def test_jaxs_internal_tracer_matches_make_jaxpr():
+    # Bodies are traced with the function lax.cond uses (half make_jaxpr's cost), checked
+    # once against make_jaxpr. With the JAX the test extra installs it must be found: a JAX
+    # that moved it makes this fail, so that the slower fallback is a decision, not an accident.
+    trace = jax_values._internal_tracer()
+    assert trace is not None, 'jax {} has no partial_eval.trace_to_jaxpr of the known form'.format(
+        jax.__version__)
+
+    def check(y):
+        fn = lambda i, z: (jnp.sin(y) * i + z, (z > 0, y))  # noqa: E731 - closes over y
+        fast, fast_tree = trace(fn, (0, jnp.float32(1.0)))
+        slow, shape = jax.make_jaxpr(fn, return_shape=True)(0, jnp.float32(1.0))
+        assert str(fast.jaxpr) == str(slow.jaxpr)
+        assert fast_tree == jax.tree_util.tree_structure(shape)
+        assert len(fast.consts) == len(slow.consts) == 1  # y, a tracer of the outer jit
+        return y
+
+    jax.jit(check)(jnp.float32(2.0))
+
+
+def test_make_jaxpr_fallback_gives_the_same_results(monkeypatch):
+    xs = jnp.asarray(XS)
+    expected = [float(jax.jit(ag.convert(fn))(xs)) for fn in (_branchy, index_weighted)]
+    monkeypatch.setattr(jax_values, '_tracers', [None])  # a JAX without the internal tracer
+    got = [float(jax.jit(ag.convert(fn))(xs)) for fn in (_branchy, index_weighted)]
+    assert got == expected
+    assert got == [float(_branchy(xs)), float(index_weighted(xs))]
