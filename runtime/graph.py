@@ -70,6 +70,27 @@ def output_name(tensor):
     return names[tensor.index] if names else tensor.node.name
 
 
+class _PlaceholderAttrs:
+    """Makes a placeholder's attrs, `{"dtype": ..., "shape": ...}` (see `_ConstantAttrs`)."""
+
+    def __init__(self, dtype, shape):
+        self.dtype = dtype
+        self.shape = shape
+
+
+class _ConstantAttrs:
+    """Makes a constant's attrs, `{"value": ...}`, as the `__dict__` of an instance.
+
+    A traced graph stays alive with its ConcreteFunction, and most of its nodes are
+    placeholders and constants. An instance's `__dict__` is an ordinary dict whose keys table
+    is shared by every instance of its class (CPython's key-sharing dicts): half the memory of
+    a dict literal's. Adding a key to one of them gives it its own table; nothing else changes.
+    """
+
+    def __init__(self, value):
+        self.value = value
+
+
 class Node:
     """One operation in a Graph (see the module docstring for the field contract)."""
 
@@ -286,10 +307,11 @@ class Graph:
         if base not in used:
             used.add(base)
             return base
-        i = self._next_suffix.get(base, 1)
+        next_suffix = self._next_suffix
+        i = next_suffix.get(base, 1)
         while f"{base}_{i}" in used:
             i += 1
-        self._next_suffix[base] = i + 1
+        next_suffix[base] = i + 1
         name = f"{base}_{i}"
         used.add(name)
         return name
@@ -304,8 +326,7 @@ class Graph:
         stack = [self]
         while stack:
             g = stack.pop()
-            g._used_names = g._captured = g._constants = None
-            g._next_suffix = {}
+            g._used_names = g._captured = g._constants = g._next_suffix = None
             for node in g.nodes:
                 for value in node.attrs.values():
                     if isinstance(value, Graph):
@@ -374,7 +395,7 @@ class Graph:
         """
         dtype = dtypes.as_dtype(dtype)
         shape = None if shape is None else tuple(shape)  # None: unknown rank
-        node = self.add_node(PLACEHOLDER, [], {"dtype": dtype, "shape": shape},
+        node = self.add_node(PLACEHOLDER, [], _PlaceholderAttrs(dtype, shape).__dict__,
                              [(shape, dtype)], name or "placeholder")
         tensor = node.outputs[0]
         self.inputs.append(tensor)
@@ -391,7 +412,7 @@ class Graph:
             The constant's SymbolicTensor.
         """
         dtype = dtypes.from_numpy(value.dtype)
-        node = self.add_node(CONSTANT, [], {"value": value}, [(value.shape, dtype)],
+        node = self.add_node(CONSTANT, [], _ConstantAttrs(value).__dict__, [(value.shape, dtype)],
                              name or "Const")
         return node.outputs[0]
 

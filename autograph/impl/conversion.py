@@ -343,23 +343,24 @@ def _disk_cache_key(fn):
 def _factory_from(module_code, fn, generated):
     """Runs the generated module and returns the _Factory of `fn`'s converted code."""
     inner = loader.load_code(module_code)['outer_factory']()
-    code = _relabel(inner.__code__, fn.__name__, fn.__qualname__, generated, top=True)
+    code = _relabel(inner.__code__, fn.__name__, fn.__qualname__, generated, {}, top=True)
     return _Factory(code, fn.__code__.co_freevars)
 
 
-def _relabel(code, label, qualname, generated, top=False):
+def _relabel(code, label, qualname, generated, marks, top=False):
     """Names the code of generated helpers after the user function they belong to.
 
     Tracebacks then say `in f` for every frame of `f`'s converted code (if_body,
-    loop_body, ...), and the code objects are registered as converted code for the error
-    mapping and for converted_call (which never converts them again). User functions nested
-    in `f` keep their own names, with qualified names under `f`'s.
+    loop_body, ...), and the code objects are marked as converted code (error_mapping.mark)
+    for the error mapping and for converted_call (which never converts them again). User
+    functions nested in `f` keep their own names, with qualified names under `f`'s.
 
     Args:
       code: a code object.
       label: the name of the user function that `code` belongs to.
       qualname: that function's qualified name.
       generated: the names the converters generated.
+      marks: dict of user function name -> its error_mapping mark, filled as needed.
       top: whether `code` is the factory (not itself user code).
 
     Returns:
@@ -379,14 +380,17 @@ def _relabel(code, label, qualname, generated, top=False):
             changes['co_qualname'] = own_qualname
     # Class bodies are not converted (their methods convert when called): leave them and
     # everything in them unregistered.
-    changes['co_consts'] = tuple(
-        _relabel(c, own, own_qualname, generated)
+    consts = tuple(
+        _relabel(c, own, own_qualname, generated, marks)
         if hasattr(c, 'co_consts') and c.co_flags & inspect.CO_OPTIMIZED else c
         for c in code.co_consts)
-    new = code.replace(**changes)
     if not top:
-        error_mapping.register_code(new, own)
-    return new
+        mark = marks.get(own)
+        if mark is None:
+            mark = marks[own] = error_mapping.mark(own)
+        consts += (mark,)
+    changes['co_consts'] = consts
+    return code.replace(**changes)
 
 
 def cached_factory(code):

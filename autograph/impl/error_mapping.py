@@ -1,22 +1,57 @@
 """Maps errors raised while staging converted code back to the user's file, line and source."""
 
 import linecache
-import weakref
 
 from autograph import errors
 
-# code object of converted code -> the user function it came from (its qualified name)
-_GENERATED_CODE = weakref.WeakKeyDictionary()
+
+class GeneratedMark(object):
+    """The last constant of every code object of converted code (see `mark`).
+
+    It marks the code as converted code and names the user function it belongs to. A constant
+    costs the code object one slot; the weak table it replaces cost ~100 bytes per code object,
+    and every converted function has about ten.
+    """
+
+    __slots__ = ('label',)
+
+    def __init__(self, label):
+        self.label = label  # the user function's name, for messages
+
+    def __repr__(self):
+        return '<converted code of %s>' % self.label
 
 
-def register_code(code, label):
-    """Records that `code` (and its nested code objects) is converted code.
+def mark(label):
+    """Returns the constant that marks code objects as converted code of `label`.
+
+    The converter appends it to the `co_consts` of each code object it makes (unused by the
+    bytecode, which reads constants by index); one mark serves every code object of a function.
 
     Args:
-      code: the code object of a converted function.
       label: the user function's name, for messages.
+
+    Returns:
+      A GeneratedMark.
     """
-    _GENERATED_CODE[code] = label
+    return GeneratedMark(label)
+
+
+def label_of(code):
+    """Returns the user function's name that converted `code` belongs to, or None.
+
+    Args:
+      code: a code object.
+
+    Returns:
+      str or None (not converted code).
+    """
+    consts = code.co_consts
+    if consts:
+        last = consts[-1]
+        if type(last) is GeneratedMark:
+            return last.label
+    return None
 
 
 def is_generated(code):
@@ -28,7 +63,7 @@ def is_generated(code):
     Returns:
       bool.
     """
-    return code in _GENERATED_CODE
+    return label_of(code) is not None
 
 
 def user_frame(tb):
@@ -46,7 +81,7 @@ def user_frame(tb):
     found = None
     while tb is not None:
         code = tb.tb_frame.f_code
-        label = _GENERATED_CODE.get(code)
+        label = label_of(code)
         if label is not None:
             found = (code.co_filename, tb.tb_lineno, label)
         tb = tb.tb_next

@@ -25,7 +25,9 @@ the generated lines. One `try/except` around the whole body (free in the hot pat
 failing line back to its node and prefixes the error message with
 "While executing add_1 = add(x, y): ", exactly as the reference interpreter does.
 """
+import array
 import builtins
+import collections.abc
 import itertools
 import keyword
 import linecache
@@ -72,19 +74,19 @@ class GeneratedCode:
         """
         code = builtins.compile(self.source, self.filename, "exec")
         namespace = self.namespace
-        line_nodes = self.line_nodes
+        labels = _LineLabels(self.line_nodes)
 
         def annotate(error):
             tb = error.__traceback__
-            node = line_nodes.get(tb.tb_lineno) if tb is not None else None
-            if node is not None:
-                _annotate(error, node)
+            label = labels.get(tb.tb_lineno) if tb is not None else None
+            if label is not None:
+                _annotate(error, label)
 
         namespace["_annotate_error"] = annotate
         exec(code, namespace)  # noqa: S102 - our own generated source
         fn = namespace[self.name]
-        lines = self.source.splitlines(True)
-        linecache.cache[self.filename] = (len(self.source), None, lines, self.filename)
+        linecache.cache[self.filename] = (len(self.source), None, SourceLines(self.source),
+                                          self.filename)
         weakref.finalize(fn, linecache.cache.pop, self.filename, None)
         return fn
 
@@ -92,19 +94,86 @@ class GeneratedCode:
 class _NodeLabel:
     """What an error message needs of a node (its name and `short()` form), without the node.
 
-    The compiled function keeps one per source line; keeping the Node itself would keep the
-    whole optimised graph alive with every compiled function (most of a traced function's
-    memory).
+    Keeping the Node itself would keep the whole optimised graph alive with every compiled
+    function (most of a traced function's memory).
     """
 
     __slots__ = ("name", "_short")
 
-    def __init__(self, node):
-        self.name = node.name
-        self._short = node.short()
+    def __init__(self, name, short):
+        self.name = name
+        self._short = short
+
+    @classmethod
+    def of(cls, node):
+        return cls(node.name, node.short())
 
     def short(self):
         return self._short
+
+
+class _LineLabels:
+    """Maps a line of the generated source to the _NodeLabel of the node it executes.
+
+    The compiled function keeps this for its whole life but reads it only when an error
+    passes through, so it is packed: one string of every label's name and short form, and
+    an array of (line, end of the name, end of the short form) triples. That is a third of
+    the memory of a dict of label objects; the label is remade when an error needs it.
+    """
+
+    __slots__ = ("_text", "_index")
+
+    def __init__(self, line_nodes):
+        """Packs `line_nodes`, a dict of 1-based line number -> _NodeLabel."""
+        parts = []
+        index = array.array("I")
+        end = 0
+        for line, label in line_nodes.items():
+            short = label.short()
+            parts += (label.name, short)
+            index.append(line)
+            end += len(label.name)
+            index.append(end)
+            end += len(short)
+            index.append(end)
+        self._text = "".join(parts)
+        self._index = index
+
+    def get(self, line):
+        """Returns the _NodeLabel of `line`, or None when no node is mapped to it."""
+        index = self._index
+        for i in range(0, len(index), 3):
+            if index[i] == line:
+                start = index[i - 1] if i else 0
+                name_end = index[i + 1]
+                return _NodeLabel(self._text[start:name_end], self._text[name_end:index[i + 2]])
+        return None
+
+
+class SourceLines(collections.abc.Sequence):
+    """The lines of a source text, as `linecache` holds them, made from the text when read.
+
+    A compiled function's source stays registered in linecache for tracebacks, debuggers and
+    `inspect.getsource`, which all index, slice or iterate the lines; one string instead of
+    a list of line strings is a third of the memory.
+    """
+
+    __slots__ = ("_source",)
+
+    def __init__(self, source):
+        self._source = source
+
+    def __len__(self):
+        return len(self._source.splitlines())
+
+    def __getitem__(self, index):
+        return self._source.splitlines(True)[index]
+
+    def __iter__(self):
+        return iter(self._source.splitlines(True))
+
+    def __repr__(self):
+        return repr(list(self))
 
 
 def compile(graph, inputs=None, outputs=None, *, optimize=True):  # noqa: A001 - contract name
@@ -265,7 +334,7 @@ class _Generator(scalars.ScalarCode):
         """Appends one source line at `depth`, mapped to `node` for error messages."""
         self.lines.append(_INDENT * depth + text)
         if node is not None:
-            self.line_nodes[len(self.lines)] = _NodeLabel(node)
+            self.line_nodes[len(self.lines)] = _NodeLabel.of(node)
 
     def run(self):
         """Emits the whole function and returns a GeneratedCode."""

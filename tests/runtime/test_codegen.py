@@ -1,5 +1,6 @@
 """The compiled executor agrees with the interpreter and eager execution, and stays fast-shaped."""
 import collections
+import inspect
 import linecache
 import tracemalloc
 import traceback
@@ -114,6 +115,43 @@ def test_source_registered_in_linecache_and_traceback_names_node():
         interpret(graph, graph.inputs, graph.outputs)(np.array([1, 2], np.int32),
                                                       np.array([1, 0], np.int32))
     assert str(reference.value) == message
+
+
+def test_registered_source_lines_read_like_the_list_linecache_would_hold():
+    graph = trace_graph("halve", [("x", tf.int32, ())], lambda x: x // 2 + 1)
+    fn = codegen.compile(graph)
+    filename = fn.__code__.co_filename
+    entry = linecache.cache[filename]
+    source = "".join(entry[2])
+    expected = source.splitlines(True)
+    assert source.startswith("def halve(x):\n") and len(expected) > 3
+    lines = linecache.getlines(filename)
+    assert len(lines) == len(expected) and list(lines) == expected and bool(lines)
+    assert [lines[i] for i in range(-len(expected), len(expected))] == expected + expected
+    assert lines[1:3] == expected[1:3] and lines[::-1] == expected[::-1]
+    assert lines.index(expected[2]) == 2 and expected[-1] in lines
+    with pytest.raises(IndexError):
+        lines[len(expected)]  # pylint: disable=pointless-statement
+    assert [linecache.getline(filename, i + 1) for i in range(len(expected))] == expected
+    assert linecache.getline(filename, len(expected) + 1) == ""
+    assert inspect.getsource(fn) == source
+    assert entry[0] == len(source)
+    assert len(codegen.SourceLines("")) == 0 and list(codegen.SourceLines("a\nb")) == ["a\n", "b"]
+
+
+def test_line_labels_give_back_each_mapped_node_name_and_short_form():
+    labels = {3: codegen._NodeLabel("add", "add = add(x, y)"),
+              4: codegen._NodeLabel("n\tl\n", "odd\tname\n = print(é)"),
+              9: codegen._NodeLabel("", ""),
+              12: codegen._NodeLabel("print_1", "print(x)")}
+    packed = codegen._LineLabels(labels)
+    for line in range(0, 14):
+        got = packed.get(line)
+        if line in labels:
+            assert (got.name, got.short()) == (labels[line].name, labels[line].short())
+        else:
+            assert got is None
+    assert codegen._LineLabels({}).get(1) is None
 
 
 def test_error_inside_loop_body_names_inner_node():

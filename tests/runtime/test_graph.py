@@ -163,3 +163,38 @@ def test_building_resumes_after_the_build_state_is_released():
     run = executor.compile(inner, [p for _, p in inner.captures], [a, b])
     assert len(inner.captures) == 2
     assert [float(v) for v in run(np.float32(3.0), np.float32(3.0))] == [6.0, 6.0]
+
+
+def test_names_after_the_build_state_is_released_are_those_of_an_unreleased_graph():
+    def build(release):
+        graph = Graph("g")
+        graph.constant(np.int32(1))
+        graph.constant(np.int32(2), name="Const_2")
+        graph.placeholder(tf.int32, (), name="x")
+        if release:
+            graph.release_build_state()
+        for _ in range(3):
+            graph.constant(np.int32(3))
+        graph.placeholder(tf.int32, (), name="x")
+        return [node.name for node in graph.nodes]
+
+    assert build(release=True) == build(release=False) == [
+        "Const", "Const_2", "x", "Const_1", "Const_3", "Const_4", "x_1"]
+
+
+def test_placeholder_and_constant_attrs_are_independent_plain_dicts():
+    graph = Graph("g")
+    x = graph.placeholder(tf.int32, (None, 2), name="x")
+    y = graph.placeholder(tf.float32, (), name="y")
+    c = graph.constant(np.int32(7))
+    d = graph.constant(np.int32(8))
+    assert type(x.node.attrs) is dict and x.node.attrs == {"dtype": tf.int32, "shape": (None, 2)}
+    assert list(y.node.attrs) == ["dtype", "shape"] and y.node.attrs["dtype"] == tf.float32
+    assert type(c.node.attrs) is dict and list(c.node.attrs.items()) == [("value", np.int32(7))]
+    c.node.attrs["note"] = "added"
+    c.node.attrs["value"] = np.int32(9)
+    x.node.attrs["shape"] = (1, 2)
+    assert d.node.attrs == {"value": np.int32(8)}
+    assert c.node.attrs == {"value": np.int32(9), "note": "added"}
+    assert y.node.attrs["shape"] == () and x.node.attrs["shape"] == (1, 2)
+    assert dict(c.node.attrs) == c.node.attrs and c.node.attrs.copy() == c.node.attrs

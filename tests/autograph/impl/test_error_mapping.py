@@ -159,3 +159,38 @@ def _plain_error(fn, arg):
     except UnboundLocalError as e:
         return e
     raise AssertionError('expected UnboundLocalError')
+
+
+def outer_with_helpers(x, n):
+    """Docstring kept."""
+    def scale(v):
+        return v * 2
+    total = 0
+    for i in range(n):
+        if x > i:
+            total += scale(i)
+    return total + (lambda k: k + 1)(x)
+
+
+def _codes(code):
+    yield code
+    for c in code.co_consts:
+        if hasattr(c, 'co_consts'):
+            yield from _codes(c)
+
+
+def test_converted_code_objects_are_marked_with_the_user_function_they_belong_to():
+    converted = ag.convert(outer_with_helpers)
+    assert converted(3, 4) == outer_with_helpers(3, 4) == 2 * (0 + 1 + 2) + 4
+    assert converted.__doc__ == 'Docstring kept.'
+    labels = {(c.co_name, error_mapping.label_of(c)) for c in _codes(converted.__code__)}
+    assert ('outer_with_helpers', 'outer_with_helpers') in labels
+    assert ('scale', 'scale') in labels  # a nested user function keeps its own name
+    assert ('<lambda>', 'outer_with_helpers') in labels  # a lambda belongs to its function
+    assert len(list(_codes(converted.__code__))) > 4  # the loop's and the if's helpers too
+    assert all(label is not None for _, label in labels)
+    assert all(error_mapping.is_generated(c) for c in _codes(converted.__code__))
+    for plain in _codes(outer_with_helpers.__code__):
+        assert error_mapping.label_of(plain) is None and not error_mapping.is_generated(plain)
+    assert not error_mapping.is_generated((lambda: None).__code__)
+    assert not error_mapping.is_generated(compile('', 'empty', 'exec'))
