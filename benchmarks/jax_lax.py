@@ -13,8 +13,9 @@ them). It reports, with targets:
   the count before it is in the record too (autograph evaluates a loop's test once outside
   the loop to decide whether to stage it; that copy is dead code).
 
-It first checks that both give the same result. `--quick` is a smoke run (its timings mean
-nothing).
+It first checks that both give the same result. The two contenders are timed in alternation,
+round after round, so that a change in the machine's load hits both alike; the figures are
+medians of 9 rounds. `--quick` is a smoke run (its timings mean nothing).
 """
 import argparse
 import os
@@ -183,13 +184,20 @@ def measure(workload, rounds, calls):
         record["error"] = "{}: {}".format(type(e).__name__, str(e).splitlines()[0][:80])
         return record
     record["match"] = _same(jax.jit(hand)(*args), converted_result)
-    for key, fn in (("hand", hand), ("converted", converted)):
+    contenders = (("hand", hand), ("converted", converted))
+    jitted = {key: jax.jit(fn) for key, fn in contenders}
+    times = {key: {"compile": [], "steady": []} for key, _ in contenders}
+    for _ in range(rounds):  # interleaved: a change in the machine's load hits both alike
+        for key, fn in contenders:
+            times[key]["compile"].append(_compile_seconds(fn, args))
+        for key, _ in contenders:
+            times[key]["steady"].append(_steady_seconds(jitted[key], args, calls))
+    for key, fn in contenders:
         record[key] = {
             "eqns": count_live_eqns(fn, args),
             "traced_eqns": count_eqns(jax.make_jaxpr(fn)(*args).jaxpr),
-            "compile": statistics.median(_compile_seconds(fn, args) for _ in range(rounds)),
-            "steady": statistics.median(_steady_seconds(jax.jit(fn), args, calls)
-                                        for _ in range(rounds)),
+            "compile": statistics.median(times[key]["compile"]),
+            "steady": statistics.median(times[key]["steady"]),
         }
     for key in TARGETS:
         record[key + "_ratio"] = record["converted"][key] / record["hand"][key]
@@ -204,7 +212,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one round, one call: a smoke run")
     opts = parser.parse_args(argv)
-    rounds, calls = (1, 1) if opts.quick else (5, 200)
+    rounds, calls = (1, 1) if opts.quick else (9, 200)
     print("jax {} on {}; medians of {} rounds".format(jax.__version__, jax.devices()[0].platform,
                                                       rounds))
     header = "{:<15} {:>22} {:>22} {:>17}  {}".format(

@@ -9,7 +9,8 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
 
 - `if` -> `lax.cond`; `while` -> `lax.while_loop`; `for` over a traced array or a `range`
   with a traced bound -> `lax.fori_loop` (a `scan` when the length is static, so jax.grad
-  works through it), or a `lax.while_loop` over an index when the loop has a `break`. A
+  works through it; its reads `xs[i]` and row writes become the scan's xs and ys, see
+  jax_scan.py), or a `lax.while_loop` over an index when the loop has a `break`. A
   `for` over a Python `range` with Python bounds stays a Python loop (unrolled while
   tracing), which keeps it reverse-differentiable.
 - `print` -> `jax.debug.print(..., ordered=True)` (values printed at every run, in order).
@@ -40,6 +41,7 @@ import sys
 import threading
 
 from autograph.backends.base import Backend
+from autograph.backends.jax_scan import scan_loop
 from autograph.backends.jax_values import BUILTINS
 from autograph.backends.jax_values import JaxType
 from autograph.backends.jax_values import StagedList
@@ -49,6 +51,7 @@ from autograph.backends.jax_values import leaf_type
 from autograph.backends.jax_values import predicate
 from autograph.backends.jax_values import promoted
 from autograph.backends.jax_values import staged_range
+from autograph.backends.jax_values import trace_to_jaxpr
 from autograph.backends.registry import register_backend
 from autograph.errors import StagingError
 
@@ -287,6 +290,12 @@ class JaxBackend(Backend):
         def body(index, state):
             return tuple(body_fn(index, *state))[1:]
 
+        if isinstance(count, builtins.int) and count > 0:
+            # reads xs[i] and writes ys[i] become the xs and ys of a lax.scan (jax_scan.py)
+            state = _unwrap_user_errors(lambda: scan_loop(count, _user(body),
+                                                          tuple(loop_vars[1:])))
+            if state is not None:
+                return (count,) + state
         if not isinstance(count, builtins.int):
             count = jax_modules().numpy.asarray(count)
         state = _unwrap_user_errors(lambda: tuple(lax.fori_loop(
@@ -599,8 +608,7 @@ def _joint_types(if_types, else_types):
 
 def _traced(fn):
     """fn's closed jaxpr (its free tracers become constants) and its output tree."""
-    closed, shape = jax_modules().jax.make_jaxpr(lambda: tuple(fn()), return_shape=True)()
-    return closed, jax_modules().jax.tree_util.tree_structure(shape)
+    return trace_to_jaxpr(lambda: tuple(fn()))
 
 
 def _replay(branch):

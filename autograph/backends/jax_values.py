@@ -88,6 +88,53 @@ def jax_modules():
     return _modules[0]
 
 
+def trace_to_jaxpr(fn, *args):
+    """fn(*args)'s closed jaxpr (its free tracers become constants) and its output tree.
+
+    `jax.make_jaxpr` goes through jit's machinery (about 0.7 ms a call here); the function
+    that lax.cond and lax.scan trace their bodies with costs about half that. Converted code
+    traces every staged branch this way, so the cheaper one is used when this JAX has it
+    (checked once against a known function); else make_jaxpr.
+    """
+    if not _tracers:
+        _tracers.append(_internal_tracer())
+    trace = _tracers[0]
+    if trace is None:
+        m = jax_modules()
+        closed, shape = m.jax.make_jaxpr(fn, return_shape=True)(*args)
+        return closed, m.jax.tree_util.tree_structure(shape)
+    return trace(fn, args)
+
+
+_tracers = []
+
+
+def _internal_tracer():
+    """JAX's own tracing to a jaxpr (jax._src, as of jax 0.9), or None if it differs."""
+    m = jax_modules()
+    try:
+        # pylint: disable=import-outside-toplevel
+        from jax._src import api_util
+        from jax._src import core
+        from jax._src.interpreters import partial_eval
+        from jax._src.tree_util import FlatTree
+
+        def trace(fn, args):
+            avals = FlatTree.flatten((args, {})).map(core.typeof)
+            closed, out = partial_eval.trace_to_jaxpr(
+                fn, avals, api_util.debug_info('autograph', fn, args, {}))
+            return closed, out.tree
+
+        closed, tree = trace(lambda x: (x + 1, 2.0), (1,))
+        expected, shape = m.jax.make_jaxpr(lambda x: (x + 1, 2.0), return_shape=True)(1)
+        if (str(closed.jaxpr) != str(expected.jaxpr)
+                or tree != m.jax.tree_util.tree_structure(shape)):
+            return None
+        return trace
+    except Exception:  # pylint: disable=broad-except  # another JAX: use make_jaxpr
+        return None
+
+
 def predicate(value, what):
     """A traced scalar bool for `if`/`while`: Python truthiness of a traced scalar."""
     m = jax_modules()
