@@ -23,14 +23,12 @@ from autograph.pyct.static_analysis.annos import NodeAnno
 class Analyzer(cfg.GraphVisitor):
     """CFG visitor that performs liveness analysis at statement level."""
 
-    def __init__(self, graph, include_annotations):
+    def __init__(self, graph, include_annotations, graphs=None):
         super(Analyzer, self).__init__(graph)
         self.include_annotations = include_annotations
         # Local function definitions that may exist at each node: their closures are
         # live wherever they may be called.
-        fndefs = reaching_definitions.FnDefsAnalyzer(graph)
-        fndefs.visit_forward()
-        self.reaching_functions = fndefs.in_
+        self.reaching_functions = reaching_definitions.FnDefsAnalyzer.of(graph, graphs).in_
 
     def init_state(self, _):
         return set()
@@ -116,7 +114,7 @@ class TreeAnnotator(traversal.NodeTransformer):
             return node
         parent_analyzer = self.current_analyzer
 
-        analyzer = Analyzer(graph, self.include_annotations)
+        analyzer = Analyzer(graph, self.include_annotations, self.graphs)
         analyzer.visit_reverse()
         self.current_analyzer = analyzer
         node.args = self.visit(node.args)
