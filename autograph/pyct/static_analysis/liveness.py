@@ -15,6 +15,7 @@ import gast
 
 from autograph.pyct import anno
 from autograph.pyct import cfg
+from autograph.pyct import transformer
 from autograph.pyct import traversal
 from autograph.pyct.static_analysis import reaching_definitions
 from autograph.pyct.static_analysis.annos import NodeAnno
@@ -94,6 +95,12 @@ class TreeAnnotator(traversal.NodeTransformer):
         self.include_annotations = include_annotations
         self.graphs = graphs
         self.current_analyzer = None  # the Analyzer of the innermost function
+
+    def generic_visit(self, node):
+        # Only statements (and match cases) are annotated, and no statement is inside an
+        # expression: a lambda's analysis annotates nothing. So the annotator descends into
+        # statement blocks alone, which skips most of the tree.
+        return self.transform_fields(node, transformer.block_fields(node))
 
     def visit(self, node):
         node = super(TreeAnnotator, self).visit(node)
