@@ -12,14 +12,30 @@ from runtime.tensor_shape import shape_str
 EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret}
 
 
+def _pack_one(outs):
+    return EagerTensor(outs[0])
+
+
+def _pack_none(outs):
+    del outs
+
+
+def _pack_tuple(outs):
+    return tuple([EagerTensor(v) for v in outs])
+
+
 def _output_packer(structure):
-    """Returns a fast callable mapping the executor's output tuple to the user's structure."""
+    """Returns a fast callable mapping the executor's output tuple to the user's structure.
+
+    The common structures share one module-level function (every ConcreteFunction keeps its
+    packer; a closure of its own would cost 150 bytes).
+    """
     if isinstance(structure, SymbolicTensor):
-        return lambda outs: EagerTensor(outs[0])
+        return _pack_one
     if structure is None:
-        return lambda outs: None
+        return _pack_none
     if type(structure) is tuple and all(isinstance(t, SymbolicTensor) for t in structure):
-        return lambda outs: tuple([EagerTensor(v) for v in outs])
+        return _pack_tuple
 
     def pack(outs):
         values = iter(outs)
@@ -52,9 +68,9 @@ class ConcreteFunction:
         self._arg_spec = arg_spec
         self._leaves = leaves
         self._positional, self._names, self._keywords = arg_structure
-        self._tensor_leaves = [leaf for leaf in leaves if leaf.kind == keys.TENSOR]
-        # Placeholder position by identity (Tensor `==` is elementwise, so no list.index).
-        self._input_index = {id(p): i for i, p in enumerate(graph.inputs)}
+        # Placeholder position by identity (Tensor `==` is elementwise, so no list.index);
+        # made when a direct call first checks a tensor argument (see _check_tensor).
+        self._input_index = None
         self.structured_outputs = structured_outputs
         outputs = [t for t in keys.flatten(structured_outputs) if t is not None]
         graph.outputs = outputs
@@ -266,6 +282,8 @@ class ConcreteFunction:
         if type(value) is not EagerTensor:
             raise TypeError(f"{self._describe()} was called with the symbolic tensor "
                             f"'{value.name}' for `{path}`; call it with eager tensors.")
+        if self._input_index is None:
+            self._input_index = {id(p): i for i, p in enumerate(self.graph.inputs)}
         index = self._input_index[id(placeholder)]
         if value.dtype is not placeholder.dtype:
             raise InvalidArgumentError(
@@ -283,7 +301,7 @@ class ConcreteFunction:
         return value._value
 
     def _bind_flat(self, args, kwargs):
-        leaves = self._tensor_leaves
+        leaves = [leaf for leaf in self._leaves if leaf.kind == keys.TENSOR]
         names = [p.node.name for p in self.graph.inputs]
         if len(args) > len(leaves):
             raise TypeError(f"{self._flat_describe()} takes {len(leaves)} tensor arguments, "

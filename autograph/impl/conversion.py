@@ -50,29 +50,29 @@ class _CodeCache(object):
     """
 
     def __init__(self):
-        self._entries = {}  # id(code) -> (weak reference to code, value)
+        self._entries = {}  # id(code) -> _CacheEntry (a weak reference to code, with its value)
         self._lock = threading.Lock()
+        entries = self._entries
+
+        def forget(ref):
+            if entries.get(ref.key) is ref:
+                entries.pop(ref.key, None)
+
+        self._forget = forget  # one callback for every entry
 
     def get(self, code):
         entry = self._entries.get(id(code))
-        if entry is not None and entry[0]() is code:
-            return entry[1]
+        if entry is not None and entry() is code:
+            return entry.value
         return None
 
     def __setitem__(self, code, value):
-        key = id(code)
-
-        def forget(ref, key=key, entries=self._entries):
-            current = entries.get(key)
-            if current is not None and current[0] is ref:
-                entries.pop(key, None)
-
         with self._lock:
-            self._entries[key] = (weakref.ref(code, forget), value)
+            self._entries[id(code)] = _CacheEntry(code, self._forget, id(code), value)
 
     def __contains__(self, code):
         entry = self._entries.get(id(code))
-        return entry is not None and entry[0]() is code
+        return entry is not None and entry() is code
 
     def __len__(self):
         return len(self._entries)
@@ -80,6 +80,21 @@ class _CodeCache(object):
     def clear(self):
         with self._lock:
             self._entries.clear()
+
+
+class _CacheEntry(weakref.ref):
+    """A _CodeCache entry: a weak reference to the code object, with its key and value."""
+
+    __slots__ = ('key', 'value')
+
+    def __new__(cls, code, callback, key, value):
+        del key, value
+        return super().__new__(cls, code, callback)
+
+    def __init__(self, code, callback, key, value):
+        super().__init__(code, callback)
+        self.key = key
+        self.value = value
 
 
 # code object -> _Factory, or the ConversionError that converting it raised

@@ -74,21 +74,20 @@ class GeneratedCode:
         """
         code = builtins.compile(self.source, self.filename, "exec")
         namespace = self.namespace
-        labels = _LineLabels(self.line_nodes)
-
-        def annotate(error):
-            tb = error.__traceback__
-            label = labels.get(tb.tb_lineno) if tb is not None else None
-            if label is not None:
-                _annotate(error, label)
-
-        namespace["_annotate_error"] = annotate
+        namespace["_annotate_error"] = _LineLabels(self.line_nodes).annotate
         exec(code, namespace)  # noqa: S102 - our own generated source
         fn = namespace[self.name]
-        linecache.cache[self.filename] = (len(self.source), None, SourceLines(self.source),
-                                          self.filename)
-        weakref.finalize(fn, linecache.cache.pop, self.filename, None)
+        # The entry goes when `fn` does: SourceLines holds the weak reference that removes it.
+        lines = SourceLines(self.source, weakref.KeyedRef(fn, _forget_source, self.filename))
+        linecache.cache[self.filename] = (len(self.source), None, lines, self.filename)
         return fn
+
+
+def _forget_source(ref):
+    """Removes a compiled function's source from linecache once the function is gone."""
+    entry = linecache.cache.get(ref.key)
+    if entry is not None and getattr(entry[2], "owner", None) is ref:
+        del linecache.cache[ref.key]
 
 
 class _NodeLabel:
@@ -139,6 +138,13 @@ class _LineLabels:
         self._text = "".join(parts)
         self._index = index
 
+    def annotate(self, error):
+        """Prefixes the node of the generated line `error` passed through to its message."""
+        tb = error.__traceback__
+        label = self.get(tb.tb_lineno) if tb is not None else None
+        if label is not None:
+            _annotate(error, label)
+
     def get(self, line):
         """Returns the _NodeLabel of `line`, or None when no node is mapped to it."""
         index = self._index
@@ -158,10 +164,12 @@ class SourceLines(collections.abc.Sequence):
     a list of line strings is a third of the memory.
     """
 
-    __slots__ = ("_source",)
+    __slots__ = ("_source", "owner")
 
-    def __init__(self, source):
+    def __init__(self, source, owner=None):
+        """Holds `source`; `owner` is any object to keep with it (a weak reference, say)."""
         self._source = source
+        self.owner = owner
 
     def __len__(self):
         return len(self._source.splitlines())

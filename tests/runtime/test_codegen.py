@@ -1,5 +1,6 @@
 """The compiled executor agrees with the interpreter and eager execution, and stays fast-shaped."""
 import collections
+import gc
 import inspect
 import linecache
 import tracemalloc
@@ -137,6 +138,23 @@ def test_registered_source_lines_read_like_the_list_linecache_would_hold():
     assert inspect.getsource(fn) == source
     assert entry[0] == len(source)
     assert len(codegen.SourceLines("")) == 0 and list(codegen.SourceLines("a\nb")) == ["a\n", "b"]
+
+
+def test_registered_source_leaves_linecache_with_its_function_only():
+    graph = trace_graph("halve", [("x", tf.int32, ())], lambda x: x // 2 + 1)
+    fn = codegen.compile(graph)
+    other = codegen.compile(graph)
+    filename, other_name = fn.__code__.co_filename, other.__code__.co_filename
+    assert filename != other_name and filename in linecache.cache
+    del fn
+    gc.collect()
+    assert filename not in linecache.cache and other_name in linecache.cache
+    assert linecache.getline(other_name, 1) == "def halve(x):\n"
+    replaced = (1, None, ["x = 1\n"], other_name)  # someone else's entry under that name
+    linecache.cache[other_name] = replaced
+    del other
+    gc.collect()
+    assert linecache.cache.pop(other_name) is replaced
 
 
 def test_line_labels_give_back_each_mapped_node_name_and_short_form():

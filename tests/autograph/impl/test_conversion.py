@@ -97,6 +97,24 @@ def test_cache_is_per_code_object():
     assert ag.convert(f1)(1) == 2 and ag.convert(f2)(1) == 3
 
 
+def test_cache_entries_go_with_their_code_objects():
+    cache = conversion._CodeCache()  # pylint: disable=protected-access
+    codes = [compile('x = %d' % i, '<c%d>' % i, 'exec') for i in range(3)]
+    for i, code in enumerate(codes):
+        cache[code] = 'value %d' % i
+    assert len(cache) == 3 and [cache.get(c) for c in codes] == ['value 0', 'value 1', 'value 2']
+    equal = compile('x = 1', '<elsewhere>', 'exec')
+    assert equal == codes[1] and equal not in cache and cache.get(equal) is None
+    cache[codes[0]] = 'replaced'
+    assert cache.get(codes[0]) == 'replaced' and len(cache) == 3
+    del codes[1]
+    assert len(cache) == 2 and all(c in cache for c in codes)
+    cache[equal] = 'new'
+    assert cache.get(equal) == 'new' and len(cache) == 3
+    cache.clear()
+    assert len(cache) == 0 and cache.get(codes[0]) is None
+
+
 def test_future_annotations_module_flags():
     fn, _ = _define('''
         from __future__ import annotations
