@@ -151,36 +151,30 @@ def check_supported(node, filename):
     Raises:
       UnsupportedSyntaxError: naming the construct and its line.
     """
-    _skip_nested_generators(node)
-    for n in _walk_unskipped(node):
-        what = _UNSUPPORTED.get(type(n))
+    # Nested generator functions are marked SKIP: they stay plain Python inside converted
+    # code, and what they contain is not checked.
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        cls = type(n)
+        if cls is gast.FunctionDef and n is not node and _is_generator(n):
+            anno.setanno(n, transformer.ConvAnno.SKIP, True)
+            continue
+        if anno.hasanno(n, transformer.ConvAnno.SKIP):
+            continue
+        what = _UNSUPPORTED.get(cls)
         if what is None and getattr(n, 'type_params', None):
             what = 'type parameters (PEP 695)'
         if what is not None:
             raise errors.UnsupportedSyntaxError(
                 '%s at %s:%s is not supported' % (what, filename, getattr(n, 'lineno', '?')),
                 construct=what)
-
-
-def _walk_unskipped(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if anno.hasanno(n, transformer.ConvAnno.SKIP):
-            continue
-        yield n
         stack.extend(traversal.iter_child_nodes(n))
 
 
-def _skip_nested_generators(node):
-    """Marks nested generator functions SKIP: they stay plain Python inside converted code."""
-    for n in traversal.walk(node):
-        if n is node or not isinstance(n, gast.FunctionDef):
-            continue
-        for m in traversal.walk(n):
-            if isinstance(m, (gast.Yield, gast.YieldFrom)):
-                anno.setanno(n, transformer.ConvAnno.SKIP, True)
-                break
+def _is_generator(fn_node):
+    """Whether a yield is anywhere in `fn_node` (its nested functions included)."""
+    return any(isinstance(m, (gast.Yield, gast.YieldFrom)) for m in traversal.walk(fn_node))
 
 
 def _namespace_of(fn):

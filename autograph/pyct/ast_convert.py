@@ -36,7 +36,8 @@ def _fast_translator(base, target_module):
             try:
                 method = dispatch[cls]
             except KeyError:
-                method = getattr(base, 'visit_' + cls.__name__, None)
+                # gast's special case, or a faster one of a subclass
+                method = getattr(self.__class__, 'visit_' + cls.__name__, None)
                 dispatch[cls] = method
             if method is None:
                 return self.generic_visit(node)
@@ -72,7 +73,27 @@ def _fast_translator(base, target_module):
 
 
 _ToGast = _fast_translator(_gast_ast3.Ast3ToGAst, gast)
-_ToAst = _fast_translator(_gast_ast3.GAstToAst3, ast)
+_ToAstBase = _fast_translator(_gast_ast3.GAstToAst3, ast)
+_AST_CTX = {gast.Load: ast.Load, gast.Store: ast.Store, gast.Del: ast.Del}
+
+
+class _ToAst(_ToAstBase):
+
+    def visit_Name(self, node):
+        # gast's visit_Name, without the generic visits of `id` and `ctx` and with
+        # ast.copy_location's rule inlined (a name is a third of all nodes)
+        ctx = _AST_CTX.get(node.ctx.__class__)
+        if ctx is None:  # gast.Param only appears in arguments, which gast converts itself
+            return _ToAstBase.visit_Name(self, node)
+        new_node = ast.Name(node.id, ctx())
+        for attr in _LOCATION:
+            value = getattr(node, attr, None)
+            if value is not None or (attr[0] == 'e' and hasattr(node, attr)):
+                setattr(new_node, attr, value)
+        return new_node
+
+
+_LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
 
 def ast_to_gast(node):

@@ -344,4 +344,18 @@ class AstToCfg(traversal.NodeVisitor):
             expressions = [v for _, v in gast.iter_fields(node) if isinstance(v, gast.expr)]
             self._process_basic_statement(node, children=expressions)
             return
+        if isinstance(node, gast.expr):
+            # An expression matters only for the lambdas in it (each gets its own graph):
+            # find them, in the order a visit would, without visiting every node.
+            stack = traversal.iter_child_nodes(node)
+            stack.reverse()
+            while stack:
+                n = stack.pop()
+                if n.__class__ is gast.Lambda:
+                    self.visit_Lambda(n)
+                    continue
+                children = traversal.iter_child_nodes(n)
+                children.reverse()
+                stack.extend(children)
+            return
         super(AstToCfg, self).generic_visit(node)

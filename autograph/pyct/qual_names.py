@@ -68,7 +68,8 @@ class QN(object):
         self._has_attr = bool(attr)
         self._has_subscript = subscript is not None
         # QNs are immutable and hashed millions of times by the analyses: hash once.
-        self._hash = hash(self.qn + (self._has_attr, self._has_subscript))
+        self._key = self.qn + (self._has_attr, self._has_subscript)
+        self._hash = hash(self._key)
 
     @property
     def parent(self):
@@ -153,9 +154,8 @@ class QN(object):
     def __eq__(self, other):
         if self is other:
             return True
-        return (isinstance(other, QN) and self._hash == other._hash and self.qn == other.qn and
-                self.has_subscript() == other.has_subscript() and
-                self.has_attr() == other.has_attr())
+        return (isinstance(other, QN) and self._hash == other._hash
+                and self._key == other._key)
 
     def __lt__(self, other):
         return str(self) < str(other)

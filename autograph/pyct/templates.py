@@ -7,7 +7,6 @@ import gast
 
 from autograph.pyct import ast_convert
 from autograph.pyct import qual_names
-from autograph.pyct import traversal
 
 # template source -> parsed gast.Module, parsed once per process
 _TEMPLATE_CACHE = {}
@@ -82,8 +81,13 @@ def _to_node(value, ctx_cls):
                      % (value,))
 
 
-class _Replacer(traversal.NodeTransformer):
-    """Substitutes placeholder names in a freshly copied template tree."""
+class _Filler(object):
+    """Copies a template tree, substituting its placeholders, in one pass.
+
+    The copy has no locations and no annotations. Nodes are visited depth first in field
+    order, as a NodeTransformer over a copy would visit them: a placeholder used twice gets
+    its node the first time and a copy the second.
+    """
 
     def __init__(self, replacements):
         self.replacements = replacements
@@ -107,48 +111,85 @@ class _Replacer(traversal.NodeTransformer):
             return value
         raise ValueError('expected a name to replace %r, found %r' % (name, value))
 
-    def visit_Name(self, node):
-        if node.id not in self.replacements:
-            return node
-        value = self._take(node.id)
-        if isinstance(value, list):
-            return value
-        return _to_node(value, type(node.ctx))
+    def fill(self, node):
+        """The filled copy of template node `node`: a node, or a list of statements."""
+        cls = node.__class__
+        if cls is _NAME:
+            if node.id in self.replacements:
+                value = self._take(node.id)
+                if isinstance(value, list):
+                    return value
+                return _to_node(value, type(node.ctx))
+            new = _NAME.__new__(_NAME)
+            ctx = node.ctx.__class__
+            new.__dict__.update(id=node.id, ctx=ctx.__new__(ctx), annotation=None,
+                                type_comment=None)
+            return new
+        special = _SPECIAL.get(cls)
+        if special is not None:
+            return special(self, node)
+        return self._copy_fields(node, cls)
 
-    def visit_Expr(self, node):
+    def _copy_fields(self, node, cls):
+        new = cls.__new__(cls)
+        fields = new.__dict__  # fields go straight into the new node's dict: no setattr
+        fill = self.fill
+        for field in cls._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                items = []
+                for item in value:
+                    if isinstance(item, _AST):
+                        item = fill(item)
+                        if type(item) is list:
+                            items.extend(item)
+                            continue
+                    items.append(item)
+                value = items
+            elif isinstance(value, _AST):
+                value = fill(value)
+            fields[field] = value
+        return new
+
+    def _fill_Expr(self, node):
         # A bare placeholder statement may be replaced by a list of statements.
-        if isinstance(node.value, gast.Name) and node.value.id in self.replacements:
-            value = self.replacements[node.value.id]
-            if isinstance(value, (list, gast.stmt)):
-                return self._take(node.value.id)
-        return self.generic_visit(node)
+        value = node.value
+        if value.__class__ is _NAME and value.id in self.replacements:
+            if isinstance(self.replacements[value.id], (list, gast.stmt)):
+                return self._take(value.id)
+        return self._copy_fields(node, gast.Expr)
 
-    def visit_FunctionDef(self, node):
-        node = self.generic_visit(node)
-        if node.name in self.replacements:
-            node.name = self._str_of(node.name)
-        return node
+    def _fill_FunctionDef(self, node):
+        new = self._copy_fields(node, node.__class__)
+        if new.name in self.replacements:
+            new.name = self._str_of(new.name)
+        return new
 
-    def visit_arg(self, node):
-        if node.arg in self.replacements:
-            node.arg = self._str_of(node.arg)
-        return node
+    def _fill_Nonlocal(self, node):
+        return gast.Nonlocal(names=[self._str_of(n) if n in self.replacements else n
+                                    for n in node.names])
 
-    def visit_Nonlocal(self, node):
-        node.names = [self._str_of(n) if n in self.replacements else n for n in node.names]
-        return node
+    def _fill_Attribute(self, node):
+        new = self._copy_fields(node, gast.Attribute)
+        if new.attr in self.replacements:
+            new.attr = self._str_of(new.attr)
+        return new
 
-    def visit_Attribute(self, node):
-        node = self.generic_visit(node)
-        if node.attr in self.replacements:
-            node.attr = self._str_of(node.attr)
-        return node
+    def _fill_keyword(self, node):
+        new = self._copy_fields(node, gast.keyword)
+        if new.arg in self.replacements:
+            new.arg = self._str_of(new.arg)
+        return new
 
-    def visit_keyword(self, node):
-        node = self.generic_visit(node)
-        if node.arg in self.replacements:
-            node.arg = self._str_of(node.arg)
-        return node
+
+_NAME = gast.Name
+_SPECIAL = {
+    gast.Expr: _Filler._fill_Expr,
+    gast.FunctionDef: _Filler._fill_FunctionDef,
+    gast.Nonlocal: _Filler._fill_Nonlocal,
+    gast.Attribute: _Filler._fill_Attribute,
+    gast.keyword: _Filler._fill_keyword,
+}
 
 
 def _parsed(template):
@@ -170,11 +211,10 @@ def replace(template, **replacements):
     Returns:
       A list of gast statements.
     """
-    body = copy_clean(_parsed(template).body, keep_locations=False)
-    replacer = _Replacer(replacements)
+    filler = _Filler(replacements)
     result = []
-    for stmt in body:
-        new = replacer.visit(stmt)
+    for stmt in _parsed(template).body:
+        new = filler.fill(stmt)
         if isinstance(new, list):
             result.extend(new)
         else:

@@ -114,6 +114,15 @@ _BLOCK_FIELDS_OF = {}  # node class -> its fields in _BLOCK_FIELDS, in field ord
 _dispatch = traversal.NodeVisitor.visit  # the visit method of the node's class
 
 
+def block_fields(node):
+    """The fields of `node` that hold statements (body, orelse, ...), in field order."""
+    fields = _BLOCK_FIELDS_OF.get(node.__class__)
+    if fields is None:
+        fields = _BLOCK_FIELDS_OF[node.__class__] = tuple(
+            f for f in node._fields if f in _BLOCK_FIELDS)
+    return fields
+
+
 class Base(traversal.NodeTransformer):
     """A transformer that fills in the locations of the nodes it generates.
 
@@ -143,11 +152,7 @@ class Base(traversal.NodeTransformer):
     def generic_visit(self, node):
         if not self.statements_only:
             return self.transform_fields(node, node._fields)
-        fields = _BLOCK_FIELDS_OF.get(node.__class__)
-        if fields is None:
-            fields = _BLOCK_FIELDS_OF[node.__class__] = tuple(
-                f for f in node._fields if f in _BLOCK_FIELDS)
-        return self.transform_fields(node, fields)
+        return self.transform_fields(node, block_fields(node))
 
     def visit_block(self, nodes):
         """Visits a list of statements, splicing in lists returned by visits.

@@ -15,6 +15,7 @@ import gast
 
 from autograph.pyct import anno
 from autograph.pyct import cfg
+from autograph.pyct import transformer
 from autograph.pyct import traversal
 from autograph.pyct.static_analysis import reaching_definitions
 from autograph.pyct.static_analysis.annos import NodeAnno
@@ -23,14 +24,12 @@ from autograph.pyct.static_analysis.annos import NodeAnno
 class Analyzer(cfg.GraphVisitor):
     """CFG visitor that performs liveness analysis at statement level."""
 
-    def __init__(self, graph, include_annotations):
+    def __init__(self, graph, include_annotations, graphs=None):
         super(Analyzer, self).__init__(graph)
         self.include_annotations = include_annotations
         # Local function definitions that may exist at each node: their closures are
         # live wherever they may be called.
-        fndefs = reaching_definitions.FnDefsAnalyzer(graph)
-        fndefs.visit_forward()
-        self.reaching_functions = fndefs.in_
+        self.reaching_functions = reaching_definitions.FnDefsAnalyzer.of(graph, graphs).in_
 
     def init_state(self, _):
         return set()
@@ -97,6 +96,12 @@ class TreeAnnotator(traversal.NodeTransformer):
         self.graphs = graphs
         self.current_analyzer = None  # the Analyzer of the innermost function
 
+    def generic_visit(self, node):
+        # Only statements (and match cases) are annotated, and no statement is inside an
+        # expression: a lambda's analysis annotates nothing. So the annotator descends into
+        # statement blocks alone, which skips most of the tree.
+        return self.transform_fields(node, transformer.block_fields(node))
+
     def visit(self, node):
         node = super(TreeAnnotator, self).visit(node)
         if (self.current_analyzer is not None and
@@ -116,7 +121,7 @@ class TreeAnnotator(traversal.NodeTransformer):
             return node
         parent_analyzer = self.current_analyzer
 
-        analyzer = Analyzer(graph, self.include_annotations)
+        analyzer = Analyzer(graph, self.include_annotations, self.graphs)
         analyzer.visit_reverse()
         self.current_analyzer = analyzer
         node.args = self.visit(node.args)

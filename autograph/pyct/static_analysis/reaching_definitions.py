@@ -163,9 +163,30 @@ class FnDefsAnalyzer(cfg.GraphVisitor):
     Local `def`s and lambdas both count: a lambda may be called wherever it flows.
     """
 
-    def __init__(self, graph):
+    def __init__(self, graph, lambdas=True):
         super().__init__(graph)
         self._lambdas = {}  # CFG node -> the lambdas in its AST (loops revisit nodes)
+        self._has_lambdas = lambdas  # False: the graph's statements have no lambda
+
+    @classmethod
+    def of(cls, graph, graphs=None):
+        """The analysis of `graph`, run once: reaching definitions and liveness share it.
+
+        Args:
+          graph: a cfg.Graph of one function of the tree.
+          graphs: all the tree's graphs (cfg.build), if known; a lambda the CFG builder
+            reached has one, so without a Lambda among them no statement's AST is searched
+            for lambdas.
+
+        Returns:
+          The FnDefsAnalyzer, visited.
+        """
+        found = graph.__dict__.get('_fn_defs')
+        if found is None:
+            found = cls(graph, graphs is None or any(type(k) is gast.Lambda for k in graphs))
+            found.visit_forward()
+            graph.__dict__['_fn_defs'] = found
+        return found
 
     def init_state(self, _):
         return frozenset()
@@ -181,10 +202,13 @@ class FnDefsAnalyzer(cfg.GraphVisitor):
         else:
             # A lambda may be called wherever it flows (`h = lambda: v; ...; h()`), so it
             # reaches every later node, like a local def.
-            lambdas = self._lambdas.get(node)
-            if lambdas is None:
-                lambdas = self._lambdas[node] = _lambdas_in(node.ast_node)
-            defs_out = defs_in | lambdas
+            if self._has_lambdas:
+                lambdas = self._lambdas.get(node)
+                if lambdas is None:
+                    lambdas = self._lambdas[node] = _lambdas_in(node.ast_node)
+                defs_out = defs_in | lambdas
+            else:
+                defs_out = defs_in
         self.in_[node] = defs_in
         self.out[node] = defs_out
         return prev_out != defs_out
@@ -237,8 +261,7 @@ class TreeAnnotator(traversal.NodeTransformer):
 
         analyzer = Analyzer(subgraph, self.definition_factory)
         analyzer.visit_forward()
-        fndefs = FnDefsAnalyzer(subgraph)
-        fndefs.visit_forward()
+        fndefs = FnDefsAnalyzer.of(subgraph, self.graphs)
 
         # Recursively process any remaining subfunctions. Until a node of the new graph is
         # reached there is no current CFG node: the enclosing function's would be stale.
