@@ -276,6 +276,10 @@ class Graph:
             used inside are captured. None for a top-level (function) graph.
     """
 
+    # A traced graph and its subgraphs live as long as their ConcreteFunction: no __dict__.
+    __slots__ = ("name", "outer_graph", "nodes", "inputs", "outputs", "captures", "_captured",
+                 "_constants", "_used_names", "_next_suffix", "_last_stateful", "__weakref__")
+
     def __init__(self, name="graph", outer_graph=None):
         self.name = name
         self.outer_graph = outer_graph
