@@ -116,21 +116,29 @@ class NodeTransformer(NodeVisitor):
         for field in fields:
             old = getattr(node, field, None)
             if type(old) is _list:
-                new_values = []
-                for value in old:
+                # Most visits return their node: the list is rebuilt from the first change on.
+                new_values = None
+                for k, value in enumerate(old):
                     if isinstance(value, _AST):
-                        value = visit(value)
-                        if value is None:
+                        new = visit(value)
+                        if new is not value:
+                            if new_values is None:
+                                new_values = old[:k]
+                            if new is None:
+                                continue
+                            if isinstance(new, _AST):
+                                new_values.append(new)
+                            else:
+                                new_values.extend(new)
                             continue
-                        if not isinstance(value, _AST):
-                            new_values.extend(value)
-                            continue
-                    new_values.append(value)
-                old[:] = new_values
+                    if new_values is not None:
+                        new_values.append(value)
+                if new_values is not None:
+                    old[:] = new_values
             elif isinstance(old, _AST):
                 new_node = visit(old)
                 if new_node is None:
                     delattr(node, field)
-                else:
+                elif new_node is not old:
                     setattr(node, field, new_node)
         return node
