@@ -294,7 +294,7 @@ def _push_iterations(node, stack, saved):
 
     node.attrs["cond_graph"] = rebuilt(node.attrs["cond_graph"], push=False)
     node.attrs["body_graph"] = rebuilt(node.attrs["body_graph"], push=True)
-    node.inputs.append(stack)
+    node.inputs += (stack,)
     node.stateful = True
 
 
@@ -331,12 +331,12 @@ def _save_instead_of_replay(trace, pop, body):
     specs = list(pop.attrs["specs"])
     for k, t in enumerate(saved):
         new = SymbolicTensor(pop, base + k, t.shape, t.dtype)
-        pop.outputs.append(new)
+        pop.outputs += (new,)
         specs.append((t.shape, t.dtype))
         substitute[id(t)] = new
     pop.attrs["specs"] = specs
     for reader in readers:
-        reader.inputs = [substitute.get(id(t), t) for t in reader.inputs]
+        reader.inputs = tuple([substitute.get(id(t), t) for t in reader.inputs])
     graph.outputs = [substitute.get(id(t), t) for t in graph.outputs]
     return [origin[id(t)] for t in saved]
 

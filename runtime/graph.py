@@ -9,9 +9,10 @@ IR contract (the executors, the optimiser and runtime.function rely on it):
   Executors run nodes in list order; that is what orders side effects. Each stateful node also
   lists the previous stateful node of its graph in ``node.control_inputs`` (TF's "^name").
 - ``Node`` fields: ``op`` (registry op name, e.g. ``"add"``), ``name`` (unique in the graph,
-  TensorFlow style ``add``, ``add_1``, ...), ``inputs`` (list of SymbolicTensor of this graph),
-  ``attrs`` (dict), ``outputs`` (list of SymbolicTensor with ``.node``, ``.index``, ``.shape``
-  with None for unknown dims, ``.dtype``), ``control_inputs`` (tuple of Node), ``stateful``
+  TensorFlow style ``add``, ``add_1``, ...), ``inputs`` (tuple of SymbolicTensor of this
+  graph), ``attrs`` (dict), ``outputs`` (tuple of SymbolicTensor with ``.node``, ``.index``,
+  ``.shape`` with None for unknown dims, ``.dtype``), ``control_inputs`` (tuple of Node),
+  ``stateful``
   (bool: never prune, never fold, never reorder).
 - Ordinary ops: ``runtime.ops.registry.get_op(node.op)`` gives an ``OpDef``;
   ``opdef.kernel(*input_values, **node.attrs)`` computes the node. The kernel returns one value
@@ -101,9 +102,11 @@ class Node:
         self.graph = graph
         self.op = op
         self.name = name
-        self.inputs = inputs
+        # tuples, not lists: a traced graph lives as long as its ConcreteFunction, and a list
+        # made by a comprehension has room for four items
+        self.inputs = tuple(inputs)
         self.attrs = attrs
-        self.outputs = []
+        self.outputs = ()
         self.control_inputs = tuple(control_inputs)
         self.stateful = stateful
         # a name per output (the user's loop variables of an autograph while node), or None;
@@ -343,7 +346,7 @@ class Graph:
 
         Args:
             op: The op name.
-            inputs: List of SymbolicTensors of this graph.
+            inputs: A sequence of SymbolicTensors of this graph (kept as a tuple).
             attrs: Dict of attributes.
             output_specs: List of (shape, dtype) pairs, one per output.
             name: Desired node name (made unique); defaults to `op`.
@@ -357,8 +360,8 @@ class Graph:
             if self._last_stateful is not None:
                 control = (self._last_stateful,)
         node = Node(self, op, self.unique_name(name or op), inputs, attrs, control, stateful)
-        node.outputs = [SymbolicTensor(node, i, shape, dtype)
-                        for i, (shape, dtype) in enumerate(output_specs)]
+        node.outputs = tuple([SymbolicTensor(node, i, shape, dtype)
+                              for i, (shape, dtype) in enumerate(output_specs)])
         if stateful:
             self._last_stateful = node
         self.nodes.append(node)

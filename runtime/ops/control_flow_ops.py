@@ -293,7 +293,7 @@ def _emit_while(gen, node, depth):
     names = [gen.new_name(body_graph.inputs[i].node.name) for i in range(n)]
     for name, t in zip(names, node.inputs):
         gen.line(depth, f"{name} = {gen.statement_text(t)}")
-    sources = [None] * n + node.inputs[n:]  # loop variables change; captures do not
+    sources = [None] * n + list(node.inputs[n:])  # loop variables change; captures do not
     gen.bind(cond_graph, names + captured, sources)
     gen.bind(body_graph, names + captured, sources)
     header = len(gen.lines)

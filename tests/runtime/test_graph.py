@@ -198,3 +198,14 @@ def test_placeholder_and_constant_attrs_are_independent_plain_dicts():
     assert c.node.attrs == {"value": np.int32(9), "note": "added"}
     assert y.node.attrs["shape"] == () and x.node.attrs["shape"] == (1, 2)
     assert dict(c.node.attrs) == c.node.attrs and c.node.attrs.copy() == c.node.attrs
+
+
+def test_node_inputs_and_outputs_are_tuples_and_graph_def_inputs_lists():
+    graph = _build()
+    add = graph.nodes[2]
+    x, y = graph.inputs
+    assert add.inputs == (x, y) and type(add.inputs) is tuple
+    assert type(add.outputs) is tuple and len(add.outputs) == 1 and add.outputs[0].node is add
+    assert graph.inputs[0].node.inputs == () and graph.inputs[0].node.outputs == (x,)
+    node_def = graph.as_graph_def().node[2]
+    assert node_def.input == ["x", "y"] and type(node_def.input) is list
