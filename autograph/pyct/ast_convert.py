@@ -28,6 +28,7 @@ def _fast_translator(base, target_module):
         return plan
 
     dispatch = {}  # source node class -> gast's special visit method, or None
+    to_gast = target_module is gast
 
     class Translator(base):
 
@@ -61,8 +62,13 @@ def _fast_translator(base, target_module):
                 return None
             target, fields, attributes = plan
             _visit = self._visit
-            new_node = target(**{f: _visit(getattr(node, f)) for f in fields
-                                 if hasattr(node, f)})
+            values = {f: _visit(getattr(node, f)) for f in fields if hasattr(node, f)}
+            if to_gast:
+                # what gast's constructor does with keywords, without calling it
+                new_node = target.__new__(target)
+                new_node.__dict__.update(values)
+            else:
+                new_node = target(**values)
             for attr in attributes:
                 value = getattr(node, attr, None)
                 if value is not None:
