@@ -31,6 +31,7 @@ import collections.abc
 import itertools
 import keyword
 import linecache
+import sys
 import weakref
 
 import numpy as np
@@ -306,7 +307,9 @@ class _Generator(scalars.ScalarCode):
         """Binds `value` as a global of the generated code and returns its name."""
         name = self._globals_by_id.get(id(value))
         if name is None:
-            name = self.namer.new(hint, private=True)
+            # interned: the compiled code's names are, and most globals (`_int32`,
+            # `_k_add`, ...) recur in every compiled function, so they share one string
+            name = sys.intern(self.namer.new(hint, private=True))
             self.namespace[name] = value
             self._globals_by_id[id(value)] = name
         return name
