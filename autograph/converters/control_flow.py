@@ -3,6 +3,7 @@
 import gast
 
 from autograph.pyct import anno
+from autograph.pyct import bindings
 from autograph.pyct import gast_util
 from autograph.pyct import parser
 from autograph.pyct import templates
@@ -274,21 +275,6 @@ def _loop_opts(node, opts):
     return gast.Dict(keys=[gast_util.constant(k) for k in opts], values=list(opts.values()))
 
 
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
-_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
-
-
-def _walk_level(stmts):
-    """Yields the nodes of a function body that belong to its own scope level."""
-    stack = list(stmts)
-    while stack:
-        n = stack.pop()
-        yield n
-        if isinstance(n, _SCOPES) or isinstance(n, _COMPREHENSIONS):
-            continue
-        stack.extend(traversal.iter_child_nodes(n))
-
-
 _CLOSURES = (gast.Lambda, gast.FunctionDef, gast.GeneratorExp)
 
 
@@ -310,16 +296,8 @@ def _bound_names(fn):
     args = fn.args
     names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
     names.update(a.id for a in (args.vararg, args.kwarg) if a is not None)
-    for n in _walk_level(fn.body):
-        if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load):
-            names.add(n.id)
-        elif isinstance(n, (gast.Nonlocal, gast.Global)):
-            names.update(n.names)
-        elif isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            names.add(n.name)
-        elif isinstance(n, gast.alias):
-            names.add((n.asname or n.name).partition('.')[0])
-    return names
+    bound, declared = bindings.level_bindings(fn.body)
+    return names | bound | declared
 
 
 def transform(node, ctx):

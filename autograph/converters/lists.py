@@ -2,13 +2,10 @@
 
 import gast
 
+from autograph.pyct import bindings
 from autograph.pyct import gast_util
 from autograph.pyct import templates
 from autograph.pyct import transformer
-
-_SCOPE_NODES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef,
-                gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
-
 
 def local_names(fn_node):
     """Returns the names a function binds locally (not global, not nonlocal).
@@ -19,31 +16,11 @@ def local_names(fn_node):
     Returns:
       A set of strings.
     """
-    bound = set()
-    declared = set()
     args = fn_node.args
-    for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
-        if a is not None:
-            bound.add(a.id)
-    stack = list(fn_node.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (gast.Global, gast.Nonlocal)):
-            declared.update(node.names)
-            continue
-        if isinstance(node, _SCOPE_NODES):
-            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-                bound.add(node.name)
-            continue
-        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
-            bound.add(node.id)
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if isinstance(value, list):
-                stack.extend(v for v in value if isinstance(v, gast.AST))
-            elif isinstance(value, gast.AST):
-                stack.append(value)
-    return bound - declared
+    bound = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    bound.update(a.id for a in (args.vararg, args.kwarg) if a is not None)
+    level, declared = bindings.level_bindings(fn_node.body)
+    return (bound | level) - declared
 
 
 def _list_method_call(node, method, max_args):

@@ -12,6 +12,11 @@ _ANNO_FIELD = '___pyct_anno'
 class NoValue(enum.Enum):
     """Base class for annotation keys; the member value documents the key."""
 
+    # Members are equal only to themselves: hash them by identity in C. Enum's own hash
+    # (of the member's name, in Python) was a thirtieth of conversion, as every annotation
+    # read hashes its key.
+    __hash__ = object.__hash__
+
     def __repr__(self):
         return self.name
 

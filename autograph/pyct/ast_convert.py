@@ -28,6 +28,7 @@ def _fast_translator(base, target_module):
         return plan
 
     dispatch = {}  # source node class -> gast's special visit method, or None
+    to_gast = target_module is gast
 
     class Translator(base):
 
@@ -38,6 +39,8 @@ def _fast_translator(base, target_module):
             except KeyError:
                 # gast's special case, or a faster one of a subclass
                 method = getattr(self.__class__, 'visit_' + cls.__name__, None)
+                if method is _CONSTANT_SHIM:  # ast's shim for the removed visit_Num & co
+                    method = None
                 dispatch[cls] = method
             if method is None:
                 return self.generic_visit(node)
@@ -61,8 +64,13 @@ def _fast_translator(base, target_module):
                 return None
             target, fields, attributes = plan
             _visit = self._visit
-            new_node = target(**{f: _visit(getattr(node, f)) for f in fields
-                                 if hasattr(node, f)})
+            values = {f: _visit(getattr(node, f)) for f in fields if hasattr(node, f)}
+            if to_gast:
+                # what gast's constructor does with keywords, without calling it
+                new_node = target.__new__(target)
+                new_node.__dict__.update(values)
+            else:
+                new_node = target(**values)
             for attr in attributes:
                 value = getattr(node, attr, None)
                 if value is not None:
@@ -72,7 +80,36 @@ def _fast_translator(base, target_module):
     return Translator
 
 
-_ToGast = _fast_translator(_gast_ast3.Ast3ToGAst, gast)
+_CONSTANT_SHIM = getattr(ast.NodeVisitor, 'visit_Constant', None)
+_LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
+
+
+def _copy_location(new_node, node):
+    """ast.copy_location, for a source node with all four location attributes."""
+    for attr in _LOCATION:
+        value = getattr(node, attr, None)
+        if value is not None or (attr[0] == 'e' and hasattr(node, attr)):
+            setattr(new_node, attr, value)
+    return new_node
+
+
+_ToGastBase = _fast_translator(_gast_ast3.Ast3ToGAst, gast)
+_GAST_CTX = {ast.Load: gast.Load, ast.Store: gast.Store, ast.Del: gast.Del}
+_GAST_NAME = gast.Name
+
+
+class _ToGast(_ToGastBase):
+
+    def visit_Name(self, node):
+        # gast's visit_Name without the generic visit of `ctx` or gast's constructor
+        ctx = _GAST_CTX.get(node.ctx.__class__)
+        if ctx is None:
+            return _ToGastBase.visit_Name(self, node)
+        new_node = _GAST_NAME.__new__(_GAST_NAME)
+        new_node.__dict__.update(id=node.id, ctx=ctx.__new__(ctx), annotation=None,
+                                 type_comment=None)
+        return _copy_location(new_node, node)
+
 _ToAstBase = _fast_translator(_gast_ast3.GAstToAst3, ast)
 _AST_CTX = {gast.Load: ast.Load, gast.Store: ast.Store, gast.Del: ast.Del}
 
@@ -85,15 +122,7 @@ class _ToAst(_ToAstBase):
         ctx = _AST_CTX.get(node.ctx.__class__)
         if ctx is None:  # gast.Param only appears in arguments, which gast converts itself
             return _ToAstBase.visit_Name(self, node)
-        new_node = ast.Name(node.id, ctx())
-        for attr in _LOCATION:
-            value = getattr(node, attr, None)
-            if value is not None or (attr[0] == 'e' and hasattr(node, attr)):
-                setattr(new_node, attr, value)
-        return new_node
-
-
-_LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
+        return _copy_location(ast.Name(node.id, ctx()), node)
 
 
 def ast_to_gast(node):

@@ -220,11 +220,12 @@ def _parse_def(lines, code, filename):
     if not 0 <= first < len(lines):
         return None
     block, indent = _def_block(lines, first)
-    source = ''.join(block)
-    offset = first
-    if indent:
-        source = 'if 1:\n' + source  # an indented block parses as the body of an if
-        offset -= 1
+    if indent and not first:
+        return None
+    # Blank lines put the def at its line in the file (cheaper than ast.increment_lineno);
+    # an indented block parses as the body of an `if` on the line before it.
+    source = '\n' * (first - 1) + 'if 1:\n' if indent else '\n' * first
+    source += ''.join(block)
     try:
         tree = ast.parse(source, filename)
     except SyntaxError:
@@ -233,7 +234,6 @@ def _parse_def(lines, code, filename):
     if len(body) != 1 or not isinstance(body[0], _DEF_TYPES[:2]):
         return None
     node = body[0]
-    ast.increment_lineno(node, offset)
     if node.name != code.co_name or _first_line(node) != code.co_firstlineno:
         return None
     return node
