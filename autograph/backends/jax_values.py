@@ -110,17 +110,21 @@ _tracers = []
 
 
 def _internal_tracer():
-    """JAX's own tracing to a jaxpr (jax._src, as of jax 0.9), or None if it differs."""
+    """JAX's own tracing to a jaxpr (jax._src, as of jax 0.9 to 0.12), or None if it differs."""
     m = jax_modules()
     try:
         # pylint: disable=import-outside-toplevel
         from jax._src import api_util
         from jax._src import core
         from jax._src.interpreters import partial_eval
-        from jax._src.tree_util import FlatTree
+        try:
+            from jax._src.flattree import flatten  # jax 0.11 and later
+        except ImportError:
+            from jax._src.tree_util import FlatTree  # jax 0.9, 0.10
+            flatten = FlatTree.flatten
 
         def trace(fn, args):
-            avals = FlatTree.flatten((args, {})).map(core.typeof)
+            avals = flatten((args, {})).map(core.typeof)
             closed, out = partial_eval.trace_to_jaxpr(
                 fn, avals, api_util.debug_info('autograph', fn, args, {}))
             return closed, out.tree
