@@ -86,3 +86,29 @@ def test_repeated_module_loads_keep_memory_flat(tmp_path):
     # Each module holds 1 MB (numpy reports its buffers to tracemalloc): a leak of the
     # modules would retain 10 MB.
     assert after - before < 1 << 20, (before, after)
+
+
+def _ast_nodes():
+    import ast  # pylint: disable=import-outside-toplevel
+    import gast  # pylint: disable=import-outside-toplevel
+    return sum(1 for o in gc.get_objects() if isinstance(o, (ast.AST, gast.AST)))
+
+
+def test_no_syntax_tree_outlives_the_conversions_of_a_large_module(tmp_path):
+    source = _MODULE_SOURCE + ''.join(
+        '\n\ndef f_%d(x):\n    while x > %d:\n        x = x - 3 if x %% 2 == 1 else x // 2\n'
+        '    return (lambda y: y + %d)(x)\n' % (k, k, k) for k in range(300))
+    module = load_fresh_module(tmp_path, source)
+    _use(module)  # first uses (templates parsed once for the process) happen here
+    gc.collect()
+    before = _ast_nodes()
+    kept = []
+    for k in range(0, 300, 30):
+        fn = getattr(module, 'f_%d' % k)
+        staged = tf.function(fn)
+        assert int(staged(tf.constant(100 + k)).numpy()) == fn(100 + k)
+        assert ag.convert(fn)(7 + k) == fn(7 + k)
+        kept.append(staged)
+    gc.collect()
+    # the module's whole tree has about 9,000 nodes; a conversion may keep none of them
+    assert _ast_nodes() - before == 0
