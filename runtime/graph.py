@@ -42,6 +42,8 @@ IR contract (the executors, the optimiser and runtime.function rely on it):
       return (%add)
     }
 """
+import sys
+
 import numpy as np
 
 from runtime import context
@@ -319,7 +321,7 @@ class Graph:
         while f"{base}_{i}" in used:
             i += 1
         next_suffix[base] = i + 1
-        name = f"{base}_{i}"
+        name = sys.intern(f"{base}_{i}")  # `Const_1`, `add_2`...: the same in many graphs
         used.add(name)
         return name
 
