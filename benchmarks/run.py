@@ -236,12 +236,18 @@ def fresh_process(name, rounds, disk_cache_dir=""):
         for a workload, 'first_call'.
     """
     samples = {"import_numpy": [], "import_runtime": [], "first_call": []}
-    env = dict(_child_env(), AUTOGRAPH_CACHE_DIR=disk_cache_dir)
+    env = dict(_child_env(), AUTOGRAPH_CACHE_DIR=disk_cache_dir,
+               AUTOGRAPH_BENCH_CACHE_DIR=disk_cache_dir)
+    filled = None
     for index in range(rounds + (1 if disk_cache_dir else 0)):
         proc = subprocess.run([sys.executable, "-c", _FRESH_SCRIPT, name], capture_output=True,
                               text=True, cwd=_ROOT, timeout=120, check=False, env=env)
         if disk_cache_dir and index == 0:
-            continue  # the run that fills the disk cache
+            filled = _cache_entries(disk_cache_dir)  # the run that fills the disk cache
+            if not filled and name:
+                raise RuntimeError(f"the run of {name} that fills the disk cache wrote no "
+                                   f"entry in {disk_cache_dir}:\n{proc.stderr}")
+            continue
         if proc.returncode != 0:
             raise RuntimeError(f"the fresh-process run of {name or 'import'} failed:\n"
                                f"{proc.stderr}")
@@ -249,7 +255,17 @@ def fresh_process(name, rounds, disk_cache_dir=""):
         for key, value in row.items():
             if value is not None:
                 samples[key].append(value)
+    if filled is not None and _cache_entries(disk_cache_dir) != filled:
+        raise RuntimeError(f"the timed runs of {name} converted again instead of loading the "
+                           f"disk cache in {disk_cache_dir}")
     return {key: summary(values) for key, values in samples.items() if values}
+
+
+def _cache_entries(directory):
+    """The entries of an on-disk conversion cache directory (a set of relative paths)."""
+    return {os.path.join(sub, entry) for sub in os.listdir(directory)
+            if os.path.isdir(os.path.join(directory, sub))
+            for entry in os.listdir(os.path.join(directory, sub))}
 
 
 def flatten_result(value):

@@ -146,3 +146,11 @@ def test_cli_quick_writes_json(tmp_path):
 def test_unknown_workload_is_rejected():
     with pytest.raises(ValueError, match="unknown workload"):
         run.run_suite(run.Settings(quick=True), ["nope"], growth=False, log=lambda line: None)
+
+
+def test_fresh_first_call_with_the_disk_cache_loads_it(tmp_path):
+    # "+disk": one child fills the cache, the timed child loads it (fresh_process raises if it
+    # wrote no entry, or if the timed run converted again and wrote another).
+    record = run.fresh_process("collatz", 1, str(tmp_path))
+    assert record["first_call"]["median"] > 0
+    assert run._cache_entries(str(tmp_path))  # pylint: disable=protected-access
