@@ -609,6 +609,17 @@ class _Generator(scalars.ScalarCode):
         """Returns a fresh local name derived from `hint`."""
         return self.namer.new(hint)
 
+    def offset_counter(self, node, k, increment):
+        """`emitters.offset_counter` for a while node's counting loop: the `1 + i` node."""
+        return emitters.offset_counter(node.attrs["body_graph"], k, increment)
+
+    def output_unused(self, tensor):
+        """Whether nothing after the node being emitted reads `tensor` (in its block).
+
+        Ask before emitting the node's own subgraphs: `block` then describes theirs.
+        """
+        return tensor not in self._block[2]
+
     def counting_loop(self, node):
         """`emitters.counting_loop` for a while node: (k, bound, increment) or None."""
         return emitters.counting_loop(node.attrs["cond_graph"], node.attrs["body_graph"],

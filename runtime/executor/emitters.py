@@ -127,6 +127,38 @@ def counting_loop(cond_graph, body_graph, num_loop_vars):
     return (k, bound, increment) if reads == 1 else None
 
 
+def offset_counter(body_graph, k, increment):
+    """Recognises a counting loop's counter read only as `1 + i` (besides its increment).
+
+    `for i in range(1, n + 1)` stages as a counter from 0 and `1 + i` in the body: Python can
+    iterate the value itself, `for v in range(start + 1, bound + 1)`. With an offset of 1 the
+    value stays in range (it is at most the bound); other offsets could wrap, so they are left.
+
+    Args:
+        body_graph: The loop's body subgraph.
+        k: The counter's loop-variable index (counting_loop).
+        increment: The body node computing i + 1 (counting_loop).
+
+    Returns:
+        The node computing 1 + i, or None.
+    """
+    counter = body_graph.inputs[k]
+    if any(t is counter for t in body_graph.outputs):
+        return None
+    readers = [n for n in body_graph.nodes for t in n.inputs if t is counter]
+    if len(readers) != 2 or increment not in readers:
+        return None
+    value = readers[0] if readers[1] is increment else readers[1]
+    if value is increment or value.is_source or value.attrs or \
+            registry.OPS[value.op].kernel is not operator.add:
+        return None
+    others = [t for t in value.inputs if t is not counter]
+    if len(others) != 1 or not others[0].node.is_constant or \
+            int(others[0].node.attrs["value"]) != 1 or value.outputs[0].dtype != counter.dtype:
+        return None
+    return value
+
+
 def refine_when_true(node, bounds):
     """The intervals of a comparison's int operands wherever the comparison held.
 

@@ -166,6 +166,60 @@ def test_counted_loop_leaves_its_counter_where_the_while_loop_does(i, n):
     assert [int(v) for v in got] == [max(i, n), (want_total + 2 ** 31) % 2 ** 32 - 2 ** 31]
 
 
+def _one_based(n):
+    total = 0
+    for i in range(1, n + 1):
+        total += i % 3 + i // 4
+    return total
+
+
+def _one_based_while(i, n):
+    total = 0
+    while i < n:
+        total += (i + 1) % 7
+        i += 1
+    return total  # the counter itself is not read after the loop
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, -3])
+def test_counter_read_as_i_plus_one_iterates_that_value(n):
+    graph = _graph(_one_based, tf.TensorSpec((), tf.int32))
+    source = codegen.generate(graph).source
+    assert "in range(int(i_index) + 1, int(" in source  # range(1, n + 1) as Python has it
+    assert "1 + i_index" not in source and "if i_index < " not in source
+    got = _both(graph, np.int32(n))
+    assert int(got[0]) == sum(i % 3 + i // 4 for i in range(1, n + 1))
+
+
+@pytest.mark.parametrize("i, n", [(0, 5), (5, 5), (9, 2), (-4, -1),
+                                  (2 ** 31 - 4, 2 ** 31 - 1)])
+def test_offset_counter_bounds_do_not_wrap(i, n):
+    # int(...) + 1 on the bounds: a numpy int32 bound of 2**31 - 1 must not wrap to -2**31
+    graph = _graph(_one_based_while, *[tf.TensorSpec((), tf.int32)] * 2)
+    source = codegen.generate(graph).source
+    assert "+ 1, int(" in source and "(1 + i)" not in source
+    got = _both(graph, np.int32(i), np.int32(n))
+    assert int(got[0]) == sum((k + 1) % 7 for k in range(i, n))
+
+
+def _one_based_while_and_counter(i, n):
+    total = 0
+    while i < n:
+        total += (i + 1) % 7
+        i += 1
+    return i, total
+
+
+@pytest.mark.parametrize("i, n", [(0, 5), (9, 2)])
+def test_counter_read_after_the_loop_keeps_its_range(i, n):
+    # the counter is returned: the loop stays `for i in range(i, n)` and sets i after it
+    graph = _graph(_one_based_while_and_counter, *[tf.TensorSpec((), tf.int32)] * 2)
+    source = codegen.generate(graph).source
+    assert "+ 1, int(" not in source and "if i_2 < n_1:" in source
+    got = _both(graph, np.int32(i), np.int32(n))
+    assert [int(v) for v in got] == [max(i, n), sum((k + 1) % 7 for k in range(i, n))]
+
+
 def test_loops_that_are_not_counted_stay_while_loops():
     def by_two(i, n):
         while i < n:
