@@ -159,36 +159,27 @@ class _Filler(object):
                 return self._take(value.id)
         return self._copy_fields(node, gast.Expr)
 
-    def _fill_FunctionDef(self, node):
+    def _fill_named(self, node, field):
+        """The filled copy of a node whose `field` is a name a placeholder may rename."""
         new = self._copy_fields(node, node.__class__)
-        if new.name in self.replacements:
-            new.name = self._str_of(new.name)
+        name = getattr(new, field)
+        if name in self.replacements:
+            setattr(new, field, self._str_of(name))
         return new
 
     def _fill_Nonlocal(self, node):
         return gast.Nonlocal(names=[self._str_of(n) if n in self.replacements else n
                                     for n in node.names])
 
-    def _fill_Attribute(self, node):
-        new = self._copy_fields(node, gast.Attribute)
-        if new.attr in self.replacements:
-            new.attr = self._str_of(new.attr)
-        return new
-
-    def _fill_keyword(self, node):
-        new = self._copy_fields(node, gast.keyword)
-        if new.arg in self.replacements:
-            new.arg = self._str_of(new.arg)
-        return new
 
 
 _NAME = gast.Name
 _SPECIAL = {
     gast.Expr: _Filler._fill_Expr,
-    gast.FunctionDef: _Filler._fill_FunctionDef,
+    gast.FunctionDef: lambda filler, node: filler._fill_named(node, 'name'),
     gast.Nonlocal: _Filler._fill_Nonlocal,
-    gast.Attribute: _Filler._fill_Attribute,
-    gast.keyword: _Filler._fill_keyword,
+    gast.Attribute: lambda filler, node: filler._fill_named(node, 'attr'),
+    gast.keyword: lambda filler, node: filler._fill_named(node, 'arg'),
 }
 
 

@@ -14,6 +14,7 @@ from jax import lax
 
 import autograph as ag
 from autograph.backends import jax_values
+from tests.autograph.backends.test_jax import _primitives
 
 def running_sum(xs):  # reads only: xs become the scan's xs, no index left
     s = jnp.zeros(2, jnp.float32)
@@ -82,19 +83,6 @@ CASES = {fn.__name__: (fn, rewritten) for fn, rewritten in [
 
 
 XS = np.array([[0.5, -1.0], [2.0, 0.25], [-3.0, 1.5], [1.0, 1.0], [0.75, -0.5]], np.float32)
-
-
-def _primitives(jaxpr):
-    """Names of the primitives of a jaxpr and of the jaxprs inside it."""
-    names = []
-    for eqn in jaxpr.eqns:
-        names.append(eqn.primitive.name)
-        for param in eqn.params.values():
-            for sub in param if isinstance(param, (tuple, list)) else (param,):
-                inner = getattr(sub, 'jaxpr', sub)
-                if hasattr(inner, 'eqns'):
-                    names.extend(_primitives(inner))
-    return names
 
 
 _INDEXING = {'dynamic_slice', 'dynamic_update_slice', 'scatter', 'gather'}
