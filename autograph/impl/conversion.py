@@ -144,24 +144,40 @@ _UNSUPPORTED = {
 def check_supported(node, filename):
     """Raises if the tree uses syntax that the converter cannot convert faithfully.
 
+    The same walk collects the tree's identifiers (naming.collect_names), for the Namer.
+
     Args:
       node: the gast tree of the entity.
       filename: its file, for the message.
+
+    Returns:
+      The set of identifiers the tree binds or reads.
 
     Raises:
       UnsupportedSyntaxError: naming the construct and its line.
     """
     # Nested generator functions are marked SKIP: they stay plain Python inside converted
-    # code, and what they contain is not checked.
+    # code, and what they contain is not checked (only their names are collected).
+    names = set()
     stack = [node]
     while stack:
         n = stack.pop()
         cls = type(n)
         if cls is gast.FunctionDef and n is not node and _is_generator(n):
             anno.setanno(n, transformer.ConvAnno.SKIP, True)
+            names |= naming.collect_names(n)
             continue
         if anno.hasanno(n, transformer.ConvAnno.SKIP):
+            names |= naming.collect_names(n)
             continue
+        if cls is gast.Name:
+            names.add(n.id)
+        elif cls in _NAMED_DEFINITIONS:
+            names.add(n.name)
+        elif cls is gast.Global or cls is gast.Nonlocal:
+            names.update(n.names)
+        elif cls is gast.alias:
+            names.add((n.asname or n.name).partition('.')[0])
         what = _UNSUPPORTED.get(cls)
         if what is None and getattr(n, 'type_params', None):
             what = 'type parameters (PEP 695)'
@@ -170,6 +186,10 @@ def check_supported(node, filename):
                 '%s at %s:%s is not supported' % (what, filename, getattr(n, 'lineno', '?')),
                 construct=what)
         stack.extend(traversal.iter_child_nodes(n))
+    return names
+
+
+_NAMED_DEFINITIONS = frozenset((gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef))
 
 
 def _is_generator(fn_node):
@@ -255,9 +275,9 @@ def convert_tree(fn):
 def _convert_tree(fn):
     node = parser.parse_entity(fn)
     filename = parser.source_filename(fn)
-    check_supported(node, filename)
     _mangle_private_names(node, _class_of(fn))
-    ctx = transformer.EntityInfo(fn.__name__, filename, naming.Namer.for_tree(node))
+    names = check_supported(node, filename)
+    ctx = transformer.EntityInfo(fn.__name__, filename, naming.Namer(names))
     ctx.namespace = _namespace_of(fn)
     for converter in _BEFORE_ANALYSIS:
         node = converter.transform(node, ctx)

@@ -9,6 +9,7 @@ import pytest
 import autograph as ag
 from autograph import errors
 from autograph.impl import conversion
+from autograph.pyct import naming
 
 
 def _define(source, name):
@@ -66,6 +67,30 @@ def test_type_parameters_are_named():
     with pytest.raises(errors.UnsupportedSyntaxError) as info:
         conversion.check_supported(node, 'f.py')
     assert str(info.value) == 'type parameters (PEP 695) at f.py:1 is not supported'
+
+
+def test_check_supported_collects_the_names_the_namer_avoids():
+    # the walk that checks the syntax also collects every identifier (naming.collect_names),
+    # those inside a nested generator it does not check included
+    node = gast.parse(textwrap.dedent('''
+        def outer(a, *rest, key=None, **kw):
+            global g
+            import os.path as osp, sys
+            class Local:
+                pass
+            def gen():
+                nonlocal_in_gen = yield hidden
+            def inner():
+                nonlocal a
+                return lambda b: b + c
+            for item in rest:
+                del item
+            return osp, sys, Local, gen, inner
+        ''')).body[0]
+    names = conversion.check_supported(node, 'f.py')
+    assert names == naming.collect_names(node)
+    assert {'outer', 'a', 'rest', 'key', 'kw', 'g', 'osp', 'sys', 'Local', 'gen', 'hidden',
+            'nonlocal_in_gen', 'inner', 'b', 'c', 'item'} <= names
 
 
 def test_nested_generator_stays_plain_python():
