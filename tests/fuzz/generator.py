@@ -376,8 +376,10 @@ class Generator:
         target = self._fresh("i")
         bound, constant = self._bound()
         form = rng.random()
-        if form < 0.6:
+        if form < 0.5:
             it = "range({})".format(bound)
+        elif form < 0.6:  # one-based: the runtime iterates the value itself (`1 + i`)
+            it = "range(1, {} + 1)".format(bound)
         elif form < 0.8:
             it = "range({}, {})".format(rng.randint(-2, 1), bound)
         else:
