@@ -170,14 +170,7 @@ def check_supported(node, filename):
         if anno.hasanno(n, transformer.ConvAnno.SKIP):
             names |= naming.collect_names(n)
             continue
-        if cls is gast.Name:
-            names.add(n.id)
-        elif cls in _NAMED_DEFINITIONS:
-            names.add(n.name)
-        elif cls is gast.Global or cls is gast.Nonlocal:
-            names.update(n.names)
-        elif cls is gast.alias:
-            names.add((n.asname or n.name).partition('.')[0])
+        naming.add_names(n, names)
         what = _UNSUPPORTED.get(cls)
         if what is None and getattr(n, 'type_params', None):
             what = 'type parameters (PEP 695)'
@@ -187,9 +180,6 @@ def check_supported(node, filename):
                 construct=what)
         stack.extend(traversal.iter_child_nodes(n))
     return names
-
-
-_NAMED_DEFINITIONS = frozenset((gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef))
 
 
 def _is_generator(fn_node):

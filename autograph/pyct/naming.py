@@ -22,15 +22,29 @@ def collect_names(node):
     """
     names = set()
     for n in traversal.walk(node):
-        if isinstance(n, gast.Name):
-            names.add(n.id)
-        elif isinstance(n, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            names.add(n.name)
-        elif isinstance(n, (gast.Global, gast.Nonlocal)):
-            names.update(n.names)
-        elif isinstance(n, gast.alias):
-            names.add((n.asname or n.name).partition('.')[0])
+        add_names(n, names)
     return names
+
+
+_DEFINITIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+
+
+def add_names(node, names):
+    """Adds to `names` the identifiers that `node` itself (not its children) binds or reads.
+
+    Args:
+      node: a gast node.
+      names: a set of strings.
+    """
+    cls = node.__class__
+    if cls is gast.Name:
+        names.add(node.id)
+    elif cls in _DEFINITIONS:
+        names.add(node.name)
+    elif cls is gast.Global or cls is gast.Nonlocal:
+        names.update(node.names)
+    elif cls is gast.alias:
+        names.add((node.asname or node.name).partition('.')[0])
 
 
 class Namer(object):

@@ -163,16 +163,8 @@ class Base(traversal.NodeTransformer):
         Returns:
           The new list of statements.
         """
-        result = []
-        for node in nodes:
-            new = self.visit(node)
-            if new is None:
-                continue
-            if isinstance(new, list):
-                result.extend(new)
-            else:
-                result.append(new)
-        return result
+        result = traversal.visit_list(self.visit, nodes)
+        return list(nodes) if result is None else result
 
 
 class ConvAnno(anno.NoValue):

@@ -58,6 +58,39 @@ def walk(node):
         yield node
 
 
+def visit_list(visit, items):
+    """Visits the nodes of a list: their results spliced in order, or None if none changed.
+
+    A visit that returns a list is spliced in, None drops the node, a node replaces it; items
+    that are not nodes stay. Most visits return their node, so the new list is made from the
+    first change on.
+
+    Args:
+      visit: a visit method.
+      items: a list of nodes (and other values).
+
+    Returns:
+      A new list, or None when every visit returned its node.
+    """
+    new_values = None
+    for k, value in enumerate(items):
+        if isinstance(value, _AST):
+            new = visit(value)
+            if new is not value:
+                if new_values is None:
+                    new_values = items[:k]
+                if new is None:
+                    continue
+                if isinstance(new, _AST):
+                    new_values.append(new)
+                else:
+                    new_values.extend(new)
+                continue
+        if new_values is not None:
+            new_values.append(value)
+    return new_values
+
+
 def dispatch_table(cls):
     """Returns the dict node class -> visit method of the visitor class `cls` (its own)."""
     table = cls.__dict__.get('_traversal_dispatch')
@@ -116,23 +149,7 @@ class NodeTransformer(NodeVisitor):
         for field in fields:
             old = getattr(node, field, None)
             if type(old) is _list:
-                # Most visits return their node: the list is rebuilt from the first change on.
-                new_values = None
-                for k, value in enumerate(old):
-                    if isinstance(value, _AST):
-                        new = visit(value)
-                        if new is not value:
-                            if new_values is None:
-                                new_values = old[:k]
-                            if new is None:
-                                continue
-                            if isinstance(new, _AST):
-                                new_values.append(new)
-                            else:
-                                new_values.extend(new)
-                            continue
-                    if new_values is not None:
-                        new_values.append(value)
+                new_values = visit_list(visit, old)
                 if new_values is not None:
                     old[:] = new_values
             elif isinstance(old, _AST):
