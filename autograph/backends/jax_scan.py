@@ -201,23 +201,9 @@ def _symbols(jaxpr, index, count):
     constants, selects on a decided predicate, and the (1,)-broadcast of scatter's indices.
     """
     symbols = {index: _INDEX}
-
-    def value(atom):
-        if _is_literal(atom):
-            val = atom.val
-            if getattr(val, 'shape', ()) != ():
-                return None
-            if isinstance(val, (builtins.bool, builtins.int)):
-                return val
-            kind = getattr(getattr(val, 'dtype', None), 'kind', None)
-            if kind == 'b':
-                return builtins.bool(val)
-            return builtins.int(val) if kind in ('i', 'u') else None
-        return symbols.get(atom)
-
     for eqn in jaxpr.eqns:
         name = eqn.primitive.name
-        args = [value(a) for a in eqn.invars]
+        args = [_known(a, symbols) for a in eqn.invars]
         if len(eqn.outvars) != 1:
             continue
         out = None
@@ -228,7 +214,7 @@ def _symbols(jaxpr, index, count):
             continue
         elif name == 'convert_element_type':
             if getattr(eqn.params.get('new_dtype'), 'kind', None) in ('i', 'u'):
-                out = args[0] if args[0] is _INDEX else _as_int(args[0])
+                out = args[0] if args[0] is _INDEX else builtins.int(args[0])
         elif name in _COMPARISONS:
             out = _compare(name, args[0], args[1], count)
         elif name == 'add':
@@ -236,7 +222,7 @@ def _symbols(jaxpr, index, count):
                 other = args[1] if args[0] is _INDEX else args[0]
                 out = _INDEX if other is not _INDEX and other == 0 else None
             elif args[0] is not _INDEX_VECTOR and args[1] is not _INDEX_VECTOR:
-                out = _as_int(args[0]) + _as_int(args[1])
+                out = builtins.int(args[0]) + builtins.int(args[1])
         elif name == 'broadcast_in_dim':
             if args[0] is _INDEX and tuple(eqn.params.get('shape', ())) == (1,):
                 out = _INDEX_VECTOR
@@ -245,8 +231,9 @@ def _symbols(jaxpr, index, count):
     return symbols
 
 
-_COMPARISONS = {'lt': lambda lo, hi: (lo[1] < hi[0], lo[0] >= hi[1]),
-                'le': lambda lo, hi: (lo[1] <= hi[0], lo[0] > hi[1]),
+# comparison -> (ranges a, b) -> (always true, always false), a range being (lowest, highest)
+_COMPARISONS = {'lt': lambda a, b: (a[1] < b[0], a[0] >= b[1]),
+                'le': lambda a, b: (a[1] <= b[0], a[0] > b[1]),
                 'gt': lambda a, b: (a[0] > b[1], a[1] <= b[0]),
                 'ge': lambda a, b: (a[0] >= b[1], a[1] < b[0])}
 
@@ -255,13 +242,26 @@ def _compare(name, a, b, count):
     """A comparison decided by the ranges of its operands, else None."""
     if a is _INDEX_VECTOR or b is _INDEX_VECTOR:
         return None
-    ranges = [(0, count - 1) if x is _INDEX else (_as_int(x), _as_int(x)) for x in (a, b)]
+    ranges = [(0, count - 1) if x is _INDEX else (builtins.int(x), builtins.int(x))
+              for x in (a, b)]
     true, false = _COMPARISONS[name](*ranges)
     return True if true else False if false else None
 
 
-def _as_int(value):
-    return builtins.int(value)
+def _known(atom, symbols):
+    """What is known of an equation input: a scalar int or bool literal's value, or the
+    symbol of a var (`_symbols`); else None."""
+    if not _is_literal(atom):
+        return symbols.get(atom)
+    val = atom.val
+    if getattr(val, 'shape', ()) != ():
+        return None
+    if isinstance(val, (builtins.bool, builtins.int)):
+        return val
+    kind = getattr(getattr(val, 'dtype', None), 'kind', None)
+    if kind == 'b':
+        return builtins.bool(val)
+    return builtins.int(val) if kind in ('i', 'u') else None
 
 
 def _at_index(symbols, indices):
@@ -271,11 +271,7 @@ def _at_index(symbols, indices):
 
 
 def _is_zero(symbols, atom):
-    if _is_literal(atom):
-        val = atom.val
-        return getattr(val, 'shape', ()) == () and not isinstance(val, builtins.float) and (
-            getattr(getattr(val, 'dtype', None), 'kind', 'i') in ('i', 'u')) and val == 0
-    found = symbols.get(atom)
+    found = _known(atom, symbols)
     return type(found) is builtins.int and found == 0
 
 

@@ -110,6 +110,7 @@ class _ToGast(_ToGastBase):
                                  type_comment=None)
         return _copy_location(new_node, node)
 
+
 _ToAstBase = _fast_translator(_gast_ast3.GAstToAst3, ast)
 _AST_CTX = {gast.Load: ast.Load, gast.Store: ast.Store, gast.Del: ast.Del}
 

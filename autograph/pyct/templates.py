@@ -172,7 +172,6 @@ class _Filler(object):
                                     for n in node.names])
 
 
-
 _NAME = gast.Name
 _SPECIAL = {
     gast.Expr: _Filler._fill_Expr,

@@ -299,9 +299,11 @@ def _emit_while(gen, node, depth):
     header = len(gen.lines)
     gen.line(depth, "while True:", node)
     loop = gen.counting_loop(node)
-    offset = False
+    # the body's `1 + i` when Python can iterate it: the counter is not read after the loop
     # (asked before the nested blocks are emitted: they replace the block being read)
-    counter_unused = loop is not None and gen.output_unused(node.outputs[loop[0]])
+    value = None
+    if loop is not None and gen.output_unused(node.outputs[loop[0]]):
+        value = gen.offset_counter(node, loop[0], loop[2])
     if gen.block(cond_graph, depth + 1):
         gen.line(depth + 1, f"if not {gen.truth(gen.env[cond_graph.outputs[0]])}:", node)
         gen.line(depth + 2, "break")
@@ -309,22 +311,18 @@ def _emit_while(gen, node, depth):
     elif loop is not None:  # `for i in range(i, n):`, the increment left to range
         k, bound, increment = loop
         counter, bound = names[k], gen.statement_text(bound)
-        value = gen.offset_counter(node, k, increment)
-        if value is not None and counter_unused:
-            # `for v in range(i + 1, n + 1):` when the body reads only v = 1 + i and the
-            # counter is not read after the loop (ints: a numpy bound must not wrap at + 1)
-            name = gen.new_name(value.name)
-            gen.lines[header] = gen.lines[header].replace(
-                "while True:", f"for {name} in range(int({counter}) + 1, int({bound}) + 1):")
-            gen.skip.update((increment, value))
-            gen.env[value.outputs[0]] = name
-            gen.env[increment.outputs[0]] = counter
-            offset = True
+        if value is None:
+            header_text = f"for {counter} in range({counter}, {bound}):"
         else:
-            gen.lines[header] = gen.lines[header].replace(
-                "while True:", f"for {counter} in range({counter}, {bound}):")
-            gen.skip.add(increment)
-            gen.env[increment.outputs[0]] = counter
+            # `for v in range(i + 1, n + 1):`, the body's v = 1 + i (ints: a numpy bound must
+            # not wrap at + 1)
+            name = gen.new_name(value.name)
+            header_text = f"for {name} in range(int({counter}) + 1, int({bound}) + 1):"
+            gen.skip.add(value)
+            gen.env[value.outputs[0]] = name
+        gen.lines[header] = gen.lines[header].replace("while True:", header_text)
+        gen.skip.add(increment)
+        gen.env[increment.outputs[0]] = counter
     else:  # the test is one expression: `while i < n:`
         test = gen.truth(gen.statement_text(cond_graph.outputs[0]))
         gen.lines[header] = gen.lines[header].replace("while True:", f"while {test}:")
@@ -341,8 +339,9 @@ def _emit_while(gen, node, depth):
     gen.assign(names, body_graph.outputs, depth + 1)
     if len(gen.lines) == start:
         gen.line(depth + 1, "pass")
-    if loop is not None and not offset:  # a while loop leaves i at n (or at its start when
-        gen.line(depth, f"if {counter} < {bound}:", node)  # that is past n)
+    if loop is not None and value is None:
+        # a while loop leaves i at n (or at its start when that is past n)
+        gen.line(depth, f"if {counter} < {bound}:", node)
         gen.line(depth + 1, f"{counter} = {bound}", node)
     for k, _ in lazy:
         gen.wrap_local(names[k], node.outputs[k], depth)
