@@ -220,6 +220,46 @@ def test_counter_read_after_the_loop_keeps_its_range(i, n):
     assert [int(v) for v in got] == [max(i, n), sum((k + 1) % 7 for k in range(i, n))]
 
 
+def _first_over(x, limit):
+    total = 0
+    last = -1
+    for i in tf.range(tf.shape(x)[0]):
+        if x[i] < 0:
+            continue
+        total += x[i]
+        if total > limit:
+            last = i
+            break
+    return total, last
+
+
+def _first_over_python(x, limit):
+    total, last = 0, -1
+    for i, v in enumerate(x.tolist()):
+        if v < 0:
+            continue
+        total += v
+        if total > limit:
+            last = i
+            break
+    return total, last
+
+
+@pytest.mark.parametrize("values, limit", [([], 0), ([5], 0), ([1, 2, 3], 100),
+                                           ([1, -7, 2, 9, 4], 10), ([-1, -2], -5),
+                                           ([3, 3, 3, 3], 5)])
+def test_loop_with_break_is_a_python_break(values, limit):
+    # `for i in tf.range(n): ... break` stages as `while i < n and not done`: the generated
+    # loop is `for i in range(i, n): ...; if done: break`
+    graph = _graph(_first_over, tf.TensorSpec((None,), tf.int32), tf.TensorSpec((), tf.int32))
+    source = codegen.generate(graph).source
+    assert "for i_index in range(i_index, " in source
+    assert "if break_1:\n                break\n" in source and "not break_1" not in source
+    x = np.array(values, np.int32)
+    got = _both(graph, x, np.int32(limit))
+    assert [int(v) for v in got] == list(_first_over_python(x, limit))
+
+
 def test_loops_that_are_not_counted_stay_while_loops():
     def by_two(i, n):
         while i < n:
