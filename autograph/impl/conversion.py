@@ -243,6 +243,7 @@ def _analyse(node, ctx):
     node = activity.resolve(node, ctx, None)
     node = reaching_definitions.resolve(node, ctx, graphs)
     node = liveness.resolve(node, ctx, graphs)
+    cfg.release(graphs)
     return node
 
 

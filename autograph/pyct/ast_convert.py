@@ -1,11 +1,14 @@
-"""Fast conversion between `ast` and `gast` trees, and a fast `fix_missing_locations`.
+"""Fast conversion between `ast` and `gast` trees; gast -> ast also fills missing locations.
 
 gast's own translators build every node through a dict comprehension of `hasattr`/`getattr`
-calls and find each visit method by name; for a 2,000-line function that was a sixth of
-conversion. These subclasses keep gast's special cases (its `visit_Name`, `visit_arguments`,
-... for the node kinds that differ between the two trees) and replace only the dispatch and
-the generic one-to-one case, with the target class and field names computed once per node
-class. The result is the tree gast would build.
+calls and its constructor, and find each visit method by name; for a 2,000-line function that
+was a sixth of conversion. These subclasses keep gast's special cases (its `visit_Name`,
+`visit_arguments`, ... for the node kinds that differ between the two trees) and replace the
+dispatch and the generic one-to-one case: the special method, target class and fields are
+found once per node class, and a node is made without its constructor (its fields go straight
+into its `__dict__`, where the constructor would put them). The result is the tree gast would
+build; gast -> ast also gives it the locations `ast.fix_missing_locations` would, in the same
+pass (every caller compiles or unparses it).
 """
 
 import ast
@@ -15,115 +18,193 @@ from gast import ast3 as _gast_ast3
 
 _AST = ast.AST
 _list = list
-
-
-def _fast_translator(base, target_module):
-    """Returns a subclass of the gast translator `base` with fast dispatch and copying."""
-    plans = {}  # source node class -> (target class, fields, attributes) or None
-
-    def plan_for(cls):
-        target = getattr(target_module, cls.__name__, None)
-        plan = None if target is None else (target, cls._fields, cls._attributes)
-        plans[cls] = plan
-        return plan
-
-    dispatch = {}  # source node class -> gast's special visit method, or None
-    to_gast = target_module is gast
-
-    class Translator(base):
-
-        def visit(self, node):
-            cls = node.__class__
-            try:
-                method = dispatch[cls]
-            except KeyError:
-                # gast's special case, or a faster one of a subclass
-                method = getattr(self.__class__, 'visit_' + cls.__name__, None)
-                if method is _CONSTANT_SHIM:  # ast's shim for the removed visit_Num & co
-                    method = None
-                dispatch[cls] = method
-            if method is None:
-                return self.generic_visit(node)
-            return method(self, node)
-
-        def _visit(self, node):
-            if isinstance(node, _AST):
-                return self.visit(node)
-            if type(node) is _list:
-                visit = self.visit
-                return [visit(n) if isinstance(n, _AST) else n for n in node]
-            return node
-
-        def generic_visit(self, node):
-            cls = node.__class__
-            try:
-                plan = plans[cls]
-            except KeyError:
-                plan = plan_for(cls)
-            if plan is None:  # not a node of the target tree (as gast does: dropped)
-                return None
-            target, fields, attributes = plan
-            _visit = self._visit
-            values = {f: _visit(getattr(node, f)) for f in fields if hasattr(node, f)}
-            if to_gast:
-                # what gast's constructor does with keywords, without calling it
-                new_node = target.__new__(target)
-                new_node.__dict__.update(values)
-            else:
-                new_node = target(**values)
-            for attr in attributes:
-                value = getattr(node, attr, None)
-                if value is not None:
-                    setattr(new_node, attr, value)
-            return new_node
-
-    return Translator
-
-
+_ABSENT = object()
 _CONSTANT_SHIM = getattr(ast.NodeVisitor, 'visit_Constant', None)
+
+
+def _special_visit(translator_class, node_class):
+    """The visit method of `translator_class` for `node_class`, or None for a plain copy."""
+    method = getattr(translator_class, 'visit_' + node_class.__name__, None)
+    if method is _CONSTANT_SHIM:  # ast's shim for the removed visit_Num & co
+        return None
+    return method
+
+
+def _copy_fields(visit, node, into):
+    """Stores in the dict `into` the translated values of `node`'s fields (absent ones left
+    out, as gast does)."""
+    for field in node._fields:
+        value = getattr(node, field, _ABSENT)
+        if type(value) is _list:
+            value = [visit(v) if isinstance(v, _AST) else v for v in value]
+        elif isinstance(value, _AST):
+            value = visit(value)
+        elif value is _ABSENT:
+            continue
+        into[field] = value
+
+
+class _Translator(object):
+    """What both directions share: a list-aware `_visit` for gast's special cases."""
+
+    def _visit(self, node):
+        if isinstance(node, _AST):
+            return self.visit(node)
+        if type(node) is _list:
+            visit = self.visit
+            return [visit(n) if isinstance(n, _AST) else n for n in node]
+        return node
+
+
+_GAST_CTX = {ast.Load: gast.Load, ast.Store: gast.Store, ast.Del: gast.Del}
+_GAST_NAME = gast.Name
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
 
-def _copy_location(new_node, node):
-    """ast.copy_location, for a source node with all four location attributes."""
-    for attr in _LOCATION:
-        value = getattr(node, attr, None)
-        if value is not None or (attr[0] == 'e' and hasattr(node, attr)):
-            setattr(new_node, attr, value)
-    return new_node
+class _ToGast(_Translator, _gast_ast3.Ast3ToGAst):
+    """ast -> gast."""
 
+    _plans = {}  # ast class -> (special visit method or None, gast class or None)
 
-_ToGastBase = _fast_translator(_gast_ast3.Ast3ToGAst, gast)
-_GAST_CTX = {ast.Load: gast.Load, ast.Store: gast.Store, ast.Del: gast.Del}
-_GAST_NAME = gast.Name
+    def visit(self, node):
+        plan = self._plans.get(node.__class__)
+        if plan is None:
+            plan = self._plans[node.__class__] = (
+                _special_visit(_ToGast, node.__class__),
+                getattr(gast, node.__class__.__name__, None))
+        if plan[0] is not None:
+            return plan[0](self, node)
+        return self._copy(node, plan[1])
 
+    def generic_visit(self, node):  # gast's special cases fall back on it
+        return self._copy(node, getattr(gast, node.__class__.__name__, None))
 
-class _ToGast(_ToGastBase):
+    def _copy(self, node, target):
+        if target is None:  # not a node of the target tree (as gast does: dropped)
+            return None
+        new_node = target.__new__(target)
+        values = new_node.__dict__
+        _copy_fields(self.visit, node, values)
+        for attr in node._attributes:
+            value = getattr(node, attr, None)
+            if value is not None:
+                values[attr] = value
+        return new_node
 
     def visit_Name(self, node):
-        # gast's visit_Name without the generic visit of `ctx` or gast's constructor
+        # gast's visit_Name without the generic visit of `ctx`
         ctx = _GAST_CTX.get(node.ctx.__class__)
         if ctx is None:
-            return _ToGastBase.visit_Name(self, node)
+            return _gast_ast3.Ast3ToGAst.visit_Name(self, node)
         new_node = _GAST_NAME.__new__(_GAST_NAME)
-        new_node.__dict__.update(id=node.id, ctx=ctx.__new__(ctx), annotation=None,
-                                 type_comment=None)
-        return _copy_location(new_node, node)
+        values = new_node.__dict__
+        values.update(id=node.id, ctx=ctx.__new__(ctx), annotation=None, type_comment=None)
+        for attr in _LOCATION:
+            value = getattr(node, attr, None)
+            if value is not None or (attr[0] == 'e' and hasattr(node, attr)):
+                values[attr] = value  # ast.copy_location's rule
+        return new_node
 
 
-_ToAstBase = _fast_translator(_gast_ast3.GAstToAst3, ast)
-_AST_CTX = {gast.Load: ast.Load, gast.Store: ast.Store, gast.Del: ast.Del}
+# CPython's parser shares one instance of each context too.
+_AST_CTX = {gast.Load: ast.Load(), gast.Store: ast.Store(), gast.Del: ast.Del()}
+_AST_NAME = ast.Name
+# the location inherited at the root, as in ast.fix_missing_locations
+_ROOT_LOCATION = {'lineno': 1, 'col_offset': 0, 'end_lineno': 1, 'end_col_offset': 0}
 
 
-class _ToAst(_ToAstBase):
+def _location(node, outer):
+    """The location of `node`: its own attributes, and those of `outer` where it has none.
+
+    Args:
+      node: a gast node.
+      outer: the location it inherits, a dict of the four attributes.
+
+    Returns:
+      A dict of the four attributes (`outer` itself when `node` has none of its own).
+    """
+    lineno = getattr(node, 'lineno', None)
+    col = getattr(node, 'col_offset', None)
+    end_lineno = getattr(node, 'end_lineno', None)
+    end_col = getattr(node, 'end_col_offset', None)
+    if lineno is None and col is None and end_lineno is None and end_col is None:
+        return outer
+    return {'lineno': outer['lineno'] if lineno is None else lineno,
+            'col_offset': outer['col_offset'] if col is None else col,
+            'end_lineno': outer['end_lineno'] if end_lineno is None else end_lineno,
+            'end_col_offset': outer['end_col_offset'] if end_col is None else end_col}
+
+
+class _ToAst(_Translator, _gast_ast3.GAstToAst3):
+    """gast -> ast, every node located as ast.fix_missing_locations would locate it."""
+
+    # gast class -> (special visit method or None, ast class or None, whether it is located)
+    _plans = {}
+
+    def __init__(self):
+        # the location that a node without its own inherits: its nearest located ancestor's
+        # (each of the four attributes on its own)
+        self.loc = _ROOT_LOCATION
+
+    def visit(self, node):
+        plan = self._plans.get(node.__class__)
+        if plan is None:
+            target = getattr(ast, node.__class__.__name__, None)
+            plan = self._plans[node.__class__] = (
+                _special_visit(_ToAst, node.__class__), target,
+                target is not None and 'lineno' in target._attributes)
+        special, target, located = plan
+        if not located:
+            return self._copy(node, target) if special is None else special(self, node)
+        outer = self.loc
+        loc = self.loc = _location(node, outer)
+        # gast's special cases copy the node's own location, and `loc` has it too
+        new_node = self._copy(node, target) if special is None else special(self, node)
+        new_node.__dict__.update(loc)
+        self.loc = outer
+        return new_node
+
+    def generic_visit(self, node):  # gast's special cases fall back on it
+        return self._copy(node, getattr(ast, node.__class__.__name__, None))
+
+    def _copy(self, node, target):
+        if target is None:  # not a node of the target tree (as gast does: dropped)
+            return None
+        new_node = target.__new__(target)
+        _copy_fields(self.visit, node, new_node.__dict__)
+        return new_node
+
+    def _make_arg(self, node):
+        # gast's visit_arguments makes each ast.arg here, not through `visit`
+        if node is None:
+            return None
+        outer = self.loc
+        loc = self.loc = _location(node, outer)
+        new_node = _gast_ast3.GAstToAst3._make_arg(self, node)
+        new_node.__dict__.update(loc)
+        self.loc = outer
+        return new_node
 
     def visit_Name(self, node):
-        # gast's visit_Name, without the generic visits of `id` and `ctx` and with
-        # ast.copy_location's rule inlined (a name is a third of all nodes)
+        # gast's visit_Name, without the generic visits of `id` and `ctx` (a name is a third
+        # of all nodes); `visit` sets the location
         ctx = _AST_CTX.get(node.ctx.__class__)
         if ctx is None:  # gast.Param only appears in arguments, which gast converts itself
-            return _ToAstBase.visit_Name(self, node)
-        return _copy_location(ast.Name(node.id, ctx()), node)
+            return _gast_ast3.GAstToAst3.visit_Name(self, node)
+        new_node = _AST_NAME.__new__(_AST_NAME)
+        values = new_node.__dict__
+        values['id'] = node.id
+        values['ctx'] = ctx
+        return new_node
+
+    def visit_Load(self, node):
+        return _AST_CTX[gast.Load]
+
+    def visit_Store(self, node):
+        return _AST_CTX[gast.Store]
+
+    def visit_Del(self, node):
+        return _AST_CTX[gast.Del]
 
 
 def ast_to_gast(node):
@@ -132,54 +213,15 @@ def ast_to_gast(node):
 
 
 def gast_to_ast(node):
-    """`gast.gast_to_ast`, faster."""
-    return _ToAst().visit(node)
+    """`gast.gast_to_ast` then `ast.fix_missing_locations`, in one faster pass.
 
-
-def fix_missing_locations(node):
-    """`ast.fix_missing_locations`, faster: fills in locations missing from `node`'s tree.
-
-    A node without a line number gets its parent's location (the root's default is line 1,
-    column 0), as in `ast.fix_missing_locations`.
+    Every node gets a location: its own, or else its nearest located ancestor's (line 1,
+    column 0 at the root). The result compiles (and unparses) as is.
 
     Args:
-      node: an ast node.
+      node: a gast node.
 
     Returns:
-      `node`.
+      The ast node.
     """
-    stack = [(node, 1, 0, 1, 0)]
-    pop = stack.pop
-    push = stack.append
-    while stack:
-        n, lineno, col, end_lineno, end_col = pop()
-        if 'lineno' in n._attributes:
-            value = getattr(n, 'lineno', None)
-            if value is None:
-                n.lineno = lineno
-            else:
-                lineno = value
-            value = getattr(n, 'end_lineno', None)
-            if value is None:
-                n.end_lineno = end_lineno
-            else:
-                end_lineno = value
-            value = getattr(n, 'col_offset', None)
-            if value is None:
-                n.col_offset = col
-            else:
-                col = value
-            value = getattr(n, 'end_col_offset', None)
-            if value is None:
-                n.end_col_offset = end_col
-            else:
-                end_col = value
-        for field in n._fields:
-            value = getattr(n, field, None)
-            if type(value) is _list:
-                for item in value:
-                    if isinstance(item, _AST):
-                        push((item, lineno, col, end_lineno, end_col))
-            elif isinstance(value, _AST):
-                push((value, lineno, col, end_lineno, end_col))
-    return node
+    return _ToAst().visit(node)

@@ -37,7 +37,7 @@ def compile_ast(nodes, filename, flags=0):
       A code object.
     """
     module = gast.Module(body=list(nodes), type_ignores=[])
-    tree = ast_convert.fix_missing_locations(ast_convert.gast_to_ast(module))
+    tree = ast_convert.gast_to_ast(module)
     return compile(tree, filename, 'exec', flags=flags, dont_inherit=True)
 
 

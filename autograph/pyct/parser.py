@@ -68,7 +68,7 @@ def unparse(node):
     """
     if isinstance(node, (list, tuple)):
         node = gast.Module(body=list(node), type_ignores=[])
-    tree = ast_convert.fix_missing_locations(ast_convert.gast_to_ast(node))
+    tree = ast_convert.gast_to_ast(node)
     out = io.StringIO()
     _unparser_class()(tree, out)
     return out.getvalue().strip('\n') + '\n'

@@ -620,10 +620,10 @@ class _Generator(scalars.ScalarCode):
         """
         return tensor not in self._block[2]
 
-    def counting_loop(self, node):
+    def counting_loop(self, node, test=None, ignore=None):
         """`emitters.counting_loop` for a while node: (k, bound, increment) or None."""
         return emitters.counting_loop(node.attrs["cond_graph"], node.attrs["body_graph"],
-                                      node.attrs["num_loop_vars"])
+                                      node.attrs["num_loop_vars"], test, ignore)
 
     def statement_text(self, tensor):
         """The expression of `tensor`'s value as a statement uses it (no outer parentheses)."""

@@ -83,7 +83,7 @@ _REFINE = {
 }
 
 
-def counting_loop(cond_graph, body_graph, num_loop_vars):
+def counting_loop(cond_graph, body_graph, num_loop_vars, test=None, ignore=None):
     """Recognises `while i < bound: ...; i = i + 1` with a loop-invariant bound.
 
     Python's `for i in range(i, bound)` runs it: the same values of i (i < bound <= the
@@ -93,13 +93,16 @@ def counting_loop(cond_graph, body_graph, num_loop_vars):
         cond_graph: The while loop's condition subgraph.
         body_graph: Its body subgraph.
         num_loop_vars: The number of loop variables (the first inputs of both subgraphs).
+        test: The tensor of cond_graph the loop tests (default: its output).
+        ignore: Nodes of cond_graph the loop does not emit (a test's exit-flag conjunct).
 
     Returns:
         (k, bound, increment): the loop variable's index, the bound tensor (of cond_graph) and
         the body node computing i + 1; or None.
     """
-    tests = [n for n in cond_graph.nodes if not n.is_source]
-    if len(tests) != 1 or tests[0].outputs[0] is not cond_graph.outputs[0]:
+    test = cond_graph.outputs[0] if test is None else test
+    tests = [n for n in cond_graph.nodes if not n.is_source and n not in (ignore or ())]
+    if len(tests) != 1 or tests[0].outputs[0] is not test:
         return None
     test = tests[0]
     if registry.OPS[test.op].kernel is not operator.lt or test.attrs:

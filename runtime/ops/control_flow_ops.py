@@ -282,6 +282,87 @@ def _conjunct(test):
     return test
 
 
+_COMPARISONS = (operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne)
+
+
+def _is_false(tensor):
+    """Whether `tensor` is the output of a constant False."""
+    node = tensor.node
+    return node.is_constant and node.attrs["value"].dtype == bool and \
+        not bool(node.attrs["value"])
+
+
+def _position(tensors, tensor):
+    """The index of `tensor` in `tensors` (by identity: `==` on tensors is an op), or None."""
+    return next((j for j, t in enumerate(tensors) if t is tensor), None)
+
+
+def _exit_flag(node):
+    """A loop test `test and not done` on a flag that starts False: the loop of a `break`.
+
+    autograph stages a loop with a `break` with a flag in its test: `for i in range(n)` as
+    `cond(i < n, not done, False)`, and `while test` as `cond(not done, test, False)` (the
+    test inside the branch). Python's `while test: ...; if done: break` runs the same
+    iterations: done is False on entry, and after each iteration both exit exactly when done.
+    In the first form the staged loop reads `i < n` once more after the break, so the rest of
+    its test may only be comparisons of scalars (they cannot raise, and reading them has no
+    effect); the second reads its test exactly when Python does.
+
+    Returns:
+        (k, test, skipped, branch): the flag's loop-variable index; the tensor the loop still
+        tests; the nodes of the cond graph that the `break` replaces (the `cond`, and the
+        `not` when it is there); and for the second form (the branch graph computing the test,
+        the cond's operands it is bound to), else None. Or None when the test is not so.
+    """
+    n = node.attrs["num_loop_vars"]
+    cond_graph = node.attrs["cond_graph"]
+    conjunction = cond_graph.outputs[0].node
+    if conjunction.op != "cond" or len(conjunction.outputs) != 1:
+        return None
+    true_graph, false_graph = conjunction.attrs["true_graph"], conjunction.attrs["false_graph"]
+    operands = conjunction.inputs[1:]
+    pred = conjunction.inputs[0]
+    if pred.node.op == "logical_not":  # `cond(not done, test, False)`
+        negation, branch, test = pred.node, (true_graph, operands), true_graph.outputs[0]
+        false = false_graph.outputs[0]
+        if not (_is_false(false) or (false.node.is_placeholder and
+                                     operands[_position(false_graph.inputs, false)] is pred)):
+            return None
+        read = [t for m in true_graph.nodes for t in m.inputs] + [test]
+        if any(operands[_position(true_graph.inputs, t)] is pred
+               for t in read if t.node.is_placeholder):
+            return None  # the test reads `not done` itself
+    elif _is_false(false_graph.outputs[0]):  # `cond(i < n, not done, False)`
+        negation, branch, test = true_graph.outputs[0].node, None, pred
+        if negation.is_placeholder:  # computed before the cond and passed in
+            negation = operands[_position(true_graph.inputs, true_graph.outputs[0])].node
+        elif any(not m.is_source and m is not negation for m in true_graph.nodes):
+            return None
+    else:
+        return None
+    if negation.op != "logical_not":
+        return None
+    done = negation.inputs[0]
+    inside = negation.graph is true_graph
+    if inside:
+        if not done.node.is_placeholder:
+            return None
+        done = operands[_position(true_graph.inputs, done)]
+    k = _position(cond_graph.inputs[:n], done)
+    if k is None or not _is_false(node.inputs[k]):
+        return None
+    skipped = {conjunction} if inside else {conjunction, negation}
+    if any(t is negation.outputs[0] for m in cond_graph.nodes if m not in skipped
+           for t in m.inputs):
+        return None
+    for m in cond_graph.nodes:
+        if not m.is_source and m not in skipped and (
+                registry.OPS[m.op].kernel not in _COMPARISONS or m.attrs or
+                any(t.shape != () for t in m.inputs)):
+            return None
+    return k, test, skipped, branch
+
+
 def _emit_while(gen, node, depth):
     n = node.attrs["num_loop_vars"]
     cond_graph = node.attrs["cond_graph"]
@@ -298,14 +379,30 @@ def _emit_while(gen, node, depth):
     gen.bind(body_graph, names + captured, sources)
     header = len(gen.lines)
     gen.line(depth, "while True:", node)
-    loop = gen.counting_loop(node)
+    exit_flag = _exit_flag(node)
+    test, flag, branch = cond_graph.outputs[0], None, None
+    if exit_flag is not None:  # `while test: ...; if done: break`
+        k_flag, test, flag, branch = exit_flag
+        gen.skip.update(flag)
+    loop = gen.counting_loop(node, test, flag) if branch is None else None
+    # a break leaves a `for` loop's counter one short of the while loop's
+    if loop is not None and flag is not None and not gen.output_unused(node.outputs[loop[0]]):
+        loop = None
     # the body's `1 + i` when Python can iterate it: the counter is not read after the loop
     # (asked before the nested blocks are emitted: they replace the block being read)
     value = None
     if loop is not None and gen.output_unused(node.outputs[loop[0]]):
         value = gen.offset_counter(node, loop[0], loop[2])
-    if gen.block(cond_graph, depth + 1):
-        gen.line(depth + 1, f"if not {gen.truth(gen.env[cond_graph.outputs[0]])}:", node)
+    emitted = gen.block(cond_graph, depth + 1)
+    positions = {t: k for k, t in enumerate(cond_graph.inputs)}
+    if branch is not None:  # the test is computed in the cond's branch: bound to its operands
+        true_graph, operands = branch
+        gen.bind(true_graph, [gen.env.get(t) for t in operands], operands)
+        emitted = gen.block(true_graph, depth + 1) or emitted
+        positions = {t: positions[u] for t, u in zip(true_graph.inputs, operands)
+                     if u in positions}
+    if emitted:
+        gen.line(depth + 1, f"if not {gen.truth(gen.env[test])}:", node)
         gen.line(depth + 2, "break")
         loop = None
     elif loop is not None:  # `for i in range(i, n):`, the increment left to range
@@ -324,22 +421,24 @@ def _emit_while(gen, node, depth):
         gen.skip.add(increment)
         gen.env[increment.outputs[0]] = counter
     else:  # the test is one expression: `while i < n:`
-        test = gen.truth(gen.statement_text(cond_graph.outputs[0]))
-        gen.lines[header] = gen.lines[header].replace("while True:", f"while {test}:")
+        text = gen.truth(gen.statement_text(test))
+        gen.lines[header] = gen.lines[header].replace("while True:", f"while {text}:")
     lazy = _lazy_counters(node, loop[0] if loop is not None else None)
     for _, steps in lazy:
         gen.lazy.update(steps)
     # The body runs only where the test held: `i < n` bounds i (no wrap needed for i + 1).
-    positions = {t: k for k, t in enumerate(cond_graph.inputs)}
-    for t, interval in gen.refine_when_true(_conjunct(cond_graph.outputs[0])):
+    for t, interval in gen.refine_when_true(_conjunct(test)):
         if t in positions:
             gen.interval[body_graph.inputs[positions[t]]] = interval
     start = len(gen.lines)
     gen.block(body_graph, depth + 1, out_names=names)
     gen.assign(names, body_graph.outputs, depth + 1)
+    if flag is not None:
+        gen.line(depth + 1, f"if {names[k_flag]}:", node)
+        gen.line(depth + 2, "break")
     if len(gen.lines) == start:
         gen.line(depth + 1, "pass")
-    if loop is not None and value is None:
+    if loop is not None and value is None and flag is None:
         # a while loop leaves i at n (or at its start when that is past n)
         gen.line(depth, f"if {counter} < {bound}:", node)
         gen.line(depth + 1, f"{counter} = {bound}", node)

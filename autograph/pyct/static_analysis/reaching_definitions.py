@@ -3,8 +3,6 @@
 Requires activity analysis (activity.resolve) and the CFGs (cfg.build) of the tree.
 """
 
-import weakref
-
 import gast
 
 from autograph.pyct import anno
@@ -137,9 +135,9 @@ class Analyzer(cfg.GraphVisitor):
                     node_symbols[s] = def_
                 # Every param receives a definition. Params are not necessarily
                 # considered as "modified".
-                for s, p in node_scope.params.items():
+                for s, owner in node_scope.params.items():
                     def_ = self._definition_factory()
-                    def_.param_of = weakref.ref(p)
+                    def_.param_of = owner
                     node_symbols[s] = def_
                 self.gen_map[node] = _NodeState(node_symbols)
 

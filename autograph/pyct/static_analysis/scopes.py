@@ -1,5 +1,7 @@
 """Activity scopes: the symbols a block of code reads, modifies and binds."""
 
+import weakref
+
 
 class Scope(object):
     """Encloses local symbol definition and usage information.
@@ -8,8 +10,8 @@ class Scope(object):
     Note that scopes do not necessarily align with Python's scopes. For example,
     the body of an if statement may be considered a separate scope.
 
-    The scope holds the function nodes of its parameters strongly: scopes live in the
-    annotations of the same tree, so both have the same life span.
+    The scope holds the function nodes of its parameters by weak references (plain
+    references to them, not a WeakValueDictionary, so copying a scope stays cheap).
 
     Scope objects are mutable during construction only, and must be frozen using
     `Scope.finalize()` before use. Furthermore, a scope is consistent only after
@@ -47,8 +49,10 @@ class Scope(object):
         not bound here. See
         https://docs.python.org/3/reference/executionmodel.html for a precise
         definition.
-      params: Dict[qual_names.QN, ast.Node], function arguments
-        visible in this scope, mapped to the function node that defines them.
+      params: Dict[qual_names.QN, weakref.ref], function arguments visible in this
+        scope, mapped to a weak reference to the function node that defines them (the
+        scope is an annotation inside that node's tree: a strong reference would make
+        the whole tree a reference cycle, left for the garbage collector to traverse).
       enclosing_scope: Scope, the innermost isolated scope that is a transitive
         parent of this scope. May be the scope itself.
       referenced: Set[qual_names.QN], the totality of the symbols used by this
@@ -185,4 +189,4 @@ class Scope(object):
                                       tuple(sorted(map(str, self.modified))))
 
     def mark_param(self, name, owner):
-        self.params[name] = owner
+        self.params[name] = weakref.ref(owner)

@@ -49,7 +49,7 @@ def test_params_and_function_scopes():
     args_scope = anno.getanno(fn.args, anno.Static.SCOPE)
     assert _names(args_scope.params) == ['a', 'b', 'c', 'k']
     assert _names(args_scope.bound) == ['a', 'b', 'c', 'k']
-    assert args_scope.params[qual_names.QN('a')] is fn
+    assert args_scope.params[qual_names.QN('a')]() is fn
     _assert_scope(anno.getanno(fn, anno.Static.SCOPE), read=['d0'], modified=['f'])
     _assert_scope(anno.getanno(fn, NodeAnno.BODY_SCOPE), read=['a'])
     whole = anno.getanno(fn, NodeAnno.ARGS_AND_BODY_SCOPE)
