@@ -3,7 +3,8 @@
 Run: `python benchmarks/call_overhead.py [--number N] [--rounds R]`. Prints microseconds per
 call for: the bare numpy computation, the graph's executor called directly, a
 ConcreteFunction call, and Function.__call__ (the generated entry of the steady signature:
-checks, unwrapping, executor, wrapping; see runtime/function_calls.py), for both executors.
+checks, unwrapping, executor, wrapping; see runtime/function_calls.py), also with a Python
+number argument, for both executors.
 The overhead column is the difference to the direct executor call. Every measurement is taken
 once per round, the rounds interleaved, and the minimum over the rounds is printed (the
 machine may be shared).
@@ -48,6 +49,11 @@ def main(argv=None):
         rows += [(direct, lambda run=run: run(x_np, y_np), None),
                  (executor + ": ConcreteFunction(x, y)", lambda c=concrete: c(x, y), direct),
                  (executor + ": Function(x, y)", lambda fn=fn: fn(x, y), direct)]
+        # a Python number argument is part of the trace's key; the graph has one input
+        run_2 = fn.get_concrete_function(x, 2.0)._run
+        direct_2 = executor + ": the (x, 2.0) trace's executor"
+        rows += [(direct_2, lambda run=run_2: run(x_np), None),
+                 (executor + ": Function(x, 2.0)", lambda fn=fn: fn(x, 2.0), direct_2)]
     best = {}
     for _ in range(args.rounds):
         for name, call, _ in rows:

@@ -276,18 +276,9 @@ class Function:
         return self._call_traced(args, kwargs)
 
     def _call_by_table(self, args):
-        """Runs an all-tensor call of an earlier signature that the generated `_call` missed."""
-        key = []
-        values = []
-        for arg in args:
-            if type(arg) is not EagerTensor:
-                return _MISS
-            value = arg._value
-            values.append(value)
-            key.append(value.shape)
-            key.append(value.dtype)
-        key = tuple(key)
-        concrete = self._fast.get(key)
+        """Runs a positional call of an earlier signature that the generated `_call` missed."""
+        key = function_calls.table_key(args)
+        concrete = None if key is None else self._fast.get(key)
         if concrete is None:
             return _MISS
         # The same signature twice in a row is the new steady one (unless a scope open in
@@ -296,11 +287,12 @@ class Function:
             self._specialize(concrete, args)
         self._fast.last_hit = key
         self._detector.untraced += 1  # called_without_tracing(), inlined
-        return concrete._call_values(values)
+        return concrete._call_values([arg._value for arg in args if type(arg) is EagerTensor])
 
     def _specialize(self, concrete, args):
-        """Makes `_call` run `concrete` for calls with the dtypes and shapes of `args`."""
-        specs = [(arg._value.dtype, arg._value.shape) for arg in args]
+        """Makes `_call` run `concrete` for calls like `args` (see SignatureTable)."""
+        specs = [(arg._value.dtype, arg._value.shape) if type(arg) is EagerTensor
+                 else function_calls.PythonArg(arg) for arg in args]
         self._call = function_calls.entry(specs, concrete, weakref.ref(self), self._detector)
 
     def _call_traced(self, args, kwargs):
@@ -310,19 +302,11 @@ class Function:
             concrete, values = self._lookup(args, kwargs, feed=True)
             if self._trace_count == traces:
                 self._detector.called_without_tracing()
-            # Only when the tensors are the whole signature: a default value, which the
-            # table's key does not hold, may change between calls (a mutated list).
-            if not kwargs and all(type(a) is EagerTensor for a in args) and (
-                    concrete._fast_inputs is not None
-                    and len(concrete._fast_inputs) == len(args)):
+            key = None if kwargs else function_calls.table_key(args)
+            if key is not None and _runs_by_position(concrete, args):
                 fast = self._fast
                 if len(fast) >= _FAST_CACHE_LIMIT:
                     fast.clear()
-                key = []
-                for arg in args:
-                    key.append(arg._value.shape)
-                    key.append(arg._value.dtype)
-                key = tuple(key)
                 fast[key] = concrete
                 fast.last_hit = key  # the next call with this signature makes its entry
         result = concrete._call_values(values)
@@ -602,6 +586,27 @@ class Function:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+def _runs_by_position(concrete, args):
+    """Whether `concrete` runs positional `args` fed in order (the SignatureTable's calls).
+
+    That is, each tensor argument is the next graph input and each Python argument was traced
+    as itself, and nothing else was: a default value, which a table key does not hold, may
+    change between calls (a mutated list), and an input_signature makes Python numbers
+    tensors.
+    """
+    traced = concrete._positional
+    if concrete._keywords or len(traced) != len(args):
+        return False
+    inputs = iter(concrete.graph.inputs)
+    for arg, value in zip(args, traced):
+        if type(arg) is EagerTensor:
+            if value is not next(inputs, None):
+                return False
+        elif type(value) is not type(arg) or value != arg:
+            return False
+    return next(inputs, None) is None
+
 
 def _deferrable(error, graph):
     """Whether a trace-time exception is raised when the trace runs (see `_trace_once`).

@@ -27,6 +27,7 @@ less per call). The source depends only on the arity, each argument's shape patt
 kind of owner and output, so it is compiled once per process; each entry is a closure over its
 own constants.
 """
+import collections
 import itertools
 import linecache
 
@@ -38,6 +39,9 @@ from runtime.tensor import SymbolicTensor
 
 MISS = object()  # an omitted parameter of an entry (no caller can pass it)
 
+# The Python values an entry compares (type and ==), as the trace cache keys them.
+PRIMITIVES = (type(None), bool, int, float, complex, str, bytes)
+
 # (shape patterns, one output, for a Function) -> the compiled factory of its entries; the
 # source names no constant, so few exist (cleared past _FACTORY_LIMIT all the same)
 _FACTORIES = {}
@@ -45,13 +49,20 @@ _FACTORY_LIMIT = 256
 _counter = itertools.count()  # numbers the entries' pseudo file names
 
 
+class PythonArg(collections.namedtuple("PythonArg", ["value"])):
+    """The spec of an entry's argument that is a Python primitive, equal to `value`."""
+
+    __slots__ = ()
+
+
 def entry(specs, concrete, owner, detector=None):
     """Returns a function of a call's arguments that runs `concrete` when they fit `specs`.
 
     Args:
-        specs: One (numpy dtype, shape) per positional argument, each an EagerTensor. The
-            shape is a tuple of ints (exact), a tuple with None for any size in that dimension,
-            or None for any shape.
+        specs: One per positional argument: (numpy dtype, shape) for an EagerTensor, whose
+            shape is a tuple of ints (exact), a tuple with None for any size in that
+            dimension, or None for any shape; or a PythonArg for a Python primitive (None,
+            bool, int, float, complex, str or bytes) of the value's type, equal to it.
         concrete: The ConcreteFunction to run (its executor `_run` and output packer `_pack`).
         owner: A weak reference to the Function or ConcreteFunction whose `__call__` the entry
             is: its `_call_general(args, kwargs)` runs every call that does not fit.
@@ -62,7 +73,7 @@ def entry(specs, concrete, owner, detector=None):
     Returns:
         A function taking the call's arguments.
     """
-    patterns = tuple(_pattern(shape) for _, shape in specs)
+    patterns = tuple(_pattern(spec) for spec in specs)
     key = (patterns, concrete._pack is pack_one, detector is not None)
     factory = _FACTORIES.get(key)
     if factory is None:
@@ -70,8 +81,8 @@ def entry(specs, concrete, owner, detector=None):
             _FACTORIES.clear()
         factory = _FACTORIES[key] = _compile_factory(*key)
     constants = []
-    for dtype, shape in specs:
-        constants += [dtype, shape]
+    for spec in specs:
+        constants += [type(spec.value), spec.value] if type(spec) is PythonArg else spec
     return factory(concrete._run, concrete._pack, owner, detector, *constants)
 
 
@@ -90,7 +101,11 @@ def general(owner, args, kwargs):
 
 
 class SignatureTable(dict):
-    """A Function's table: (shape, dtype, ...) of all-EagerTensor positional calls -> trace.
+    """A Function's table of positional calls of EagerTensors and Python primitives.
+
+    A key has two items per argument, (shape, dtype) of a tensor's value or (type, value) of a
+    Python primitive (a type never equals a shape tuple); the value is the ConcreteFunction
+    whose graph inputs are the tensors in order.
 
     Attributes:
         last_hit: The key of the latest call found here (or traced); the same key twice in a
@@ -112,8 +127,27 @@ def given(params, rest):
     return params + rest
 
 
-def _pattern(shape):
-    """The part of a shape the source depends on: None, 'exact' or (rank, known dims)."""
+def table_key(args):
+    """The SignatureTable key of a call's positional arguments, or None if one is neither."""
+    key = []
+    for arg in args:
+        if type(arg) is EagerTensor:
+            value = arg._value
+            key.append(value.shape)
+            key.append(value.dtype)
+        elif type(arg) in PRIMITIVES:
+            key.append(type(arg))
+            key.append(arg)
+        else:
+            return None
+    return tuple(key)
+
+
+def _pattern(spec):
+    """What the source depends on: 'python', or of a shape None, 'exact' or (rank, known dims)."""
+    if type(spec) is PythonArg:
+        return "python"
+    shape = spec[1]
     if shape is None:
         return None
     if None not in shape:
@@ -134,10 +168,14 @@ def _checks(i, pattern):
 
 
 def _compile_factory(patterns, one_output, for_function):
-    """Compiles `make(run, pack, owner, detector, dtype_0, shape_0, ...)` -> entry."""
+    """Compiles `make(run, pack, owner, detector, dtype_0, shape_0, ...)` -> entry.
+
+    A Python argument's two constants are its type and value (`type_1, traced_1`).
+    """
     arity = len(patterns)
     args = [f"arg_{i}" for i in range(arity)]
-    values = [f"value_{i}" for i in range(arity)]
+    tensors = [i for i, pattern in enumerate(patterns) if pattern != "python"]
+    values = [f"value_{i}" for i in tensors]
     guard = ["rest", "kwargs"] + (
         ["_open_scopes", "config._run_functions_eagerly"] if for_function else [])
     run = f"run({', '.join(values)})"
@@ -147,14 +185,17 @@ def _compile_factory(patterns, one_output, for_function):
         ran = [f"return pack({run})"]
     if for_function:
         ran.insert(0, "detector.untraced += 1")
-    body = [f"{v} = {a}._value" for v, a in zip(values, args)]
-    if arity:
-        checks = [c for i, pattern in enumerate(patterns) for c in _checks(i, pattern)]
+    body = [f"value_{i} = arg_{i}._value" for i in tensors]
+    if tensors:
+        checks = [c for i in tensors for c in _checks(i, patterns[i])]
         body.append(f"if {' and '.join(checks)}:")
         ran = ["    " + line for line in ran]
-    tests = [f"not ({' or '.join(guard)})"] + [f"type({a}) is EagerTensor" for a in args]
+    tests = [f"not ({' or '.join(guard)})"] + [
+        f"type(arg_{i}) is type_{i} and arg_{i} == traced_{i}" if pattern == "python"
+        else f"type(arg_{i}) is EagerTensor" for i, pattern in enumerate(patterns)]
     params = "".join(f"{a}=MISS, " for a in args) + ("/, " if args else "")
-    constants = "".join(f", dtype_{i}, shape_{i}" for i in range(arity))
+    constants = "".join(f", type_{i}, traced_{i}" if pattern == "python"
+                        else f", dtype_{i}, shape_{i}" for i, pattern in enumerate(patterns))
     source = "\n".join(
         [f"def make(run, pack, owner, detector{constants}):",
          f"    def call({params}*rest, **kwargs):",

@@ -84,15 +84,55 @@ def power(x, n):
 def test_a_python_scalar_argument_keys_the_trace(executor):
     f = tf.function(power, executor=executor)
     x = tf.constant(3.0)
-    assert _steady(f, x, tf.constant(2.0)).numpy() == 9.0
     n = 2
-    for _ in range(3):
-        assert f(x, n).numpy() == 9.0
+    assert _steady(f, x, n).numpy() == 9.0
     n += 1  # a new value of the same Python type
     assert f(x, n).numpy() == 27.0
     assert f(x, 2).numpy() == 9.0
-    assert f(x, tf.constant(3.0)).numpy() == 27.0
-    assert f.experimental_get_tracing_count() == 3
+    assert f(x, 2.5).numpy() == np.float32(3.0) ** np.float32(2.5)
+    assert f(x, True).numpy() == 3.0  # equal to 1, but a bool: another trace
+    assert f(x, tf.constant(2.0)).numpy() == 9.0
+    assert f.experimental_get_tracing_count() == 5
+    for n in (2, 3, 2, 3, 3, 3, 2, 2, 2):  # alternating, then steady: table, then entries
+        assert f(x, n).numpy() == 3.0 ** n
+    assert f.experimental_get_tracing_count() == 5
+
+
+def select(x, mode, offset):
+    if mode == "double":
+        x = x * 2.0
+    if offset is not None:
+        x = x + offset
+    return x
+
+
+def test_string_and_none_arguments_key_the_trace(executor):
+    f = tf.function(select, executor=executor)
+    x = tf.constant(1.0)
+    assert _steady(f, x, "double", None).numpy() == 2.0
+    assert f(x, "same", None).numpy() == 1.0
+    assert f(x, "double", 1.0).numpy() == 3.0
+    assert f(x, "double", None).numpy() == 2.0
+
+
+def test_python_numbers_under_an_input_signature_are_fed_as_tensors(executor):
+    f = tf.function(power, executor=executor, input_signature=[tf.TensorSpec([], tf.float32)] * 2)
+    x = tf.constant(3.0)
+    for n in (2.0, 2.0, 2.0, 3.0, 3, 2.0):
+        assert f(x, n).numpy() == 3.0 ** n
+    assert f.experimental_get_tracing_count() == 1
+
+
+def hinted_power(x: tf.Tensor, n: tf.Tensor):
+    return x ** n
+
+
+def test_python_numbers_hinted_as_tensors_are_fed_as_tensors(executor):
+    f = tf.function(hinted_power, executor=executor, experimental_follow_type_hints=True)
+    x = tf.constant(3.0)
+    for n in (2.0, 2.0, 2.0, 3.0, 2.0):
+        assert f(x, n).numpy() == 3.0 ** n
+    assert f.experimental_get_tracing_count() == 1
 
 
 def scaled_by_default(x, scale=[2.0]):  # noqa: B006 - the mutable default is the point
