@@ -16,7 +16,11 @@ The code is shaped as a person would write it:
   a loop's test bounds its counter (`while i < n:` needs no wrap of `i + 1`); other rank-0
   numbers are numpy scalars (~20x faster than 0-d arrays);
 - a scalar read once is computed where it is read (`while (n % 2) == 0:`), not in a local;
-- a loop's test is its `while` condition when it is one expression;
+- a loop's test is its `while` condition when it is one expression, a counted loop is
+  `for i in range(i, n)`, and a loop with a `break` tests its flag at the end of the body
+  (`while i < n: ...; if done: break`), not in its condition;
+- a loop reads single elements of an int or bool array from a memoryview made before it (a
+  Python int, no numpy scalar), and one dimension of a shape is `x.shape[k]`;
 - a value that is a loop variable's (or branch output's) next value is written straight into
   that variable when its old value is dead, so there are no copies or tuple shuffles.
 
