@@ -300,39 +300,54 @@ def _position(tensors, tensor):
 def _exit_flag(node):
     """A loop test `test and not done` on a flag that starts False: the loop of a `break`.
 
-    autograph stages `for i in range(n): ... break` as `while i < n and not done:`, so
-    `cond(i < n, not done, False)` is the test. Python's `while i < n: ...; if done: break`
-    runs the same iterations: done is False on entry, and after each iteration both exit
-    exactly when done. The one difference is that the staged test reads `i < n` once more
-    after the break, so the rest of the test is only comparisons of scalars (they cannot
-    raise, and reading them has no effect).
+    autograph stages a loop with a `break` with a flag in its test: `for i in range(n)` as
+    `cond(i < n, not done, False)`, and `while test` as `cond(not done, test, False)` (the
+    test inside the branch). Python's `while test: ...; if done: break` runs the same
+    iterations: done is False on entry, and after each iteration both exit exactly when done.
+    In the first form the staged loop reads `i < n` once more after the break, so the rest of
+    its test may only be comparisons of scalars (they cannot raise, and reading them has no
+    effect); the second reads its test exactly when Python does.
 
     Returns:
-        (k, test, skipped): the flag's loop-variable index, the tensor of the cond graph the
-        loop still tests, and the nodes of the cond graph that the `break` replaces (the
-        `cond` and the `not`); or None.
+        (k, test, skipped, branch): the flag's loop-variable index; the tensor the loop still
+        tests; the nodes of the cond graph that the `break` replaces (the `cond`, and the
+        `not` when it is there); and for the second form (the branch graph computing the test,
+        the cond's operands it is bound to), else None. Or None when the test is not so.
     """
     n = node.attrs["num_loop_vars"]
     cond_graph = node.attrs["cond_graph"]
     conjunction = cond_graph.outputs[0].node
-    if conjunction.op != "cond" or len(conjunction.outputs) != 1 or \
-            not _is_false(conjunction.attrs["false_graph"].outputs[0]):
+    if conjunction.op != "cond" or len(conjunction.outputs) != 1:
         return None
-    true_graph = conjunction.attrs["true_graph"]
-    negation = true_graph.outputs[0].node  # `not done` in the branch, or passed into it
-    if negation.is_placeholder:
-        negation = conjunction.inputs[_position(true_graph.inputs, true_graph.outputs[0]) + 1].node
-        inside = False
+    true_graph, false_graph = conjunction.attrs["true_graph"], conjunction.attrs["false_graph"]
+    operands = conjunction.inputs[1:]
+    pred = conjunction.inputs[0]
+    if pred.node.op == "logical_not":  # `cond(not done, test, False)`
+        negation, branch, test = pred.node, (true_graph, operands), true_graph.outputs[0]
+        false = false_graph.outputs[0]
+        if not (_is_false(false) or (false.node.is_placeholder and
+                                     operands[_position(false_graph.inputs, false)] is pred)):
+            return None
+        read = [t for m in true_graph.nodes for t in m.inputs] + [test]
+        if any(operands[_position(true_graph.inputs, t)] is pred
+               for t in read if t.node.is_placeholder):
+            return None  # the test reads `not done` itself
+    elif _is_false(false_graph.outputs[0]):  # `cond(i < n, not done, False)`
+        negation, branch, test = true_graph.outputs[0].node, None, pred
+        if negation.is_placeholder:  # computed before the cond and passed in
+            negation = operands[_position(true_graph.inputs, true_graph.outputs[0])].node
+        elif any(not m.is_source and m is not negation for m in true_graph.nodes):
+            return None
     else:
-        inside = True
+        return None
     if negation.op != "logical_not":
         return None
     done = negation.inputs[0]
+    inside = negation.graph is true_graph
     if inside:
-        if any(not m.is_source and m is not negation for m in true_graph.nodes) or \
-                not done.node.is_placeholder:
+        if not done.node.is_placeholder:
             return None
-        done = conjunction.inputs[_position(true_graph.inputs, done) + 1]
+        done = operands[_position(true_graph.inputs, done)]
     k = _position(cond_graph.inputs[:n], done)
     if k is None or not _is_false(node.inputs[k]):
         return None
@@ -345,7 +360,7 @@ def _exit_flag(node):
                 registry.OPS[m.op].kernel not in _COMPARISONS or m.attrs or
                 any(t.shape != () for t in m.inputs)):
             return None
-    return k, conjunction.inputs[0], skipped
+    return k, test, skipped, branch
 
 
 def _emit_while(gen, node, depth):
@@ -365,11 +380,11 @@ def _emit_while(gen, node, depth):
     header = len(gen.lines)
     gen.line(depth, "while True:", node)
     exit_flag = _exit_flag(node)
-    test, flag = cond_graph.outputs[0], None
+    test, flag, branch = cond_graph.outputs[0], None, None
     if exit_flag is not None:  # `while test: ...; if done: break`
-        k_flag, test, flag = exit_flag
+        k_flag, test, flag, branch = exit_flag
         gen.skip.update(flag)
-    loop = gen.counting_loop(node, test, flag)
+    loop = gen.counting_loop(node, test, flag) if branch is None else None
     # a break leaves a `for` loop's counter one short of the while loop's
     if loop is not None and flag is not None and not gen.output_unused(node.outputs[loop[0]]):
         loop = None
@@ -378,7 +393,15 @@ def _emit_while(gen, node, depth):
     value = None
     if loop is not None and gen.output_unused(node.outputs[loop[0]]):
         value = gen.offset_counter(node, loop[0], loop[2])
-    if gen.block(cond_graph, depth + 1):
+    emitted = gen.block(cond_graph, depth + 1)
+    positions = {t: k for k, t in enumerate(cond_graph.inputs)}
+    if branch is not None:  # the test is computed in the cond's branch: bound to its operands
+        true_graph, operands = branch
+        gen.bind(true_graph, [gen.env.get(t) for t in operands], operands)
+        emitted = gen.block(true_graph, depth + 1) or emitted
+        positions = {t: positions[u] for t, u in zip(true_graph.inputs, operands)
+                     if u in positions}
+    if emitted:
         gen.line(depth + 1, f"if not {gen.truth(gen.env[test])}:", node)
         gen.line(depth + 2, "break")
         loop = None
@@ -404,8 +427,7 @@ def _emit_while(gen, node, depth):
     for _, steps in lazy:
         gen.lazy.update(steps)
     # The body runs only where the test held: `i < n` bounds i (no wrap needed for i + 1).
-    positions = {t: k for k, t in enumerate(cond_graph.inputs)}
-    for t, interval in gen.refine_when_true(_conjunct(cond_graph.outputs[0])):
+    for t, interval in gen.refine_when_true(_conjunct(test)):
         if t in positions:
             gen.interval[body_graph.inputs[positions[t]]] = interval
     start = len(gen.lines)

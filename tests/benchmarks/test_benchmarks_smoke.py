@@ -37,6 +37,11 @@ def test_records_have_every_measurement(quick_results):
             assert 0 < stats["min"] <= stats["median"] <= stats["max"], (record["name"], key)
         assert record["ratio"] == pytest.approx(
             record["steady"]["median"] / record["reference"]["median"])
+    nested = {r["name"]: r for r in quick_results["workloads"]}["nested_break"]
+    assert nested["exact_ratio"] == pytest.approx(
+        nested["steady"]["median"] / nested["exact_reference"]["median"])
+    assert "nested_break: its reference rounds differently" in run.format_table(
+        quick_results["workloads"])
 
 
 def test_growth_rows_match_and_grow(quick_results):
@@ -80,6 +85,41 @@ def test_known_answers_of_references():
     found, total = workloads.first_crossing_reference(x, np.array(4.5, np.float32))
     assert (int(found), float(total)) == (4, 6.0)  # 1 + 2 + 3 passes 4.5 at row 1, col 1
     assert (found.dtype, total.dtype) == (np.int32, np.float32)
+
+
+def _first_crossing_numpy_float32(x, threshold):
+    total = np.float32(0.0)  # numpy float32 scalars: float32 rounding after every add
+    for index, value in enumerate(x.ravel()):
+        if value < 0:
+            continue
+        total = total + value
+        if total > threshold:
+            return np.int32(index), total
+    return np.int32(-1), total
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_float32_reference_rounds_as_float32_bit_for_bit(seed):
+    rng = np.random.default_rng(seed)
+    scale = np.float32(2.0) ** rng.integers(-30, 30, (12, 12))
+    x = (rng.uniform(-1.0, 1.0, (12, 12)) * scale).astype(np.float32)
+    threshold = np.float32(np.abs(x).sum() / 3)
+    want = _first_crossing_numpy_float32(x, threshold)
+    got = workloads.first_crossing_float32_reference(x, threshold)
+    assert [(v.dtype, v.tobytes()) for v in got] == [(v.dtype, v.tobytes()) for v in want]
+    # the float64 reference rounds differently: this is why the float32 one exists
+    if seed == 0:
+        x = np.full((1, 3), 1.0, np.float32)
+        x[0, 1:] = 2.0 ** -24  # 1 + 2**-24 rounds to 1 in float32 (a tie, to even)
+        assert float(workloads.first_crossing_float32_reference(x, np.float32(5))[1]) == 1.0
+        assert float(workloads.first_crossing_reference(x, np.float32(5))[1]) > 1.0
+
+
+def test_float32_reference_overflows_to_inf_as_float32():
+    big = np.finfo(np.float32).max
+    x = np.array([[big, big, -1.0, 1.0]], np.float32)  # inf + 1 stays inf
+    found, total = workloads.first_crossing_float32_reference(x, np.float32(np.inf))
+    assert int(found) == -1 and np.isinf(total) and total.dtype == np.float32
 
 
 def test_in_place_references_leave_their_inputs_alone():

@@ -260,6 +260,66 @@ def test_loop_with_break_is_a_python_break(values, limit):
     assert [int(v) for v in got] == list(_first_over_python(x, limit))
 
 
+def _scan_to_stop(x, stop):
+    i = 0
+    total = 0
+    while x[i] != 0:  # reads x[i] only while no break was taken: i stays in range
+        total += x[i]
+        if total >= stop:
+            break
+        i += 1
+    return i, total
+
+
+def _scan_to_stop_python(x, stop):
+    i, total = 0, 0
+    while x[i] != 0:
+        total += x[i]
+        if total >= stop:
+            break
+        i += 1
+    return i, total
+
+
+@pytest.mark.parametrize("values, stop", [([0], 5), ([4, 0], 5), ([2, 3, 0], 5),
+                                          ([9, 1, 1, 0], 5), ([1, 1, 7], 9), ([6], 6)])
+def test_while_loop_with_break_tests_its_condition_as_python_does(values, stop):
+    # `while test: ... break` stages as `while not done and test`: the generated loop is
+    # `while test: ...; if done: break`, reading the test exactly when Python does
+    graph = _graph(_scan_to_stop, tf.TensorSpec((None,), tf.int32), tf.TensorSpec((), tf.int32))
+    source = codegen.generate(graph).source
+    assert "if break_1:\n                break\n" in source and "not break_1" not in source
+    x = np.array(values, np.int32)
+    got = _both(graph, x, np.int32(stop))
+    assert [int(v) for v in got] == list(_scan_to_stop_python(x.tolist(), stop))
+
+
+def _count_while_below(i, n, limit):
+    total = 0
+    while i < n:
+        total += i
+        if total > limit:
+            break
+        i += 1
+    return i, total
+
+
+@pytest.mark.parametrize("i, n, limit", [(0, 10, 12), (0, 10, 1000), (5, 3, 0),
+                                         (2 ** 31 - 3, 2 ** 31 - 1, 2 ** 40)])
+def test_while_counter_bounded_by_its_test_needs_no_wrap(i, n, limit):
+    graph = _graph(_count_while_below, *[tf.TensorSpec((), tf.int32)] * 3)
+    source = codegen.generate(graph).source
+    assert "while i_2 < n_1:" in source and "_wrap_int32(i_2)" not in source
+    got = _both(graph, np.int32(i), np.int32(n), np.int32(min(limit, 2 ** 31 - 1)))
+    want_i, want_total = i, 0
+    while want_i < n:
+        want_total = (want_total + want_i + 2 ** 31) % 2 ** 32 - 2 ** 31  # int32 wraps
+        if want_total > min(limit, 2 ** 31 - 1):
+            break
+        want_i += 1
+    assert [int(v) for v in got] == [want_i, want_total]
+
+
 def test_loops_that_are_not_counted_stay_while_loops():
     def by_two(i, n):
         while i < n:
