@@ -121,15 +121,6 @@ def visit_list(visit, items):
     return new_values
 
 
-def dispatch_table(cls):
-    """Returns the dict node class -> visit method of the visitor class `cls` (its own)."""
-    table = cls.__dict__.get('_traversal_dispatch')
-    if table is None:
-        table = {}
-        cls._traversal_dispatch = table
-    return table
-
-
 # Expression contexts and operators: node classes without fields, nothing below them.
 _FIELDLESS = frozenset(
     c for c in vars(gast).values()
@@ -145,11 +136,7 @@ def leaf_classes(cls):
     generic visits do not call `visit` on them at all: contexts and operators are a third of
     all nodes.
     """
-    leaves = cls.__dict__.get('_traversal_leaves')
-    if leaves is None:
-        leaves = frozenset(c for c in _FIELDLESS if not hasattr(cls, 'visit_' + c.__name__))
-        cls._traversal_leaves = leaves
-    return leaves
+    return frozenset(c for c in _FIELDLESS if not hasattr(cls, 'visit_' + c.__name__))
 
 
 class NodeVisitor(object):
@@ -159,20 +146,33 @@ class NodeVisitor(object):
     visit method for its class (see leaf_classes).
     """
 
+    # Each subclass gets its own (see __init_subclass__); NodeVisitor has no visit_X method.
+    _traversal_dispatch = {}
+    _traversal_leaves = _FIELDLESS
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # node class -> this visitor class's visit method for it, filled as nodes are met
+        cls._traversal_dispatch = {}
+        # the node classes that the generic visits do not visit (see leaf_classes)
+        cls._traversal_leaves = leaf_classes(cls)
+
     def visit(self, node):
-        cls = node.__class__
-        table = dispatch_table(type(self))
-        method = table.get(cls)
-        if method is None:
-            method = getattr(type(self), 'visit_' + cls.__name__, None)
-            if method is None:
-                method = type(self).generic_visit
-            table[cls] = method
+        method = self._traversal_dispatch.get(node.__class__) or self.method_for(node.__class__)
         return method(self, node)
+
+    @classmethod
+    def method_for(cls, node_class):
+        """The visit method (a function) of this visitor class for `node_class`, cached."""
+        method = getattr(cls, 'visit_' + node_class.__name__, None)
+        if method is None:
+            method = cls.generic_visit
+        cls._traversal_dispatch[node_class] = method
+        return method
 
     def generic_visit(self, node):
         visit = self.visit
-        leaves = leaf_classes(type(self))
+        leaves = self._traversal_leaves
         for field in node._fields:
             value = getattr(node, field, None)
             if type(value) is _list:
@@ -203,7 +203,7 @@ class NodeTransformer(NodeVisitor):
           `node`.
         """
         visit = self.visit
-        leaves = leaf_classes(type(self))
+        leaves = self._traversal_leaves
         for field in fields:
             old = getattr(node, field, None)
             if type(old) is _list:
