@@ -1,6 +1,7 @@
 """tf.function: `Function`, the per-signature cache of traced graphs (ConcreteFunctions)."""
 import functools
 import inspect
+import operator
 import os
 import threading
 import types
@@ -11,8 +12,10 @@ import autograph
 from autograph.impl import collector
 from runtime import config as _config
 from runtime import context
-from runtime.context import _state as _context_state
+from runtime.context import _open_scopes
+from runtime import function_calls
 from runtime import function_keys as keys
+from runtime.function_calls import MISS as _MISS
 from runtime import function_options
 from runtime import function_signature as signatures
 from runtime import nest
@@ -132,13 +135,13 @@ class Function:
         self._name = getattr(python_function, "__name__", type(python_function).__name__)
         self._arg_spec = signatures.ArgSpec(python_function, self._name,
                                             drop_first=_instance is not None)
-        self._jit_compile = jit_compile
+        del jit_compile  # checked by function_options.resolve; the compiled executor is its meaning
         self._follow_type_hints = follow_type_hints
         # parameters annotated tf.Tensor when following type hints, else None
         self._hinted = (function_options.tensor_hinted(python_function, self._arg_spec)
                         if follow_type_hints else None) or None
         self._cache = {}  # full cache key -> ConcreteFunction, in trace order
-        self._fast = {}  # (shape, dtype, ...) of all-EagerTensor positional calls -> concrete
+        self._fast = function_calls.SignatureTable()  # for all-EagerTensor positional calls
         self._signature_concrete = None  # the single trace when input_signature is given
         self._trace_count = 0
         self._last_leaves = None  # leaves of the latest trace, for retrace explanations
@@ -149,6 +152,10 @@ class Function:
         self._lock = threading.RLock()
         # shared by every Function of this Python function (a new Function in a loop warns)
         self._detector = function_tracing.detector_for(python_function)
+        # what __call__ runs: the general path, until `_specialize` generates an entry. Set
+        # here, as the last of 28 attributes, the instance dict stays a key-sharing one
+        # (one more attribute, or one added later, would make it 1.3 KB larger).
+        self._call = functools.partial(function_calls.call_general, weakref.ref(self))
 
     # -- public surface -------------------------------------------------------------------
 
@@ -228,7 +235,6 @@ class Function:
             ref = lambda: instance  # noqa: E731 - not weakly referenceable: held strongly
         bound = Function(self._fn, self._input_signature, self._autograph,
                          self._reduce_retracing, self._executor, _instance=ref,
-                         jit_compile=self._jit_compile,
                          follow_type_hints=self._follow_type_hints)
         self._bound[key] = (ref, bound)
         return bound
@@ -238,8 +244,10 @@ class Function:
 
     # -- calling --------------------------------------------------------------------------
 
-    def __call__(self, *args, **kwargs):
-        """Runs the function: reuses the trace matching the arguments, or traces a new one.
+    # Calls read `_call` through this property and call it: one Python frame, where a
+    # `def __call__` calling it would be two.
+    __call__ = property(operator.attrgetter("_call"), doc="""
+        Runs the function: reuses the trace matching the arguments, or traces a new one.
 
         Args:
             *args: Positional arguments of the Python function.
@@ -253,47 +261,56 @@ class Function:
                 created on a call after the first.
             TypeError: if an argument is a symbolic tensor leaked from another trace.
             FunctionRecursionError: if the function calls itself with the same trace key.
-        """
-        if not kwargs and not _config._run_functions_eagerly and not _context_state.tapes:
-            # Fast path: all-tensor positional calls, keyed on (shape, dtype) per argument.
-            key = []
-            values = []
-            for arg in args:
-                if type(arg) is not EagerTensor:
-                    break
-                value = arg._value
-                values.append(value)
-                key.append(value.shape)
-                key.append(value.dtype)
-            else:
-                concrete = self._fast.get(tuple(key))
-                stack = _context_state.stack  # context.executing_eagerly(), inlined
-                if concrete is not None and (not stack or stack[-1] is None):
-                    self._detector.untraced += 1  # called_without_tracing(), inlined
-                    return concrete._pack(concrete._run(*values))
-        return self._call_slow(args, kwargs)
+        """)
 
-    def _call_slow(self, args, kwargs):
+    def _call_general(self, args, kwargs):
+        """Every call that the generated `_call` does not run."""
         if _config._run_functions_eagerly:
             return self.python_function(*args, **kwargs)
         if not context.executing_eagerly():
             return self._call_inline(args, kwargs)
+        if not kwargs and not context._state.tapes:
+            result = self._call_by_table(args)
+            if result is not _MISS:
+                return result
+        return self._call_traced(args, kwargs)
+
+    def _call_by_table(self, args):
+        """Runs a positional call of an earlier signature that the generated `_call` missed."""
+        key = function_calls.table_key(args)
+        concrete = None if key is None else self._fast.get(key)
+        if concrete is None:
+            return _MISS
+        # The same signature twice in a row is the new steady one (unless a scope open in
+        # another thread or an init_scope made `_call` refuse it).
+        if key == self._fast.last_hit and not _open_scopes:
+            self._specialize(concrete, args)
+        self._fast.last_hit = key
+        self._detector.untraced += 1  # called_without_tracing(), inlined
+        return concrete._call_values([arg._value for arg in args if type(arg) is EagerTensor])
+
+    def _specialize(self, concrete, args):
+        """Makes `_call` run `concrete` for calls like `args` (see SignatureTable)."""
+        specs = [(arg._value.dtype, arg._value.shape) if type(arg) is EagerTensor
+                 else function_calls.PythonArg(arg) for arg in args]
+        self._call = function_calls.entry(specs, concrete, weakref.ref(self), self._detector)
+
+    def _call_traced(self, args, kwargs):
+        """Looks the trace up (tracing if needed), runs it and fills the fast paths' tables."""
         with self._lock:
             traces = self._trace_count
             concrete, values = self._lookup(args, kwargs, feed=True)
             if self._trace_count == traces:
                 self._detector.called_without_tracing()
-            if not kwargs and all(type(a) is EagerTensor for a in args):
+            key = None if kwargs else function_calls.table_key(args)
+            if key is not None and _runs_by_position(concrete, args):
                 fast = self._fast
                 if len(fast) >= _FAST_CACHE_LIMIT:
                     fast.clear()
-                key = []
-                for arg in args:
-                    key.append(arg._value.shape)
-                    key.append(arg._value.dtype)
-                fast[tuple(key)] = concrete
+                fast[key] = concrete
+                fast.last_hit = key  # the next call with this signature makes its entry
         result = concrete._call_values(values)
-        if _context_state.tapes:
+        if context._state.tapes:
             from runtime import function_gradients
             function_gradients.record_call(self, args, kwargs, concrete, result)
         return result
@@ -569,6 +586,27 @@ class Function:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+def _runs_by_position(concrete, args):
+    """Whether `concrete` runs positional `args` fed in order (the SignatureTable's calls).
+
+    That is, each tensor argument is the next graph input and each Python argument was traced
+    as itself, and nothing else was: a default value, which a table key does not hold, may
+    change between calls (a mutated list), and an input_signature makes Python numbers
+    tensors.
+    """
+    traced = concrete._positional
+    if concrete._keywords or len(traced) != len(args):
+        return False
+    inputs = iter(concrete.graph.inputs)
+    for arg, value in zip(args, traced):
+        if type(arg) is EagerTensor:
+            if value is not next(inputs, None):
+                return False
+        elif type(value) is not type(arg) or value != arg:
+            return False
+    return next(inputs, None) is None
+
 
 def _deferrable(error, graph):
     """Whether a trace-time exception is raised when the trace runs (see `_trace_once`).

@@ -1,5 +1,9 @@
 """ConcreteFunction: one trace of a runtime.function, a Graph plus its executor and signature."""
+import operator
+import weakref
+
 from runtime import executor as _executor
+from runtime import function_calls
 from runtime import function_keys as keys
 from runtime.errors import InvalidArgumentError
 from runtime.tensor import EagerTensor
@@ -10,39 +14,6 @@ from runtime.tensor import convert_to_tensor
 from runtime.tensor_shape import shape_str
 
 EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret}
-
-
-def _pack_one(outs):
-    return EagerTensor(outs[0])
-
-
-def _pack_none(outs):
-    del outs
-
-
-def _pack_tuple(outs):
-    return tuple([EagerTensor(v) for v in outs])
-
-
-def _output_packer(structure):
-    """Returns a fast callable mapping the executor's output tuple to the user's structure.
-
-    The common structures share one module-level function (every ConcreteFunction keeps its
-    packer; a closure of its own would cost 150 bytes).
-    """
-    if isinstance(structure, SymbolicTensor):
-        return _pack_one
-    if structure is None:
-        return _pack_none
-    if type(structure) is tuple and all(isinstance(t, SymbolicTensor) for t in structure):
-        return _pack_tuple
-
-    def pack(outs):
-        values = iter(outs)
-        return keys.map_structure(
-            lambda leaf: None if leaf is None else EagerTensor(next(values)), structure)
-
-    return pack
 
 
 class ConcreteFunction:
@@ -76,13 +47,14 @@ class ConcreteFunction:
         graph.outputs = outputs
         self._run = EXECUTORS[executor](graph, list(graph.inputs), outputs)
         graph.release_build_state()
-        self._pack = _output_packer(structured_outputs)
+        self._pack = function_calls.output_packer(structured_outputs)
         # When every argument is a tensor, passed positionally in graph-input order: the
-        # (dtype, shape with None wildcards) of each input, for the fast path of __call__.
+        # (numpy dtype, shape with None wildcards) of each input, for the generated `_call`.
         self._fast_inputs = None
         if not self._keywords and len(self._positional) == len(graph.inputs) and all(
                 t is p for t, p in zip(self._positional, graph.inputs)):
-            self._fast_inputs = [(p.dtype, _placeholder_shape(p)) for p in graph.inputs]
+            self._fast_inputs = [(p.dtype.np_dtype, _placeholder_shape(p))
+                                 for p in graph.inputs]
 
     # -- inspection -----------------------------------------------------------------------
 
@@ -183,7 +155,7 @@ class ConcreteFunction:
         """Runs the graph on numpy values (one per tensor leaf) and packs the outputs."""
         return self._pack(self._run(*values))
 
-    def __call__(self, *args, **kwargs):
+    def _call(self, *args, **kwargs):
         """Runs the traced graph.
 
         Arguments are matched against the traced signature: tensors must have the traced
@@ -203,19 +175,18 @@ class ConcreteFunction:
                 do not fit the signature.
             InvalidArgumentError: if a tensor has the wrong dtype or an incompatible shape.
         """
-        fast = self._fast_inputs
-        if fast is not None and not kwargs and len(args) == len(fast):
-            values = []
-            for (dtype, shape), arg in zip(fast, args):
-                if type(arg) is not EagerTensor or arg.dtype is not dtype:
-                    break
-                value = arg._value
-                if shape is not None and not _shape_fits(shape, value.shape):
-                    break
-                values.append(value)
-            else:
-                return self._call_values(values)
-        # The general path (also for the fast path's misses, so that errors are the same).
+        if self._fast_inputs is None:
+            return self._call_general(args, kwargs)
+        # (an attribute added after __init__: 1.3 KB more for the rare concrete called directly)
+        self._call = function_calls.entry(self._fast_inputs, self, weakref.ref(self))
+        return self._call(*args, **kwargs)
+
+    # Calls read `_call` through this property: the method above at the first call, then the
+    # function it generates for calls with tensors only (see Function.__call__).
+    __call__ = property(operator.attrgetter("_call"), doc=_call.__doc__)
+
+    def _call_general(self, args, kwargs):
+        """Every call that the generated `_call` does not run (errors are raised here)."""
         try:
             values = self._bind_structured(args, kwargs)
         except TypeError as structured_error:
@@ -328,16 +299,6 @@ class ConcreteFunction:
 
     def _flat_describe(self):
         return f"{self.name}({', '.join(p.node.name for p in self.graph.inputs)})"
-
-
-def _shape_fits(shape, actual):
-    """Whether a numpy shape fits a placeholder shape (None: any size)."""
-    if len(shape) != len(actual):
-        return False
-    for want, have in zip(shape, actual):
-        if want is not None and want != have:
-            return False
-    return True
 
 
 def _placeholder_shape(placeholder):

@@ -160,12 +160,14 @@ class GradientTape:
     def __enter__(self):
         self._graph = _current_graph()
         _state.tapes.append(self)
+        context._open_scopes.append(None)
         self._recording = True
         return self
 
     def __exit__(self, *exc):
         self._recording = False
         _state.tapes.remove(self)
+        context._open_scopes.pop()
         return False
 
     def _watch_one(self, value):

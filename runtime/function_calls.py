@@ -1,0 +1,256 @@
+"""The hot path of a call: per-signature generated entries and the packing of results.
+
+A call of a traced function with eager tensors does little besides numpy's own work: check
+each argument's dtype and shape, unwrap the numpy values, run the compiled graph, wrap the
+results. Written as loops over the arguments this costs more than a small graph itself, so
+`entry` returns a function written out for one signature (torch.fx style: generated source
+plus the constants it needs). For a Function of two tensors returning one:
+
+    def call(arg_0=MISS, arg_1=MISS, /, *rest, **kwargs):
+        if (not (rest or kwargs or _open_scopes or config._run_functions_eagerly)
+                and type(arg_0) is EagerTensor and type(arg_1) is EagerTensor):
+            value_0 = arg_0._value
+            value_1 = arg_1._value
+            if (value_0.dtype is dtype_0 and value_0.shape == shape_0
+                    and value_1.dtype is dtype_1 and value_1.shape == shape_1):
+                detector.untraced += 1
+                result = new(EagerTensor)
+                result._value = run(value_0, value_1)[0]
+                return result
+        return general(owner, given((arg_0, arg_1), rest), kwargs)
+
+Its owner makes it its `__call__` (see `Function` and `ConcreteFunction`). Any other call goes
+to the owner's general path, which gives the same result or error: dtypes are compared by
+identity (numpy's canonical dtype objects), so an equal but distinct dtype object takes the
+general path too. The result is made without calling EagerTensor's Python `__init__` (50 ns
+less per call). The source depends only on the arity, each argument's shape pattern and the
+kind of owner and output, so it is compiled once per process; each entry is a closure over its
+own constants.
+"""
+import collections
+import itertools
+import linecache
+
+from runtime import config
+from runtime import nest
+from runtime.context import _open_scopes
+from runtime.tensor import EagerTensor
+from runtime.tensor import SymbolicTensor
+
+MISS = object()  # an omitted parameter of an entry (no caller can pass it)
+
+# The Python values an entry compares (type and ==), as the trace cache keys them.
+PRIMITIVES = (type(None), bool, int, float, complex, str, bytes)
+
+# (shape patterns, one output, for a Function) -> the compiled factory of its entries; the
+# source names no constant, so few exist (cleared past _FACTORY_LIMIT all the same)
+_FACTORIES = {}
+_FACTORY_LIMIT = 256
+_counter = itertools.count()  # numbers the entries' pseudo file names
+
+
+class PythonArg(collections.namedtuple("PythonArg", ["value"])):
+    """The spec of an entry's argument that is a Python primitive, equal to `value`."""
+
+    __slots__ = ()
+
+
+def entry(specs, concrete, owner, detector=None):
+    """Returns a function of a call's arguments that runs `concrete` when they fit `specs`.
+
+    Args:
+        specs: One per positional argument: (numpy dtype, shape) for an EagerTensor, whose
+            shape is a tuple of ints (exact), a tuple with None for any size in that
+            dimension, or None for any shape; or a PythonArg for a Python primitive (None,
+            bool, int, float, complex, str or bytes) of the value's type, equal to it.
+        concrete: The ConcreteFunction to run (its executor `_run` and output packer `_pack`).
+        owner: A weak reference to the Function or ConcreteFunction whose `__call__` the entry
+            is: its `_call_general(args, kwargs)` runs every call that does not fit.
+        detector: For a Function's entry: its function_tracing.Detector, whose untraced-call
+            count each run increments. The entry then also takes the general path while a
+            graph is being built, a GradientTape is open or functions run eagerly.
+
+    Returns:
+        A function taking the call's arguments.
+    """
+    patterns = tuple(_pattern(spec) for spec in specs)
+    key = (patterns, concrete._pack is pack_one, detector is not None)
+    factory = _FACTORIES.get(key)
+    if factory is None:
+        if len(_FACTORIES) >= _FACTORY_LIMIT:
+            _FACTORIES.clear()
+        factory = _FACTORIES[key] = _compile_factory(*key)
+    constants = []
+    for spec in specs:
+        constants += [type(spec.value), spec.value] if type(spec) is PythonArg else spec
+    return factory(concrete._run, concrete._pack, owner, detector, *constants)
+
+
+def call_general(owner, /, *args, **kwargs):
+    """The `__call__` of an owner before it has an entry (a partial binds `owner`)."""
+    return general(owner, args, kwargs)
+
+
+def general(owner, args, kwargs):
+    """Runs a call on the general path of `owner` (a weak reference)."""
+    function = owner()
+    if function is None:
+        raise ReferenceError("The function whose __call__ this is has been garbage collected; "
+                             "keep a reference to the function and call it.")
+    return function._call_general(args, kwargs)
+
+
+class SignatureTable(dict):
+    """A Function's table of positional calls of EagerTensors and Python primitives.
+
+    A key has two items per argument, (shape, dtype) of a tensor's value or (type, value) of a
+    Python primitive (a type never equals a shape tuple); the value is the ConcreteFunction
+    whose graph inputs are the tensors in order.
+
+    Attributes:
+        last_hit: The key of the latest call found here (or traced); the same key twice in a
+            row makes the entry.
+    """
+
+    __slots__ = ("last_hit",)
+
+    def __init__(self):
+        super().__init__()
+        self.last_hit = None
+
+
+def given(params, rest):
+    """The positional arguments of a call of an entry: its parameters up to the first omitted."""
+    for i, value in enumerate(params):
+        if value is MISS:
+            return params[:i]
+    return params + rest
+
+
+def table_key(args):
+    """The SignatureTable key of a call's positional arguments, or None if one is neither."""
+    key = []
+    for arg in args:
+        if type(arg) is EagerTensor:
+            value = arg._value
+            key.append(value.shape)
+            key.append(value.dtype)
+        elif type(arg) in PRIMITIVES:
+            key.append(type(arg))
+            key.append(arg)
+        else:
+            return None
+    return tuple(key)
+
+
+def _pattern(spec):
+    """What the source depends on: 'python', or of a shape None, 'exact' or (rank, known dims)."""
+    if type(spec) is PythonArg:
+        return "python"
+    shape = spec[1]
+    if shape is None:
+        return None
+    if None not in shape:
+        return "exact"
+    return (len(shape), tuple(i for i, dim in enumerate(shape) if dim is not None))
+
+
+def _checks(i, pattern):
+    """The tests that argument i's value has its dtype and a shape of `pattern`."""
+    checks = [f"value_{i}.dtype is dtype_{i}"]
+    if pattern == "exact":
+        checks.append(f"value_{i}.shape == shape_{i}")
+    elif pattern is not None:
+        rank, known = pattern
+        checks.append(f"value_{i}.ndim == {rank}")
+        checks += [f"value_{i}.shape[{d}] == shape_{i}[{d}]" for d in known]
+    return checks
+
+
+def _compile_factory(patterns, one_output, for_function):
+    """Compiles `make(run, pack, owner, detector, dtype_0, shape_0, ...)` -> entry.
+
+    A Python argument's two constants are its type and value (`type_1, traced_1`).
+    """
+    arity = len(patterns)
+    args = [f"arg_{i}" for i in range(arity)]
+    tensors = [i for i, pattern in enumerate(patterns) if pattern != "python"]
+    values = [f"value_{i}" for i in tensors]
+    guard = ["rest", "kwargs"] + (
+        ["_open_scopes", "config._run_functions_eagerly"] if for_function else [])
+    run = f"run({', '.join(values)})"
+    if one_output:
+        ran = ["result = new(EagerTensor)", f"result._value = {run}[0]", "return result"]
+    else:
+        ran = [f"return pack({run})"]
+    if for_function:
+        ran.insert(0, "detector.untraced += 1")
+    body = [f"value_{i} = arg_{i}._value" for i in tensors]
+    if tensors:
+        checks = [c for i in tensors for c in _checks(i, patterns[i])]
+        body.append(f"if {' and '.join(checks)}:")
+        ran = ["    " + line for line in ran]
+    tests = [f"not ({' or '.join(guard)})"] + [
+        f"type(arg_{i}) is type_{i} and arg_{i} == traced_{i}" if pattern == "python"
+        else f"type(arg_{i}) is EagerTensor" for i, pattern in enumerate(patterns)]
+    params = "".join(f"{a}=MISS, " for a in args) + ("/, " if args else "")
+    constants = "".join(f", type_{i}, traced_{i}" if pattern == "python"
+                        else f", dtype_{i}, shape_{i}" for i, pattern in enumerate(patterns))
+    source = "\n".join(
+        [f"def make(run, pack, owner, detector{constants}):",
+         f"    def call({params}*rest, **kwargs):",
+         f"        if {' and '.join(tests)}:"]
+        + ["            " + line for line in body + ran]
+        + [f"        return general(owner, given(({''.join(a + ',' for a in args)}), rest), kwargs)",
+           "    return call",
+           ""])
+    filename = f"<runtime-call-entry {next(_counter)}>"
+    namespace = {"EagerTensor": EagerTensor, "new": object.__new__, "MISS": MISS,
+                 "config": config, "_open_scopes": _open_scopes, "general": general,
+                 "given": given}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own source
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return namespace["make"]
+
+
+# -- output packing ---------------------------------------------------------------------------
+
+def pack_one(outs):
+    """Packs the executor's outputs of a function returning one tensor."""
+    return EagerTensor(outs[0])
+
+
+def _pack_none(outs):
+    del outs
+
+
+def _pack_tuple(outs):
+    return tuple([EagerTensor(v) for v in outs])
+
+
+def output_packer(structure):
+    """Returns a fast callable mapping the executor's output tuple to the user's structure.
+
+    The common structures share one module-level function (every ConcreteFunction keeps its
+    packer; a closure of its own would cost 150 bytes).
+
+    Args:
+        structure: The traced function's outputs: SymbolicTensors (or None) in the returned
+            structure.
+
+    Returns:
+        A function of the executor's output tuple.
+    """
+    if isinstance(structure, SymbolicTensor):
+        return pack_one
+    if structure is None:
+        return _pack_none
+    if type(structure) is tuple and all(isinstance(t, SymbolicTensor) for t in structure):
+        return _pack_tuple
+
+    def pack(outs):
+        values = iter(outs)
+        return nest.map_structure(
+            lambda leaf: None if leaf is None else EagerTensor(next(values)), structure)
+
+    return pack

@@ -1,0 +1,441 @@
+"""runtime.function_calls: the generated entries run exactly what the general call path runs.
+
+A Function's steady all-tensor signature, and a ConcreteFunction's, get a generated `__call__`
+(`function_calls.entry`). Each test here makes the entry exist, then calls with something
+that the entry must not run (another dtype or shape, a Python value, a tape, a graph being
+built, ...) and checks the result against plain Python or the general path.
+"""
+import gc
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from runtime import config
+from runtime import function_calls
+from runtime.errors import InvalidArgumentError
+from runtime.function import RetracingWarning
+from runtime.tensor import EagerTensor
+
+
+@pytest.fixture(params=["compiled", "interpreter"])
+def executor(request):
+    return request.param
+
+
+def _steady(fn, *args):
+    """Calls `fn` until it has its generated entry; returns the last result."""
+    for _ in range(3):
+        result = fn(*args)
+    assert "_call" in vars(fn), "the steady signature has no generated entry"
+    return result
+
+
+def scale_add(a, b):
+    return a * b + a
+
+
+def test_another_dtype_or_shape_with_the_same_call_pattern_retraces(executor):
+    f = tf.function(scale_add, executor=executor)
+    out = _steady(f, tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]))
+    assert out.dtype is tf.float32 and list(out.numpy()) == [4.0, 10.0]
+    out = f(tf.constant([1, 2]), tf.constant([3, 4]))
+    assert out.dtype is tf.int32 and out.numpy().tolist() == [4, 10]
+    out = f(tf.constant([1.0, 2.0, 3.0]), tf.constant([1.0, 1.0, 1.0]))
+    assert out.shape == (3,) and out.numpy().tolist() == [2.0, 4.0, 6.0]
+    out = f(tf.constant(np.float64(2.0)), tf.constant(np.float64(3.0)))
+    assert out.dtype is tf.float64 and out.numpy() == 8.0
+    assert f.experimental_get_tracing_count() == 4
+    # the first signature again: its table entry, then its own generated entry
+    for _ in range(3):
+        assert f(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])).numpy().tolist() == [4.0, 10.0]
+    assert f.experimental_get_tracing_count() == 4
+
+
+def times_length(x):
+    return x * x.shape[0]  # the static shape is read while tracing
+
+
+def test_another_shape_of_the_same_dtype_retraces(executor):
+    f = tf.function(times_length, executor=executor)
+    assert _steady(f, tf.constant([1.0, 1.0])).numpy().tolist() == [2.0, 2.0]
+    assert f(tf.constant([1.0, 1.0, 1.0])).numpy().tolist() == [3.0, 3.0, 3.0]
+    assert f(tf.constant([[1.0], [1.0]])).numpy().tolist() == [[2.0], [2.0]]
+    assert f.experimental_get_tracing_count() == 3
+
+
+def test_an_equal_but_distinct_dtype_object_takes_the_general_path():
+    f = tf.function(scale_add)
+    _steady(f, tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0]))
+    labelled = np.dtype("f4", metadata={"unit": "m"})  # == float32, another object
+    x = tf.constant(np.array([1.0, 2.0], np.float32).astype(labelled))
+    assert x._value.dtype is not np.dtype("f4")
+    for _ in range(3):
+        assert f(x, tf.constant([3.0, 4.0])).numpy().tolist() == [4.0, 10.0]
+    assert f.experimental_get_tracing_count() == 1
+
+
+def power(x, n):
+    return x ** n
+
+
+def test_a_python_scalar_argument_keys_the_trace(executor):
+    f = tf.function(power, executor=executor)
+    x = tf.constant(3.0)
+    n = 2
+    assert _steady(f, x, n).numpy() == 9.0
+    n += 1  # a new value of the same Python type
+    assert f(x, n).numpy() == 27.0
+    assert f(x, 2).numpy() == 9.0
+    assert f(x, 2.5).numpy() == np.float32(3.0) ** np.float32(2.5)
+    assert f(x, True).numpy() == 3.0  # equal to 1, but a bool: another trace
+    assert f(x, tf.constant(2.0)).numpy() == 9.0
+    assert f.experimental_get_tracing_count() == 5
+    for n in (2, 3, 2, 3, 3, 3, 2, 2, 2):  # alternating, then steady: table, then entries
+        assert f(x, n).numpy() == 3.0 ** n
+    assert f.experimental_get_tracing_count() == 5
+
+
+def select(x, mode, offset):
+    if mode == "double":
+        x = x * 2.0
+    if offset is not None:
+        x = x + offset
+    return x
+
+
+def test_string_and_none_arguments_key_the_trace(executor):
+    f = tf.function(select, executor=executor)
+    x = tf.constant(1.0)
+    assert _steady(f, x, "double", None).numpy() == 2.0
+    assert f(x, "same", None).numpy() == 1.0
+    assert f(x, "double", 1.0).numpy() == 3.0
+    assert f(x, "double", None).numpy() == 2.0
+
+
+def test_python_numbers_under_an_input_signature_are_fed_as_tensors(executor):
+    f = tf.function(power, executor=executor, input_signature=[tf.TensorSpec([], tf.float32)] * 2)
+    x = tf.constant(3.0)
+    for n in (2.0, 2.0, 2.0, 3.0, 3, 2.0):
+        assert f(x, n).numpy() == 3.0 ** n
+    assert f.experimental_get_tracing_count() == 1
+
+
+def hinted_power(x: tf.Tensor, n: tf.Tensor):
+    return x ** n
+
+
+def test_python_numbers_hinted_as_tensors_are_fed_as_tensors(executor):
+    f = tf.function(hinted_power, executor=executor, experimental_follow_type_hints=True)
+    x = tf.constant(3.0)
+    for n in (2.0, 2.0, 2.0, 3.0, 2.0):
+        assert f(x, n).numpy() == 3.0 ** n
+    assert f.experimental_get_tracing_count() == 1
+
+
+def scaled_by_default(x, scale=[2.0]):  # noqa: B006 - the mutable default is the point
+    return x * scale[0]
+
+
+def test_a_mutated_default_argument_retraces():
+    f = tf.function(scaled_by_default)
+    x = tf.constant(3.0)
+    for _ in range(3):
+        assert f(x).numpy() == 6.0
+    scaled_by_default.__defaults__[0][0] = 5.0
+    try:
+        assert f(x).numpy() == 15.0 == scaled_by_default(3.0)
+    finally:
+        scaled_by_default.__defaults__[0][0] = 2.0
+
+
+def plus_default(x, y=tf.constant(1.0)):
+    return x + y
+
+
+def test_an_input_signature_with_a_defaulted_tensor_is_called_again():
+    f = tf.function(plus_default, input_signature=[tf.TensorSpec([], tf.float32)] * 2)
+    for _ in range(3):
+        assert f(tf.constant(3.0)).numpy() == 4.0
+    assert f(tf.constant(3.0), tf.constant(5.0)).numpy() == 8.0
+
+
+def test_an_input_signature_with_none_dims_runs_every_size(executor):
+    f = tf.function(scale_add, executor=executor,
+                    input_signature=[tf.TensorSpec([None], tf.float32)] * 2)
+    for n in (2, 2, 2, 5, 5, 5, 2):
+        ones = tf.constant(np.ones(n, np.float32))
+        assert f(ones, ones).numpy().tolist() == [2.0] * n
+    assert f.experimental_get_tracing_count() == 1
+    with pytest.raises(ValueError):
+        f(tf.constant([1, 2]), tf.constant([1, 2]))
+
+
+def test_reduce_retracing_gives_the_plain_results(executor):
+    f = tf.function(scale_add, executor=executor, reduce_retracing=True)
+    for n in (2, 2, 2, 3, 3, 3, 4, 2):
+        x = tf.constant(np.arange(n, dtype=np.float32))
+        assert f(x, x).numpy().tolist() == scale_add(x.numpy(), x.numpy()).tolist()
+    assert f.experimental_get_tracing_count() == 2
+
+
+def test_keywords_nested_values_and_another_arity_take_the_general_path(executor):
+    f = tf.function(scale_add, executor=executor)
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    _steady(f, x, y)
+    assert f(x, b=y).numpy().tolist() == [4.0, 10.0]
+    assert f(b=y, a=x).numpy().tolist() == [4.0, 10.0]
+    assert f(x, np.array([3.0, 4.0], np.float32)).numpy().tolist() == [4.0, 10.0]
+    with pytest.raises(TypeError):
+        f(x)
+    with pytest.raises(TypeError):
+        f(x, y, y)
+
+    def total(*values):
+        return tf.add_n(list(values))
+
+    g = tf.function(total, executor=executor)
+    assert _steady(g, x, y).numpy().tolist() == [4.0, 6.0]
+    assert g(x, y, y).numpy().tolist() == [7.0, 10.0]
+    assert g(x).numpy().tolist() == [1.0, 2.0]
+
+
+def test_every_output_structure_is_packed_by_the_entry(executor):
+    def pair(x):
+        return x + 1.0, x * 2.0
+
+    def nothing(x):
+        del x
+
+    def nested(x):
+        return {"a": [x, None], "b": (x + 1.0,)}
+
+    x = tf.constant([1.0, 2.0])
+    got = _steady(tf.function(pair, executor=executor), x)
+    assert type(got) is tuple and [t.numpy().tolist() for t in got] == [[2.0, 3.0], [2.0, 4.0]]
+    assert _steady(tf.function(nothing, executor=executor), x) is None
+    out = _steady(tf.function(nested, executor=executor), x)
+    assert out["a"][1] is None and type(out["b"]) is tuple
+    assert out["a"][0].numpy().tolist() == [1.0, 2.0] and out["b"][0].numpy().tolist() == [2, 3]
+    constant = _steady(tf.function(lambda: tf.constant(4.0), executor=executor))
+    assert type(constant) is EagerTensor and constant.numpy() == 4.0
+
+
+def test_a_variable_read_in_the_graph_is_read_at_every_call(executor):
+    v = tf.Variable(2.0)
+
+    def times_v(x):
+        return x * v
+
+    f = tf.function(times_v, executor=executor)
+    x = tf.constant(3.0)
+    assert _steady(f, x).numpy() == 6.0
+    v.assign(5.0)
+    assert f(x).numpy() == 15.0
+
+
+def times(x, v):
+    return x * v
+
+
+def test_a_different_variable_argument_retraces(executor):
+    f = tf.function(times, executor=executor)
+    x, a, b = tf.constant(3.0), tf.Variable(2.0), tf.Variable(4.0)
+    for _ in range(3):
+        assert f(x, a).numpy() == 6.0
+    assert f(x, b).numpy() == 12.0
+    a.assign(10.0)
+    assert f(x, a).numpy() == 30.0
+    assert f.experimental_get_tracing_count() == 2
+
+
+def checked_sqrt(x):
+    assert x >= 0.0, "negative input"
+    return tf.sqrt(x)
+
+
+def test_an_error_raised_inside_propagates_and_later_calls_still_run(executor):
+    f = tf.function(checked_sqrt, executor=executor)
+    assert _steady(f, tf.constant(4.0)).numpy() == 2.0
+    with pytest.raises(InvalidArgumentError, match="negative input"):
+        f(tf.constant(-1.0))
+    assert f(tf.constant(9.0)).numpy() == 3.0
+
+
+def test_a_gradient_tape_records_a_steady_call(executor):
+    f = tf.function(scale_add, executor=executor)
+    x, y = tf.constant(3.0), tf.constant(2.0)
+    _steady(f, x, y)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = f(x, y)
+    assert out.numpy() == 9.0 and tape.gradient(out, x).numpy() == 3.0  # d(xy + x)/dx = y + 1
+    assert f(x, y).numpy() == 9.0
+
+
+def test_run_functions_eagerly_runs_the_python_function(executor):
+    calls = []
+
+    def counted(x):
+        calls.append(x)
+        return x + 1.0
+
+    f = tf.function(counted, executor=executor)
+    x = tf.constant(1.0)
+    _steady(f, x)
+    traced = len(calls)
+    config.run_functions_eagerly(True)
+    try:
+        assert f(x).numpy() == 2.0 and f(x).numpy() == 2.0
+    finally:
+        config.run_functions_eagerly(False)
+    assert len(calls) == traced + 2 and all(type(c) is type(x) for c in calls[traced:])
+    assert f(x).numpy() == 2.0 and len(calls) == traced + 2
+
+
+def test_a_steady_function_called_while_tracing_another_is_traced_inline(executor):
+    v = tf.Variable(1.0)
+    c = tf.constant(2.0)
+
+    def read(x):
+        return x * v
+
+    inner = tf.function(read, executor=executor)
+    assert _steady(inner, c).numpy() == 2.0
+
+    def outer():
+        return inner(c) + 1.0  # an eager tensor argument, while `outer` is traced
+
+    f = tf.function(outer, executor=executor)
+    assert f().numpy() == 3.0
+    v.assign(10.0)
+    assert f().numpy() == 21.0  # not the value `inner` had while `outer` was traced
+    assert inner(c).numpy() == 20.0
+
+
+def test_init_scope_while_tracing_runs_a_steady_function_eagerly(executor):
+    inner = tf.function(scale_add, executor=executor)
+    c = tf.constant(3.0)
+    _steady(inner, c, c)
+    seen = []
+
+    def outer(x):
+        with tf.init_scope():
+            eager = inner(c, c)
+            seen.append(eager)
+        return x + eager
+
+    f = tf.function(outer, executor=executor)
+    assert f(tf.constant(1.0)).numpy() == 13.0
+    assert type(seen[0]) is type(c) and seen[0].numpy() == 12.0
+
+
+def test_a_scope_open_in_another_thread_gives_the_same_results(executor):
+    f = tf.function(scale_add, executor=executor)
+    x = tf.constant([1.0, 2.0])
+    _steady(f, x, x)
+    entered, release = threading.Event(), threading.Event()
+
+    def hold_a_tape():
+        with tf.GradientTape():
+            entered.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=hold_a_tape)
+    thread.start()
+    try:
+        assert entered.wait(10)
+        for _ in range(3):
+            assert f(x, x).numpy().tolist() == [2.0, 6.0]
+        assert f(x + 1.0, x).numpy().tolist() == [4.0, 9.0]
+    finally:
+        release.set()
+        thread.join()
+
+
+def subtract(a, b):  # only for the detector test: each Python function has one detector
+    return a - b
+
+
+def test_the_entry_counts_calls_for_the_retracing_detector():
+    x = tf.constant(1.0)
+    steady = tf.function(subtract)
+    _steady(steady, x, x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RetracingWarning)
+        for _ in range(6):  # a new Function of the same Python function, traced once
+            tf.function(subtract)(x, x)
+            for _ in range(10):  # while the steady one is called through its entry
+                steady(x, x)
+
+
+def test_methods_have_an_entry_per_instance(executor):
+    class Scaler:
+        def __init__(self, k):
+            self.k = tf.Variable(k)
+
+        @tf.function(executor=executor)
+        def __call__(self, x):
+            return x * self.k
+
+    a, b = Scaler(2.0), Scaler(3.0)
+    x = tf.constant(1.0)
+    for _ in range(3):
+        assert a(x).numpy() == 2.0 and b(x).numpy() == 3.0
+
+
+def test_a_kept_call_of_a_collected_function_says_so():
+    f = tf.function(scale_add)
+    x = tf.constant(1.0)
+    _steady(f, x, x)
+    call = f.__call__
+    assert call(x, x).numpy() == 2.0
+    del f
+    gc.collect()
+    with pytest.raises(ReferenceError, match="garbage collected"):
+        call(x)
+
+
+# -- ConcreteFunction ------------------------------------------------------------------------
+
+def test_a_concrete_function_with_none_dims_checks_the_known_ones(executor):
+    concrete = tf.function(scale_add, executor=executor).get_concrete_function(
+        tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([], tf.float32))
+    two = tf.constant(2.0)
+    for rows in (1, 3, 1):
+        out = concrete(tf.constant(np.ones((rows, 2), np.float32)), two)
+        assert out.numpy().tolist() == [[3.0, 3.0]] * rows
+    assert "_call" in vars(concrete)
+    with pytest.raises(InvalidArgumentError, match=r"expected to have shape \(None, 2\)"):
+        concrete(tf.constant(np.ones((3, 3), np.float32)), two)
+    with pytest.raises(InvalidArgumentError, match=r"expected to have shape \(None, 2\)"):
+        concrete(tf.constant(np.ones(2, np.float32)), two)
+    with pytest.raises(InvalidArgumentError, match="expected to be a float32 tensor"):
+        concrete(tf.constant(np.ones((1, 2), np.float64)), two)
+    assert concrete(tf.constant([[1.0, 2.0]]), b=two).numpy().tolist() == [[3.0, 6.0]]
+
+
+def test_a_concrete_function_of_unknown_rank_runs_every_rank():
+    def first_plus(x):
+        return tf.reduce_sum(x) + 1.0
+
+    concrete = tf.function(first_plus).get_concrete_function(tf.TensorSpec(None, tf.float32))
+    for shape in ((), (2,), (2, 3), ()):
+        assert concrete(tf.constant(np.ones(shape, np.float32))).numpy() == np.prod(shape) + 1
+
+
+def _plus(k):
+    def plus(a, b):
+        return a * b + k
+
+    return plus
+
+
+def test_entries_share_their_compiled_source():
+    before = len(function_calls._FACTORIES)
+    for k in range(3):
+        f = tf.function(_plus(float(k)))
+        assert _steady(f, tf.constant(1.0), tf.constant(2.0)).numpy() == 2.0 + k
+    assert len(function_calls._FACTORIES) <= before + 1
