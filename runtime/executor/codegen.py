@@ -293,6 +293,10 @@ class _Generator(scalars.ScalarCode):
         # Arrays made by an elementwise ufunc in this code: no other value shares their memory.
         self.fresh = set()
         self.skip = set()  # nodes a structured op's rule computes itself (a range's increment)
+        # Arrays a loop reads element by element -> a memoryview of them made before the loop:
+        # indexing it gives the Python int or bool the code holds (emitters.element_read).
+        self.views = {}
+        self.python_ready = set()  # Python-scalar outputs a statement left as Python scalars
         # `v + c` nodes of a loop counter wrapped once after its loop, not at every step.
         self.lazy = set()
         # Python int tensors -> interval (lo, hi) of the exact value the source holds; absent:
@@ -433,8 +437,10 @@ class _Generator(scalars.ScalarCode):
             self._block = (graph, i, last_use, readers)
             self.emit_node(node, depth, raw)
             dead = [self.env[t] for t in node.outputs if t not in last_use and self._local(t)]
-            dead += [self.env[t] for t in node.inputs
-                     if last_use.get(t) == i and self._local(t) and t.node.graph is graph]
+            inputs = [t for t in node.inputs
+                      if last_use.get(t) == i and self._local(t) and t.node.graph is graph]
+            dead += [self.env[t] for t in inputs]
+            dead += [self.views.pop(t) for t in inputs if t in self.views]
             dead = sorted(set(dead))
             if dead:
                 self.line(depth, "del " + ", ".join(dead))
@@ -604,6 +610,27 @@ class _Generator(scalars.ScalarCode):
         for t, source in zip(subgraph.inputs, sources or ()):
             if source in self.interval:
                 self.interval[t] = self.interval[source]
+            if source in self.views:
+                self.views[t] = self.views[source]
+
+    def element_view(self, node):
+        """The memoryview to read getitem `node`'s element from, as a Python scalar, or None."""
+        view = self.views.get(node.inputs[0])
+        if view is None or not scalars.element_read(node):
+            return None
+        self.python_ready.add(node.outputs[0])
+        return view
+
+    def python_text(self, tensor, expr):
+        """`expr` (a numpy value of rank-0 `tensor`) as the Python scalar the code holds."""
+        return scalars.to_python_text(tensor, expr)
+
+    def view(self, tensor, depth, node):
+        """Makes a memoryview of array `tensor` (read element by element in `node`'s loop)."""
+        if tensor not in self.views:
+            name = self.namer.new(self.env[tensor].lstrip("_") + "_view")
+            self.line(depth, f"{name} = memoryview({self.env[tensor]})", node)
+            self.views[tensor] = name
 
     def new_name(self, hint):
         """Returns a fresh local name derived from `hint`."""

@@ -473,7 +473,8 @@ def _getitem(node, args, ctx, depth):
     """Emits `x[i, j]` for integer indexing, falling back to the kernel on IndexError.
 
     The kernel resolves the spec and turns IndexError into InvalidArgumentError; calling it
-    on failure gives exactly its error while the common case indexes directly.
+    on failure gives exactly its error while the common case indexes directly. An element
+    that a loop reads from its memoryview (`ctx.element_view`) is already a Python scalar.
 
     Returns:
         Whether the node was emitted (False: the spec has slices, None or Ellipsis).
@@ -492,10 +493,14 @@ def _getitem(node, args, ctx, depth):
     ctx.env[node.outputs[0]] = name
     kernel = ctx.global_(slicing._getitem_kernel, "k_getitem")
     spec = ctx.literal(node.attrs["spec"])
+    view = ctx.element_view(node)
+    fallback = f"{kernel}({', '.join(args)}, spec={spec})"
+    if view is not None:
+        fallback = ctx.python_text(node.outputs[0], fallback)
     ctx.line(depth, "try:", node)
-    ctx.line(depth + 1, f"{name} = {args[0]}[{', '.join(keys)},]", node)
+    ctx.line(depth + 1, f"{name} = {view or args[0]}[{', '.join(keys)},]", node)
     ctx.line(depth, "except IndexError:", node)
-    ctx.line(depth + 1, f"{name} = {kernel}({', '.join(args)}, spec={spec})", node)
+    ctx.line(depth + 1, f"{name} = {fallback}", node)
     return True
 
 

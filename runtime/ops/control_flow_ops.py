@@ -363,6 +363,27 @@ def _exit_flag(node):
     return k, test, skipped, branch
 
 
+def _reads_elements(graph, tensor):
+    """Whether `graph` (or a cond or while in it) reads single elements of array `tensor` as
+    Python scalars (codegen reads them from a memoryview)."""
+    from runtime.executor import scalars
+    for n in graph.nodes:
+        for j, t in enumerate(n.inputs):
+            if t is not tensor:
+                continue
+            if j == 0 and scalars.element_read(n):
+                return True
+            if n.op == "cond" and j > 0:
+                inner = [(g, j - 1) for _, g in n.subgraphs()]
+            elif n.op == "while":
+                inner = [(g, j) for _, g in n.subgraphs()]
+            else:
+                continue
+            if any(_reads_elements(g, g.inputs[k]) for g, k in inner):
+                return True
+    return False
+
+
 def _emit_while(gen, node, depth):
     n = node.attrs["num_loop_vars"]
     cond_graph = node.attrs["cond_graph"]
@@ -370,6 +391,10 @@ def _emit_while(gen, node, depth):
     for t in node.inputs[:n]:  # each read once: it may stay an expression
         gen.wrapped(t, depth)
     gen.materialize_all(node.inputs[n:], depth)
+    for k, t in enumerate(node.inputs[n:], n):  # arrays read by element: a memoryview
+        if t not in gen.views and any(_reads_elements(g, g.inputs[k])
+                                      for g in (cond_graph, body_graph)):
+            gen.view(t, depth, node)
     captured = [gen.env[t] for t in node.inputs[n:]]
     names = [gen.new_name(body_graph.inputs[i].node.name) for i in range(n)]
     for name, t in zip(names, node.inputs):

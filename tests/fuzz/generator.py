@@ -17,6 +17,7 @@ import random
 INT, FLOAT, BOOL = "int", "float", "bool"
 TYPES = (INT, FLOAT, BOOL)
 VEC = "vec"  # a float32 vector of shape (3,): a list of 3 floats in plain Python
+IVEC = "ivec"  # an int32 vector of shape (4,): a list of 4 ints in plain Python
 
 _INT_INPUTS = (-12, -7, -3, -2, -1, 0, 1, 2, 3, 4, 5, 7, 9, 11, 20)
 _FLOAT_INPUTS = (-3.5, -1.0, -0.25, 0.0, 0.5, 1.25, 2.0, 4.75)
@@ -36,10 +37,12 @@ _FLOAT_MODS = ("8.0", "64.0")
 # - "vectors": a float32 vector parameter `w` of shape (3,), with `reduce_sum`, `reduce_max`
 #   and `reduce_mean` of it in conditions, and `for x in w` / `for i, x in enumerate(w)`.
 # - "lists": a list appended to in a loop, then stacked and summed.
+# - "int_vectors": an int32 vector parameter `v` of shape (4,) whose elements int expressions
+#   read at a computed index (`v[k % 4]`, `v[-1]`): staged loops read them one by one.
 # - "module_helpers": module-level functions with their own control flow (an if, a while, a
 #   for over a Python range whose break depends on the argument), called like the helpers.
 FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged", "vectors",
-                      "lists", "module_helpers"))
+                      "lists", "module_helpers", "int_vectors"))
 ALL_FEATURES = FEATURES
 # What generated programs import for the "vectors" and "lists" features.
 _IMPORT = "from tests.fuzz.vector_ops import reduce_max, reduce_mean, reduce_sum, stack"
@@ -111,8 +114,11 @@ class Generator:
             params.append(("abxpq"[i] if t != BOOL else "p{}".format(i), t))
         if "vectors" in self.features and rng.random() < 0.3:
             params.append(("w", VEC))
+        if "int_vectors" in self.features and rng.random() < 0.3:
+            params.append(("v", IVEC))
         self.params = params
-        self.scalar_params = [p for p in params if p[1] != VEC] or params
+        self.scalar_params = [p for p in params if p[1] not in (VEC, IVEC)] or params
+        self.int_vectors = [n for n, t in params if t == IVEC]
         self.vectors = [n for n, t in params if t == VEC]
         self.scope.readable.extend(params)
         self._module_helpers()
@@ -131,6 +137,8 @@ class Generator:
     def _input(self, t):
         if t == VEC:
             return [self.rng.choice(_FLOAT_INPUTS) for _ in range(3)]
+        if t == IVEC:
+            return [self.rng.choice(_INT_INPUTS) for _ in range(4)]
         if t == INT:
             return self.rng.choice(_INT_INPUTS)
         if t == FLOAT:
@@ -515,6 +523,10 @@ class Generator:
     def _simple(self, t):
         rng = self.rng
         names = [n for n, vt in self.scope.readable if vt == t]
+        if t == INT and self.int_vectors and rng.random() < 0.3:  # an element, at an index
+            index = ("{} % 4".format(rng.choice(names)) if names and rng.random() < 0.7
+                     else str(rng.choice((0, 1, 2, 3, -1, -4))))
+            return "{}[{}]".format(rng.choice(self.int_vectors), index)
         if names and rng.random() < 0.6:
             return rng.choice(names)
         if t == INT:

@@ -146,7 +146,8 @@ def run(fn, args):
     return Outcome(result, exc_type, exc_msg, out.getvalue())
 
 
-_DTYPES = {"int": "int32", "float": "float32", "bool": "bool", "vec": "float32"}
+_DTYPES = {"int": "int32", "float": "float32", "bool": "bool", "vec": "float32",
+           "ivec": "int32"}
 
 
 def to_tensors(args, param_types):

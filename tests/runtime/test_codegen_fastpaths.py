@@ -338,6 +338,87 @@ def test_loops_that_are_not_counted_stay_while_loops():
         _both(graph, np.int32(0), np.int32(9))
 
 
+# -- element reads in loops: from a memoryview, as Python scalars ------------------------------
+
+def _weighted_walk(x, flags, steps):
+    # x: [rows, cols] int; flags: [cols] bool; reads single elements at computed indices,
+    # negative ones included, in the loop test, the body and an inner loop's body
+    i = 0
+    total = tf.zeros((), x.dtype)
+    while x[i % 2, -1] != 7 and i < steps:
+        for j in tf.range(tf.shape(x)[1]):
+            if flags[j]:
+                total += x[i % tf.shape(x)[0], j] * tf.cast(i + 1, x.dtype)
+        total -= x[-1, -(i % 3) - 1]
+        i += 1
+    return i, total
+
+
+def _weighted_walk_python(x, flags, steps):
+    i, total = 0, 0
+    while x[i % 2][-1] != 7 and i < steps:
+        for j in range(len(x[0])):
+            if flags[j]:
+                total += x[i % len(x)][j] * (i + 1)
+        total -= x[-1][-(i % 3) - 1]
+        i += 1
+    return i, total
+
+
+@pytest.mark.parametrize("dtype", [tf.int32, tf.int64])
+@pytest.mark.parametrize("order", ["C", "transposed"])
+def test_loops_read_int_and_bool_elements_from_a_memoryview(dtype, order):
+    graph = _graph(_weighted_walk, tf.TensorSpec((None, None), dtype),
+                   tf.TensorSpec((None,), tf.bool), tf.TensorSpec((), tf.int32))
+    source = codegen.generate(graph).source
+    assert "x_view = memoryview(x)" in source and "flags_view = memoryview(flags)" in source
+    assert source.count("_view[") == 4  # the test's read, the two in the body, the flag
+    rng = np.random.default_rng(3)
+    x = rng.integers(-50, 50, (4, 3)).astype(dtype.as_numpy_dtype)
+    if order == "transposed":  # a strided view of another array
+        x = np.ascontiguousarray(x.T).T
+    flags = np.array([True, False, True])
+    for steps in (0, 1, 5, 40):
+        got = _both(graph, x, flags, np.int32(steps))
+        assert [int(v) for v in got] == list(_weighted_walk_python(x.tolist(), flags.tolist(),
+                                                                   steps))
+    x[1, -1] = 7  # the loop test stops at the second step
+    assert [int(v) for v in _both(graph, x, flags, np.int32(40))] == [1, _weighted_walk_python(
+        x.tolist(), flags.tolist(), 40)[1]]
+
+
+def _read_past_the_end(x, n):
+    total = 0
+    for i in tf.range(n):
+        total += x[i]
+    return total
+
+
+def test_element_read_out_of_range_raises_the_kernels_error():
+    graph = _graph(_read_past_the_end, tf.TensorSpec((None,), tf.int32),
+                   tf.TensorSpec((), tf.int32))
+    assert "x_view[i_index,]" in codegen.generate(graph).source
+    x = np.arange(4, dtype=np.int32)
+    assert int(_both(graph, x, np.int32(4))[0]) == 6
+    message = _errors_agree(graph, x, np.int32(5))
+    assert "4" in message  # the index, in the kernel's words
+
+
+def _doubled_sum(x, n):
+    y = x * 2
+    total = 0
+    for i in tf.range(n):
+        total += y[i]
+    return total
+
+
+def test_large_arrays_read_by_element_are_released_with_their_view():
+    graph = _graph(_doubled_sum, tf.TensorSpec((None,), tf.int32), tf.TensorSpec((), tf.int32))
+    source = codegen.generate(graph).source
+    assert "del multiply, multiply_view" in source  # the view would keep the array's memory alive
+    assert int(_both(graph, np.ones(2000, np.int32), np.int32(2000))[0]) == 4000
+
+
 # -- buffers: an elementwise result goes into a dead input's memory (out=) ----------------------
 
 def _graph(fn, *specs):
