@@ -241,7 +241,7 @@ def _analyse(node, ctx):
     node = qual_names.resolve(node)
     graphs = cfg.build(node)
     node = activity.resolve(node, ctx, None)
-    node = reaching_definitions.resolve(node, ctx, graphs)
+    node = reaching_definitions.resolve(node, ctx, graphs, names=False)
     node = liveness.resolve(node, ctx, graphs)
     cfg.release(graphs)
     return node

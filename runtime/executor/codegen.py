@@ -297,6 +297,7 @@ class _Generator(scalars.ScalarCode):
         # indexing it gives the Python int or bool the code holds (emitters.element_read).
         self.views = {}
         self.python_ready = set()  # Python-scalar outputs a statement left as Python scalars
+        self.shape_tuples = set()  # shapes held as `x.shape`, read only for one dimension
         # `v + c` nodes of a loop counter wrapped once after its loop, not at every step.
         self.lazy = set()
         # Python int tensors -> interval (lo, hi) of the exact value the source holds; absent:
@@ -612,6 +613,10 @@ class _Generator(scalars.ScalarCode):
                 self.interval[t] = self.interval[source]
             if source in self.views:
                 self.views[t] = self.views[source]
+
+    def sole_reader(self, tensor):
+        """The node reading `tensor`, when that is its one read in the block being emitted."""
+        return self._consumer.get(tensor) if self._uses.get(tensor) == 1 else None
 
     def element_view(self, node):
         """The memoryview to read getitem `node`'s element from, as a Python scalar, or None."""

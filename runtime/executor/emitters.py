@@ -204,6 +204,8 @@ def python_rule(node, ctx):
         a bool, or a bitwise result of in-range operands).
     """
     kernel = registry.OPS[node.op].kernel
+    if kernel is math_ops._cast_kernel:
+        return _cast_rule(node.inputs[0].dtype.np_dtype, node.outputs[0].dtype.np_dtype)
     if node.attrs or not _hashable(kernel):
         return None
     if kernel is getattr(math_ops, "_floordiv_kernel", None) or \
@@ -221,9 +223,22 @@ def python_rule(node, ctx):
     return rule
 
 
+def _cast_rule(source, target):
+    """A cast between ints is the identity modulo 2**bits (RING: the generator wraps what may
+    leave the target's range); int to bool is `!= 0`; bool to int is 0 or 1."""
+    if target.kind == "i":
+        return (RING, lambda x: x) if source.kind == "i" else (EXACT, lambda x: (0, 1))
+    return EXACT, None
+
+
 def python_expression(node, args, ctx):
     """The inline expression of a node `python_rule` accepts, on Python scalar `args`."""
     kernel = registry.OPS[node.op].kernel
+    if kernel is math_ops._cast_kernel:
+        source, target = node.inputs[0].dtype.np_dtype.kind, node.outputs[0].dtype.np_dtype.kind
+        if source == target:
+            return args[0]
+        return f"{args[0]} != 0" if target == "b" else f"1 if {ctx.truth(args[0])} else 0"
     if kernel is np.logical_not:
         return f"not {ctx.truth(args[0])}"  # a Python bool, from a Python or a numpy bool
     if kernel is getattr(array_ops, "_identity_kernel", None):
@@ -468,6 +483,35 @@ def _logical_not(node, args, ctx):
     return f"{args[0]} ^ True"
 
 
+def _dimension_read(node):
+    """Whether `node` takes one dimension of a shape (`tf.shape(x)[1]`) as a Python int."""
+    spec = node.attrs.get("spec")
+    if registry.OPS[node.op].kernel is not slicing._getitem_kernel or len(spec) != 1 or \
+            type(spec[0]) is not int:
+        return False
+    rank = node.inputs[0].shape[0]
+    return rank is not None and -rank <= spec[0] < rank and node.outputs[0].shape == () and \
+        node.outputs[0].dtype.np_dtype in (np.dtype(np.int32), np.dtype(np.int64))
+
+
+@register_statement_emitter("shape", array_ops._shape_kernel)
+def _shape(node, args, ctx, depth):
+    """Emits `x.shape` (a tuple of Python ints) where its one reader takes one dimension,
+    `tf.shape(x)[1]`: ~30 ns, where the kernel makes an array to index and convert (~300 ns).
+
+    Returns:
+        Whether the node was emitted (False: the shape is read otherwise).
+    """
+    reader = ctx.sole_reader(node.outputs[0])
+    if reader is None or not _dimension_read(reader):
+        return False
+    name = ctx.new_name(node.outputs[0].node.name)
+    ctx.env[node.outputs[0]] = name
+    ctx.shape_tuples.add(node.outputs[0])
+    ctx.line(depth, f"{name} = {args[0]}.shape", node)
+    return True
+
+
 @register_statement_emitter("getitem", slicing._getitem_kernel, python_ints=True)
 def _getitem(node, args, ctx, depth):
     """Emits `x[i, j]` for integer indexing, falling back to the kernel on IndexError.
@@ -491,6 +535,11 @@ def _getitem(node, args, ctx, depth):
         return False
     name = ctx.new_name(node.outputs[0].node.name)
     ctx.env[node.outputs[0]] = name
+    if node.inputs[0] in ctx.shape_tuples:  # `x.shape[1]`: a Python int, a dimension
+        ctx.python_ready.add(node.outputs[0])
+        ctx.interval[node.outputs[0]] = (0, int(np.iinfo(node.outputs[0].dtype.np_dtype).max))
+        ctx.line(depth, f"{name} = {args[0]}[{keys[0]}]", node)
+        return True
     kernel = ctx.global_(slicing._getitem_kernel, "k_getitem")
     spec = ctx.literal(node.attrs["spec"])
     view = ctx.element_view(node)

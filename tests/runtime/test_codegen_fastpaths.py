@@ -419,6 +419,53 @@ def test_large_arrays_read_by_element_are_released_with_their_view():
     assert int(_both(graph, np.ones(2000, np.int32), np.int32(2000))[0]) == 4000
 
 
+def _dimensions(x):
+    total = 0
+    for i in tf.range(tf.shape(x)[0]):
+        total += tf.shape(x)[-1] * i + tf.cast(tf.shape(x, out_type=tf.int64)[1], tf.int32)
+    both = tf.shape(x)  # read twice: stays an array
+    return total, both[0] + both[1], tf.shape(x)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (4, 5)])
+def test_one_dimension_of_a_shape_is_a_python_int(shape):
+    graph = _graph(_dimensions, tf.TensorSpec((None, None), tf.float32))
+    source = codegen.generate(graph).source
+    assert source.count(" = x.shape\n") == 3  # the loop bound and the two reads in the body
+    assert source.count("_k_shape(x") == 2  # `both` and the returned shape
+    x = np.zeros(shape, np.float32)
+    total, pair, whole = _both(graph, x)
+    rows, cols = shape
+    assert int(total) == sum(cols * i + cols for i in range(rows))
+    assert int(pair) == rows + cols and whole.tolist() == [rows, cols]
+
+
+def _casts(a, b, p):
+    narrow = tf.cast(a * 3, tf.int32)  # int64 -> int32 wraps
+    wide = tf.cast(b, tf.int64) * 5  # int32 -> int64 widens first
+    nonzero = tf.cast(b, tf.bool)
+    one = tf.cast(p, tf.int64) + tf.cast(nonzero, tf.int64)
+    return narrow, wide, nonzero, one
+
+
+def _wrap(value, bits):
+    return (value + 2 ** (bits - 1)) % 2 ** bits - 2 ** (bits - 1)
+
+
+@pytest.mark.parametrize("a, b, p", [(0, 0, False), (2 ** 31, 7, True), (-2 ** 40 - 5, -1, False),
+                                     (2 ** 62, 2 ** 31 - 1, True), (-2 ** 31, -2 ** 31, True)])
+def test_casts_between_python_ints_and_bools_match_numpy(a, b, p):
+    graph = _graph(_casts, tf.TensorSpec((), tf.int64), tf.TensorSpec((), tf.int32),
+                   tf.TensorSpec((), tf.bool))
+    assert "_k_cast" not in codegen.generate(graph).source and ".astype(" not in \
+        codegen.generate(graph).source
+    narrow, wide, nonzero, one = _both(graph, np.int64(a), np.int32(b), np.bool_(p))
+    assert (narrow.dtype, wide.dtype, nonzero.dtype, one.dtype) == (
+        np.int32, np.int64, np.bool_, np.int64)
+    assert int(narrow) == _wrap(_wrap(a * 3, 64), 32) and int(wide) == _wrap(b * 5, 64)
+    assert bool(nonzero) is (b != 0) and int(one) == int(p) + (b != 0)
+
+
 # -- buffers: an elementwise result goes into a dead input's memory (out=) ----------------------
 
 def _graph(fn, *specs):
