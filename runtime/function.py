@@ -16,6 +16,7 @@ from runtime.context import _open_scopes
 from runtime import function_calls
 from runtime import function_keys as keys
 from runtime.function_calls import MISS as _MISS
+from runtime.function_calls import PRIMITIVES as _PRIMITIVES
 from runtime import function_options
 from runtime import function_signature as signatures
 from runtime import nest
@@ -283,7 +284,8 @@ class Function:
             return _MISS
         self._hit(key, concrete, args, {}, None)
         self._detector.untraced += 1  # called_without_tracing(), inlined
-        return concrete._call_values([arg._value for arg in args if type(arg) is EagerTensor])
+        return concrete._call_values([arg._value if type(arg) is EagerTensor else arg
+                                      for arg in args if type(arg) not in _PRIMITIVES])
 
     def _hit(self, key, concrete, args, kwargs, order):
         """Notes a call of a table signature; the same twice in a row gets its entry.
@@ -294,7 +296,8 @@ class Function:
         if key == self._fast.last_hit and not _open_scopes:
             sources = list(args) + list(kwargs.values())
             specs = [(arg._value.dtype, arg._value.shape) if type(arg) is EagerTensor
-                     else function_calls.PythonArg(arg) for arg in sources]
+                     else function_calls.PythonArg(arg) if type(arg) in _PRIMITIVES
+                     else function_calls.ArraySpec(arg.dtype, arg.shape) for arg in sources]
             self._call = function_calls.entry(specs, concrete, weakref.ref(self),
                                               self._detector, list(kwargs), order)
         self._fast.last_hit = key
@@ -345,7 +348,7 @@ class Function:
             if type(marker) is not _Source:  # a default value
                 return None
             arg = sources[marker.index]
-            if type(arg) is EagerTensor:
+            if type(arg) is EagerTensor or function_calls.is_array(arg):
                 if id(value) not in inputs:
                     return None
                 order[inputs[id(value)]] = marker.index

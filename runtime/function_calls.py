@@ -19,17 +19,21 @@ plus the constants it needs). For a Function of two tensors returning one:
                 return result
         return general(owner, given((arg_0, arg_1), rest), kwargs)
 
-Its owner makes it its `__call__` (see `Function` and `ConcreteFunction`). Any other call goes
-to the owner's general path, which gives the same result or error: dtypes are compared by
-identity (numpy's canonical dtype objects), so an equal but distinct dtype object takes the
-general path too. The result is made without calling EagerTensor's Python `__init__` (50 ns
-less per call). The source depends only on the arity, each argument's shape pattern and the
-kind of owner and output, so it is compiled once per process; each entry is a closure over its
-own constants.
+Python primitives (`type(arg_1) is float and arg_1 == traced_1`), numpy arrays (fed as they
+are, as convert_to_tensor wraps them) and keyword arguments (`kwargs.get(name)`) are written
+out too. Its owner makes it its `__call__` (see `Function` and `ConcreteFunction`). Any other
+call goes to the owner's general path, which gives the same result or error: dtypes are
+compared by identity (numpy's canonical dtype objects), so an equal but distinct dtype object
+takes the general path too. The result is made without calling EagerTensor's Python
+`__init__` (50 ns less per call). The source depends only on the arity, each argument's kind
+and shape pattern, the keywords and the kind of owner and output, so it is compiled once per
+process; each entry is a closure over its own constants.
 """
 import collections
 import itertools
 import linecache
+
+import numpy as np
 
 from runtime import config
 from runtime import nest
@@ -41,6 +45,13 @@ MISS = object()  # an omitted parameter of an entry (no caller can pass it)
 
 # The Python values an entry compares (type and ==), as the trace cache keys them.
 PRIMITIVES = (type(None), bool, int, float, complex, str, bytes)
+
+# The kinds of an entry's arguments, and the test of each in the generated source.
+TENSOR = "tensor"  # an EagerTensor, fed its value
+ARRAY = "array"  # a numpy array, fed as it is
+PYTHON = "python"  # a Python primitive, equal to the traced one
+_TESTS = {TENSOR: "type(arg_{i}) is EagerTensor", ARRAY: "type(arg_{i}) is ndarray",
+          PYTHON: "type(arg_{i}) is type_{i} and arg_{i} == traced_{i}"}
 
 # (shape patterns, one output, for a Function) -> the compiled factory of its entries; the
 # source names no constant, so few exist (cleared past _FACTORY_LIMIT all the same)
@@ -55,14 +66,21 @@ class PythonArg(collections.namedtuple("PythonArg", ["value"])):
     __slots__ = ()
 
 
+class ArraySpec(collections.namedtuple("ArraySpec", ["dtype", "shape"])):
+    """The spec of an entry's argument that is a numpy array (see `is_array`)."""
+
+    __slots__ = ()
+
+
 def entry(specs, concrete, owner, detector=None, keywords=(), order=None):
     """Returns a function of a call's arguments that runs `concrete` when they fit `specs`.
 
     Args:
         specs: One per positional argument, then one per keyword argument: (numpy dtype,
             shape) for an EagerTensor, whose shape is a tuple of ints (exact), a tuple with
-            None for any size in that dimension, or None for any shape; or a PythonArg for a
-            Python primitive (None, bool, int, float, complex, str or bytes) of the value's
+            None for any size in that dimension, or None for any shape; an ArraySpec for a
+            numpy array (fed as it is, as convert_to_tensor would wrap it); or a PythonArg for
+            a Python primitive (None, bool, int, float, complex, str or bytes) of the value's
             type, equal to it.
         concrete: The ConcreteFunction to run (its executor `_run` and output packer `_pack`).
         owner: A weak reference to the Function or ConcreteFunction whose `__call__` the entry
@@ -79,7 +97,7 @@ def entry(specs, concrete, owner, detector=None, keywords=(), order=None):
     """
     patterns = tuple(_pattern(spec) for spec in specs)
     if order is None:
-        order = [i for i, pattern in enumerate(patterns) if pattern != "python"]
+        order = [i for i, (kind, _) in enumerate(patterns) if kind != PYTHON]
     key = (patterns, tuple(keywords), tuple(order), concrete._pack is pack_one,
            detector is not None)
     factory = _FACTORIES.get(key)
@@ -89,7 +107,7 @@ def entry(specs, concrete, owner, detector=None, keywords=(), order=None):
         factory = _FACTORIES[key] = _compile_factory(*key)
     constants = []
     for spec in specs:
-        constants += [type(spec.value), spec.value] if type(spec) is PythonArg else spec
+        constants += [type(spec.value), spec.value] if type(spec) is PythonArg else spec[:2]
     return factory(concrete._run, concrete._pack, owner, detector, *constants)
 
 
@@ -150,9 +168,14 @@ def table_key(args, kwargs=None):
     return tuple(key)
 
 
+def is_array(arg):
+    """Whether `arg` is a numpy array that convert_to_tensor wraps as it is (a number array)."""
+    return type(arg) is np.ndarray and arg.dtype.kind in "biufc"
+
+
 def _add_key(key, arg):
-    if type(arg) is EagerTensor:
-        value = arg._value
+    if type(arg) is EagerTensor or is_array(arg):  # (an array keys as its tensor does)
+        value = arg._value if type(arg) is EagerTensor else arg
         key.append(value.shape)
         key.append(value.dtype)
     elif type(arg) in PRIMITIVES:
@@ -164,10 +187,14 @@ def _add_key(key, arg):
 
 
 def _pattern(spec):
-    """What the source depends on: 'python', or of a shape None, 'exact' or (rank, known dims)."""
+    """What the source depends on: (TENSOR, ARRAY or PYTHON, the shape's pattern)."""
     if type(spec) is PythonArg:
-        return "python"
-    shape = spec[1]
+        return (PYTHON, None)
+    return (ARRAY if type(spec) is ArraySpec else TENSOR, _shape_pattern(spec[1]))
+
+
+def _shape_pattern(shape):
+    """None (any shape), 'exact' or (rank, the known dims)."""
     if shape is None:
         return None
     if None not in shape:
@@ -199,9 +226,8 @@ def _compile_factory(patterns, keywords, order, one_output, for_function):
             f"len(kwargs) == {len(keywords)}" if keywords else "not kwargs"]
     fetch = [f"arg_{len(positional) + j} = kwargs.get({name!r}, MISS)"
              for j, name in enumerate(keywords)]
-    tests = [f"type(arg_{i}) is type_{i} and arg_{i} == traced_{i}" if pattern == "python"
-             else f"type(arg_{i}) is EagerTensor" for i, pattern in enumerate(patterns)]
-    tensors = [i for i, pattern in enumerate(patterns) if pattern != "python"]
+    tests = [_TESTS[kind].format(i=i) for i, (kind, _) in enumerate(patterns)]
+    tensors = [i for i, (kind, _) in enumerate(patterns) if kind != PYTHON]
     run = f"run({', '.join(f'value_{i}' for i in order)})"
     if one_output:
         ran = ["result = new(EagerTensor)", f"result._value = {run}[0]", "return result"]
@@ -210,17 +236,17 @@ def _compile_factory(patterns, keywords, order, one_output, for_function):
     if for_function:
         ran.insert(0, "detector.untraced += 1")
     if tensors:
-        checks = [c for i in tensors for c in _checks(i, patterns[i])]
-        ran = [f"value_{i} = arg_{i}._value" for i in tensors] + [
-            f"if {' and '.join(checks)}:"] + _indent(ran)
+        checks = [c for i in tensors for c in _checks(i, patterns[i][1])]
+        ran = [f"value_{i} = arg_{i}" + ("._value" if patterns[i][0] == TENSOR else "")
+               for i in tensors] + [f"if {' and '.join(checks)}:"] + _indent(ran)
     if fetch:
         body = fetch + [f"if {' and '.join(tests)}:"] + _indent(ran)
     else:
         head += tests
         body = ran
     params = "".join(f"{a}=MISS, " for a in positional) + ("/, " if positional else "")
-    constants = "".join(f", type_{i}, traced_{i}" if pattern == "python"
-                        else f", dtype_{i}, shape_{i}" for i, pattern in enumerate(patterns))
+    constants = "".join(f", type_{i}, traced_{i}" if kind == PYTHON else f", dtype_{i}, shape_{i}"
+                        for i, (kind, _) in enumerate(patterns))
     given_args = "".join(a + ", " for a in positional)
     source = "\n".join(
         [f"def make(run, pack, owner, detector{constants}):",
@@ -231,7 +257,8 @@ def _compile_factory(patterns, keywords, order, one_output, for_function):
            "    return call",
            ""])
     filename = f"<runtime-call-entry {next(_counter)}>"
-    namespace = {"EagerTensor": EagerTensor, "new": object.__new__, "MISS": MISS,
+    namespace = {"EagerTensor": EagerTensor, "ndarray": np.ndarray, "new": object.__new__,
+                 "MISS": MISS,
                  "config": config, "_open_scopes": _open_scopes, "general": general,
                  "given": given}
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own source

@@ -271,6 +271,32 @@ def test_parameters_named_like_the_entry_s_own(executor):
     assert f(one, rest=three, kwargs=two).numpy() == 7.0
 
 
+def test_numpy_arrays_are_fed_as_the_tensors_they_convert_to(executor):
+    f = tf.function(scale_add, executor=executor)
+    a, b = np.array([1.0, 2.0], np.float32), np.array([3.0, 4.0], np.float32)
+    assert _steady(f, a, b).numpy().tolist() == [4.0, 10.0]
+    with pytest.raises(TypeError, match="can't multiply sequence"):  # as plain Python
+        f([1.0, 2.0], [3.0, 4.0])
+    assert f(tf.constant(a), b).numpy().tolist() == [4.0, 10.0]  # the same trace
+    assert f(a.astype(np.float64), b.astype(np.float64)).dtype is tf.float64
+    assert f(a[:1], b[:1]).numpy().tolist() == [4.0]
+    assert f(np.float32(1.0), np.float32(3.0)).numpy() == 4.0
+    traces = f.experimental_get_tracing_count()
+    assert f(a, b).numpy().tolist() == [4.0, 10.0]
+    assert f.experimental_get_tracing_count() == traces
+
+
+def echo(t):
+    return tf.identity(t)
+
+
+def test_string_arrays_take_the_general_path(executor):
+    f = tf.function(echo, executor=executor)
+    text = np.array(["ab", "c"])
+    for _ in range(3):  # converted to a string tensor each time, not fed as it is
+        assert f(text).numpy().tolist() == tf.constant(text).numpy().tolist() == [b"ab", b"c"]
+
+
 def test_every_output_structure_is_packed_by_the_entry(executor):
     def pair(x):
         return x + 1.0, x * 2.0
