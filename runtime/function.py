@@ -296,7 +296,7 @@ class Function:
         if key == self._fast.last_hit and not _open_scopes:
             sources = list(args) + list(kwargs.values())
             specs = [(arg._value.dtype, arg._value.shape) if type(arg) is EagerTensor
-                     else function_calls.PythonArg(arg) if type(arg) in _PRIMITIVES
+                     else function_calls.PythonSpec(arg) if type(arg) in _PRIMITIVES
                      else function_calls.ArraySpec(arg.dtype, arg.shape) for arg in sources]
             self._call = function_calls.entry(specs, concrete, weakref.ref(self),
                                               self._detector, list(kwargs), order)

@@ -53,14 +53,15 @@ PYTHON = "python"  # a Python primitive, equal to the traced one
 _TESTS = {TENSOR: "type(arg_{i}) is EagerTensor", ARRAY: "type(arg_{i}) is ndarray",
           PYTHON: "type(arg_{i}) is type_{i} and arg_{i} == traced_{i}"}
 
-# (shape patterns, one output, for a Function) -> the compiled factory of its entries; the
-# source names no constant, so few exist (cleared past _FACTORY_LIMIT all the same)
+# (argument patterns, keywords, feed order, one output, for a Function) -> the compiled
+# factory of such entries; the source names no constant, so few exist (cleared past
+# _FACTORY_LIMIT all the same)
 _FACTORIES = {}
 _FACTORY_LIMIT = 256
 _counter = itertools.count()  # numbers the entries' pseudo file names
 
 
-class PythonArg(collections.namedtuple("PythonArg", ["value"])):
+class PythonSpec(collections.namedtuple("PythonSpec", ["value"])):
     """The spec of an entry's argument that is a Python primitive, equal to `value`."""
 
     __slots__ = ()
@@ -79,7 +80,7 @@ def entry(specs, concrete, owner, detector=None, keywords=(), order=None):
         specs: One per positional argument, then one per keyword argument: (numpy dtype,
             shape) for an EagerTensor, whose shape is a tuple of ints (exact), a tuple with
             None for any size in that dimension, or None for any shape; an ArraySpec for a
-            numpy array (fed as it is, as convert_to_tensor would wrap it); or a PythonArg for
+            numpy array (fed as it is, as convert_to_tensor would wrap it); or a PythonSpec for
             a Python primitive (None, bool, int, float, complex, str or bytes) of the value's
             type, equal to it.
         concrete: The ConcreteFunction to run (its executor `_run` and output packer `_pack`).
@@ -107,7 +108,7 @@ def entry(specs, concrete, owner, detector=None, keywords=(), order=None):
         factory = _FACTORIES[key] = _compile_factory(*key)
     constants = []
     for spec in specs:
-        constants += [type(spec.value), spec.value] if type(spec) is PythonArg else spec[:2]
+        constants += [type(spec.value), spec.value] if type(spec) is PythonSpec else spec[:2]
     return factory(concrete._run, concrete._pack, owner, detector, *constants)
 
 
@@ -153,7 +154,7 @@ def given(params, rest):
 
 
 def table_key(args, kwargs=None):
-    """The SignatureTable key of a call, or None if an argument is neither kind.
+    """The SignatureTable key of a call, or None for an argument of no kind of `_TESTS`.
 
     Keyword arguments add their name and two items each, sorted by name.
     """
@@ -188,7 +189,7 @@ def _add_key(key, arg):
 
 def _pattern(spec):
     """What the source depends on: (TENSOR, ARRAY or PYTHON, the shape's pattern)."""
-    if type(spec) is PythonArg:
+    if type(spec) is PythonSpec:
         return (PYTHON, None)
     return (ARRAY if type(spec) is ArraySpec else TENSOR, _shape_pattern(spec[1]))
 
