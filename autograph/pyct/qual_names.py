@@ -235,15 +235,16 @@ class QnResolver(traversal.NodeTransformer):
     """
 
     def visit_Name(self, node):
-        node = self.generic_visit(node)
+        if node.annotation is not None:  # a parameter's annotation (the only child node)
+            node = self.generic_visit(node)
         anno.setanno(node, _QN, QN(node.id))
         return node
 
     def visit_Attribute(self, node):
         node = self.generic_visit(node)
-        if anno.hasanno(node.value, _QN):
-            anno.setanno(node, _QN,
-                         QN(anno.getanno(node.value, _QN), attr=node.attr))
+        parent = anno.getanno(node.value, _QN, None)
+        if parent is not None:
+            anno.setanno(node, _QN, QN(parent, attr=node.attr))
         return node
 
     def visit_Subscript(self, node):

@@ -76,11 +76,8 @@ class ActivityAnalyzer(traversal.NodeTransformer):
         return False
 
     def _node_sets_self_attribute(self, node):
-        if anno.hasanno(node, _QN):
-            qn = anno.getanno(node, _QN)
-            if qn.has_attr() and qn.parent.qn == ('self',):
-                return True
-        return False
+        qn = anno.getanno(node, _QN, None)
+        return qn is not None and qn.has_attr() and qn.parent.qn == ('self',)
 
     def _track_symbol(self, node, composite_writes_alter_parent=False):
         if self._track_annotations_only:
@@ -88,9 +85,9 @@ class ActivityAnalyzer(traversal.NodeTransformer):
 
         # A QN may be missing when we have an attribute (or subscript) on a function
         # call. Example: a().b
-        if not anno.hasanno(node, _QN):
+        qn = anno.getanno(node, _QN, None)
+        if qn is None:
             return
-        qn = anno.getanno(node, _QN)
 
         # When inside a comprehension, ignore reads to any of the comprehensions's
         # targets. This includes attributes or slices of those arguments.
