@@ -142,7 +142,7 @@ class Function:
         self._hinted = (function_options.tensor_hinted(python_function, self._arg_spec)
                         if follow_type_hints else None) or None
         self._cache = {}  # full cache key -> ConcreteFunction, in trace order
-        self._fast = function_calls.SignatureTable()  # for all-EagerTensor positional calls
+        self._fast = function_calls.SignatureTable()  # positional call signatures -> concrete
         self._signature_concrete = None  # the single trace when input_signature is given
         self._trace_count = 0
         self._last_leaves = None  # leaves of the latest trace, for retrace explanations
@@ -153,7 +153,7 @@ class Function:
         self._lock = threading.RLock()
         # shared by every Function of this Python function (a new Function in a loop warns)
         self._detector = function_tracing.detector_for(python_function)
-        # what __call__ runs: the general path, until `_specialize` generates an entry. Set
+        # what __call__ runs: the general path, until `_hit` generates an entry. Set
         # here, as the last of 28 attributes, the instance dict stays a key-sharing one
         # (one more attribute, or one added later, would make it 1.3 KB larger).
         self._call = functools.partial(function_calls.call_general, weakref.ref(self))

@@ -1,9 +1,10 @@
 """runtime.function_calls: the generated entries run exactly what the general call path runs.
 
-A Function's steady all-tensor signature, and a ConcreteFunction's, get a generated `__call__`
-(`function_calls.entry`). Each test here makes the entry exist, then calls with something
-that the entry must not run (another dtype or shape, a Python value, a tape, a graph being
-built, ...) and checks the result against plain Python or the general path.
+A Function's steady call signature (tensors, number arrays, Python primitives, keywords), and a
+ConcreteFunction's, get a generated `__call__` (`function_calls.entry`). Each test here makes
+the entry exist, then calls with something that the entry must not run (another dtype or
+shape, another Python value, a tape, a graph being built, ...) and checks the result against
+plain Python or the general path.
 """
 import gc
 import threading
