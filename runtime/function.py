@@ -16,6 +16,7 @@ from runtime.context import _open_scopes
 from runtime import function_calls
 from runtime import function_keys as keys
 from runtime.function_calls import MISS as _MISS
+from runtime.function_calls import PRIMITIVES as _PRIMITIVES
 from runtime import function_options
 from runtime import function_signature as signatures
 from runtime import nest
@@ -141,7 +142,7 @@ class Function:
         self._hinted = (function_options.tensor_hinted(python_function, self._arg_spec)
                         if follow_type_hints else None) or None
         self._cache = {}  # full cache key -> ConcreteFunction, in trace order
-        self._fast = function_calls.SignatureTable()  # for all-EagerTensor positional calls
+        self._fast = function_calls.SignatureTable()  # positional call signatures -> concrete
         self._signature_concrete = None  # the single trace when input_signature is given
         self._trace_count = 0
         self._last_leaves = None  # leaves of the latest trace, for retrace explanations
@@ -152,7 +153,7 @@ class Function:
         self._lock = threading.RLock()
         # shared by every Function of this Python function (a new Function in a loop warns)
         self._detector = function_tracing.detector_for(python_function)
-        # what __call__ runs: the general path, until `_specialize` generates an entry. Set
+        # what __call__ runs: the general path, until `_hit` generates an entry. Set
         # here, as the last of 28 attributes, the instance dict stays a key-sharing one
         # (one more attribute, or one added later, would make it 1.3 KB larger).
         self._call = functools.partial(function_calls.call_general, weakref.ref(self))
@@ -281,19 +282,25 @@ class Function:
         concrete = None if key is None else self._fast.get(key)
         if concrete is None:
             return _MISS
-        # The same signature twice in a row is the new steady one (unless a scope open in
-        # another thread or an init_scope made `_call` refuse it).
-        if key == self._fast.last_hit and not _open_scopes:
-            self._specialize(concrete, args)
-        self._fast.last_hit = key
+        self._hit(key, concrete, args, {}, None)
         self._detector.untraced += 1  # called_without_tracing(), inlined
-        return concrete._call_values([arg._value for arg in args if type(arg) is EagerTensor])
+        return concrete._call_values([arg._value if type(arg) is EagerTensor else arg
+                                      for arg in args if type(arg) not in _PRIMITIVES])
 
-    def _specialize(self, concrete, args):
-        """Makes `_call` run `concrete` for calls like `args` (see SignatureTable)."""
-        specs = [(arg._value.dtype, arg._value.shape) if type(arg) is EagerTensor
-                 else function_calls.PythonArg(arg) for arg in args]
-        self._call = function_calls.entry(specs, concrete, weakref.ref(self), self._detector)
+    def _hit(self, key, concrete, args, kwargs, order):
+        """Notes a call of a table signature; the same twice in a row gets its entry.
+
+        (Not while a scope is open in another thread, or an init_scope in this one: the entry
+        would refuse the call.)
+        """
+        if key == self._fast.last_hit and not _open_scopes:
+            sources = list(args) + list(kwargs.values())
+            specs = [(arg._value.dtype, arg._value.shape) if type(arg) is EagerTensor
+                     else function_calls.PythonSpec(arg) if type(arg) in _PRIMITIVES
+                     else function_calls.ArraySpec(arg.dtype, arg.shape) for arg in sources]
+            self._call = function_calls.entry(specs, concrete, weakref.ref(self),
+                                              self._detector, list(kwargs), order)
+        self._fast.last_hit = key
 
     def _call_traced(self, args, kwargs):
         """Looks the trace up (tracing if needed), runs it and fills the fast paths' tables."""
@@ -302,18 +309,52 @@ class Function:
             concrete, values = self._lookup(args, kwargs, feed=True)
             if self._trace_count == traces:
                 self._detector.called_without_tracing()
-            key = None if kwargs else function_calls.table_key(args)
-            if key is not None and _runs_by_position(concrete, args):
+            key = function_calls.table_key(args, kwargs)
+            order = None if key is None else self._feed_order(concrete, args, kwargs)
+            if order is not None:
                 fast = self._fast
                 if len(fast) >= _FAST_CACHE_LIMIT:
                     fast.clear()
-                fast[key] = concrete
-                fast.last_hit = key  # the next call with this signature makes its entry
+                # the table feeds positional tensors in order (keyword calls: entries only)
+                if not kwargs and order == sorted(order):
+                    fast[key] = concrete
+                self._hit(key, concrete, args, kwargs, order)
         result = concrete._call_values(values)
         if context._state.tapes:
             from runtime import function_gradients
             function_gradients.record_call(self, args, kwargs, concrete, result)
         return result
+
+    def _feed_order(self, concrete, args, kwargs):
+        """Where `concrete`'s graph inputs come from in calls like this one, or None.
+
+        Returns the indices, into the positional arguments followed by the keyword values,
+        of the tensors in the order of the graph's inputs, when each tensor argument is a
+        graph input and each Python argument was traced as itself, and nothing else was: a
+        default value, which a table key does not hold, may change between calls (a mutated
+        list), and an input_signature or type hints make Python numbers tensors.
+        """
+        sources = list(args) + list(kwargs.values())
+        markers = [_Source(i) for i in range(len(sources))]
+        positional, _, keywords = self._arg_spec.canonicalize(
+            markers[:len(args)], dict(zip(kwargs, markers[len(args):])))
+        bound = positional + list(keywords.values())
+        traced = concrete._positional + list(concrete._keywords.values())
+        if len(bound) != len(traced) or list(keywords) != list(concrete._keywords):
+            return None
+        inputs = {id(placeholder): i for i, placeholder in enumerate(concrete.graph.inputs)}
+        order = [None] * len(inputs)
+        for marker, value in zip(bound, traced):
+            if type(marker) is not _Source:  # a default value
+                return None
+            arg = sources[marker.index]
+            if type(arg) is EagerTensor or function_calls.is_array(arg):
+                if id(value) not in inputs:
+                    return None
+                order[inputs[id(value)]] = marker.index
+            elif type(value) is not type(arg) or value != arg:
+                return None
+        return None if None in order else order
 
     def _canonicalize(self, args, kwargs):
         positional, names, keywords = self._arg_spec.canonicalize(args, kwargs)
@@ -587,25 +628,13 @@ class Function:
 
 # -- helpers ----------------------------------------------------------------------------------
 
-def _runs_by_position(concrete, args):
-    """Whether `concrete` runs positional `args` fed in order (the SignatureTable's calls).
+class _Source:
+    """Stands for the call argument at `index` in `Function._feed_order`'s binding."""
 
-    That is, each tensor argument is the next graph input and each Python argument was traced
-    as itself, and nothing else was: a default value, which a table key does not hold, may
-    change between calls (a mutated list), and an input_signature makes Python numbers
-    tensors.
-    """
-    traced = concrete._positional
-    if concrete._keywords or len(traced) != len(args):
-        return False
-    inputs = iter(concrete.graph.inputs)
-    for arg, value in zip(args, traced):
-        if type(arg) is EagerTensor:
-            if value is not next(inputs, None):
-                return False
-        elif type(value) is not type(arg) or value != arg:
-            return False
-    return next(inputs, None) is None
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
 
 
 def _deferrable(error, graph):

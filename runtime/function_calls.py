@@ -19,17 +19,21 @@ plus the constants it needs). For a Function of two tensors returning one:
                 return result
         return general(owner, given((arg_0, arg_1), rest), kwargs)
 
-Its owner makes it its `__call__` (see `Function` and `ConcreteFunction`). Any other call goes
-to the owner's general path, which gives the same result or error: dtypes are compared by
-identity (numpy's canonical dtype objects), so an equal but distinct dtype object takes the
-general path too. The result is made without calling EagerTensor's Python `__init__` (50 ns
-less per call). The source depends only on the arity, each argument's shape pattern and the
-kind of owner and output, so it is compiled once per process; each entry is a closure over its
-own constants.
+Python primitives (`type(arg_1) is float and arg_1 == traced_1`), numpy arrays (fed as they
+are, as convert_to_tensor wraps them) and keyword arguments (`kwargs.get(name)`) are written
+out too. Its owner makes it its `__call__` (see `Function` and `ConcreteFunction`). Any other
+call goes to the owner's general path, which gives the same result or error: dtypes are
+compared by identity (numpy's canonical dtype objects), so an equal but distinct dtype object
+takes the general path too. The result is made without calling EagerTensor's Python
+`__init__` (50 ns less per call). The source depends only on the arity, each argument's kind
+and shape pattern, the keywords and the kind of owner and output, so it is compiled once per
+process; each entry is a closure over its own constants.
 """
 import collections
 import itertools
 import linecache
+
+import numpy as np
 
 from runtime import config
 from runtime import nest
@@ -42,39 +46,61 @@ MISS = object()  # an omitted parameter of an entry (no caller can pass it)
 # The Python values an entry compares (type and ==), as the trace cache keys them.
 PRIMITIVES = (type(None), bool, int, float, complex, str, bytes)
 
-# (shape patterns, one output, for a Function) -> the compiled factory of its entries; the
-# source names no constant, so few exist (cleared past _FACTORY_LIMIT all the same)
+# The kinds of an entry's arguments, and the test of each in the generated source.
+TENSOR = "tensor"  # an EagerTensor, fed its value
+ARRAY = "array"  # a numpy array, fed as it is
+PYTHON = "python"  # a Python primitive, equal to the traced one
+_TESTS = {TENSOR: "type(arg_{i}) is EagerTensor", ARRAY: "type(arg_{i}) is ndarray",
+          PYTHON: "type(arg_{i}) is type_{i} and arg_{i} == traced_{i}"}
+
+# (argument patterns, keywords, feed order, one output, for a Function) -> the compiled
+# factory of such entries; the source names no constant, so few exist (cleared past
+# _FACTORY_LIMIT all the same)
 _FACTORIES = {}
 _FACTORY_LIMIT = 256
 _counter = itertools.count()  # numbers the entries' pseudo file names
 
 
-class PythonArg(collections.namedtuple("PythonArg", ["value"])):
+class PythonSpec(collections.namedtuple("PythonSpec", ["value"])):
     """The spec of an entry's argument that is a Python primitive, equal to `value`."""
 
     __slots__ = ()
 
 
-def entry(specs, concrete, owner, detector=None):
+class ArraySpec(collections.namedtuple("ArraySpec", ["dtype", "shape"])):
+    """The spec of an entry's argument that is a numpy array (see `is_array`)."""
+
+    __slots__ = ()
+
+
+def entry(specs, concrete, owner, detector=None, keywords=(), order=None):
     """Returns a function of a call's arguments that runs `concrete` when they fit `specs`.
 
     Args:
-        specs: One per positional argument: (numpy dtype, shape) for an EagerTensor, whose
-            shape is a tuple of ints (exact), a tuple with None for any size in that
-            dimension, or None for any shape; or a PythonArg for a Python primitive (None,
-            bool, int, float, complex, str or bytes) of the value's type, equal to it.
+        specs: One per positional argument, then one per keyword argument: (numpy dtype,
+            shape) for an EagerTensor, whose shape is a tuple of ints (exact), a tuple with
+            None for any size in that dimension, or None for any shape; an ArraySpec for a
+            numpy array (fed as it is, as convert_to_tensor would wrap it); or a PythonSpec for
+            a Python primitive (None, bool, int, float, complex, str or bytes) of the value's
+            type, equal to it.
         concrete: The ConcreteFunction to run (its executor `_run` and output packer `_pack`).
         owner: A weak reference to the Function or ConcreteFunction whose `__call__` the entry
             is: its `_call_general(args, kwargs)` runs every call that does not fit.
         detector: For a Function's entry: its function_tracing.Detector, whose untraced-call
             count each run increments. The entry then also takes the general path while a
             graph is being built, a GradientTape is open or functions run eagerly.
+        keywords: The names of the keyword arguments, in the order of their specs.
+        order: The indices into `specs` of the tensors, in the order of the graph's inputs
+            (default: their order in `specs`).
 
     Returns:
         A function taking the call's arguments.
     """
     patterns = tuple(_pattern(spec) for spec in specs)
-    key = (patterns, concrete._pack is pack_one, detector is not None)
+    if order is None:
+        order = [i for i, (kind, _) in enumerate(patterns) if kind != PYTHON]
+    key = (patterns, tuple(keywords), tuple(order), concrete._pack is pack_one,
+           detector is not None)
     factory = _FACTORIES.get(key)
     if factory is None:
         if len(_FACTORIES) >= _FACTORY_LIMIT:
@@ -82,7 +108,7 @@ def entry(specs, concrete, owner, detector=None):
         factory = _FACTORIES[key] = _compile_factory(*key)
     constants = []
     for spec in specs:
-        constants += [type(spec.value), spec.value] if type(spec) is PythonArg else spec
+        constants += [type(spec.value), spec.value] if type(spec) is PythonSpec else spec[:2]
     return factory(concrete._run, concrete._pack, owner, detector, *constants)
 
 
@@ -108,8 +134,8 @@ class SignatureTable(dict):
     whose graph inputs are the tensors in order.
 
     Attributes:
-        last_hit: The key of the latest call found here (or traced); the same key twice in a
-            row makes the entry.
+        last_hit: The `table_key` of the latest call found here or traced (keyword calls
+            too, which are not stored here); the same key twice in a row makes the entry.
     """
 
     __slots__ = ("last_hit",)
@@ -127,27 +153,49 @@ def given(params, rest):
     return params + rest
 
 
-def table_key(args):
-    """The SignatureTable key of a call's positional arguments, or None if one is neither."""
+def table_key(args, kwargs=None):
+    """The SignatureTable key of a call, or None for an argument of no kind of `_TESTS`.
+
+    Keyword arguments add their name and two items each, sorted by name.
+    """
     key = []
     for arg in args:
-        if type(arg) is EagerTensor:
-            value = arg._value
-            key.append(value.shape)
-            key.append(value.dtype)
-        elif type(arg) in PRIMITIVES:
-            key.append(type(arg))
-            key.append(arg)
-        else:
+        if not _add_key(key, arg):
+            return None
+    for name in sorted(kwargs or ()):
+        key.append(name)
+        if not _add_key(key, kwargs[name]):
             return None
     return tuple(key)
 
 
+def is_array(arg):
+    """Whether `arg` is a numpy array that convert_to_tensor wraps as it is (a number array)."""
+    return type(arg) is np.ndarray and arg.dtype.kind in "biufc"
+
+
+def _add_key(key, arg):
+    if type(arg) is EagerTensor or is_array(arg):  # (an array keys as its tensor does)
+        value = arg._value if type(arg) is EagerTensor else arg
+        key.append(value.shape)
+        key.append(value.dtype)
+    elif type(arg) in PRIMITIVES:
+        key.append(type(arg))
+        key.append(arg)
+    else:
+        return False
+    return True
+
+
 def _pattern(spec):
-    """What the source depends on: 'python', or of a shape None, 'exact' or (rank, known dims)."""
-    if type(spec) is PythonArg:
-        return "python"
-    shape = spec[1]
+    """What the source depends on: (TENSOR, ARRAY or PYTHON, the shape's pattern)."""
+    if type(spec) is PythonSpec:
+        return (PYTHON, None)
+    return (ARRAY if type(spec) is ArraySpec else TENSOR, _shape_pattern(spec[1]))
+
+
+def _shape_pattern(shape):
+    """None (any shape), 'exact' or (rank, the known dims)."""
     if shape is None:
         return None
     if None not in shape:
@@ -167,50 +215,60 @@ def _checks(i, pattern):
     return checks
 
 
-def _compile_factory(patterns, one_output, for_function):
+def _compile_factory(patterns, keywords, order, one_output, for_function):
     """Compiles `make(run, pack, owner, detector, dtype_0, shape_0, ...)` -> entry.
 
-    A Python argument's two constants are its type and value (`type_1, traced_1`).
+    Arguments are numbered positional first, then keywords; a Python argument's two constants
+    are its type and value (`type_1, traced_1`).
     """
-    arity = len(patterns)
-    args = [f"arg_{i}" for i in range(arity)]
-    tensors = [i for i, pattern in enumerate(patterns) if pattern != "python"]
-    values = [f"value_{i}" for i in tensors]
-    guard = ["rest", "kwargs"] + (
-        ["_open_scopes", "config._run_functions_eagerly"] if for_function else [])
-    run = f"run({', '.join(values)})"
+    positional = [f"arg_{i}" for i in range(len(patterns) - len(keywords))]
+    guard = ["rest"] + (["_open_scopes", "config._run_functions_eagerly"] if for_function else [])
+    head = [f"not ({' or '.join(guard)})",
+            f"len(kwargs) == {len(keywords)}" if keywords else "not kwargs"]
+    fetch = [f"arg_{len(positional) + j} = kwargs.get({name!r}, MISS)"
+             for j, name in enumerate(keywords)]
+    tests = [_TESTS[kind].format(i=i) for i, (kind, _) in enumerate(patterns)]
+    tensors = [i for i, (kind, _) in enumerate(patterns) if kind != PYTHON]
+    run = f"run({', '.join(f'value_{i}' for i in order)})"
     if one_output:
         ran = ["result = new(EagerTensor)", f"result._value = {run}[0]", "return result"]
     else:
         ran = [f"return pack({run})"]
     if for_function:
         ran.insert(0, "detector.untraced += 1")
-    body = [f"value_{i} = arg_{i}._value" for i in tensors]
     if tensors:
-        checks = [c for i in tensors for c in _checks(i, patterns[i])]
-        body.append(f"if {' and '.join(checks)}:")
-        ran = ["    " + line for line in ran]
-    tests = [f"not ({' or '.join(guard)})"] + [
-        f"type(arg_{i}) is type_{i} and arg_{i} == traced_{i}" if pattern == "python"
-        else f"type(arg_{i}) is EagerTensor" for i, pattern in enumerate(patterns)]
-    params = "".join(f"{a}=MISS, " for a in args) + ("/, " if args else "")
-    constants = "".join(f", type_{i}, traced_{i}" if pattern == "python"
-                        else f", dtype_{i}, shape_{i}" for i, pattern in enumerate(patterns))
+        checks = [c for i in tensors for c in _checks(i, patterns[i][1])]
+        ran = [f"value_{i} = arg_{i}" + ("._value" if patterns[i][0] == TENSOR else "")
+               for i in tensors] + [f"if {' and '.join(checks)}:"] + _indent(ran)
+    if fetch:
+        body = fetch + [f"if {' and '.join(tests)}:"] + _indent(ran)
+    else:
+        head += tests
+        body = ran
+    params = "".join(f"{a}=MISS, " for a in positional) + ("/, " if positional else "")
+    constants = "".join(f", type_{i}, traced_{i}" if kind == PYTHON else f", dtype_{i}, shape_{i}"
+                        for i, (kind, _) in enumerate(patterns))
+    given_args = "".join(a + ", " for a in positional)
     source = "\n".join(
         [f"def make(run, pack, owner, detector{constants}):",
          f"    def call({params}*rest, **kwargs):",
-         f"        if {' and '.join(tests)}:"]
-        + ["            " + line for line in body + ran]
-        + [f"        return general(owner, given(({''.join(a + ',' for a in args)}), rest), kwargs)",
+         f"        if {' and '.join(head)}:"]
+        + _indent(body, 3)
+        + [f"        return general(owner, given(({given_args}), rest), kwargs)",
            "    return call",
            ""])
     filename = f"<runtime-call-entry {next(_counter)}>"
-    namespace = {"EagerTensor": EagerTensor, "new": object.__new__, "MISS": MISS,
+    namespace = {"EagerTensor": EagerTensor, "ndarray": np.ndarray, "new": object.__new__,
+                 "MISS": MISS,
                  "config": config, "_open_scopes": _open_scopes, "general": general,
                  "given": given}
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own source
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return namespace["make"]
+
+
+def _indent(lines, levels=1):
+    return ["    " * levels + line for line in lines]
 
 
 # -- output packing ---------------------------------------------------------------------------

@@ -46,6 +46,9 @@ class ArgSpec:
                                    None)
         self.keyword_only = [p.name for p in params if p.kind == kinds.KEYWORD_ONLY]
         self.var_keyword = next((p.name for p in params if p.kind == kinds.VAR_KEYWORD), None)
+        # every parameter positional (no *args, keyword-only or **kwargs): a call giving each
+        # one positionally binds without inspect's binding (4 us)
+        self._all_positional = len(self.positional) == len(params)
 
     def canonicalize(self, args, kwargs, partial=False):
         """Binds call arguments to parameters, applying defaults.
@@ -63,6 +66,8 @@ class ArgSpec:
         Raises:
             TypeError: if the arguments do not fit the signature.
         """
+        if not kwargs and self._all_positional and len(args) == len(self.positional):
+            return list(args), list(self.positional), {}
         if kwargs:
             self._check_keywords(kwargs)
         try:

@@ -281,13 +281,13 @@ _CLOSURES = (gast.Lambda, gast.FunctionDef, gast.GeneratorExp)
 def _closure_reads(fn):
     """Names that closures (and generator expressions) nested in `fn` read or rebind."""
     reads = set()
-    for n in traversal.walk(fn):
-        if n is not fn and isinstance(n, _CLOSURES):
-            for m in traversal.walk(n):
-                if isinstance(m, gast.Name) and isinstance(m.ctx, gast.Load):
-                    reads.add(m.id)
-                elif isinstance(m, gast.Nonlocal):
-                    reads.update(m.names)
+    # a closure nested in another one reads nothing that the walk of the outer one misses
+    for closure in traversal.outermost(fn, _CLOSURES):
+        for m in traversal.walk(closure):
+            if isinstance(m, gast.Name) and isinstance(m.ctx, gast.Load):
+                reads.add(m.id)
+            elif isinstance(m, gast.Nonlocal):
+                reads.update(m.names)
     return frozenset(reads)
 
 

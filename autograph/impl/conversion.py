@@ -159,15 +159,16 @@ def check_supported(node, filename):
     # Nested generator functions are marked SKIP: they stay plain Python inside converted
     # code, and what they contain is not checked (only their names are collected).
     names = set()
+    skip = transformer.ConvAnno.SKIP
     stack = [node]
     while stack:
         n = stack.pop()
         cls = type(n)
         if cls is gast.FunctionDef and n is not node and _is_generator(n):
-            anno.setanno(n, transformer.ConvAnno.SKIP, True)
+            anno.setanno(n, skip, True)
             names |= naming.collect_names(n)
             continue
-        if anno.hasanno(n, transformer.ConvAnno.SKIP):
+        if anno.hasanno(n, skip):
             names |= naming.collect_names(n)
             continue
         naming.add_names(n, names)
@@ -241,7 +242,7 @@ def _analyse(node, ctx):
     node = qual_names.resolve(node)
     graphs = cfg.build(node)
     node = activity.resolve(node, ctx, None)
-    node = reaching_definitions.resolve(node, ctx, graphs)
+    node = reaching_definitions.resolve(node, ctx, graphs, names=False)
     node = liveness.resolve(node, ctx, graphs)
     cfg.release(graphs)
     return node

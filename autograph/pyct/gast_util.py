@@ -3,6 +3,7 @@
 import gast
 
 from autograph.pyct import anno
+from autograph.pyct import ast_convert
 from autograph.pyct import qual_names
 from autograph.pyct import templates
 from autograph.pyct import transformer
@@ -18,7 +19,8 @@ def name(id_, ctx=gast.Load):
     Returns:
       gast.Name.
     """
-    return gast.Name(id=id_, ctx=ctx(), annotation=None, type_comment=None)
+    return ast_convert.gast_node(gast.Name, id=id_, ctx=ast_convert.gast_node(ctx),
+                                 annotation=None, type_comment=None)
 
 
 def constant(value):
@@ -30,7 +32,7 @@ def constant(value):
     Returns:
       gast.Constant.
     """
-    return gast.Constant(value=value, kind=None)
+    return ast_convert.gast_node(gast.Constant, value=value, kind=None)
 
 
 def is_docstring(stmt):

@@ -224,6 +224,10 @@ def _literal_ssf(value):
     return value
 
 
+# the annotation key, looked up once (an enum member's attribute lookup costs 100 ns)
+_QN = anno.Basic.QN
+
+
 class QnResolver(traversal.NodeTransformer):
     """Annotates nodes with QN information.
 
@@ -231,15 +235,16 @@ class QnResolver(traversal.NodeTransformer):
     """
 
     def visit_Name(self, node):
-        node = self.generic_visit(node)
-        anno.setanno(node, anno.Basic.QN, QN(node.id))
+        if node.annotation is not None:  # a parameter's annotation (the only child node)
+            node = self.generic_visit(node)
+        anno.setanno(node, _QN, QN(node.id))
         return node
 
     def visit_Attribute(self, node):
         node = self.generic_visit(node)
-        if anno.hasanno(node.value, anno.Basic.QN):
-            anno.setanno(node, anno.Basic.QN,
-                         QN(anno.getanno(node.value, anno.Basic.QN), attr=node.attr))
+        parent = anno.getanno(node.value, _QN, None)
+        if parent is not None:
+            anno.setanno(node, _QN, QN(parent, attr=node.attr))
         return node
 
     def visit_Subscript(self, node):
@@ -251,14 +256,14 @@ class QnResolver(traversal.NodeTransformer):
         elif isinstance(s, gast.Constant):
             # None, Ellipsis, bytes, complex: not symbolic.
             return node
-        elif anno.hasanno(s, anno.Basic.QN):
-            subscript = anno.getanno(s, anno.Basic.QN)
+        elif anno.hasanno(s, _QN):
+            subscript = anno.getanno(s, _QN)
         else:
             # Slices, tuples and general expressions are not symbolic names.
             return node
-        if anno.hasanno(node.value, anno.Basic.QN):
-            anno.setanno(node, anno.Basic.QN,
-                         QN(anno.getanno(node.value, anno.Basic.QN), subscript=subscript))
+        if anno.hasanno(node.value, _QN):
+            anno.setanno(node, _QN,
+                         QN(anno.getanno(node.value, _QN), subscript=subscript))
         return node
 
 
@@ -295,7 +300,7 @@ def from_str(qn_str):
         raise ValueError('expected a single qualified name like "a.b[0]", found %r'
                          % (qn_str,))
     node = resolve(node.body[0].value)
-    if not anno.hasanno(node, anno.Basic.QN):
+    if not anno.hasanno(node, _QN):
         raise ValueError('expected a qualified name (names, attributes, constant or name '
                          'subscripts), found %r' % (qn_str,))
-    return anno.getanno(node, anno.Basic.QN)
+    return anno.getanno(node, _QN)

@@ -56,11 +56,11 @@ def _copy(node, keep_locations):
 def _set_ctx(node, ctx_cls):
     """Sets the context of a target expression (and of tuple/list elements) in place."""
     if isinstance(node, (gast.Name, gast.Attribute, gast.Subscript, gast.Starred)):
-        node.ctx = ctx_cls()
+        node.ctx = ast_convert.gast_node(ctx_cls)
         if isinstance(node, gast.Starred):
             _set_ctx(node.value, ctx_cls)
     elif isinstance(node, (gast.Tuple, gast.List)):
-        node.ctx = ctx_cls()
+        node.ctx = ast_convert.gast_node(ctx_cls)
         for elt in node.elts:
             _set_ctx(elt, ctx_cls)
 
@@ -68,7 +68,8 @@ def _set_ctx(node, ctx_cls):
 def _to_node(value, ctx_cls):
     """Turns a replacement value (str, QN, node) into an expression node."""
     if isinstance(value, str):
-        return gast.Name(id=value, ctx=ctx_cls(), annotation=None, type_comment=None)
+        return ast_convert.gast_node(gast.Name, id=value, ctx=ast_convert.gast_node(ctx_cls),
+                                     annotation=None, type_comment=None)
     if isinstance(value, qual_names.QN):
         node = value.ast()
         _set_ctx(node, ctx_cls)

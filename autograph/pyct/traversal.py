@@ -58,6 +58,36 @@ def walk(node):
         yield node
 
 
+def outermost(node, classes):
+    """Returns the descendants of `node` of the given classes, not looking inside them.
+
+    Args:
+      node: a gast (or ast) node; itself never part of the result.
+      classes: a node class or a tuple of them.
+
+    Returns:
+      A list of the nodes of `classes` that have no ancestor of `classes` below `node`,
+      in no particular order.
+    """
+    found = []
+    stack = iter_child_nodes(node)
+    push = stack.append
+    while stack:
+        n = stack.pop()
+        if isinstance(n, classes):
+            found.append(n)
+            continue
+        for field in n._fields:
+            value = getattr(n, field, None)
+            if type(value) is _list:
+                for item in value:
+                    if isinstance(item, _AST):
+                        push(item)
+            elif isinstance(value, _AST):
+                push(value)
+    return found
+
+
 def visit_list(visit, items):
     """Visits the nodes of a list: their results spliced in order, or None if none changed.
 
@@ -91,38 +121,65 @@ def visit_list(visit, items):
     return new_values
 
 
-def dispatch_table(cls):
-    """Returns the dict node class -> visit method of the visitor class `cls` (its own)."""
-    table = cls.__dict__.get('_traversal_dispatch')
-    if table is None:
-        table = {}
-        cls._traversal_dispatch = table
-    return table
+# Expression contexts and operators: node classes without fields, nothing below them.
+_FIELDLESS = frozenset(
+    c for c in vars(gast).values()
+    if isinstance(c, type) and issubclass(
+        c, (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop))
+    and not c._fields)
+
+
+def leaf_classes(cls):
+    """Returns the field-less node classes that the visitor class `cls` has no visit method for.
+
+    Visiting such a node does nothing (its generic visit has no fields to go through), so the
+    generic visits do not call `visit` on them at all: contexts and operators are a third of
+    all nodes.
+    """
+    return frozenset(c for c in _FIELDLESS if not hasattr(cls, 'visit_' + c.__name__))
 
 
 class NodeVisitor(object):
-    """`ast.NodeVisitor`, with the visit method cached per node class."""
+    """`ast.NodeVisitor`, with the visit method cached per node class.
+
+    A field-less node (a context or an operator) is visited only if the visitor has a
+    visit method for its class (see leaf_classes).
+    """
+
+    # Each subclass gets its own (see __init_subclass__); NodeVisitor has no visit_X method.
+    _traversal_dispatch = {}
+    _traversal_leaves = _FIELDLESS
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # node class -> this visitor class's visit method for it, filled as nodes are met
+        cls._traversal_dispatch = {}
+        # the node classes that the generic visits do not visit (see leaf_classes)
+        cls._traversal_leaves = leaf_classes(cls)
 
     def visit(self, node):
-        cls = node.__class__
-        table = dispatch_table(type(self))
-        method = table.get(cls)
-        if method is None:
-            method = getattr(type(self), 'visit_' + cls.__name__, None)
-            if method is None:
-                method = type(self).generic_visit
-            table[cls] = method
+        method = self._traversal_dispatch.get(node.__class__) or self.method_for(node.__class__)
         return method(self, node)
+
+    @classmethod
+    def method_for(cls, node_class):
+        """The visit method (a function) of this visitor class for `node_class`, cached."""
+        method = getattr(cls, 'visit_' + node_class.__name__, None)
+        if method is None:
+            method = cls.generic_visit
+        cls._traversal_dispatch[node_class] = method
+        return method
 
     def generic_visit(self, node):
         visit = self.visit
+        leaves = self._traversal_leaves
         for field in node._fields:
             value = getattr(node, field, None)
             if type(value) is _list:
                 for item in value:
                     if isinstance(item, _AST):
                         visit(item)
-            elif isinstance(value, _AST):
+            elif isinstance(value, _AST) and value.__class__ not in leaves:
                 visit(value)
 
 
@@ -146,13 +203,14 @@ class NodeTransformer(NodeVisitor):
           `node`.
         """
         visit = self.visit
+        leaves = self._traversal_leaves
         for field in fields:
             old = getattr(node, field, None)
             if type(old) is _list:
                 new_values = visit_list(visit, old)
                 if new_values is not None:
                     old[:] = new_values
-            elif isinstance(old, _AST):
+            elif isinstance(old, _AST) and old.__class__ not in leaves:
                 new_node = visit(old)
                 if new_node is None:
                     delattr(node, field)

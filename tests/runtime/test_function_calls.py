@@ -1,12 +1,14 @@
 """runtime.function_calls: the generated entries run exactly what the general call path runs.
 
-A Function's steady all-tensor signature, and a ConcreteFunction's, get a generated `__call__`
-(`function_calls.entry`). Each test here makes the entry exist, then calls with something
-that the entry must not run (another dtype or shape, a Python value, a tape, a graph being
-built, ...) and checks the result against plain Python or the general path.
+A Function's steady call signature (tensors, number arrays, Python primitives, keywords), and a
+ConcreteFunction's, get a generated `__call__` (`function_calls.entry`). Each test here makes
+the entry exist, then calls with something that the entry must not run (another dtype or
+shape, another Python value, a tape, a graph being built, ...) and checks the result against
+plain Python or the general path.
 """
 import gc
 import threading
+import types
 import warnings
 
 import numpy as np
@@ -25,11 +27,11 @@ def executor(request):
     return request.param
 
 
-def _steady(fn, *args):
+def _steady(fn, *args, **kwargs):
     """Calls `fn` until it has its generated entry; returns the last result."""
     for _ in range(3):
-        result = fn(*args)
-    assert "_call" in vars(fn), "the steady signature has no generated entry"
+        result = fn(*args, **kwargs)
+    assert type(vars(fn)["_call"]) is types.FunctionType, "the signature has no entry"
     return result
 
 
@@ -200,6 +202,100 @@ def test_keywords_nested_values_and_another_arity_take_the_general_path(executor
     assert _steady(g, x, y).numpy().tolist() == [4.0, 6.0]
     assert g(x, y, y).numpy().tolist() == [7.0, 10.0]
     assert g(x).numpy().tolist() == [1.0, 2.0]
+
+
+def test_keyword_calls_bind_by_name(executor):
+    f = tf.function(scale_add, executor=executor)
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    assert _steady(f, a=x, b=y).numpy().tolist() == [4.0, 10.0]
+    assert f(b=y, a=x).numpy().tolist() == [4.0, 10.0]
+    assert f(a=y, b=x).numpy().tolist() == [6.0, 12.0]
+    assert f(x, b=y).numpy().tolist() == [4.0, 10.0]
+    assert f(a=x, b=tf.constant(2.0)).numpy().tolist() == [3.0, 6.0]
+    assert f.experimental_get_tracing_count() == 2
+
+
+def weighted(x, **parts):
+    return x + parts["a"] * 10.0 + parts["b"] * 100.0
+
+
+def test_keyword_tensors_are_fed_in_the_graph_input_order(executor):
+    f = tf.function(weighted, executor=executor)
+    one, two, three = tf.constant(1.0), tf.constant(2.0), tf.constant(3.0)
+    assert _steady(f, one, b=two, a=three).numpy() == 231.0
+    assert f(one, a=two, b=three).numpy() == 321.0
+    assert f(three, b=one, a=two).numpy() == 123.0
+
+
+def total(**parts):
+    return tf.add_n(list(parts.values()))
+
+
+def test_an_extra_keyword_takes_the_general_path(executor):
+    f = tf.function(total, executor=executor)
+    one, two = tf.constant(1.0), tf.constant(2.0)
+    assert _steady(f, a=one, b=two).numpy() == 3.0
+    assert f(a=one, b=two, c=two).numpy() == 5.0
+    assert f(a=one).numpy() == 1.0
+    g = tf.function(scale_add, executor=executor)
+    _steady(g, one, two)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'c'"):
+        g(one, two, c=two)
+
+
+def scaled(x, *, scale=2.0, shift=None):
+    return x * scale if shift is None else x * scale + shift
+
+
+def test_keyword_python_values_and_omitted_defaults(executor):
+    f = tf.function(scaled, executor=executor)
+    x = tf.constant(3.0)
+    assert _steady(f, x, scale=3.0, shift=None).numpy() == 9.0
+    assert f(x, scale=4.0, shift=None).numpy() == 12.0
+    assert f(x, scale=3.0).numpy() == 9.0  # a default filled in: the general path
+    assert f(x).numpy() == 6.0
+    assert f(x, shift=1.0, scale=3.0).numpy() == 10.0
+    assert f(x, scale=3, shift=None).numpy() == 9.0
+    assert f(x, scale=3.0, shift=None).numpy() == 9.0
+
+
+def clash(arg_0, rest, kwargs):
+    return arg_0 + rest * kwargs
+
+
+def test_parameters_named_like_the_entry_s_own(executor):
+    f = tf.function(clash, executor=executor)
+    one, two, three = tf.constant(1.0), tf.constant(2.0), tf.constant(3.0)
+    assert _steady(f, kwargs=three, rest=two, arg_0=one).numpy() == 7.0
+    assert f(kwargs=one, rest=two, arg_0=three).numpy() == 5.0
+    assert _steady(f, one, two, three).numpy() == 7.0
+    assert f(one, rest=three, kwargs=two).numpy() == 7.0
+
+
+def test_numpy_arrays_are_fed_as_the_tensors_they_convert_to(executor):
+    f = tf.function(scale_add, executor=executor)
+    a, b = np.array([1.0, 2.0], np.float32), np.array([3.0, 4.0], np.float32)
+    assert _steady(f, a, b).numpy().tolist() == [4.0, 10.0]
+    with pytest.raises(TypeError, match="can't multiply sequence"):  # as plain Python
+        f([1.0, 2.0], [3.0, 4.0])
+    assert f(tf.constant(a), b).numpy().tolist() == [4.0, 10.0]  # the same trace
+    assert f(a.astype(np.float64), b.astype(np.float64)).dtype is tf.float64
+    assert f(a[:1], b[:1]).numpy().tolist() == [4.0]
+    assert f(np.float32(1.0), np.float32(3.0)).numpy() == 4.0
+    traces = f.experimental_get_tracing_count()
+    assert f(a, b).numpy().tolist() == [4.0, 10.0]
+    assert f.experimental_get_tracing_count() == traces
+
+
+def echo(t):
+    return tf.identity(t)
+
+
+def test_string_arrays_take_the_general_path(executor):
+    f = tf.function(echo, executor=executor)
+    text = np.array(["ab", "c"])
+    for _ in range(3):  # converted to a string tensor each time, not fed as it is
+        assert f(text).numpy().tolist() == tf.constant(text).numpy().tolist() == [b"ab", b"c"]
 
 
 def test_every_output_structure_is_packed_by_the_entry(executor):

@@ -7,6 +7,7 @@ import gast
 
 from autograph.pyct import anno
 from autograph.pyct import cfg
+from autograph.pyct import transformer
 from autograph.pyct import traversal
 
 
@@ -238,17 +239,25 @@ class TreeAnnotator(traversal.NodeTransformer):
           # bar = 1 reaches here
     """
 
-    def __init__(self, context, graphs, definition_factory):
+    def __init__(self, context, graphs, definition_factory, names=True):
         super(TreeAnnotator, self).__init__()
         self.ctx = context
         self.definition_factory = definition_factory
         self.graphs = graphs
+        # whether names are annotated; without them only statements are, and the annotator
+        # descends into statement blocks alone (no statement is inside an expression)
+        self.names = names
         self.current_analyzer = None  # the Analyzer of the innermost function
         self.current_fndefs = None  # the _FnDefsAnalyzer of the innermost function
         self.current_cfg_node = None  # the CFG node of the statement being visited
 
     def visit_block(self, nodes):
         return [self.visit(n) for n in nodes]
+
+    def generic_visit(self, node):
+        if self.names:
+            return super().generic_visit(node)
+        return self.transform_fields(node, transformer.block_fields(node))
 
     def _analyze_function(self, node):
         subgraph = self.graphs.get(node)
@@ -266,7 +275,8 @@ class TreeAnnotator(traversal.NodeTransformer):
         parent_cfg_node = self.current_cfg_node
         self.current_analyzer, self.current_fndefs = analyzer, fndefs
         self.current_cfg_node = None
-        node.args = self.visit(node.args)
+        if self.names:
+            node.args = self.visit(node.args)
         if isinstance(node, gast.Lambda):
             node.body = self.visit(node.body)
         else:
@@ -279,13 +289,14 @@ class TreeAnnotator(traversal.NodeTransformer):
         # The ClassDef is one node of the enclosing function's graph (its decorators, bases
         # and keywords). Its body has no graph: it is not annotated, but the functions
         # defined in it are analysed with their own graphs.
-        for field in node._fields:
-            if field != 'body':
-                value = getattr(node, field, None)
-                if isinstance(value, list):
-                    setattr(node, field, self.visit_block(value))
-                elif isinstance(value, gast.AST):
-                    setattr(node, field, self.visit(value))
+        if self.names:
+            for field in node._fields:
+                if field != 'body':
+                    value = getattr(node, field, None)
+                    if isinstance(value, list):
+                        setattr(node, field, self.visit_block(value))
+                    elif isinstance(value, gast.AST):
+                        setattr(node, field, self.visit(value))
         parent = self.current_analyzer, self.current_fndefs, self.current_cfg_node
         self.current_analyzer = self.current_fndefs = self.current_cfg_node = None
         node.body = self.visit_block(node.body)
@@ -293,10 +304,11 @@ class TreeAnnotator(traversal.NodeTransformer):
         return node
 
     def visit_FunctionDef(self, node):
-        node.decorator_list = self.visit_block(node.decorator_list)
-        node.args.defaults = self.visit_block(node.args.defaults)
-        node.args.kw_defaults = [None if d is None else self.visit(d)
-                                 for d in node.args.kw_defaults]
+        if self.names:
+            node.decorator_list = self.visit_block(node.decorator_list)
+            node.args.defaults = self.visit_block(node.args.defaults)
+            node.args.kw_defaults = [None if d is None else self.visit(d)
+                                     for d in node.args.kw_defaults]
         return self._analyze_function(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -354,13 +366,14 @@ class TreeAnnotator(traversal.NodeTransformer):
         if self.current_analyzer is None or node.type is None:
             return self._visit_compound(node)
         self._aggregate_predecessors_defined_in(node)
-        # The handler's CFG node is node.type, and it also binds node.name.
-        node.type = self.visit(node.type)
-        if node.name is not None:
-            parent = self.current_cfg_node
-            self.current_cfg_node = self.current_analyzer.graph.index[node.type]
-            node.name = self.visit(node.name)
-            self.current_cfg_node = parent
+        if self.names:
+            # The handler's CFG node is node.type, and it also binds node.name.
+            node.type = self.visit(node.type)
+            if node.name is not None:
+                parent = self.current_cfg_node
+                self.current_cfg_node = self.current_analyzer.graph.index[node.type]
+                node.name = self.visit(node.name)
+                self.current_cfg_node = parent
         node.body = self.visit_block(node.body)
         return node
 
@@ -372,13 +385,13 @@ class TreeAnnotator(traversal.NodeTransformer):
             return self.generic_visit(node)
         self._aggregate_predecessors_defined_in(node)
 
-        # The loop's head CFG node is node.iter, and it also assigns node.target.
-        parent = self.current_cfg_node
-        self.current_cfg_node = self.current_analyzer.graph.index[node.iter]
-        node.target = self.visit(node.target)
-        self.current_cfg_node = parent
-
-        node.iter = self.visit(node.iter)
+        if self.names:
+            # The loop's head CFG node is node.iter, and it also assigns node.target.
+            parent = self.current_cfg_node
+            self.current_cfg_node = self.current_analyzer.graph.index[node.iter]
+            node.target = self.visit(node.target)
+            self.current_cfg_node = parent
+            node.iter = self.visit(node.iter)
         node.body = self.visit_block(node.body)
         node.orelse = self.visit_block(node.orelse)
 
@@ -404,7 +417,7 @@ class TreeAnnotator(traversal.NodeTransformer):
         return node
 
 
-def resolve(node, context, graphs, definition_factory=Definition):
+def resolve(node, context, graphs, definition_factory=Definition, names=True):
     """Resolves reaching definitions for each symbol.
 
     Annotates Name nodes with Static.DEFINITIONS (the Definitions that may reach a load,
@@ -417,11 +430,14 @@ def resolve(node, context, graphs, definition_factory=Definition):
       context: the transformer context (kept for TensorFlow compatibility; unused).
       graphs: Dict[ast.FunctionDef, cfg.Graph], as returned by cfg.build.
       definition_factory: Callable[[], Definition], creates the definition objects.
+      names: whether to annotate the Name nodes. Without them (the converters read the
+        statements' annotations alone) the expressions are not visited at all, which
+        skips most of the tree.
 
     Returns:
       ast.AST, the same node, annotated in place.
     """
-    visitor = TreeAnnotator(context, graphs, definition_factory)
+    visitor = TreeAnnotator(context, graphs, definition_factory, names)
     node = visitor.visit(node)
     return node
 

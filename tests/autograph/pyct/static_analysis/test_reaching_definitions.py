@@ -215,3 +215,50 @@ def test_class_body_is_not_annotated():
     assert not anno.hasanno(class_if, anno.Static.DEFINED_VARS_IN)
     assert not anno.hasanno(fn.body[0].body[0].value, anno.Static.DEFINITIONS)
     assert _defined_in(fn.body[1]) == ['A', 'x']
+
+
+def test_without_names_the_statements_get_the_same_annotations():
+    src = '''
+        def f(a, b=1):
+            def g():
+                return a
+            h = lambda: b
+            for i in range(a):
+                if i > b:
+                    c = i
+                    break
+            else:
+                c = 0
+            while c:
+                try:
+                    c -= 1
+                except ValueError as e:
+                    d = e
+                    continue
+            class A:
+                def m(self):
+                    return c
+            return g, h, c, A
+    '''
+    with_names = _analyze(src)
+    tree = gast.parse(textwrap.dedent(src))
+    qual_names.resolve(tree)
+    graphs = cfg.build(tree)
+    activity.resolve(tree, None)
+    reaching_definitions.resolve(tree, None, graphs, names=False)
+    without_names = tree.body[0]
+
+    statements = 0
+    for full, bare in zip(gast.walk(with_names), gast.walk(without_names)):
+        assert type(full) is type(bare)
+        assert not anno.hasanno(bare, anno.Static.DEFINITIONS)
+        for key in (anno.Static.DEFINED_VARS_IN, anno.Static.DEFINED_FNS_IN):
+            assert anno.hasanno(full, key) == anno.hasanno(bare, key)
+            if key is anno.Static.DEFINED_VARS_IN and anno.hasanno(full, key):
+                statements += 1
+                assert _defined_in(full) == _defined_in(bare)
+            elif anno.hasanno(full, key):
+                # the same local functions, by name (each tree has its own def nodes)
+                assert (sorted(getattr(d, 'name', 'lambda') for d in anno.getanno(full, key))
+                        == sorted(getattr(d, 'name', 'lambda') for d in anno.getanno(bare, key)))
+    assert statements > 10
