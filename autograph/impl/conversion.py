@@ -139,6 +139,10 @@ _UNSUPPORTED = {
     gast.TryStar: 'try/except*',
     gast.TypeAlias: 'a type alias statement (PEP 695)',
 }
+# The nodes that may have type parameters (gast gives them an empty list otherwise).
+_GENERIC_DEFINITIONS = frozenset(
+    c for c in vars(gast).values()
+    if isinstance(c, type) and 'type_params' in getattr(c, '_fields', ()))
 
 
 def check_supported(node, filename):
@@ -173,7 +177,7 @@ def check_supported(node, filename):
             continue
         naming.add_names(n, names)
         what = _UNSUPPORTED.get(cls)
-        if what is None and getattr(n, 'type_params', None):
+        if what is None and cls in _GENERIC_DEFINITIONS and getattr(n, 'type_params', None):
             what = 'type parameters (PEP 695)'
         if what is not None:
             raise errors.UnsupportedSyntaxError(
