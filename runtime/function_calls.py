@@ -99,7 +99,7 @@ def entry(specs, concrete, owner, detector=None, keywords=(), order=None):
     patterns = tuple(_pattern(spec) for spec in specs)
     if order is None:
         order = [i for i, (kind, _) in enumerate(patterns) if kind != PYTHON]
-    key = (patterns, tuple(keywords), tuple(order), concrete._pack is pack_one,
+    key = (patterns, tuple(keywords), tuple(order), _output_count(concrete),
            detector is not None)
     factory = _FACTORIES.get(key)
     if factory is None:
@@ -215,7 +215,17 @@ def _checks(i, pattern):
     return checks
 
 
-def _compile_factory(patterns, keywords, order, one_output, for_function):
+def _output_count(concrete):
+    """How an entry packs `concrete`'s outputs: -1 for one tensor, n for a tuple of n tensors,
+    None for another structure (its packer)."""
+    if concrete._pack is pack_one:
+        return -1
+    if concrete._pack is _pack_tuple:
+        return len(concrete.structured_outputs)
+    return None
+
+
+def _compile_factory(patterns, keywords, order, outputs, for_function):
     """Compiles `make(run, pack, owner, detector, dtype_0, shape_0, ...)` -> entry.
 
     Arguments are numbered positional first, then keywords; a Python argument's two constants
@@ -230,8 +240,13 @@ def _compile_factory(patterns, keywords, order, one_output, for_function):
     tests = [_TESTS[kind].format(i=i) for i, (kind, _) in enumerate(patterns)]
     tensors = [i for i, (kind, _) in enumerate(patterns) if kind != PYTHON]
     run = f"run({', '.join(f'value_{i}' for i in order)})"
-    if one_output:
+    if outputs == -1:
         ran = ["result = new(EagerTensor)", f"result._value = {run}[0]", "return result"]
+    elif outputs is not None:  # a tuple of tensors, each made as one is above
+        ran = [f"outs = {run}"]
+        for k in range(outputs):
+            ran += [f"result_{k} = new(EagerTensor)", f"result_{k}._value = outs[{k}]"]
+        ran.append(f"return ({''.join(f'result_{k}, ' for k in range(outputs))})")
     else:
         ran = [f"return pack({run})"]
     if for_function:

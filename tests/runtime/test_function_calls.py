@@ -7,6 +7,7 @@ shape, another Python value, a tape, a graph being built, ...) and checks the re
 plain Python or the general path.
 """
 import gc
+import inspect
 import threading
 import types
 import warnings
@@ -317,6 +318,16 @@ def test_every_output_structure_is_packed_by_the_entry(executor):
     assert out["a"][0].numpy().tolist() == [1.0, 2.0] and out["b"][0].numpy().tolist() == [2, 3]
     constant = _steady(tf.function(lambda: tf.constant(4.0), executor=executor))
     assert type(constant) is EagerTensor and constant.numpy() == 4.0
+    assert _steady(tf.function(lambda x: (), executor=executor), x) == ()
+    single = _steady(tf.function(lambda x: (x * 3.0,), executor=executor), x)
+    assert type(single) is tuple and [type(t) for t in single] == [EagerTensor]
+    assert single[0].numpy().tolist() == [3.0, 6.0]
+    f = tf.function(pair, executor=executor)
+    first, again = _steady(f, x), f(x)  # each call makes its own tensors
+    assert "result_1._value = outs[1]" in inspect.getsource(vars(f)["_call"])  # no packer
+    assert [type(t) for t in again] == [EagerTensor, EagerTensor]
+    assert first[0] is not again[0] and [t.numpy().tolist() for t in again] == [
+        [2.0, 3.0], [2.0, 4.0]]
 
 
 def test_a_variable_read_in_the_graph_is_read_at_every_call(executor):
