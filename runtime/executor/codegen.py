@@ -622,6 +622,11 @@ class _Generator(scalars.ScalarCode):
         """The node reading `tensor`, when that is its one read in the block being emitted."""
         return self._consumer.get(tensor) if self._uses.get(tensor) == 1 else None
 
+    def element_read(self, node):
+        """`scalars.element_read`, for the emitters: `node` reads one element as a Python
+        scalar."""
+        return scalars.element_read(node)
+
     def element_view(self, node):
         """The memoryview to read getitem `node`'s element from, as a Python scalar, or None."""
         view = self.views.get(node.inputs[0])

@@ -483,15 +483,13 @@ def _logical_not(node, args, ctx):
     return f"{args[0]} ^ True"
 
 
-def _dimension_read(node):
-    """Whether `node` takes one dimension of a shape (`tf.shape(x)[1]`) as a Python int."""
-    spec = node.attrs.get("spec")
-    if registry.OPS[node.op].kernel is not slicing._getitem_kernel or len(spec) != 1 or \
-            type(spec[0]) is not int:
+def _dimension_read(node, ctx):
+    """Whether `node` takes one dimension of a shape (`tf.shape(x)[1]`) as a Python int: an
+    element read (`ctx.element_read`) of the shape vector at a constant index in range."""
+    if not ctx.element_read(node):
         return False
-    rank = node.inputs[0].shape[0]
-    return rank is not None and -rank <= spec[0] < rank and node.outputs[0].shape == () and \
-        node.outputs[0].dtype.np_dtype in (np.dtype(np.int32), np.dtype(np.int64))
+    index, rank = node.attrs["spec"][0], node.inputs[0].shape[0]
+    return type(index) is int and rank is not None and -rank <= index < rank
 
 
 @register_statement_emitter("shape", array_ops._shape_kernel)
@@ -503,7 +501,7 @@ def _shape(node, args, ctx, depth):
         Whether the node was emitted (False: the shape is read otherwise).
     """
     reader = ctx.sole_reader(node.outputs[0])
-    if reader is None or not _dimension_read(reader):
+    if reader is None or not _dimension_read(reader, ctx):
         return False
     name = ctx.new_name(node.outputs[0].node.name)
     ctx.env[node.outputs[0]] = name

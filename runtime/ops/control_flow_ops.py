@@ -363,25 +363,26 @@ def _exit_flag(node):
     return k, test, skipped, branch
 
 
-def _reads_elements(graph, tensor):
-    """Whether `graph` (or a cond or while in it) reads single elements of array `tensor` as
-    Python scalars (codegen reads them from a memoryview)."""
+def _read_by_element(node):
+    """The ids of `node`'s inputs that its subgraphs (a cond's or a while's) read element by
+    element as Python scalars, themselves or in a cond or while inside (codegen reads those
+    from a memoryview)."""
     from runtime.executor import scalars
-    for n in graph.nodes:
-        for j, t in enumerate(n.inputs):
-            if t is not tensor:
+    offset = {"cond": 1, "while": 0}.get(node.op)  # node input of the subgraphs' input 0
+    if offset is None:
+        return set()
+    found = set()
+    for _, graph in node.subgraphs():
+        read = set()
+        for n in graph.nodes:
+            if n.is_source:
                 continue
-            if j == 0 and scalars.element_read(n):
-                return True
-            if n.op == "cond" and j > 0:
-                inner = [(g, j - 1) for _, g in n.subgraphs()]
-            elif n.op == "while":
-                inner = [(g, j) for _, g in n.subgraphs()]
-            else:
-                continue
-            if any(_reads_elements(g, g.inputs[k]) for g, k in inner):
-                return True
-    return False
+            if scalars.element_read(n):
+                read.add(id(n.inputs[0]))
+            read |= _read_by_element(n)
+        found.update(id(node.inputs[j + offset]) for j, t in enumerate(graph.inputs)
+                     if id(t) in read)
+    return found
 
 
 def _emit_while(gen, node, depth):
@@ -391,9 +392,9 @@ def _emit_while(gen, node, depth):
     for t in node.inputs[:n]:  # each read once: it may stay an expression
         gen.wrapped(t, depth)
     gen.materialize_all(node.inputs[n:], depth)
-    for k, t in enumerate(node.inputs[n:], n):  # arrays read by element: a memoryview
-        if t not in gen.views and any(_reads_elements(g, g.inputs[k])
-                                      for g in (cond_graph, body_graph)):
+    read = _read_by_element(node)
+    for t in node.inputs[n:]:  # arrays read by element: a memoryview
+        if id(t) in read:
             gen.view(t, depth, node)
     captured = [gen.env[t] for t in node.inputs[n:]]
     names = [gen.new_name(body_graph.inputs[i].node.name) for i in range(n)]
@@ -405,13 +406,14 @@ def _emit_while(gen, node, depth):
     header = len(gen.lines)
     gen.line(depth, "while True:", node)
     exit_flag = _exit_flag(node)
-    test, flag, branch = cond_graph.outputs[0], None, None
+    test, skipped, branch = cond_graph.outputs[0], None, None
     if exit_flag is not None:  # `while test: ...; if done: break`
-        k_flag, test, flag, branch = exit_flag
-        gen.skip.update(flag)
-    loop = gen.counting_loop(node, test, flag) if branch is None else None
+        k_flag, test, skipped, branch = exit_flag
+        gen.skip.update(skipped)
+    loop = gen.counting_loop(node, test, skipped) if branch is None else None
     # a break leaves a `for` loop's counter one short of the while loop's
-    if loop is not None and flag is not None and not gen.output_unused(node.outputs[loop[0]]):
+    if loop is not None and exit_flag is not None and \
+            not gen.output_unused(node.outputs[loop[0]]):
         loop = None
     # the body's `1 + i` when Python can iterate it: the counter is not read after the loop
     # (asked before the nested blocks are emitted: they replace the block being read)
@@ -458,12 +460,12 @@ def _emit_while(gen, node, depth):
     start = len(gen.lines)
     gen.block(body_graph, depth + 1, out_names=names)
     gen.assign(names, body_graph.outputs, depth + 1)
-    if flag is not None:
+    if exit_flag is not None:
         gen.line(depth + 1, f"if {names[k_flag]}:", node)
         gen.line(depth + 2, "break")
     if len(gen.lines) == start:
         gen.line(depth + 1, "pass")
-    if loop is not None and value is None and flag is None:
+    if loop is not None and value is None and exit_flag is None:
         # a while loop leaves i at n (or at its start when that is past n)
         gen.line(depth, f"if {counter} < {bound}:", node)
         gen.line(depth + 1, f"{counter} = {bound}", node)
