@@ -301,6 +301,12 @@ class _Generator(scalars.ScalarCode):
         # indexing it gives the Python int or bool the code holds (emitters.element_read).
         self.views = {}
         self.python_ready = set()  # Python-scalar outputs a statement left as Python scalars
+        # Getitem nodes whose float32 element a loop may read as a Python float (every read
+        # of it computes the same on one: scalars.python_float_reader), and the float32
+        # tensors the code holds as Python floats (those elements, the branch inputs bound
+        # to them).
+        self.float_reads = set()
+        self.python_floats = set()
         self.shape_tuples = set()  # shapes held as `x.shape`, read only for one dimension
         # `v + c` nodes of a loop counter wrapped once after its loop, not at every step.
         self.lazy = set()
@@ -537,8 +543,10 @@ class _Generator(scalars.ScalarCode):
             self._to_python(node.outputs, depth)
             return
         args = self._args(node, emitters.takes_python_ints(node, kernel_call=True), depth)
+        args, python_bool = self.python_float_args(node, args)
         expr = emitters.expression(node, args, self)
-        if expr is not None and not opdef.multi_output and scalars.python_scalar(node.outputs[0]):
+        if expr is not None and not opdef.multi_output and not python_bool and \
+                scalars.python_scalar(node.outputs[0]):
             expr = scalars.to_python_text(node.outputs[0], expr)
         if expr is not None and not opdef.multi_output and self._defer(node):
             self.env[node.outputs[0]] = f"({expr})"
@@ -617,6 +625,8 @@ class _Generator(scalars.ScalarCode):
                 self.interval[t] = self.interval[source]
             if source in self.views:
                 self.views[t] = self.views[source]
+            if source in self.python_floats:
+                self.python_floats.add(t)
 
     def sole_reader(self, tensor):
         """The node reading `tensor`, when that is its one read in the block being emitted."""
@@ -630,10 +640,20 @@ class _Generator(scalars.ScalarCode):
     def element_view(self, node):
         """The memoryview to read getitem `node`'s element from, as a Python scalar, or None."""
         view = self.views.get(node.inputs[0])
-        if view is None or not scalars.element_read(node):
+        if view is None:
             return None
-        self.python_ready.add(node.outputs[0])
+        if scalars.element_read(node):
+            self.python_ready.add(node.outputs[0])
+        elif node in self.float_reads:
+            self.python_floats.add(node.outputs[0])
+        else:
+            return None
         return view
+
+    def read_as_python_floats(self, nodes):
+        """Lets the getitem `nodes` read their float32 element as a Python float (from a
+        memoryview, where one is made): every read of it computes the same on one."""
+        self.float_reads.update(nodes)
 
     def python_text(self, tensor, expr):
         """`expr` (a numpy value of rank-0 `tensor`) as the Python scalar the code holds."""

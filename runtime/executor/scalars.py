@@ -6,12 +6,20 @@ Rank-0 int32/int64 values are Python ints and rank-0 bools Python bools: CPython
 arithmetic is several times faster than numpy scalars', and mixing the two kinds in one
 operation is ~50x slower than either. A Python int the code holds is always in its dtype's
 range, except a deferred expression the generator has marked unwrapped (see codegen).
+
+Other rank-0 numbers are numpy scalars, with one exception: a float32 element a loop reads
+from a memoryview is a Python float where every read of it computes the same on one
+(`python_float_reader`). A float32 converts to a double exactly, so comparisons are exact;
+and under NEP 50 (numpy >= 2) a Python float is "weak": `float32 + python_float` converts the
+float to float32 (exact: it holds a float32 value) and adds in float32, a float32 result.
 """
+import operator
 import re
 
 import numpy as np
 
 from runtime.executor import emitters
+from runtime.ops import math_ops
 from runtime.ops import registry
 from runtime.ops import slicing
 
@@ -64,24 +72,92 @@ def python_scalar(tensor):
     return python_int(tensor) or (tensor.shape == () and tensor.dtype.np_dtype.kind == "b")
 
 
-def element_read(node):
-    """Whether `node` is a getitem reading one element of an int32, int64 or bool array at
-    Python int indices: a memoryview of the array gives it as the Python int or bool the
-    generated code holds (~35 ns), where numpy makes a numpy scalar to convert (~120 ns)."""
+def _reads_one_element(node):
+    """Whether `node` is a getitem of one element of an array at Python int indices."""
     if registry.OPS[node.op].kernel is not slicing._getitem_kernel:
         return False
     x = node.inputs[0]
     spec = node.attrs["spec"]
-    return (python_scalar(node.outputs[0]) and x.shape is not None
-            and len(spec) == len(x.shape) >= 1
+    return (x.shape is not None and len(spec) == len(x.shape) >= 1
             and all(type(item) is int or (isinstance(item, slicing.TensorIndex)
                                           and python_int(node.inputs[item.position]))
                     for item in spec))
 
 
+def element_read(node):
+    """Whether `node` is a getitem reading one element of an int32, int64 or bool array at
+    Python int indices: a memoryview of the array gives it as the Python int or bool the
+    generated code holds (~35 ns), where numpy makes a numpy scalar to convert (~120 ns)."""
+    return (registry.OPS[node.op].kernel is slicing._getitem_kernel
+            and python_scalar(node.outputs[0]) and _reads_one_element(node))
+
+
+# NEP 50 (numpy >= 2): `float32 + python_float` is a float32 add (the Python float is "weak",
+# converted to float32). numpy 1.x promotes it to float64: there, a Python float may only be
+# compared.
+WEAK_PYTHON_FLOATS = type(np.float32(1) + 1.0) is np.float32
+# Float dtypes whose elements a loop may read as Python floats (the double holds them exactly).
+PYTHON_FLOAT_ELEMENTS = (np.dtype(np.float32),)
+# Kernels exact on any mix of numpy float32 scalars and Python floats holding float32 values.
+_FLOAT_COMPARISONS = (operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
+                      operator.ne, np.equal, np.not_equal)
+# Kernels computing in float32 when one operand is a numpy float32 and the other a Python
+# float (NEP 50); two Python floats would compute in float64.
+_FLOAT_ARITHMETIC = (operator.add, operator.sub, operator.mul,
+                     getattr(math_ops, "_truediv_kernel", None))
+
+
+def float_element_read(node):
+    """Whether `node` reads one element of a float32 array at Python int indices (a memoryview
+    gives it as a Python float, ~35 ns, where numpy makes a float32 scalar, ~65 ns)."""
+    if registry.OPS[node.op].kernel is not slicing._getitem_kernel:
+        return False
+    out = node.outputs[0]
+    return (out.shape == () and out.dtype.np_dtype in PYTHON_FLOAT_ELEMENTS
+            and _reads_one_element(node))
+
+
+def python_float_reader(node, tensor, may_be_python_float):
+    """Whether ordinary op `node` computes exactly what it computes now (value and dtype) when
+    its rank-0 float operand `tensor` is a Python float holding the same float32 value.
+
+    Args:
+        node: A node reading `tensor`.
+        tensor: The float32 operand.
+        may_be_python_float: Callable(tensor) -> whether the code may hold that operand as a
+            Python float too.
+
+    Returns:
+        True for a comparison of scalars of `tensor`'s dtype; under NEP 50, also for a float
+        `+ - * /` whose other operand is a numpy float32 (the result is a float32 scalar).
+    """
+    opdef = registry.OPS[node.op]
+    kernel = opdef.kernel
+    if opdef.emit is not None or node.attrs or len(node.inputs) != 2 or \
+            not all(t.shape == () and t.dtype == tensor.dtype for t in node.inputs):
+        return False
+    if any(kernel is k for k in _FLOAT_COMPARISONS):
+        return True
+    if not WEAK_PYTHON_FLOATS or not any(kernel is k for k in _FLOAT_ARITHMETIC):
+        return False
+    a, b = node.inputs
+    other = b if a is tensor else a
+    return other is not tensor and not may_be_python_float(other)
+
+
+def float_comparison(node):
+    """Whether `node` is a comparison of two rank-0 floats (`python_float_reader`'s)."""
+    opdef = registry.OPS[node.op]
+    return (opdef.emit is None and not node.attrs and len(node.inputs) == 2
+            and any(opdef.kernel is k for k in _FLOAT_COMPARISONS)
+            and all(t.shape == () and t.dtype.np_dtype.kind == "f" for t in node.inputs))
+
+
 def to_python_text(tensor, expr):
     """`expr` (a numpy value of `tensor`) turned into the Python scalar the code holds."""
-    return f"{'int' if python_int(tensor) else 'bool'}({bare(expr)})"
+    kind = "int" if python_int(tensor) else "bool" if tensor.dtype.np_dtype.kind == "b" \
+        else "float"
+    return f"{kind}({bare(expr)})"
 
 
 def int_range(tensor):
@@ -200,6 +276,20 @@ class ScalarCode:
         if tensor in self.interval:
             return self.interval[tensor]
         return int_range(tensor) if python_int(tensor) else (0, 1)
+
+    def python_float_args(self, node, args):
+        """The operands of `node`, a float comparison reading a Python float: its constants as
+        Python floats too (exact: a float32 converts to a double exactly), so that Python
+        compares two floats (~17 ns; a Python float and a numpy float32 take ~45 ns).
+
+        Returns:
+            (args, whether every operand is a Python float: the result is a Python bool).
+        """
+        if not any(t in self.python_floats for t in node.inputs) or not float_comparison(node):
+            return args, False
+        args = [self.literal(float(self.const[t])) if t in self.const else arg
+                for t, arg in zip(node.inputs, args)]
+        return args, all(t in self.python_floats or t in self.const for t in node.inputs)
 
     def numpy_arg(self, tensor, depth):
         """Source of `tensor`'s value as numpy (a Python int converted to its dtype)."""

@@ -363,26 +363,90 @@ def _exit_flag(node):
     return k, test, skipped, branch
 
 
-def _read_by_element(node):
-    """The ids of `node`'s inputs that its subgraphs (a cond's or a while's) read element by
-    element as Python scalars, themselves or in a cond or while inside (codegen reads those
-    from a memoryview)."""
+def _read_by_element(node, origin=None, readers=None):
+    """What `node`'s subgraphs (a cond's or a while's) read element by element, themselves or
+    in a cond or while inside (codegen reads those from a memoryview).
+
+    Args:
+        node: The node.
+        origin: id of a tensor of node's graph -> the tensor the code binds it to, where that
+            is another (a cond branch's input: the cond's operand).
+        readers: A cache of `_readers`.
+
+    Returns:
+        (ids of node's inputs read so; the getitem nodes among the reads whose float32 element
+        may be a Python float: every read of it computes the same on one, see
+        `_python_float_reads`).
+    """
     from runtime.executor import scalars
     offset = {"cond": 1, "while": 0}.get(node.op)  # node input of the subgraphs' input 0
     if offset is None:
-        return set()
-    found = set()
+        return set(), set()
+    origin = origin or {}
+    readers = {} if readers is None else readers
+    found, floats = set(), set()
     for _, graph in node.subgraphs():
+        # A cond's branches are inlined where its operands are (a Python float stays one); a
+        # while binds loop variables and captures, never Python floats.
+        inner = {} if offset == 0 else {
+            id(t): origin.get(id(u), u) for t, u in zip(graph.inputs, node.inputs[1:])}
         read = set()
         for n in graph.nodes:
             if n.is_source:
                 continue
             if scalars.element_read(n):
                 read.add(id(n.inputs[0]))
-            read |= _read_by_element(n)
+            elif scalars.float_element_read(n) and _python_float_reads(
+                    n.outputs[0], graph, inner, readers):
+                read.add(id(n.inputs[0]))
+                floats.add(n)
+            inner_read, inner_floats = _read_by_element(n, inner, readers)
+            read |= inner_read
+            floats |= inner_floats
         found.update(id(node.inputs[j + offset]) for j, t in enumerate(graph.inputs)
                      if id(t) in read)
+    return found, floats
+
+
+def _readers(graph, cache):
+    """id(tensor) -> the nodes of `graph` reading it (once per read), cached by graph."""
+    found = cache.get(id(graph))
+    if found is None:
+        found = cache[id(graph)] = {}
+        for n in graph.nodes:
+            for t in n.inputs:
+                found.setdefault(id(t), []).append(n)
     return found
+
+
+def _python_float_reads(tensor, graph, origin, readers):
+    """Whether every read of float32 `tensor` in `graph` computes the same when the code holds
+    it as a Python float: comparisons, arithmetic with a numpy float32 operand
+    (scalars.python_float_reader), and conds whose branches read it so; not a graph output.
+
+    `origin` maps the ids of `graph`'s inputs bound to other tensors to them (see
+    `_read_by_element`): an operand whose origin is a float32 element read may be a Python
+    float itself.
+    """
+    from runtime.executor import scalars
+    if any(t is tensor for t in graph.outputs):
+        return False
+
+    def may_be_python_float(t):
+        t = origin.get(id(t), t)
+        return not t.node.is_source and scalars.float_element_read(t.node)
+
+    for n in dict.fromkeys(_readers(graph, readers).get(id(tensor), ())):
+        if n.op == "cond" and n.inputs[0] is not tensor:
+            for _, branch in n.subgraphs():
+                inner = {id(t): origin.get(id(u), u)
+                         for t, u in zip(branch.inputs, n.inputs[1:])}
+                if not all(_python_float_reads(t, branch, inner, readers)
+                           for t, u in zip(branch.inputs, n.inputs[1:]) if u is tensor):
+                    return False
+        elif not scalars.python_float_reader(n, tensor, may_be_python_float):
+            return False
+    return True
 
 
 def _emit_while(gen, node, depth):
@@ -392,10 +456,11 @@ def _emit_while(gen, node, depth):
     for t in node.inputs[:n]:  # each read once: it may stay an expression
         gen.wrapped(t, depth)
     gen.materialize_all(node.inputs[n:], depth)
-    read = _read_by_element(node)
+    read, floats = _read_by_element(node)
     for t in node.inputs[n:]:  # arrays read by element: a memoryview
         if id(t) in read:
             gen.view(t, depth, node)
+    gen.read_as_python_floats(floats)
     captured = [gen.env[t] for t in node.inputs[n:]]
     names = [gen.new_name(body_graph.inputs[i].node.name) for i in range(n)]
     for name, t in zip(names, node.inputs):

@@ -10,6 +10,7 @@ from runtime.errors import InvalidArgumentError
 from runtime.executor import codegen
 from runtime.executor import interpret
 from runtime.executor import optimize as opt
+from runtime.executor import scalars
 from tests.runtime.op_cases import trace_graph
 
 
@@ -404,6 +405,24 @@ def test_element_read_out_of_range_raises_the_kernels_error():
     assert "4" in message  # the index, in the kernel's words
 
 
+def _float_read_past_the_end(x, n):
+    total = tf.constant(0.5)
+    for i in tf.range(n):
+        total += x[i, -1]
+    return total
+
+
+def test_float_element_read_out_of_range_raises_the_kernels_error():
+    graph = _graph(_float_read_past_the_end, tf.TensorSpec((None, 2), tf.float32),
+                   tf.TensorSpec((), tf.int32))
+    assert "x_view[i_index, -1,]" in codegen.generate(graph).source
+    x = np.array([[9.0, 0.25], [9.0, 2.0 ** -25], [9.0, -0.0]], np.float32)
+    (total,) = _both(graph, x, np.int32(3))
+    assert total.dtype == np.float32 and total == np.float32(0.5) + np.float32(0.25)
+    message = _errors_agree(graph, x, np.int32(4))
+    assert "3" in message  # the index, in the kernel's words
+
+
 def _doubled_sum(x, n):
     y = x * 2
     total = 0
@@ -438,6 +457,83 @@ def test_one_dimension_of_a_shape_is_a_python_int(shape):
     rows, cols = shape
     assert int(total) == sum(cols * i + cols for i in range(rows))
     assert int(pair) == rows + cols and whole.tolist() == [rows, cols]
+
+
+def _first_crossing(x, threshold):
+    total = tf.constant(0.0)
+    found = -1
+    for i in tf.range(tf.shape(x)[0]):
+        for j in tf.range(tf.shape(x)[1]):
+            value = x[i, j]
+            if value < 0.0:
+                continue
+            total += value
+            if total > threshold:
+                found = i * tf.shape(x)[1] + j
+                break
+        if found >= 0:
+            break
+    return found, total
+
+
+def _first_crossing_numpy(x, threshold):
+    total = np.float32(0.0)
+    with np.errstate(over="ignore"):
+        for k, value in enumerate(x.ravel()):  # numpy float32 scalars
+            if not value < 0.0:
+                total = total + value
+                if total > threshold:
+                    return k, total
+    return -1, total
+
+
+@pytest.mark.parametrize("order", ["C", "transposed"])
+def test_loops_read_float32_elements_from_a_memoryview_as_python_floats(order):
+    graph = _graph(_first_crossing, tf.TensorSpec((None, None), tf.float32),
+                   tf.TensorSpec((), tf.float32))
+    source = codegen.generate(graph).source
+    assert "x_view = memoryview(x)" in source and "x[" not in source
+    assert " = x_view[i_index, j_index,]" in source
+    assert " = float(_k_getitem(x, " in source  # the kernel's error, or its element
+    assert " < 0.0):" in source  # the constant compared as a Python float
+    assert "add = total_1 + getitem_" in source  # a numpy float32 state: a float32 add
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-1, 1, (4, 6)).astype(np.float32)
+    x[0, :3] = [1.0, 2.0 ** -24, 2.0 ** -24]  # ties: float32 keeps 1.0
+    x[1, 0] = np.nan
+    x[2, :2] = [3e38, 3e38]  # overflow to inf
+    if order == "transposed":
+        x = np.ascontiguousarray(x.T).T
+    for threshold in (1.0, 2.5, 1e38, np.inf):
+        found, total = _both(graph, x, np.float32(threshold))
+        want_found, want_total = _first_crossing_numpy(x, np.float32(threshold))
+        assert found.dtype == np.int32 and int(found) == want_found
+        assert total.dtype == np.float32
+        np.testing.assert_array_equal(total, want_total)  # nan == nan here
+
+
+def _count_below(x, bound):
+    count = 0
+    for i in tf.range(tf.shape(x)[0]):
+        if x[i] < bound:
+            count += 1
+    return count
+
+
+def test_python_floats_are_only_compared_before_nep_50(monkeypatch):
+    # numpy 1.x computes float32 + Python float in float64: there, elements read as Python
+    # floats may only meet comparisons.
+    specs = (tf.TensorSpec((None, None), tf.float32), tf.TensorSpec((), tf.float32))
+    assert "x_view" in codegen.generate(_graph(_first_crossing, *specs)).source
+    monkeypatch.setattr(scalars, "WEAK_PYTHON_FLOATS", False)
+    graph = _graph(_first_crossing, *specs)
+    assert "x_view" not in codegen.generate(graph).source
+    x = np.array([[0.5, 1.0], [2.0 ** -24, 3.0]], np.float32)
+    assert int(_both(graph, x, np.float32(1.25))[0]) == 1
+    graph = _graph(_count_below, tf.TensorSpec((None,), tf.float32), tf.TensorSpec((), tf.float32))
+    assert "x_view[i_index,]" in codegen.generate(graph).source
+    x = np.array([np.nan, -0.0, 0.0, -1.0, np.inf], np.float32)
+    assert int(_both(graph, x, np.float32(0.0))[0]) == 1  # -1.0 only
 
 
 def _casts(a, b, p):

@@ -335,3 +335,158 @@ def test_random_int32_loops_agree_on_both_executors(steps, loops, a, b):
         got = tf.function(fn, executor="compiled")(*args)
     assert [int(t.numpy()) for t in got] == want
     assert all(t.dtype == tf.int32 for t in got)
+
+
+# -- float32 elements read in loops as Python floats -------------------------------------------
+# The compiled executor reads a float32 element in a loop from a memoryview, as a Python float,
+# where every read of it is a comparison, or float32 arithmetic with a numpy float32 operand
+# (runtime.executor.scalars.python_float_reader). The expected values come from plain Python
+# loops on numpy float32 scalars; `same_float32` compares bits (sign of zero, nan).
+
+F32 = np.float32
+_NAN, _INF = F32(np.nan), F32(np.inf)
+
+
+def same_float32(got, want):
+    """Whether tensor `got` is the float32 scalar `want` (nan: any nan; zeros: same sign)."""
+    value = got.numpy()
+    assert got.dtype == tf.float32 and type(value) is np.float32
+    if np.isnan(want):
+        return bool(np.isnan(value))
+    return value == want and np.signbit(value) == np.signbit(want)
+
+
+def float_reads(x, bound):
+    total = tf.constant(0.0)
+    product = tf.constant(1.0)
+    alternating = tf.constant(-0.0)
+    quotient = tf.constant(1.0)
+    special = 0
+    for i in tf.range(tf.shape(x)[0]):
+        v = x[i]
+        if v < bound:  # a numpy float32 operand
+            total += v  # numpy + Python float, inside a branch
+        if v >= -0.0:  # a constant: compared as a Python float
+            product = v * product  # the Python float on the left
+        alternating = v - alternating
+        quotient = quotient / v
+        if v == _INF or v != v:  # inf or nan (`or`: a cond reading v)
+            special += 1
+        if v <= _NAN:  # never true
+            special += 100
+    return total, product, alternating, quotient, special
+
+
+def float_reads_numpy(x, bound):
+    total, product, alternating, quotient, special = F32(0), F32(1), F32(-0.0), F32(1), 0
+    with np.errstate(all="ignore"):
+        for v in x:
+            if v < bound:
+                total = total + v
+            if v >= F32(-0.0):
+                product = v * product
+            alternating = v - alternating
+            quotient = quotient / v
+            if v == _INF or v != v:
+                special += 1
+            if v <= _NAN:
+                special += 100
+    return total, product, alternating, quotient, special
+
+
+_TIE = 2.0 ** -24  # half an ulp of 1.0 in float32
+FLOAT_CASES = {
+    "ties_to_even": [1.0, _TIE, _TIE, _TIE],  # 1 + tie stays 1.0 (float64 would not)
+    "tie_rounds_up": [1.0 + 2.0 ** -23, _TIE, 3.0],  # odd last bit: up to 1 + 2**-22
+    "overflow_to_inf": [3e38, 3e38, -3e38, 0.5],  # float64 would come back to 3e38
+    "products_round": [1.0 + 2.0 ** -23, 1.0 + 2.0 ** -23, 1.0 + 2.0 ** -23],
+    "underflow": [1e-45, 0.5, 0.5, -1e-45],  # the smallest subnormal, halved to 0
+    "specials": [-0.0, 0.0, -0.0, np.inf, 1.0, -np.inf, np.nan, 2.0],
+    "zeros_divide": [-0.0, 2.0, 0.0, -3.0],
+}
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("case", sorted(FLOAT_CASES))
+@pytest.mark.parametrize("bound", [np.inf, 0.75])
+def test_float32_elements_read_in_loops_round_like_float32(executor, case, bound):
+    x = np.array(FLOAT_CASES[case], np.float32)
+    fn = tf.function(float_reads, executor=executor)
+    with np.errstate(all="ignore"):
+        got = fn(tf.constant(x), tf.constant(bound, tf.float32))
+    want = float_reads_numpy(x, F32(bound))
+    assert all(same_float32(g, w) for g, w in zip(got[:4], want[:4])), (got, want)
+    assert got[4].dtype == tf.int32 and int(got[4].numpy()) == want[4]
+
+
+def test_float_cases_differ_from_float64():
+    # The cases really tell float32 from float64 rounding.
+    assert float_reads_numpy(np.array(FLOAT_CASES["ties_to_even"], F32), F32(np.inf))[0] == 1.0
+    assert sum(FLOAT_CASES["ties_to_even"]) != 1.0
+    assert np.isinf(float_reads_numpy(np.array(FLOAT_CASES["overflow_to_inf"], F32),
+                                      F32(np.inf))[0])
+    assert np.isfinite(sum(FLOAT_CASES["overflow_to_inf"]))
+    product = float_reads_numpy(np.array(FLOAT_CASES["products_round"], F32), F32(np.inf))[1]
+    assert float(product) != float(np.float32(1.0 + 2.0 ** -23)) ** 3
+
+
+def two_elements(x):
+    """Arithmetic on two elements (or one twice): no Python float may meet another."""
+    grows = 0
+    doubled = tf.constant(0.0)
+    for i in tf.range(tf.shape(x)[0] - 1):
+        a = x[i]
+        b = x[i + 1]
+        if a + b > a:  # float32: 1 + 2**-24 is 1, not more
+            grows += 1
+        doubled += (a + a) - a  # float32: 3e38 + 3e38 is inf
+        if a > 0.0:
+            c = x[i + 1]
+            if a * c - a > c:  # a read in a branch meets one from outside it
+                grows += 10
+    return grows, doubled
+
+
+def two_elements_numpy(x):
+    grows, doubled = 0, F32(0)
+    with np.errstate(all="ignore"):
+        for a, b in zip(x[:-1], x[1:]):
+            if a + b > a:
+                grows += 1
+            doubled = doubled + ((a + a) - a)
+            if a > 0.0 and a * b - a > b:
+                grows += 10
+    return grows, doubled
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("values", [[1.0, _TIE, 3e38, 2.0], [3e38, 1.0 + 2.0 ** -23, 2.0 ** 100,
+                                                              2.0 ** 30, -1.0]])
+def test_float32_elements_meeting_each_other_compute_in_float32(executor, values):
+    x = np.array(values, np.float32)
+    with np.errstate(all="ignore"):
+        grows, doubled = tf.function(two_elements, executor=executor)(tf.constant(x))
+    want_grows, want_doubled = two_elements_numpy(x)
+    assert grows.dtype == tf.int32 and int(grows.numpy()) == want_grows
+    assert same_float32(doubled, want_doubled)
+
+
+def element_kept(x):
+    """An element that leaves the loop, or meets an op other than + - * / and comparisons."""
+    last = tf.constant(0.0)
+    roots = tf.constant(0.0)
+    for i in tf.range(tf.shape(x)[0]):
+        last = x[i]
+        roots += tf.sqrt(tf.maximum(x[i], 0.0))
+    return last, roots, -x[0]
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_float32_elements_kept_or_passed_on_stay_float32(executor):
+    x = np.array([2.0, 0.1, -0.0], np.float32)
+    last, roots, negated = tf.function(element_kept, executor=executor)(tf.constant(x))
+    want = F32(0)
+    for v in x:
+        want = want + np.sqrt(np.maximum(v, F32(0)))
+    assert same_float32(last, F32(-0.0)) and same_float32(negated, F32(-2.0))
+    assert same_float32(roots, want)
