@@ -20,7 +20,9 @@ The code is shaped as a person would write it:
   `for i in range(i, n)`, and a loop with a `break` tests its flag at the end of the body
   (`while i < n: ...; if done: break`), not in its condition;
 - a loop reads single elements of an int or bool array from a memoryview made before it (a
-  Python int, no numpy scalar), and one dimension of a shape is `x.shape[k]`;
+  Python int, no numpy scalar), and one dimension of a shape is `x.shape[k]`; a float32
+  element too, as a Python float, where every read of it is a comparison or (numpy >= 2)
+  float32 arithmetic with a numpy operand, and that pays (runtime.executor.scalars);
 - a value that is a loop variable's (or branch output's) next value is written straight into
   that variable when its old value is dead, so there are no copies or tuple shuffles.
 

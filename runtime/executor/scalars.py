@@ -117,32 +117,49 @@ def float_element_read(node):
             and _reads_one_element(node))
 
 
-def python_float_reader(node, tensor, may_be_python_float):
+# What holding a float32 element as a Python float saves, in ns (CPython 3.11, numpy 2.x, in a
+# loop's locals), against the numpy float32 scalar: its read from a memoryview, 62 -> 34; per
+# reader, a comparison with a constant (or itself) tested by an `if` gives a Python bool,
+# 16 -> 6; float32 arithmetic with a numpy operand costs 31 -> 55, and a comparison with a
+# numpy variable 16 -> 49. A loop reads an element as a Python float only where that pays.
+READ_SAVES = 28
+_COMPARE_CONSTANT_SAVES, _ARITHMETIC_SAVES, _COMPARE_NUMPY_SAVES = 10, -24, -33
+
+
+def python_float_reader(node, tensor, may_be_python_float, is_constant):
     """Whether ordinary op `node` computes exactly what it computes now (value and dtype) when
-    its rank-0 float operand `tensor` is a Python float holding the same float32 value.
+    its rank-0 float operand `tensor` is a Python float holding the same float32 value, and
+    what that saves.
 
     Args:
         node: A node reading `tensor`.
         tensor: The float32 operand.
         may_be_python_float: Callable(tensor) -> whether the code may hold that operand as a
             Python float too.
+        is_constant: Callable(tensor) -> whether that operand is a constant.
 
     Returns:
-        True for a comparison of scalars of `tensor`'s dtype; under NEP 50, also for a float
-        `+ - * /` whose other operand is a numpy float32 (the result is a float32 scalar).
+        None when it may not; else the ns it saves (negative: costs; see READ_SAVES). It may
+        for a comparison of scalars of `tensor`'s dtype (exact on any mix of the two kinds)
+        and, under NEP 50, for a float `+ - * /` whose other operand is a numpy float32 (the
+        result is a float32 scalar).
     """
     opdef = registry.OPS[node.op]
     kernel = opdef.kernel
     if opdef.emit is not None or node.attrs or len(node.inputs) != 2 or \
             not all(t.shape == () and t.dtype == tensor.dtype for t in node.inputs):
-        return False
-    if any(kernel is k for k in _FLOAT_COMPARISONS):
-        return True
-    if not WEAK_PYTHON_FLOATS or not any(kernel is k for k in _FLOAT_ARITHMETIC):
-        return False
+        return None
     a, b = node.inputs
     other = b if a is tensor else a
-    return other is not tensor and not may_be_python_float(other)
+    if any(kernel is k for k in _FLOAT_COMPARISONS):
+        if other is tensor or is_constant(other):
+            return _COMPARE_CONSTANT_SAVES
+        return _COMPARE_NUMPY_SAVES
+    if not WEAK_PYTHON_FLOATS or not any(kernel is k for k in _FLOAT_ARITHMETIC):
+        return None
+    if other is tensor or may_be_python_float(other):
+        return None
+    return _ARITHMETIC_SAVES
 
 
 def float_comparison(node):

@@ -5,6 +5,7 @@ The tracing functions that build these nodes are `runtime.control_flow.cond` and
 (`branch_interpret`, `branch_emit`, `branch_prune`) serve every op that runs one of several
 subgraphs on the same operands, picked by its first input: `cond` and `switch_case`.
 """
+import math
 import operator
 
 from runtime.ops import registry
@@ -396,8 +397,8 @@ def _read_by_element(node, origin=None, readers=None):
                 continue
             if scalars.element_read(n):
                 read.add(id(n.inputs[0]))
-            elif scalars.float_element_read(n) and _python_float_reads(
-                    n.outputs[0], graph, inner, readers):
+            elif scalars.float_element_read(n) and scalars.READ_SAVES + _python_float_reads(
+                    n.outputs[0], graph, inner, readers) > 0:
                 read.add(id(n.inputs[0]))
                 floats.add(n)
             inner_read, inner_floats = _read_by_element(n, inner, readers)
@@ -420,9 +421,10 @@ def _readers(graph, cache):
 
 
 def _python_float_reads(tensor, graph, origin, readers):
-    """Whether every read of float32 `tensor` in `graph` computes the same when the code holds
-    it as a Python float: comparisons, arithmetic with a numpy float32 operand
-    (scalars.python_float_reader), and conds whose branches read it so; not a graph output.
+    """What holding float32 `tensor` as a Python float saves in its reads in `graph` (ns; see
+    scalars.READ_SAVES), or -inf where a read may not take one. Reads that may: comparisons,
+    arithmetic with a numpy float32 operand (scalars.python_float_reader), and conds whose
+    branches read it so; not an output of the graph.
 
     `origin` maps the ids of `graph`'s inputs bound to other tensors to them (see
     `_read_by_element`): an operand whose origin is a float32 element read may be a Python
@@ -430,23 +432,29 @@ def _python_float_reads(tensor, graph, origin, readers):
     """
     from runtime.executor import scalars
     if any(t is tensor for t in graph.outputs):
-        return False
+        return -math.inf
 
     def may_be_python_float(t):
         t = origin.get(id(t), t)
         return not t.node.is_source and scalars.float_element_read(t.node)
 
+    def is_constant(t):
+        return origin.get(id(t), t).node.is_constant
+
+    saves = 0
     for n in dict.fromkeys(_readers(graph, readers).get(id(tensor), ())):
         if n.op == "cond" and n.inputs[0] is not tensor:
             for _, branch in n.subgraphs():
                 inner = {id(t): origin.get(id(u), u)
                          for t, u in zip(branch.inputs, n.inputs[1:])}
-                if not all(_python_float_reads(t, branch, inner, readers)
-                           for t, u in zip(branch.inputs, n.inputs[1:]) if u is tensor):
-                    return False
-        elif not scalars.python_float_reader(n, tensor, may_be_python_float):
-            return False
-    return True
+                saves += sum(_python_float_reads(t, branch, inner, readers)
+                             for t, u in zip(branch.inputs, n.inputs[1:]) if u is tensor)
+            continue
+        saving = scalars.python_float_reader(n, tensor, may_be_python_float, is_constant)
+        if saving is None:
+            return -math.inf
+        saves += saving
+    return saves
 
 
 def _emit_while(gen, node, depth):

@@ -357,6 +357,7 @@ def same_float32(got, want):
 
 
 def float_reads(x, bound):
+    """Each read of an element meets one kind of op (where a Python float pays)."""
     total = tf.constant(0.0)
     product = tf.constant(1.0)
     alternating = tf.constant(-0.0)
@@ -364,15 +365,15 @@ def float_reads(x, bound):
     special = 0
     for i in tf.range(tf.shape(x)[0]):
         v = x[i]
-        if v < bound:  # a numpy float32 operand
-            total += v  # numpy + Python float, inside a branch
-        if v >= -0.0:  # a constant: compared as a Python float
-            product = v * product  # the Python float on the left
-        alternating = v - alternating
-        quotient = quotient / v
-        if v == _INF or v != v:  # inf or nan (`or`: a cond reading v)
+        if v >= -0.0 and v < bound:  # a constant, then a numpy float32 (`and`: a cond)
+            total += x[i]  # numpy + Python float, inside a branch
+        product = x[i] * product  # the Python float on the left
+        alternating = x[i] - alternating
+        quotient = quotient / x[i]
+        w = x[i]
+        if w == _INF or w != w:  # inf or nan
             special += 1
-        if v <= _NAN:  # never true
+        if w <= _NAN:  # never true
             special += 100
     return total, product, alternating, quotient, special
 
@@ -381,10 +382,9 @@ def float_reads_numpy(x, bound):
     total, product, alternating, quotient, special = F32(0), F32(1), F32(-0.0), F32(1), 0
     with np.errstate(all="ignore"):
         for v in x:
-            if v < bound:
+            if v >= F32(-0.0) and v < bound:
                 total = total + v
-            if v >= F32(-0.0):
-                product = v * product
+            product = v * product
             alternating = v - alternating
             quotient = quotient / v
             if v == _INF or v != v:
@@ -417,6 +417,14 @@ def test_float32_elements_read_in_loops_round_like_float32(executor, case, bound
     want = float_reads_numpy(x, F32(bound))
     assert all(same_float32(g, w) for g, w in zip(got[:4], want[:4])), (got, want)
     assert got[4].dtype == tf.int32 and int(got[4].numpy()) == want[4]
+
+
+def test_float_reads_take_the_python_float_path():
+    from runtime.executor import codegen
+    graph = tf.function(float_reads).get_concrete_function(
+        tf.TensorSpec((None,), tf.float32), tf.TensorSpec((), tf.float32)).graph
+    source = codegen.generate(graph).source
+    assert source.count(" = x_view[i_index,]") == 6 and "x[" not in source
 
 
 def test_float_cases_differ_from_float64():
