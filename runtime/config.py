@@ -1,4 +1,5 @@
 """Global runtime switches (TensorFlow's `tf.config`): running tf.functions eagerly."""
+from runtime import context
 
 # Read by runtime.function on every call; a plain module global keeps the check cheap.
 _run_functions_eagerly = False
@@ -22,6 +23,11 @@ def run_functions_eagerly(run_eagerly):
         raise TypeError(
             f"run_functions_eagerly expected a Python bool, found "
             f"{type(run_eagerly).__name__}: {run_eagerly!r}. Pass True or False.")
+    if run_eagerly != _run_functions_eagerly:  # (one entry while on: the call entries'
+        if run_eagerly:                         # one test of the slow cases sees it)
+            context._open_scopes.append(None)
+        else:
+            context._open_scopes.pop()
     _run_functions_eagerly = run_eagerly
 
 

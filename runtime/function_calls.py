@@ -7,21 +7,29 @@ results. Written as loops over the arguments this costs more than a small graph 
 plus the constants it needs). For a Function of two tensors returning one:
 
     def call(arg_0=MISS, arg_1=MISS, /, *rest, **kwargs):
-        if (not (rest or kwargs or _open_scopes or config._run_functions_eagerly)
+        if (not (rest or kwargs or _open_scopes)
                 and type(arg_0) is EagerTensor and type(arg_1) is EagerTensor):
             value_0 = arg_0._value
             value_1 = arg_1._value
-            if (value_0.dtype is dtype_0 and value_0.shape == shape_0
-                    and value_1.dtype is dtype_1 and value_1.shape == shape_1):
-                detector.untraced += 1
-                result = new(EagerTensor)
-                result._value = run(value_0, value_1)[0]
-                return result
+            if arg_0._sig is not sig_0:  # checked once per tensor (see sig)
+                if not (value_0.dtype is dtype_0 and value_0.shape == shape_0):
+                    return general(owner, given((arg_0, arg_1), rest), kwargs)
+                if getrefcount(value_0) > PRIVATE:  # held elsewhere: a view of its own
+                    arg_0._value = value_0 = value_0.view()
+                arg_0._sig = sig_0
+            if arg_1._sig is not sig_1:
+                ...
+            detector.untraced += 1
+            result = new(EagerTensor)
+            result._value = run(value_0, value_1)[0]
+            result._sig = None
+            return result
         return general(owner, given((arg_0, arg_1), rest), kwargs)
 
 Python primitives (`type(arg_1) is float and arg_1 == traced_1`), numpy arrays (fed as they
 are, as convert_to_tensor wraps them) and keyword arguments (`kwargs.get(name)`) are written
-out too. Its owner makes it its `__call__` (see `Function` and `ConcreteFunction`). Any other
+out too. A tensor whose shape is given exactly is checked once: the entry then marks it
+(`_sig`, see `sig`). Its owner makes it its `__call__` (see `Function` and `ConcreteFunction`). Any other
 call goes to the owner's general path, which gives the same result or error: dtypes are
 compared by identity (numpy's canonical dtype objects), so an equal but distinct dtype object
 takes the general path too. The result is made without calling EagerTensor's Python
@@ -32,10 +40,10 @@ process; each entry is a closure over its own constants.
 import collections
 import itertools
 import linecache
+import sys
 
 import numpy as np
 
-from runtime import config
 from runtime import nest
 from runtime.context import _open_scopes
 from runtime.tensor import EagerTensor
@@ -59,6 +67,43 @@ _TESTS = {TENSOR: "type(arg_{i}) is EagerTensor", ARRAY: "type(arg_{i}) is ndarr
 _FACTORIES = {}
 _FACTORY_LIMIT = 256
 _counter = itertools.count()  # numbers the entries' pseudo file names
+
+
+# (dtype, shape) -> itself: the one tuple every entry compares a tensor's `_sig` with
+_SIGS = {}
+_SIG_LIMIT = 4096
+
+
+def sig(dtype, shape):
+    """The canonical (dtype, shape) tuple that marks a tensor checked to have them.
+
+    An entry checks a tensor argument of an exact shape once: it then sets the tensor's `_sig`
+    to this tuple, and a later call (of any entry of that signature) checks `_sig is sig_0`
+    (20 ns) instead of the value's dtype and shape (80 ns: numpy makes a shape tuple per
+    `.shape`). A tensor's value never changes, and its array object's shape and dtype can
+    only change in place (`a.shape = ...`) through a reference to that same object: the
+    tensor hands out views only (`numpy()`, `__array__`), and the entry first replaces a value
+    that anything else refers to (a user's array given to tf.constant, one shared with another
+    tensor) by a private view of it (same data), so the mark stays true.
+    """
+    key = (dtype, shape)
+    found = _SIGS.get(key)
+    if found is None:
+        if len(_SIGS) >= _SIG_LIMIT:
+            _SIGS.clear()  # (entries keep theirs; a tensor marked by one is checked again)
+        found = _SIGS[key] = key
+    return found
+
+
+def _references_of_private():
+    """sys.getrefcount of a value that only its tensor holds, as an entry's line sees it (the
+    tensor's slot, the entry's local, the call's argument)."""
+    tensor = EagerTensor(np.empty(0))
+    value = tensor._value
+    return sys.getrefcount(value)
+
+
+_PRIVATE = _references_of_private()
 
 
 class PythonSpec(collections.namedtuple("PythonSpec", ["value"])):
@@ -232,7 +277,7 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     are its type and value (`type_1, traced_1`).
     """
     positional = [f"arg_{i}" for i in range(len(patterns) - len(keywords))]
-    guard = ["rest"] + (["_open_scopes", "config._run_functions_eagerly"] if for_function else [])
+    guard = ["rest"] + (["_open_scopes"] if for_function else [])
     head = [f"not ({' or '.join(guard)})",
             f"len(kwargs) == {len(keywords)}" if keywords else "not kwargs"]
     fetch = [f"arg_{len(positional) + j} = kwargs.get({name!r}, MISS)"
@@ -241,20 +286,33 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     tensors = [i for i, (kind, _) in enumerate(patterns) if kind != PYTHON]
     run = f"run({', '.join(f'value_{i}' for i in order)})"
     if outputs == -1:
-        ran = ["result = new(EagerTensor)", f"result._value = {run}[0]", "return result"]
+        ran = ["result = new(EagerTensor)", f"result._value = {run}[0]", "result._sig = None",
+               "return result"]
     elif outputs is not None:  # a tuple of tensors, each made as one is above
         ran = [f"outs = {run}"]
         for k in range(outputs):
-            ran += [f"result_{k} = new(EagerTensor)", f"result_{k}._value = outs[{k}]"]
+            ran += [f"result_{k} = new(EagerTensor)", f"result_{k}._value = outs[{k}]",
+                    f"result_{k}._sig = None"]
         ran.append(f"return ({''.join(f'result_{k}, ' for k in range(outputs))})")
     else:
         ran = [f"return pack({run})"]
     if for_function:
         ran.insert(0, "detector.untraced += 1")
+    given_args = "".join(a + ", " for a in positional)
+    to_general = f"return general(owner, given(({given_args}), rest), kwargs)"
     if tensors:
-        checks = [c for i in tensors for c in _checks(i, patterns[i][1])]
-        ran = [f"value_{i} = arg_{i}" + ("._value" if patterns[i][0] == TENSOR else "")
-               for i in tensors] + [f"if {' and '.join(checks)}:"] + _indent(ran)
+        marked = [i for i in tensors if patterns[i] == (TENSOR, "exact")]
+        checks = [c for i in tensors if i not in marked for c in _checks(i, patterns[i][1])]
+        lines = [f"value_{i} = arg_{i}" + ("._value" if patterns[i][0] == TENSOR else "")
+                 for i in tensors]
+        for i in marked:  # checked once per tensor (see sig)
+            lines += [f"if arg_{i}._sig is not sig_{i}:",
+                      f"    if not ({' and '.join(_checks(i, 'exact'))}):",
+                      f"        {to_general}",
+                      f"    if getrefcount(value_{i}) > PRIVATE:",
+                      f"        arg_{i}._value = value_{i} = value_{i}.view()",
+                      f"    arg_{i}._sig = sig_{i}"]
+        ran = lines + ([f"if {' and '.join(checks)}:"] + _indent(ran) if checks else ran)
     if fetch:
         body = fetch + [f"if {' and '.join(tests)}:"] + _indent(ran)
     else:
@@ -263,19 +321,21 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     params = "".join(f"{a}=MISS, " for a in positional) + ("/, " if positional else "")
     constants = "".join(f", type_{i}, traced_{i}" if kind == PYTHON else f", dtype_{i}, shape_{i}"
                         for i, (kind, _) in enumerate(patterns))
-    given_args = "".join(a + ", " for a in positional)
+    sigs = "".join(f"    sig_{i} = sig(dtype_{i}, shape_{i})\n"
+                   for i, pattern in enumerate(patterns) if pattern == (TENSOR, "exact"))
     source = "\n".join(
         [f"def make(run, pack, owner, detector{constants}):",
-         f"    def call({params}*rest, **kwargs):",
+         sigs + f"    def call({params}*rest, **kwargs):",
          f"        if {' and '.join(head)}:"]
         + _indent(body, 3)
-        + [f"        return general(owner, given(({given_args}), rest), kwargs)",
+        + [f"        {to_general}",
            "    return call",
            ""])
     filename = f"<runtime-call-entry {next(_counter)}>"
     namespace = {"EagerTensor": EagerTensor, "ndarray": np.ndarray, "new": object.__new__,
-                 "MISS": MISS,
-                 "config": config, "_open_scopes": _open_scopes, "general": general,
+                 "MISS": MISS, "sig": sig, "getrefcount": sys.getrefcount,
+                 "PRIVATE": _PRIVATE,
+                 "_open_scopes": _open_scopes, "general": general,
                  "given": given}
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own source
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)

@@ -73,12 +73,24 @@ class _TensorRef:
 
 
 class EagerTensor(Tensor):
-    """A tensor holding a concrete numpy value (an ndarray or numpy scalar)."""
+    """A tensor holding a concrete numpy value (an ndarray or numpy scalar).
 
-    __slots__ = ("_value",)
+    Attributes:
+        _value: The np.ndarray or np.generic (never a Python scalar). It is never replaced by
+            another value, and its array object's shape and dtype never change: every array
+            handed out (`numpy()`, `__array__`) is a view of it, and a call entry that marks
+            the tensor (`_sig`) first makes its array a private view if anything else holds
+            the array (see runtime/function_calls.py).
+        _sig: None, or the canonical (dtype, shape) tuple of `_value` (function_calls.sig),
+            set by a call entry that checked it, so that the next call checks `_sig is sig`
+            instead of the dtype and shape.
+    """
+
+    __slots__ = ("_value", "_sig")
 
     def __init__(self, value):
-        self._value = value  # np.ndarray or np.generic; never a Python scalar
+        self._value = value
+        self._sig = None
 
     @property
     def shape(self):
@@ -101,14 +113,24 @@ class EagerTensor(Tensor):
         return None
 
     def numpy(self):
-        """Returns the value as a numpy array (numpy scalar for rank 0, bytes for strings)."""
+        """Returns the value as a numpy array (numpy scalar for rank 0, bytes for strings).
+
+        An array is a view of the tensor's: it shares the data (as TensorFlow's CPU tensors
+        do), but reshaping it in place (`a.shape = ...`) leaves the tensor as it is.
+        """
         value = self._value
-        if type(value) is np.ndarray and not value.ndim:
-            return value[()]
+        if type(value) is np.ndarray:
+            return value.view() if value.ndim else value[()]
         return value
 
     def __array__(self, dtype=None, copy=None):
-        value = np.asarray(self._value)
+        value = self._value
+        if copy:  # numpy 2 asks for a copy (np.array(tensor, copy=True))
+            return np.array(value, dtype=dtype, copy=True)
+        if type(value) is np.ndarray:
+            value = value.view()  # (see numpy)
+        else:
+            value = np.asarray(value)
         if dtype is not None:
             value = value.astype(dtype, copy=False)
         return value

@@ -546,3 +546,133 @@ def test_entries_share_their_compiled_source():
         f = tf.function(_plus(float(k)))
         assert _steady(f, tf.constant(1.0), tf.constant(2.0)).numpy() == 2.0 + k
     assert len(function_calls._FACTORIES) <= before + 1
+
+
+# -- a tensor checked once (EagerTensor._sig) ----------------------------------------------------
+
+def test_run_functions_eagerly_twice_then_off_traces_again(executor):
+    calls = []
+
+    def counted(x):
+        calls.append(x)
+        return x * 2.0
+
+    f = tf.function(counted, executor=executor)
+    x = tf.constant(3.0)
+    _steady(f, x)
+    traced = len(calls)
+    config.run_functions_eagerly(True)
+    config.run_functions_eagerly(True)  # a second True is no second switch
+    try:
+        assert f(x).numpy() == 6.0 and len(calls) == traced + 1
+    finally:
+        config.run_functions_eagerly(False)
+    assert f(x).numpy() == 6.0 and f(x).numpy() == 6.0 and len(calls) == traced + 1
+    config.run_functions_eagerly(False)  # already off: nothing changes
+    assert f(x).numpy() == 6.0 and len(calls) == traced + 1
+
+
+def test_a_tensor_checked_once_runs_every_later_call_as_plain(executor):
+    f = tf.function(scale_add, executor=executor)
+    a, b = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    for _ in range(5):
+        assert f(a, b).numpy().tolist() == [4.0, 10.0]
+    # the same tensors, now marked, to a function of another signature and back
+    g = tf.function(lambda x: tf.reduce_sum(x), executor=executor)
+    for _ in range(4):
+        assert g(a).numpy() == 3.0
+        assert f(a, b).numpy().tolist() == [4.0, 10.0]
+        assert f(b, a).numpy().tolist() == [6.0, 12.0]
+        assert f(a, a).numpy().tolist() == [2.0, 6.0]
+    assert f.experimental_get_tracing_count() == 1
+
+
+def sum_times_rows(x):
+    return tf.reduce_sum(x) * x.shape[0]  # the static shape: a constant of the trace
+
+
+def _plain_sum_times_rows(tensor):
+    value = np.asarray(tensor)
+    return value.sum() * value.shape[0]
+
+
+def test_a_marked_tensor_keeps_its_shape_when_an_array_it_gave_is_reshaped(executor):
+    f = tf.function(sum_times_rows, executor=executor)
+    x = tf.constant([1.0, 2.0, 3.0, 4.0])
+    for _ in range(4):
+        assert f(x).numpy() == 40.0
+    given = x.numpy()
+    given.shape = (2, 2)  # reshaping the arrays handed out in place ...
+    given_too = np.asarray(x)
+    given_too.shape = (4, 1)
+    assert x.shape == (4,)  # ... leaves the tensor as it is (the data is shared)
+    given[0, 0] = 11.0
+    assert x.numpy().tolist() == [11.0, 2.0, 3.0, 4.0]
+    assert f(x).numpy() == 80.0 == _plain_sum_times_rows(x)
+
+
+def test_a_user_array_reshaped_in_place_after_the_check_is_not_run_as_checked(executor):
+    f = tf.function(sum_times_rows, executor=executor)
+    array = np.arange(4.0, dtype=np.float32)
+    x = tf.constant(array)  # wraps the user's array object
+    for _ in range(4):
+        assert f(x).numpy() == 24.0
+    array.shape = (2, 2)  # in place, on the user's own object
+    # the tensor has kept the shape it was checked with (or, if it had not, it retraces):
+    # either way the result is that of plain numpy on the tensor's value
+    assert f(x).numpy() == _plain_sum_times_rows(x)
+
+
+def test_a_tensor_sharing_its_array_with_another_is_marked_on_a_view(executor):
+    f = tf.function(sum_times_rows, executor=executor)
+    x = tf.constant(np.arange(4.0, dtype=np.float32))
+    same = tf.identity(x)  # another tensor of the same array object
+    assert same is not x and same._value is x._value
+    for _ in range(4):
+        assert f(same).numpy() == 24.0
+    x._value.shape = (2, 2)  # (as any holder of that array object could)
+    assert f(same).numpy() == _plain_sum_times_rows(same)
+
+
+def test_results_fed_back_are_checked_and_marked(executor):
+    f = tf.function(lambda x: x * 2.0, executor=executor)
+    x = tf.constant([1.0])
+    for _ in range(10):
+        x = f(x)
+    assert x.numpy().tolist() == [1024.0] and x.dtype is tf.float32
+    assert f.experimental_get_tracing_count() == 1
+    # a result of another shape or dtype fed back takes the general path (a new trace)
+    y = f(tf.constant([1.0, 2.0]))
+    assert f(y).numpy().tolist() == [4.0, 8.0] and f.experimental_get_tracing_count() == 2
+    z = f(tf.constant([1.0], dtype=tf.float64))
+    assert f(z).dtype is tf.float64 and f.experimental_get_tracing_count() == 3
+
+
+def test_a_marked_tensor_of_another_signature_takes_the_general_path(executor):
+    f = tf.function(lambda x: x + 1, executor=executor)
+    ints, floats = tf.constant([1, 2]), tf.constant([1.0, 2.0])
+    for _ in range(3):
+        assert f(ints).numpy().tolist() == [2, 3]
+    for _ in range(3):
+        out = f(floats)
+        assert out.dtype is tf.float32 and out.numpy().tolist() == [2.0, 3.0]
+    assert f(ints).dtype is tf.int32 and f(ints).numpy().tolist() == [2, 3]
+
+
+def test_marks_are_one_object_per_dtype_and_shape():
+    a = function_calls.sig(np.dtype(np.float32), (2, 3))
+    assert function_calls.sig(np.dtype(np.float32), (2, 3)) is a
+    assert function_calls.sig(np.dtype(np.float32), (3, 2)) is not a
+    assert function_calls.sig(np.dtype(np.float64), (2, 3)) is not a
+
+
+def test_numpy_and_array_hand_out_views_of_the_value():
+    x = tf.constant([[1, 2], [3, 4]])
+    for given in (x.numpy(), np.asarray(x), np.array(x, copy=False)):
+        assert given is not x._value and np.shares_memory(given, x._value)
+        assert given.tolist() == [[1, 2], [3, 4]]
+    copied = np.array(x, copy=True)
+    assert not np.shares_memory(copied, x._value) and copied.tolist() == [[1, 2], [3, 4]]
+    assert np.asarray(x, dtype=np.float64).dtype == np.float64
+    scalar = tf.constant(2.5).numpy()
+    assert type(scalar) is np.float32 and scalar == 2.5
