@@ -125,12 +125,13 @@ _LOOPS = frozenset((gast.While, gast.For))
 # - directives, lists, call_trees: a call (a directive is a call, so is l.append; the calls
 #   that earlier converters generate, `ag__.*` and the function scope's, are left alone);
 # - break_statements: a break, or a loop `else` (moved after a loop without a break);
-# - asserts, continue_statements: their statement.
+# - asserts, continue_statements, return_statements: their statement.
 _CONVERTER_KINDS = {
     directives: (gast.Call,),
     break_statements: (gast.Break, LOOP_ELSE),
     asserts: (gast.Assert,),
     continue_statements: (gast.Continue,),
+    return_statements: (gast.Return,),
     lists: (gast.Call,),
     call_trees: (gast.Call,),
 }

@@ -105,6 +105,9 @@ _CONVERTER_CASES = {
     'asserting': 'def asserting(n):\n    assert n > 0, f"bad {n}"\n    return n\n',
     'appending': 'def appending(n):\n    out = []\n    out.append(n)\n    return out.pop()\n',
     'calling': 'def calling(n):\n    return abs(n) + len([n])\n',
+    'no_return': 'def no_return(n):\n    while n > 0:\n        n -= 1\n',
+    'returns': ('def returns(n):\n    while n > 0:\n        if n == 3:\n            return n\n'
+                '        n -= 1\n    return -1\n'),
     'nested': ('def nested(n):\n    def inner(m):\n        while m:\n            m -= 1\n'
                '            if m == 2:\n                break\n        return m\n'
                '    return lambda: n\n'),
@@ -129,11 +132,15 @@ def test_converters_without_work_are_not_run(monkeypatch):
                             ran.append(name.rpartition('.')[2]) or real(node, ctx))
     fn, _ = _define(_CONVERTER_CASES['plain'], 'plain')
     conversion.convert_tree(fn)
-    assert ran == []
-    for name, expected in [('brk', ['break_statements']), ('loop_else', ['break_statements']),
-                           ('cont', ['directives', 'continue_statements', 'lists', 'call_trees']),
-                           ('asserting', ['asserts']),
-                           ('calling', ['directives', 'lists', 'call_trees'])]:
+    assert ran == ['return_statements']
+    for name, expected in [('brk', ['break_statements', 'return_statements']),
+                           ('loop_else', ['break_statements', 'return_statements']),
+                           ('cont', ['directives', 'continue_statements', 'return_statements',
+                                     'lists', 'call_trees']),
+                           ('asserting', ['asserts', 'return_statements']),
+                           ('calling', ['directives', 'return_statements', 'lists',
+                                        'call_trees']),
+                           ('no_return', []), ('returns', ['return_statements'])]:
         ran.clear()
         fn, _ = _define(_CONVERTER_CASES[name], name)
         conversion.convert_tree(fn)
