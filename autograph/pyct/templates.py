@@ -5,6 +5,7 @@ import marshal
 import os
 import sys
 import textwrap
+import threading
 
 import gast
 
@@ -271,7 +272,7 @@ def _store_disk():
     path, key = _disk[1], _disk[2]
     if path is None or sys.dont_write_bytecode or len(_TEMPLATE_CACHE) > _CACHE_LIMIT:
         return
-    temporary = '%s.%d.tmp' % (path, os.getpid())
+    temporary = '%s.%d.%d.tmp' % (path, os.getpid(), threading.get_ident())
     try:
         data = marshal.dumps((key, dict(_TEMPLATE_CACHE)))
         os.makedirs(os.path.dirname(path), exist_ok=True)
