@@ -147,14 +147,32 @@ def _entry_points(group):
                 continue
             seen.add(dist)
             try:
-                with open(os.path.join(directory, name, 'entry_points.txt'),
-                          encoding='utf-8') as f:
-                    text = f.read()
+                text = _read_utf8(os.path.join(directory, name, 'entry_points.txt'))
             except OSError:
                 continue
             if header in text:
                 found.extend(_parse_group(text, header))
     return found
+
+
+def _read_utf8(path):
+    """The text of a UTF-8 file, read with os.open and os.read.
+
+    `open` in text mode costs eight system calls and three Python objects a file (it asks
+    whether the file is a terminal, twice seeks, and stats it twice); this, three or four.
+    Discovery reads one file per installed distribution in a process's first conversion.
+    """
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = []
+        while True:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b''.join(chunks).decode('utf-8')
 
 
 def _parse_group(text, header):

@@ -14,8 +14,11 @@ from autograph.impl import logs
 from autograph.impl.logs import get_verbosity  # noqa: F401 - part of this module's API
 from autograph.impl.logs import set_verbosity
 from autograph.impl.function_wrappers import ConversionOptions
+from autograph.impl.function_wrappers import FunctionScope
 from autograph.impl.function_wrappers import STANDARD_OPTIONS
+from autograph.impl.function_wrappers import with_function_scope
 from autograph import backends
+from autograph import operators
 from autograph.operators import nest
 from autograph.operators import py_builtins
 from autograph.pyct import inspect_utils
@@ -37,8 +40,16 @@ _module_decisions = {}
 # that each warns once. Not keyed on code objects: equal code from two files compares equal.
 _warned = set()
 
-# the autograph.impl.ag_namespace module, once imported (see _namespace_for)
-_ag_namespace = None
+# The names of `ag__` in generated code (autograph.impl.ag_namespace's `__all__`): the
+# operators plus converted_call and the function-scope helpers.
+AG_NAMES = (
+    'ConversionOptions', 'FunctionScope', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'and_',
+    'assert_stmt', 'compare', 'converted_call', 'for_stmt', 'fstring', 'if_exp', 'if_stmt', 'in_',
+    'ld', 'ldu', 'list_append', 'list_pop', 'not_', 'not_in', 'or_', 'while_stmt',
+    'with_function_scope')
+# ConversionOptions -> the `ag__` namespace object for those options (see _namespace_for)
+_NAMESPACES = {}
+_NAMESPACES_LOCK = threading.Lock()
 
 # Nested converted calls of one function beyond which a call with a staged argument is an
 # error: the recursion depends on a staged value, so staging it would never end. Plain
@@ -152,12 +163,38 @@ def _user_stacklevel():
 
 
 def _namespace_for(options):
-    # ag_namespace imports this module: import it on first use, then keep it.
-    global _ag_namespace  # pylint: disable=global-statement
-    if _ag_namespace is None:
-        from autograph.impl import ag_namespace  # pylint: disable=g-import-not-at-top
-        _ag_namespace = ag_namespace
-    return _ag_namespace.for_options(options)
+    """Returns the `ag__` namespace for converted code that runs with `options`.
+
+    It is made here, from the modules `import autograph` loads, rather than by importing
+    autograph.impl.ag_namespace (whose `for_options` this is): that import was a thirtieth
+    of a small function's first call in a fresh process.
+
+    Args:
+      options: a ConversionOptions.
+
+    Returns:
+      A namespace object with the names of AG_NAMES; its FunctionScope is a subclass whose
+      `options` are `options`.
+    """
+    ns = _NAMESPACES.get(options)
+    if ns is not None:
+        return ns
+    with _NAMESPACES_LOCK:
+        ns = _NAMESPACES.get(options)
+        if ns is None:
+            own = {'ConversionOptions': ConversionOptions, 'converted_call': converted_call,
+                   'FunctionScope': FunctionScope, 'with_function_scope': with_function_scope}
+            names = {name: own[name] if name in own else getattr(operators, name)
+                     for name in AG_NAMES}
+            if options != STANDARD_OPTIONS:
+                scope_cls = type('FunctionScope', (FunctionScope,),
+                                 {'__slots__': (), 'options': options})
+                names['FunctionScope'] = scope_cls
+                names['with_function_scope'] = functools.partial(
+                    with_function_scope, scope_cls=scope_cls)
+            ns = types.SimpleNamespace(**names)
+            _NAMESPACES[options] = ns
+    return ns
 
 
 def _convert_function(fn, options, strict=None):

@@ -116,6 +116,26 @@ for _feature in __future__.all_feature_names:
 _BEFORE_ANALYSIS = (functions, directives, break_statements, asserts, continue_statements,
                     return_statements, lists, call_trees)
 
+# Stands for "a loop with an else clause" among the node kinds of a tree (check_supported).
+LOOP_ELSE = 'loop-else'
+_LOOPS = frozenset((gast.While, gast.For))
+# Converters that leave a tree alone unless it has one of these kinds of node (as the
+# source was parsed; the converters before them add none): they are not run on other trees.
+# A small function's first conversion then skips most of them (and their first run).
+# - directives, lists, call_trees: a call (a directive is a call, so is l.append; the calls
+#   that earlier converters generate, `ag__.*` and the function scope's, are left alone);
+# - break_statements: a break, or a loop `else` (moved after a loop without a break);
+# - asserts, continue_statements, return_statements: their statement.
+_CONVERTER_KINDS = {
+    directives: (gast.Call,),
+    break_statements: (gast.Break, LOOP_ELSE),
+    asserts: (gast.Assert,),
+    continue_statements: (gast.Continue,),
+    return_statements: (gast.Return,),
+    lists: (gast.Call,),
+    call_trees: (gast.Call,),
+}
+
 
 class _ExpressionConverters(conditional_expressions.ConditionalExpressionTransformer,
                             logical_expressions.LogicalExpressionTransformer,
@@ -145,14 +165,17 @@ _GENERIC_DEFINITIONS = frozenset(
     if isinstance(c, type) and 'type_params' in getattr(c, '_fields', ()))
 
 
-def check_supported(node, filename):
+def check_supported(node, filename, kinds=None):
     """Raises if the tree uses syntax that the converter cannot convert faithfully.
 
-    The same walk collects the tree's identifiers (naming.collect_names), for the Namer.
+    The same walk collects the tree's identifiers (naming.collect_names), for the Namer, and
+    the kinds of node in it (see _CONVERTER_KINDS).
 
     Args:
       node: the gast tree of the entity.
       filename: its file, for the message.
+      kinds: a set, or None; when given, it receives the classes of the nodes checked, and
+        LOOP_ELSE when a loop has an `else` clause.
 
     Returns:
       The set of identifiers the tree binds or reads.
@@ -163,11 +186,13 @@ def check_supported(node, filename):
     # Nested generator functions are marked SKIP: they stay plain Python inside converted
     # code, and what they contain is not checked (only their names are collected).
     names = set()
+    seen = set()
     skip = transformer.ConvAnno.SKIP
     stack = [node]
     while stack:
         n = stack.pop()
         cls = type(n)
+        seen.add(cls)
         if cls is gast.FunctionDef and n is not node and _is_generator(n):
             anno.setanno(n, skip, True)
             names |= naming.collect_names(n)
@@ -176,6 +201,8 @@ def check_supported(node, filename):
             names |= naming.collect_names(n)
             continue
         naming.add_names(n, names)
+        if cls in _LOOPS and n.orelse:
+            seen.add(LOOP_ELSE)
         what = _UNSUPPORTED.get(cls)
         if what is None and cls in _GENERIC_DEFINITIONS and getattr(n, 'type_params', None):
             what = 'type parameters (PEP 695)'
@@ -184,6 +211,8 @@ def check_supported(node, filename):
                 '%s at %s:%s is not supported' % (what, filename, getattr(n, 'lineno', '?')),
                 construct=what)
         stack.extend(traversal.iter_child_nodes(n))
+    if kinds is not None:
+        kinds.update(seen)
     return names
 
 
@@ -272,11 +301,14 @@ def _convert_tree(fn):
     node = parser.parse_entity(fn)
     filename = parser.source_filename(fn)
     _mangle_private_names(node, _class_of(fn))
-    names = check_supported(node, filename)
+    kinds = set()
+    names = check_supported(node, filename, kinds)
     ctx = transformer.EntityInfo(fn.__name__, filename, naming.Namer(names))
     ctx.namespace = _namespace_of(fn)
     for converter in _BEFORE_ANALYSIS:
-        node = converter.transform(node, ctx)
+        needs = _CONVERTER_KINDS.get(converter)
+        if needs is None or not kinds.isdisjoint(needs):
+            node = converter.transform(node, ctx)
     if not isinstance(node, gast.Lambda):  # a lambda has no statements to analyse
         node = _analyse(node, ctx)
     node = control_flow.transform(node, ctx)

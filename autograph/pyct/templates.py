@@ -1,14 +1,18 @@
 """Code templates: source strings with named placeholders, filled with AST nodes."""
 
 import ast
+import marshal
+import os
+import sys
 import textwrap
+import threading
 
 import gast
 
 from autograph.pyct import ast_convert
 from autograph.pyct import qual_names
 
-# template source -> parsed gast.Module, parsed once per process
+# template source -> its parsed statements, encoded (see _encode)
 _TEMPLATE_CACHE = {}
 
 _STORE = gast.Store
@@ -85,9 +89,10 @@ def _to_node(value, ctx_cls):
 class _Filler(object):
     """Copies a template tree, substituting its placeholders, in one pass.
 
-    The copy has no locations and no annotations. Nodes are visited depth first in field
-    order, as a NodeTransformer over a copy would visit them: a placeholder used twice gets
-    its node the first time and a copy the second.
+    The template is read in its encoded form (see _encode); the copy has no locations and no
+    annotations. Nodes are visited depth first in field order, as a NodeTransformer over a
+    copy would visit them: a placeholder used twice gets its node the first time and a copy
+    the second.
     """
 
     def __init__(self, replacements):
@@ -113,56 +118,55 @@ class _Filler(object):
         raise ValueError('expected a name to replace %r, found %r' % (name, value))
 
     def fill(self, node):
-        """The filled copy of template node `node`: a node, or a list of statements."""
-        cls = node.__class__
-        if cls is _NAME:
-            if node.id in self.replacements:
-                value = self._take(node.id)
+        """The filled copy of encoded template node `node`: a node, or a list of statements."""
+        name = node[0]
+        if name == 'Name':
+            if node[1] in self.replacements:
+                value = self._take(node[1])
                 if isinstance(value, list):
                     return value
-                return _to_node(value, type(node.ctx))
+                return _to_node(value, _class(node[2][0]))
             new = _NAME.__new__(_NAME)
-            ctx = node.ctx.__class__
-            new.__dict__.update(id=node.id, ctx=ctx.__new__(ctx), annotation=None,
+            ctx = _class(node[2][0])
+            new.__dict__.update(id=node[1], ctx=ctx.__new__(ctx), annotation=None,
                                 type_comment=None)
             return new
-        special = _SPECIAL.get(cls)
+        special = _SPECIAL.get(name)
         if special is not None:
             return special(self, node)
-        return self._copy_fields(node, cls)
+        return self._copy_fields(node, _class(name))
 
     def _copy_fields(self, node, cls):
         new = cls.__new__(cls)
         fields = new.__dict__  # fields go straight into the new node's dict: no setattr
         fill = self.fill
-        for field in cls._fields:
-            value = getattr(node, field, None)
+        for field, value in zip(cls._fields, node[1:]):
             if type(value) is list:
                 items = []
                 for item in value:
-                    if isinstance(item, _AST):
+                    if type(item) is tuple:
                         item = fill(item)
                         if type(item) is list:
                             items.extend(item)
                             continue
                     items.append(item)
                 value = items
-            elif isinstance(value, _AST):
+            elif type(value) is tuple:
                 value = fill(value)
             fields[field] = value
         return new
 
     def _fill_Expr(self, node):
         # A bare placeholder statement may be replaced by a list of statements.
-        value = node.value
-        if value.__class__ is _NAME and value.id in self.replacements:
-            if isinstance(self.replacements[value.id], (list, gast.stmt)):
-                return self._take(value.id)
+        value = node[1]
+        if value[0] == 'Name' and value[1] in self.replacements:
+            if isinstance(self.replacements[value[1]], (list, gast.stmt)):
+                return self._take(value[1])
         return self._copy_fields(node, gast.Expr)
 
     def _fill_named(self, node, field):
         """The filled copy of a node whose `field` is a name a placeholder may rename."""
-        new = self._copy_fields(node, node.__class__)
+        new = self._copy_fields(node, _class(node[0]))
         name = getattr(new, field)
         if name in self.replacements:
             setattr(new, field, self._str_of(name))
@@ -170,25 +174,129 @@ class _Filler(object):
 
     def _fill_Nonlocal(self, node):
         return gast.Nonlocal(names=[self._str_of(n) if n in self.replacements else n
-                                    for n in node.names])
+                                    for n in node[1]])
 
 
 _NAME = gast.Name
 _SPECIAL = {
-    gast.Expr: _Filler._fill_Expr,
-    gast.FunctionDef: lambda filler, node: filler._fill_named(node, 'name'),
-    gast.Nonlocal: _Filler._fill_Nonlocal,
-    gast.Attribute: lambda filler, node: filler._fill_named(node, 'attr'),
-    gast.keyword: lambda filler, node: filler._fill_named(node, 'arg'),
+    'Expr': _Filler._fill_Expr,
+    'FunctionDef': lambda filler, node: filler._fill_named(node, 'name'),
+    'Nonlocal': _Filler._fill_Nonlocal,
+    'Attribute': lambda filler, node: filler._fill_named(node, 'attr'),
+    'keyword': lambda filler, node: filler._fill_named(node, 'arg'),
 }
+_CLASSES = {}  # gast class name -> class
+
+
+def _class(name):
+    cls = _CLASSES.get(name)
+    if cls is None:
+        cls = _CLASSES[name] = getattr(gast, name)
+    return cls
+
+
+# -- parsed templates, encoded, and their cache on disk -------------------------------------
+#
+# A template is parsed once per process, into gast, and kept encoded: a node is the tuple
+# (class name, value of each field in the class's `_fields` order); a list stays a list; a
+# leaf (identifier, constant, None) stays as it is. The Filler copies from the encoding.
+#
+# The encodings also live in a file next to this module's bytecode (written as the templates
+# are first parsed, read once per process): in a fresh process, parsing the templates that a
+# small function's conversion needs (the parser's first runs, and ast -> gast) was a tenth of
+# its first call. The file is a marshalled (key, {template source: encoding}); it is used
+# only when its key matches: the Python version, gast's version, and the size and
+# modification time of the sources that make the encodings (this file and ast_convert.py),
+# as Python checks bytecode against its source. When it cannot be read or written (a
+# read-only package directory, PYTHONDONTWRITEBYTECODE) templates are parsed as before.
+
+_CACHE_FORMAT = 1
+_CACHE_LIMIT = 1024  # templates written to the file at most (the converters use about 60)
+# state of the file: [loaded, path or None (no file), key]
+_disk = [False, None, None]
+
+
+def _encode(node):
+    """The encoding of a gast node (see above)."""
+    values = [node.__class__.__name__]
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if type(value) is list:
+            value = [_encode(v) if isinstance(v, _AST) else v for v in value]
+        elif isinstance(value, _AST):
+            value = _encode(value)
+        elif type(value) is tuple:  # not made by the parser: it would read as a node
+            raise ValueError('a template leaf of type tuple: %r' % (value,))
+        values.append(value)
+    return tuple(values)
+
+
+def _parse(template):
+    module = ast_convert.ast_to_gast(ast.parse(textwrap.dedent(template)))
+    return [_encode(stmt) for stmt in module.body]
+
+
+def _cache_file():
+    """The path and key of the file of parsed templates, or (None, None)."""
+    try:
+        cached = __cached__  # this module's bytecode file (honours sys.pycache_prefix)
+        stamps = tuple((s.st_mtime_ns, s.st_size)
+                       for s in (os.stat(__file__), os.stat(ast_convert.__file__)))
+    except (NameError, TypeError, OSError):
+        return None, None
+    if not cached:
+        return None, None
+    key = (_CACHE_FORMAT, sys.version, getattr(gast, '__version__', None), stamps)
+    return os.path.splitext(cached)[0] + '.templates', key
+
+
+def _load_disk():
+    """Reads the file of parsed templates into _TEMPLATE_CACHE (once per process)."""
+    _disk[0] = True
+    path, key = _cache_file()
+    _disk[1], _disk[2] = path, key
+    if path is None:
+        return
+    try:
+        with open(path, 'rb') as f:
+            stored_key, entries = marshal.loads(f.read())
+    except Exception:  # noqa: BLE001 - absent, unreadable or corrupt: parse instead
+        return
+    if stored_key == key and type(entries) is dict:
+        for template, encoded in entries.items():
+            _TEMPLATE_CACHE.setdefault(template, encoded)
+
+
+def _store_disk():
+    """Writes _TEMPLATE_CACHE to the file of parsed templates; gives up quietly on error."""
+    path, key = _disk[1], _disk[2]
+    if path is None or sys.dont_write_bytecode or len(_TEMPLATE_CACHE) > _CACHE_LIMIT:
+        return
+    temporary = '%s.%d.%d.tmp' % (path, os.getpid(), threading.get_ident())
+    try:
+        data = marshal.dumps((key, dict(_TEMPLATE_CACHE)))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temporary, 'wb') as f:
+            f.write(data)
+        os.replace(temporary, path)  # readers see the old file or the new one, whole
+    except (OSError, ValueError):
+        _disk[1] = None  # read-only, or full: no more tries in this process
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
 
 
 def _parsed(template):
-    module = _TEMPLATE_CACHE.get(template)
-    if module is None:
-        module = ast_convert.ast_to_gast(ast.parse(textwrap.dedent(template)))
-        _TEMPLATE_CACHE[template] = module
-    return module
+    encoded = _TEMPLATE_CACHE.get(template)
+    if encoded is None:
+        if not _disk[0]:
+            _load_disk()
+            encoded = _TEMPLATE_CACHE.get(template)
+        if encoded is None:
+            encoded = _TEMPLATE_CACHE[template] = _parse(template)
+            _store_disk()
+    return encoded
 
 
 def replace(template, **replacements):
@@ -204,7 +312,7 @@ def replace(template, **replacements):
     """
     filler = _Filler(replacements)
     result = []
-    for stmt in _parsed(template).body:
+    for stmt in _parsed(template):
         new = filler.fill(stmt)
         if isinstance(new, list):
             result.extend(new)

@@ -112,6 +112,23 @@ def test_direct_scan_finds_what_importlib_metadata_finds(tmp_path, monkeypatch):
     assert ('second', 'pkg.mod:OBJ.attr') in got and ('fake', 'tests.autograph.fake_backend:FakeBackend') in got
 
 
+def test_direct_scan_reads_crlf_and_non_ascii_files_as_importlib_metadata(tmp_path,
+                                                                         monkeypatch):
+    info = tmp_path / 'crlf_dist-1.0.dist-info'
+    info.mkdir()
+    (info / 'METADATA').write_text('Metadata-Version: 2.1\nName: crlf-dist\nVersion: 1.0\n')
+    (info / 'entry_points.txt').write_bytes(
+        '[autograph.backends]\r\nnaïve = pkg.mödule:BACKEND\r\n\r\n[x]\r\ny = z:w\r\n'
+        .encode('utf-8'))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
+    want = sorted((e.name, e.value) for e in importlib.metadata.entry_points(
+        group=registry.ENTRY_POINT_GROUP))
+    got = sorted(registry._entry_points(registry.ENTRY_POINT_GROUP))  # pylint: disable=protected-access
+    assert got == want
+    assert ('naïve', 'pkg.mödule:BACKEND') in got
+
+
 def test_discovery_does_not_import_importlib_metadata():
     script = ('import sys, autograph.backends as b; b.discover(); '
               'print("importlib.metadata" in sys.modules)')

@@ -46,3 +46,14 @@ def test_recursive_false_leaves_callees_alone():
     assert not_recursive_inner.__code__ not in conversion._CACHE  # pylint: disable=protected-access
     ag.convert(not_recursive_outer)(1)
     assert not_recursive_inner.__code__ in conversion._CACHE  # pylint: disable=protected-access
+
+
+def test_the_namespaces_hold_this_modules_objects():
+    # api makes the namespaces without importing this module: the same names, same objects
+    assert sorted(ag_namespace.__all__) == sorted(
+        n for n in vars(ag_namespace) if not n.startswith('_')
+        and n not in ('AG_NAMES', 'for_options'))
+    ns = ag_namespace.for_options(function_wrappers.STANDARD_OPTIONS)
+    assert sorted(vars(ns)) == sorted(ag_namespace.__all__)
+    for name in ag_namespace.__all__:
+        assert getattr(ns, name) is getattr(ag_namespace, name), name

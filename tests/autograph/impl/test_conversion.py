@@ -93,6 +93,60 @@ def test_check_supported_collects_the_names_the_namer_avoids():
             'nonlocal_in_gen', 'inner', 'b', 'c', 'item'} <= names
 
 
+# Functions that give each skippable converter its work (and one that gives none of them any).
+_CONVERTER_CASES = {
+    'plain': ('def plain(n):\n    s = 0\n    while n > 1:\n        if n % 2:\n'
+              '            n = n - 1\n        s += 1\n    return s\n'),
+    'brk': 'def brk(n):\n    while n:\n        if n > 3:\n            break\n        n -= 1\n    return n\n',
+    'loop_else': ('def loop_else(n):\n    while n > 5:\n        n -= 2\n    else:\n'
+                  '        n = -n\n    return n\n'),
+    'cont': ('def cont(n):\n    s = 0\n    for i in range(n):\n        if i % 2:\n'
+             '            continue\n        s += i\n    return s\n'),
+    'asserting': 'def asserting(n):\n    assert n > 0, f"bad {n}"\n    return n\n',
+    'appending': 'def appending(n):\n    out = []\n    out.append(n)\n    return out.pop()\n',
+    'calling': 'def calling(n):\n    return abs(n) + len([n])\n',
+    'no_return': 'def no_return(n):\n    while n > 0:\n        n -= 1\n',
+    'returns': ('def returns(n):\n    while n > 0:\n        if n == 3:\n            return n\n'
+                '        n -= 1\n    return -1\n'),
+    'nested': ('def nested(n):\n    def inner(m):\n        while m:\n            m -= 1\n'
+               '            if m == 2:\n                break\n        return m\n'
+               '    return lambda: n\n'),
+}
+
+
+@pytest.mark.parametrize('name', sorted(_CONVERTER_CASES))
+def test_skipped_converters_would_not_have_changed_the_tree(name, monkeypatch):
+    fn, _ = _define(_CONVERTER_CASES[name], name)
+    with_skips = ag.to_code(fn)
+    monkeypatch.setattr(conversion, '_CONVERTER_KINDS', {})  # every converter runs
+    conversion.clear_cache()
+    assert ag.to_code(fn) == with_skips
+
+
+def test_converters_without_work_are_not_run(monkeypatch):
+    ran = []
+    for converter in conversion._CONVERTER_KINDS:
+        real = converter.transform
+        monkeypatch.setattr(converter, 'transform',
+                            lambda node, ctx, real=real, name=converter.__name__:
+                            ran.append(name.rpartition('.')[2]) or real(node, ctx))
+    fn, _ = _define(_CONVERTER_CASES['plain'], 'plain')
+    conversion.convert_tree(fn)
+    assert ran == ['return_statements']
+    for name, expected in [('brk', ['break_statements', 'return_statements']),
+                           ('loop_else', ['break_statements', 'return_statements']),
+                           ('cont', ['directives', 'continue_statements', 'return_statements',
+                                     'lists', 'call_trees']),
+                           ('asserting', ['asserts', 'return_statements']),
+                           ('calling', ['directives', 'return_statements', 'lists',
+                                        'call_trees']),
+                           ('no_return', []), ('returns', ['return_statements'])]:
+        ran.clear()
+        fn, _ = _define(_CONVERTER_CASES[name], name)
+        conversion.convert_tree(fn)
+        assert ran == expected, name
+
+
 def test_nested_generator_stays_plain_python():
     fn, _ = _define('''
         def with_gen(n):

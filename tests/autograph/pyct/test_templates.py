@@ -53,3 +53,89 @@ def test_copy_clean():
     assert parser.unparse(copy) == parser.unparse(node)
     assert copy.lineno == node.lineno
     assert getattr(templates.copy_clean(node, keep_locations=False), 'lineno', None) is None
+
+
+# -- the file of parsed templates (next to the module's bytecode) ----------------------------
+
+@pytest.fixture
+def template_file(tmp_path, monkeypatch):
+    """Points the file of parsed templates into tmp_path, with the process's cache empty."""
+    monkeypatch.setattr(templates, '__cached__', str(tmp_path / 'pycache' / 'templates.pyc'))
+    monkeypatch.setattr(templates, '_TEMPLATE_CACHE', {})
+    monkeypatch.setattr(templates, '_disk', [False, None, None])
+    monkeypatch.setattr(templates.sys, 'dont_write_bytecode', False)
+    return tmp_path / 'pycache' / 'templates.templates'
+
+
+def _new_process(monkeypatch):
+    """Forgets what this process parsed, as a new process would."""
+    monkeypatch.setattr(templates, '_TEMPLATE_CACHE', {})
+    monkeypatch.setattr(templates, '_disk', [False, None, None])
+
+
+def _no_parse(template):
+    raise AssertionError('parsed %r instead of reading it from the file' % template)
+
+
+_TEMPLATE = 'def fn_name(a):\n    nonlocal x\n    target = ag__.f(a, k=x)\n    body'
+
+
+def _fill():
+    return parser.unparse(templates.replace(
+        _TEMPLATE, fn_name='g', x='y', target=qual_names.QN('t'),
+        body=[parser.parse('return 1')]))
+
+
+def test_a_new_process_reads_parsed_templates_from_the_file(template_file, monkeypatch):
+    expected = _fill()
+    assert expected == 'def g(a):\n    nonlocal y\n    t = ag__.f(a, k=y)\n    return 1\n'
+    assert template_file.exists()
+    _new_process(monkeypatch)
+    monkeypatch.setattr(templates, '_parse', _no_parse)
+    assert _fill() == expected
+
+
+def test_a_file_with_another_key_is_not_used(template_file, monkeypatch):
+    expected = _fill()
+    _new_process(monkeypatch)
+    # as if ast_convert.py had changed since the file was written
+    monkeypatch.setattr(templates, '_cache_file', lambda: (str(template_file), ('other',)))
+    parsed = []
+    real_parse = templates._parse
+    monkeypatch.setattr(templates, '_parse', lambda t: parsed.append(t) or real_parse(t))
+    assert _fill() == expected
+    assert parsed == [_TEMPLATE]
+
+
+def test_the_key_follows_the_sources_and_versions(template_file):
+    path, key = templates._cache_file()
+    assert path == str(template_file)
+    assert key[1] == templates.sys.version and key[2] == templates.gast.__version__
+    assert len(key[3]) == 2  # templates.py and ast_convert.py: (mtime, size) each
+
+
+def test_a_corrupt_file_is_ignored(template_file, monkeypatch, recwarn):
+    expected = _fill()
+    template_file.write_bytes(b'\x00not marshal')
+    _new_process(monkeypatch)
+    assert _fill() == expected
+    assert not recwarn.list
+
+
+def test_an_unwritable_directory_falls_back_to_parsing_silently(tmp_path, monkeypatch,
+                                                                  recwarn):
+    (tmp_path / 'pycache').write_text('a file where the directory should be')
+    monkeypatch.setattr(templates, '__cached__', str(tmp_path / 'pycache' / 'templates.pyc'))
+    _new_process(monkeypatch)
+    monkeypatch.setattr(templates.sys, 'dont_write_bytecode', False)
+    assert _fill() == 'def g(a):\n    nonlocal y\n    t = ag__.f(a, k=y)\n    return 1\n'
+    assert templates._disk[1] is None  # no further tries in this process
+    assert _fill() == 'def g(a):\n    nonlocal y\n    t = ag__.f(a, k=y)\n    return 1\n'
+    assert not recwarn.list
+    assert [p.name for p in tmp_path.iterdir()] == ['pycache']
+
+
+def test_nothing_is_written_without_bytecode_writing(template_file, monkeypatch):
+    monkeypatch.setattr(templates.sys, 'dont_write_bytecode', True)
+    _fill()
+    assert not template_file.exists()
