@@ -204,16 +204,20 @@ def _class(name):
 # The encodings also live in a file next to this module's bytecode (written as the templates
 # are first parsed, read once per process): in a fresh process, parsing the templates that a
 # small function's conversion needs (the parser's first runs, and ast -> gast) was a tenth of
-# its first call. The file is a marshalled (key, {template source: encoding}); it is used
-# only when its key matches: the Python version, gast's version, and the size and
+# its first call. The file is a marshalled (key, {template source: marshalled encoding}):
+# reading it makes one bytes object per template, and a template is decoded when it is first
+# used (decoding all of them took as long as parsing the few a small function uses). It is
+# used only when its key matches: the Python version, gast's version, and the size and
 # modification time of the sources that make the encodings (this file and ast_convert.py),
 # as Python checks bytecode against its source. When it cannot be read or written (a
 # read-only package directory, PYTHONDONTWRITEBYTECODE) templates are parsed as before.
 
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 2
 _CACHE_LIMIT = 1024  # templates written to the file at most (the converters use about 60)
 # state of the file: [loaded, path or None (no file), key]
 _disk = [False, None, None]
+# template source -> its marshalled encoding, as in the file (read from it, or parsed here)
+_DISK_ENTRIES = {}
 
 
 def _encode(node):
@@ -251,7 +255,7 @@ def _cache_file():
 
 
 def _load_disk():
-    """Reads the file of parsed templates into _TEMPLATE_CACHE (once per process)."""
+    """Reads the file of parsed templates into _DISK_ENTRIES (once per process)."""
     _disk[0] = True
     path, key = _cache_file()
     _disk[1], _disk[2] = path, key
@@ -263,24 +267,24 @@ def _load_disk():
     except Exception:  # noqa: BLE001 - absent, unreadable or corrupt: parse instead
         return
     if stored_key == key and type(entries) is dict:
-        for template, encoded in entries.items():
-            _TEMPLATE_CACHE.setdefault(template, encoded)
+        for template, data in entries.items():
+            _DISK_ENTRIES.setdefault(template, data)
 
 
 def _store_disk():
-    """Writes _TEMPLATE_CACHE to the file of parsed templates; gives up quietly on error."""
+    """Writes _DISK_ENTRIES to the file of parsed templates; gives up quietly on error."""
     path, key = _disk[1], _disk[2]
-    if path is None or sys.dont_write_bytecode or len(_TEMPLATE_CACHE) > _CACHE_LIMIT:
+    if path is None or sys.dont_write_bytecode or len(_DISK_ENTRIES) > _CACHE_LIMIT:
         return
     temporary = '%s.%d.%d.tmp' % (path, os.getpid(), threading.get_ident())
     try:
-        data = marshal.dumps((key, dict(_TEMPLATE_CACHE)))
+        data = marshal.dumps((key, dict(_DISK_ENTRIES)))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(temporary, 'wb') as f:
             f.write(data)
         os.replace(temporary, path)  # readers see the old file or the new one, whole
-    except (OSError, ValueError):
-        _disk[1] = None  # read-only, or full: no more tries in this process
+    except OSError:
+        _disk[1] = None  # read-only: no more tries in this process
         try:
             os.unlink(temporary)
         except OSError:
@@ -292,10 +296,18 @@ def _parsed(template):
     if encoded is None:
         if not _disk[0]:
             _load_disk()
-            encoded = _TEMPLATE_CACHE.get(template)
-        if encoded is None:
-            encoded = _TEMPLATE_CACHE[template] = _parse(template)
-            _store_disk()
+        data = _DISK_ENTRIES.get(template)
+        if data is not None:
+            encoded = marshal.loads(data)
+        else:
+            encoded = _parse(template)
+            try:
+                _DISK_ENTRIES[template] = marshal.dumps(encoded)
+            except ValueError:  # a constant marshal cannot write: kept in this process only
+                pass
+            else:
+                _store_disk()
+        _TEMPLATE_CACHE[template] = encoded
     return encoded
 
 

@@ -61,8 +61,7 @@ def test_copy_clean():
 def template_file(tmp_path, monkeypatch):
     """Points the file of parsed templates into tmp_path, with the process's cache empty."""
     monkeypatch.setattr(templates, '__cached__', str(tmp_path / 'pycache' / 'templates.pyc'))
-    monkeypatch.setattr(templates, '_TEMPLATE_CACHE', {})
-    monkeypatch.setattr(templates, '_disk', [False, None, None])
+    _new_process(monkeypatch)
     monkeypatch.setattr(templates.sys, 'dont_write_bytecode', False)
     return tmp_path / 'pycache' / 'templates.templates'
 
@@ -70,6 +69,7 @@ def template_file(tmp_path, monkeypatch):
 def _new_process(monkeypatch):
     """Forgets what this process parsed, as a new process would."""
     monkeypatch.setattr(templates, '_TEMPLATE_CACHE', {})
+    monkeypatch.setattr(templates, '_DISK_ENTRIES', {})
     monkeypatch.setattr(templates, '_disk', [False, None, None])
 
 
@@ -139,3 +139,13 @@ def test_nothing_is_written_without_bytecode_writing(template_file, monkeypatch)
     monkeypatch.setattr(templates.sys, 'dont_write_bytecode', True)
     _fill()
     assert not template_file.exists()
+
+
+def test_a_new_process_decodes_only_the_templates_it_uses(template_file, monkeypatch):
+    expected = _fill()
+    templates.replace('other = 1')
+    _new_process(monkeypatch)
+    monkeypatch.setattr(templates, '_parse', _no_parse)
+    assert _fill() == expected
+    assert sorted(templates._DISK_ENTRIES) == sorted([_TEMPLATE, 'other = 1'])
+    assert list(templates._TEMPLATE_CACHE) == [_TEMPLATE]
