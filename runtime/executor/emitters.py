@@ -541,13 +541,30 @@ def _getitem(node, args, ctx, depth):
     kernel = ctx.global_(slicing._getitem_kernel, "k_getitem")
     spec = ctx.literal(node.attrs["spec"])
     view = ctx.element_view(node)
+    read = f"{name} = {view or args[0]}[{', '.join(keys)},]"
+    if _in_range(node, ctx):  # it cannot raise: the kernel would index the same
+        ctx.line(depth, read, node)
+        return True
     fallback = f"{kernel}({', '.join(args)}, spec={spec})"
     if view is not None:
         fallback = ctx.python_text(node.outputs[0], fallback)
     ctx.line(depth, "try:", node)
-    ctx.line(depth + 1, f"{name} = {view or args[0]}[{', '.join(keys)},]", node)
+    ctx.line(depth + 1, read, node)
     ctx.line(depth, "except IndexError:", node)
     ctx.line(depth + 1, f"{name} = {fallback}", node)
+    return True
+
+
+def _in_range(node, ctx):
+    """Whether every index of getitem `node` (ints and Python int tensors) is known to be in
+    range of its dimension of the array's static shape (negative ones counting from the end)."""
+    shape = node.inputs[0].shape
+    if shape is None:
+        return False
+    for dim, item in zip(shape, node.attrs["spec"]):
+        interval = (item, item) if type(item) is int else ctx.bounds(node.inputs[item.position])
+        if dim is None or interval is None or interval[0] < -dim or interval[1] >= dim:
+            return False
     return True
 
 

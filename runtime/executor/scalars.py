@@ -289,6 +289,16 @@ class ScalarCode:
             return emitters.python_rule(node, self)
         return None
 
+    def grows_from(self, counter, start):
+        """Records that loop counter `counter` (a placeholder) only counts up from the value of
+        `start` (its first value): its lower bound holds at every step."""
+        self.interval[counter] = (self._bounds(start)[0], int_range(counter)[1])
+
+    def bounds(self, tensor):
+        """The interval (lo, hi) `tensor`'s value is known to be in, or None when the code
+        does not hold it as a Python int."""
+        return self._bounds(tensor) if python_int(tensor) else None
+
     def _bounds(self, tensor):
         if tensor in self.interval:
             return self.interval[tensor]

@@ -484,6 +484,8 @@ def _emit_while(gen, node, depth):
         k_flag, test, skipped, branch = exit_flag
         gen.skip.update(skipped)
     loop = gen.counting_loop(node, test, skipped) if branch is None else None
+    if loop is not None:  # i + 1 while i < bound: the counter only grows from its first value
+        gen.grows_from(cond_graph.inputs[loop[0]], node.inputs[loop[0]])
     # a break leaves a `for` loop's counter one short of the while loop's
     if loop is not None and exit_flag is not None and \
             not gen.output_unused(node.outputs[loop[0]]):

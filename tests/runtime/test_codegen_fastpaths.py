@@ -423,6 +423,45 @@ def test_float_element_read_out_of_range_raises_the_kernels_error():
     assert "3" in message  # the index, in the kernel's words
 
 
+def _walk_from(start):
+    def walk(x):
+        total = tf.constant(0.5)
+        i = tf.constant(start)
+        while i < 3:
+            total += x[i] * 2.0
+            i += 1
+        return total
+    return walk
+
+
+@pytest.mark.parametrize("start, in_range", [(-3, True), (0, True), (-4, False)])
+def test_reads_known_in_range_need_no_fallback(start, in_range):
+    # The counter counts up from `start` while i < 3: with a static shape (3,), every index
+    # from -3 is in range, and the read cannot raise.
+    graph = _graph(_walk_from(start), tf.TensorSpec((3,), tf.float32))
+    source = codegen.generate(graph).source
+    assert (" = x[i,]" in source or " = x_view[i,]" in source)
+    assert ("except IndexError" not in source) is in_range
+    x = np.array([1.0, 2.0 ** -24, -0.0], np.float32)
+    if not in_range:
+        assert "index -4" in _errors_agree(graph, x)  # the kernel's error
+        return
+    want = np.float32(0.5)
+    for i in range(start, 3):
+        want = want + x[i] * np.float32(2.0)
+    (total,) = _both(graph, x)
+    assert total.dtype == np.float32 and total == want
+
+
+def test_reads_of_unknown_shape_or_start_keep_the_fallback():
+    dynamic = _graph(_walk_from(0), tf.TensorSpec((None,), tf.float32))
+    assert "except IndexError" in codegen.generate(dynamic).source
+    graph = _graph(_read_past_the_end, tf.TensorSpec((4,), tf.int32),
+                   tf.TensorSpec((), tf.int32))  # from 0, but to an unknown bound
+    assert "except IndexError" in codegen.generate(graph).source
+    assert "4" in _errors_agree(graph, np.arange(4, dtype=np.int32), np.int32(5))
+
+
 def _doubled_sum(x, n):
     y = x * 2
     total = 0
