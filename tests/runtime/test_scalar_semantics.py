@@ -479,6 +479,42 @@ def test_float32_elements_meeting_each_other_compute_in_float32(executor, values
     assert same_float32(doubled, want_doubled)
 
 
+def pair_sums(x):
+    """Two elements, each read where a Python float would pay (one add, one comparison with
+    a constant), meet in one sum: two Python floats would add in float64."""
+    count = 0
+    last = tf.constant(0.0)
+    for i in tf.range(tf.shape(x)[0] - 1):
+        a = x[i]
+        b = x[i + 1]
+        last = a + b
+        if a == 0.0:
+            count += 10
+        if b == 0.0:
+            count += 100
+    return count, last
+
+
+def pair_sums_numpy(x):
+    count, last = 0, F32(0)
+    with np.errstate(all="ignore"):
+        for a, b in zip(x[:-1], x[1:]):
+            last = a + b
+            count += 10 * (a == 0.0) + 100 * (b == 0.0)
+    return count, last
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("last", [[1.0, _TIE], [3e38, 3e38], [-0.0, -0.0], [np.nan, 1.0]])
+def test_two_float32_elements_add_in_float32(executor, last):
+    x = np.array([0.0, 1.0 + 2.0 ** -23, 0.0] + last, np.float32)
+    with np.errstate(all="ignore"):
+        count, total = tf.function(pair_sums, executor=executor)(tf.constant(x))
+    want_count, want_total = pair_sums_numpy(x)
+    assert count.dtype == tf.int32 and int(count.numpy()) == want_count
+    assert same_float32(total, want_total)
+
+
 def element_kept(x):
     """An element that leaves the loop, or meets an op other than + - * / and comparisons."""
     last = tf.constant(0.0)
@@ -498,3 +534,36 @@ def test_float32_elements_kept_or_passed_on_stay_float32(executor):
         want = want + np.sqrt(np.maximum(v, F32(0)))
     assert same_float32(last, F32(-0.0)) and same_float32(negated, F32(-2.0))
     assert same_float32(roots, want)
+
+
+# Random float32 values: any bit pattern (subnormals, nan, inf, -0.0), or values near 1.0 whose
+# sums round at ties.
+_FLOAT32_BITS = st.integers(0, 2 ** 32 - 1).map(lambda b: np.array(b, np.uint32).view(F32))
+_NEAR_ONE = st.integers(-8, 8).map(lambda k: F32(1.0 + k * 2.0 ** -24))
+_FLOAT32 = _FLOAT32_BITS | _NEAR_ONE | st.sampled_from([F32(v) for v in (0.0, -0.0, _TIE, 3e38)])
+_PROGRAMS = {}
+
+
+def _float_program(fn, executor):
+    key = (fn, executor)
+    if key not in _PROGRAMS:  # one trace per program: the inputs keep their shape
+        _PROGRAMS[key] = tf.function(fn, executor=executor)
+    return _PROGRAMS[key]
+
+
+@settings(max_examples=80, deadline=None)
+@given(values=st.lists(_FLOAT32, min_size=4, max_size=4), bound=_FLOAT32)
+def test_random_float32_elements_agree_with_numpy_float32(values, bound):
+    x = np.array(values, F32)
+    want = float_reads_numpy(x, bound)
+    want_grows, want_doubled = two_elements_numpy(x)
+    for executor in EXECUTORS:
+        with np.errstate(all="ignore"):
+            got = _float_program(float_reads, executor)(tf.constant(x), tf.constant(bound))
+            grows, doubled = _float_program(two_elements, executor)(tf.constant(x))
+        assert all(same_float32(g, w) for g, w in zip(got[:4], want[:4])), (executor, got, want)
+        assert int(got[4].numpy()) == want[4] and int(grows.numpy()) == want_grows
+        assert same_float32(doubled, want_doubled)
+        count, total = _float_program(pair_sums, executor)(tf.constant(x))
+        want_count, want_total = pair_sums_numpy(x)
+        assert int(count.numpy()) == want_count and same_float32(total, want_total)
