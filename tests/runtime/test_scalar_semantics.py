@@ -421,10 +421,13 @@ def test_float32_elements_read_in_loops_round_like_float32(executor, case, bound
 
 def test_float_reads_take_the_python_float_path():
     from runtime.executor import codegen
+    from runtime.executor import scalars
     graph = tf.function(float_reads).get_concrete_function(
         tf.TensorSpec((None,), tf.float32), tf.TensorSpec((), tf.float32)).graph
     source = codegen.generate(graph).source
-    assert source.count(" = x_view[i_index,]") == 6 and "x[" not in source
+    # numpy 1.x: only the two reads that are only compared (`v`, `w`)
+    reads = 6 if scalars.WEAK_PYTHON_FLOATS else 2
+    assert source.count(" = x_view[i_index,]") == reads and source.count(" = x[") == 6 - reads
 
 
 def test_float_cases_differ_from_float64():
