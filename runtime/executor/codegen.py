@@ -309,6 +309,9 @@ class _Generator(scalars.ScalarCode):
         # to them).
         self.float_reads = set()
         self.python_floats = set()
+        # Loop-invariant float32 scalars compared with those -> a Python float copy of them
+        # made before the loop.
+        self.float_copies = {}
         self.shape_tuples = set()  # shapes held as `x.shape`, read only for one dimension
         # `v + c` nodes of a loop counter wrapped once after its loop, not at every step.
         self.lazy = set()
@@ -629,6 +632,8 @@ class _Generator(scalars.ScalarCode):
                 self.views[t] = self.views[source]
             if source in self.python_floats:
                 self.python_floats.add(t)
+            if source in self.float_copies:
+                self.float_copies[t] = self.float_copies[source]
 
     def sole_reader(self, tensor):
         """The node reading `tensor`, when that is its one read in the block being emitted."""
@@ -651,6 +656,14 @@ class _Generator(scalars.ScalarCode):
         else:
             return None
         return view
+
+    def float_copy(self, tensor, depth, node):
+        """Makes a Python float copy of float32 scalar `tensor` (compared with Python floats
+        in `node`'s loop): exact, a float32 converts to a double exactly."""
+        if tensor not in self.float_copies:
+            name = self.namer.new(self.env[tensor].lstrip("_") + "_float")
+            self.line(depth, f"{name} = float({self.env[tensor]})", node)
+            self.float_copies[tensor] = name
 
     def read_as_python_floats(self, nodes):
         """Lets the getitem `nodes` read their float32 element as a Python float (from a

@@ -364,97 +364,118 @@ def _exit_flag(node):
     return k, test, skipped, branch
 
 
-def _read_by_element(node, origin=None, readers=None):
-    """What `node`'s subgraphs (a cond's or a while's) read element by element, themselves or
-    in a cond or while inside (codegen reads those from a memoryview).
+class _ElementReads:
+    """The walk over a while node's subgraphs (and the conds and whiles inside them) that finds
+    what they read element by element (codegen reads those from a memoryview), and which
+    float32 elements the code holds as Python floats (see `_python_float_reads`).
 
-    Args:
-        node: The node.
-        origin: id of a tensor of node's graph -> the tensor the code binds it to, where that
-            is another (a cond branch's input: the cond's operand).
-        readers: A cache of `_readers`.
-
-    Returns:
-        (ids of node's inputs read so; the getitem nodes among the reads whose float32 element
-        may be a Python float: every read of it computes the same on one, see
-        `_python_float_reads`).
+    Attributes:
+        floats: The getitem nodes whose float32 element is read as a Python float.
+        compared: ids of the loop-invariant float32 scalars (a while's captures) compared with
+            such an element: codegen makes a Python float copy of them before the loop.
     """
-    from runtime.executor import scalars
-    offset = {"cond": 1, "while": 0}.get(node.op)  # node input of the subgraphs' input 0
-    if offset is None:
-        return set(), set()
-    origin = origin or {}
-    readers = {} if readers is None else readers
-    found, floats = set(), set()
-    for _, graph in node.subgraphs():
-        # A cond's branches are inlined where its operands are (a Python float stays one); a
-        # while binds loop variables and captures, never Python floats.
-        inner = {} if offset == 0 else {
-            id(t): origin.get(id(u), u) for t, u in zip(graph.inputs, node.inputs[1:])}
-        read = set()
-        for n in graph.nodes:
-            if n.is_source:
-                continue
-            if scalars.element_read(n):
-                read.add(id(n.inputs[0]))
-            elif scalars.float_element_read(n) and scalars.READ_SAVES + _python_float_reads(
-                    n.outputs[0], graph, inner, readers) > 0:
-                read.add(id(n.inputs[0]))
-                floats.add(n)
-            inner_read, inner_floats = _read_by_element(n, inner, readers)
-            read |= inner_read
-            floats |= inner_floats
-        found.update(id(node.inputs[j + offset]) for j, t in enumerate(graph.inputs)
-                     if id(t) in read)
-    return found, floats
 
+    def __init__(self):
+        self.floats = set()
+        self.compared = set()
+        self._readers = {}  # id(graph) -> id(tensor) -> the nodes reading it
 
-def _readers(graph, cache):
-    """id(tensor) -> the nodes of `graph` reading it (once per read), cached by graph."""
-    found = cache.get(id(graph))
-    if found is None:
-        found = cache[id(graph)] = {}
-        for n in graph.nodes:
-            for t in n.inputs:
-                found.setdefault(id(t), []).append(n)
-    return found
+    def inputs_read(self, node, origin=None, invariant=frozenset()):
+        """The ids of the inputs of `node` (a cond or a while) that its subgraphs read element
+        by element, themselves or in a cond or while inside.
 
+        Args:
+            node: The node.
+            origin: id of a tensor of node's graph -> the tensor the code binds it to, where
+                that is another (a cond branch's input: the cond's operand).
+            invariant: ids of the loop-invariant tensors of the innermost enclosing while.
+        """
+        from runtime.executor import scalars
+        offset = {"cond": 1, "while": 0}.get(node.op)  # node input of the subgraphs' input 0
+        if offset is None:
+            return set()
+        origin = origin or {}
+        found = set()
+        for _, graph in node.subgraphs():
+            # A cond's branches are inlined where its operands are (a Python float stays one);
+            # a while binds loop variables and captures, never Python floats.
+            if offset:
+                inner = {id(t): origin.get(id(u), u) for t, u in zip(graph.inputs, node.inputs[1:])}
+                inner_invariant = invariant
+            else:
+                inner = {}
+                inner_invariant = {id(t) for t in graph.inputs[node.attrs["num_loop_vars"]:]}
+            read = set()
+            for n in graph.nodes:
+                if n.is_source:
+                    continue
+                if scalars.element_read(n):
+                    read.add(id(n.inputs[0]))
+                elif scalars.float_element_read(n):
+                    compared = set()
+                    saves = self._python_float_reads(n.outputs[0], graph, inner,
+                                                     inner_invariant, compared)
+                    if scalars.READ_SAVES + saves > 0:
+                        read.add(id(n.inputs[0]))
+                        self.floats.add(n)
+                        self.compared |= compared
+                read |= self.inputs_read(n, inner, inner_invariant)
+            found.update(id(node.inputs[j + offset]) for j, t in enumerate(graph.inputs)
+                         if id(t) in read)
+        return found
 
-def _python_float_reads(tensor, graph, origin, readers):
-    """What holding float32 `tensor` as a Python float saves in its reads in `graph` (ns; see
-    scalars.READ_SAVES), or -inf where a read may not take one. Reads that may: comparisons,
-    arithmetic with a numpy float32 operand (scalars.python_float_reader), and conds whose
-    branches read it so; not an output of the graph.
+    def _readers_in(self, graph):
+        """id(tensor) -> the nodes of `graph` reading it (once per read)."""
+        found = self._readers.get(id(graph))
+        if found is None:
+            found = self._readers[id(graph)] = {}
+            for n in graph.nodes:
+                for t in n.inputs:
+                    found.setdefault(id(t), []).append(n)
+        return found
 
-    `origin` maps the ids of `graph`'s inputs bound to other tensors to them (see
-    `_read_by_element`): an operand whose origin is a float32 element read may be a Python
-    float itself.
-    """
-    from runtime.executor import scalars
-    if any(t is tensor for t in graph.outputs):
-        return -math.inf
+    def _python_float_reads(self, tensor, graph, origin, invariant, compared):
+        """What holding float32 `tensor` as a Python float saves in its reads in `graph` (ns;
+        see scalars.READ_SAVES), or -inf where a read may not take one. Reads that may:
+        comparisons, arithmetic with a numpy float32 operand (scalars.python_float_reader),
+        and conds whose branches read it so; not an output of the graph.
 
-    def may_be_python_float(t):
-        t = origin.get(id(t), t)
-        return not t.node.is_source and scalars.float_element_read(t.node)
-
-    def is_constant(t):
-        return origin.get(id(t), t).node.is_constant
-
-    saves = 0
-    for n in dict.fromkeys(_readers(graph, readers).get(id(tensor), ())):
-        if n.op == "cond" and n.inputs[0] is not tensor:
-            for _, branch in n.subgraphs():
-                inner = {id(t): origin.get(id(u), u)
-                         for t, u in zip(branch.inputs, n.inputs[1:])}
-                saves += sum(_python_float_reads(t, branch, inner, readers)
-                             for t, u in zip(branch.inputs, n.inputs[1:]) if u is tensor)
-            continue
-        saving = scalars.python_float_reader(n, tensor, may_be_python_float, is_constant)
-        if saving is None:
+        `origin` maps the ids of `graph`'s inputs bound to other tensors to them: an operand
+        whose origin is a float32 element read may be a Python float itself. A comparison
+        with a loop-invariant float32 scalar (its id in `invariant`) compares with a Python
+        float copy of it; the ids of those are added to `compared`.
+        """
+        from runtime.executor import scalars
+        if any(t is tensor for t in graph.outputs):
             return -math.inf
-        saves += saving
-    return saves
+
+        def may_be_python_float(t):
+            t = origin.get(id(t), t)
+            return not t.node.is_source and scalars.float_element_read(t.node)
+
+        def python_operand(t):  # a constant, or a loop-invariant scalar (then it is copied)
+            t = origin.get(id(t), t)
+            if t.node.is_constant:
+                return True
+            if id(t) in invariant and t.dtype == tensor.dtype and t.shape == ():
+                compared.add(id(t))
+                return True
+            return False
+
+        saves = 0
+        for n in dict.fromkeys(self._readers_in(graph).get(id(tensor), ())):
+            if n.op == "cond" and n.inputs[0] is not tensor:
+                for _, branch in n.subgraphs():
+                    inner = {id(t): origin.get(id(u), u)
+                             for t, u in zip(branch.inputs, n.inputs[1:])}
+                    saves += sum(self._python_float_reads(t, branch, inner, invariant, compared)
+                                 for t, u in zip(branch.inputs, n.inputs[1:]) if u is tensor)
+                continue
+            saving = scalars.python_float_reader(n, tensor, may_be_python_float, python_operand)
+            if saving is None:
+                return -math.inf
+            saves += saving
+        return saves
 
 
 def _emit_while(gen, node, depth):
@@ -464,11 +485,16 @@ def _emit_while(gen, node, depth):
     for t in node.inputs[:n]:  # each read once: it may stay an expression
         gen.wrapped(t, depth)
     gen.materialize_all(node.inputs[n:], depth)
-    read, floats = _read_by_element(node)
-    for t in node.inputs[n:]:  # arrays read by element: a memoryview
-        if id(t) in read:
+    walk = _ElementReads()
+    read = walk.inputs_read(node)
+    compared = {id(node.inputs[j]) for g in (cond_graph, body_graph)
+                for j, t in enumerate(g.inputs) if j >= n and id(t) in walk.compared}
+    for t in node.inputs[n:]:
+        if id(t) in read:  # arrays read by element: a memoryview
             gen.view(t, depth, node)
-    gen.read_as_python_floats(floats)
+        if id(t) in compared:  # a scalar compared with a Python float: a Python float copy
+            gen.float_copy(t, depth, node)
+    gen.read_as_python_floats(walk.floats)
     captured = [gen.env[t] for t in node.inputs[n:]]
     names = [gen.new_name(body_graph.inputs[i].node.name) for i in range(n)]
     for name, t in zip(names, node.inputs):

@@ -570,15 +570,51 @@ def _sum_above(x, bound):
     return total
 
 
-def test_float_elements_stay_numpy_where_a_python_float_costs_more():
-    # Compared with a numpy float32 variable and added to one: a Python float would save the
-    # read (~28 ns) and cost ~57 ns in its two reads (scalars.READ_SAVES).
+def _sum_above_numpy(x, bound):
+    total = np.float32(0.0)
+    with np.errstate(over="ignore"):
+        for value in x:
+            if value > bound:
+                total = total + value
+    return total
+
+
+@pytest.mark.parametrize("bound", [0.25, -0.0, 0.0, np.nan, np.inf, -np.inf, 2.0 ** -24])
+def test_a_loop_invariant_compared_with_python_floats_is_copied_to_one(bound):
     graph = _graph(_sum_above, tf.TensorSpec((None,), tf.float32), tf.TensorSpec((), tf.float32))
     source = codegen.generate(graph).source
+    if scalars.WEAK_PYTHON_FLOATS:
+        assert "bound_1_float = float(bound_1)" in source  # once, before the loop
+        assert "if getitem_1 > bound_1_float:" in source
+    x = np.array([0.5, 1.0 + 2.0 ** -23, 2.0 ** -24, np.nan, -0.0, 0.0, 3e38, 3e38, np.inf],
+                 np.float32)
+    (total,) = _both(graph, x, np.float32(bound))
+    assert total.dtype == np.float32
+    np.testing.assert_array_equal(total, _sum_above_numpy(x, np.float32(bound)))
+
+
+def _sum_above_total(x):
+    total = tf.constant(0.25)
+    for i in tf.range(tf.shape(x)[0]):
+        value = x[i]
+        if value > total:
+            total += value
+    return total
+
+
+def test_float_elements_stay_numpy_where_a_python_float_costs_more():
+    # Compared with a numpy float32 loop variable and added to one: a Python float would save
+    # the read (~28 ns) and cost ~57 ns in its two reads (scalars.READ_SAVES).
+    graph = _graph(_sum_above_total, tf.TensorSpec((None,), tf.float32))
+    source = codegen.generate(graph).source
     assert "_view" not in source and " = x[i_index,]" in source
-    x = np.array([0.5, 1.0 + 2.0 ** -23, 2.0 ** -24, np.nan], np.float32)
-    (total,) = _both(graph, x, np.float32(0.25))
-    assert total.dtype == np.float32 and total == np.float32(0.5) + np.float32(1.0 + 2.0 ** -23)
+    x = np.array([0.5, 1.0 + 2.0 ** -23, 2.0 ** -24, np.nan, 1.0], np.float32)
+    (total,) = _both(graph, x)
+    want = np.float32(0.25)
+    for value in x:
+        if value > want:
+            want = want + value
+    assert total.dtype == np.float32 and total == want
 
 
 def test_python_floats_are_only_compared_before_nep_50(monkeypatch):
