@@ -314,7 +314,8 @@ class ScalarCode:
         Returns:
             (args, whether every operand is a Python float: the result is a Python bool).
         """
-        if not any(t in self.python_floats for t in node.inputs) or not float_comparison(node):
+        if not self.python_floats or not any(t in self.python_floats for t in node.inputs) \
+                or not float_comparison(node):
             return args, False
         args = [self.literal(float(self.const[t])) if t in self.const else
                 self.float_copies.get(t, arg) for t, arg in zip(node.inputs, args)]
