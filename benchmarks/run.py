@@ -76,6 +76,7 @@ class Settings:
         repeat_calls: Calls per round of the repeat-conversion timing.
         growth_sizes: Line counts of the growth check.
         fresh_rounds: Child processes per fresh-process timing.
+        growth_runs: Child processes per size of the growth check (medians reported).
         memory_functions: Small functions converted and traced by the memory check.
     """
 
@@ -86,6 +87,7 @@ class Settings:
         self.repeat_calls = 10 if quick else 2000
         self.growth_sizes = QUICK_GROWTH_SIZES if quick else GROWTH_SIZES
         self.fresh_rounds = 1 if quick else 5
+        self.growth_runs = 1 if quick else 3
         self.memory_functions = 10 if quick else MEMORY_FUNCTIONS
 
     def calls(self, workload):
@@ -540,36 +542,49 @@ def growth_row(lines):
     }
 
 
-def growth_check(sizes, budget=GROWTH_BUDGET):
-    """Runs growth_row for each size, each in a child process with a time limit.
+def growth_check(sizes, budget=GROWTH_BUDGET, runs=1):
+    """Runs growth_row for each size, each in `runs` child processes with a time limit.
 
     A size that does not finish in the remaining budget is reported as a timeout (and the
-    larger sizes are not tried), so a superlinear converter cannot hang the suite.
+    larger sizes are not tried), so a superlinear converter cannot hang the suite. Each time
+    of a size is the median of its runs (one run's time can be 1.5x off on a shared machine).
 
     Args:
         sizes: Increasing line counts.
         budget: Total seconds allowed for the whole check.
+        runs: Child processes per size.
 
     Returns:
         A list of growth_row dicts; a timed-out size is {'lines', 'timeout'}.
     """
     root = _ROOT
-    deadline = _perf() + budget
+    deadline = _perf() + budget * runs
     rows = []
     for lines in sizes:
-        remaining = deadline - _perf()
-        try:
-            proc = subprocess.run(
-                [sys.executable, "-m", "benchmarks.run", "--growth-row", str(lines)],
-                capture_output=True, text=True, cwd=root, timeout=max(remaining, 1.0),
-                check=False)
-        except subprocess.TimeoutExpired:
-            rows.append({"lines": lines, "timeout": max(remaining, 1.0)})
-            break
-        if proc.returncode != 0:
-            raise RuntimeError(f"the growth check for {lines} lines failed:\n{proc.stderr}")
-        rows.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        samples = []
+        for _ in range(runs):
+            remaining = deadline - _perf()
+            try:
+                proc = subprocess.run(
+                    [sys.executable, "-m", "benchmarks.run", "--growth-row", str(lines)],
+                    capture_output=True, text=True, cwd=root, timeout=max(remaining, 1.0),
+                    check=False)
+            except subprocess.TimeoutExpired:
+                rows.append({"lines": lines, "timeout": max(remaining, 1.0)})
+                return rows
+            if proc.returncode != 0:
+                raise RuntimeError(f"the growth check for {lines} lines failed:\n{proc.stderr}")
+            samples.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        row = dict(samples[0])
+        for key in _GROWTH_TIMES:
+            row[key] = statistics.median(sample[key] for sample in samples)
+        row["match"] = all(sample["match"] for sample in samples)
+        row["runs"] = runs
+        rows.append(row)
     return rows
+
+
+_GROWTH_TIMES = ("convert", "trace_and_compile", "optimize", "compile")
 
 
 def fit_exponent(sizes, times):
@@ -760,6 +775,9 @@ def format_growth(rows):
             f"trace+compile x{last['trace_and_compile'] / before['trace_and_compile']:.2f}, "
             f"executor compile x{last['compile'] / before['compile']:.2f}"
             f" (linear = x{scale:.1f})")
+    runs = max((row.get("runs", 1) for row in done), default=1)
+    if runs > 1:
+        lines.append(f"each time: the median of {runs} child processes per size")
     return "\n".join(lines)
 
 
@@ -818,7 +836,8 @@ def run_suite(settings, names=None, growth=True, log=print):
         "tensorflow": getattr(tensorflow, "__version__", None),
         "jax": getattr(jax, "__version__", None),
         "rounds": settings.rounds, "workloads": records,
-        "growth": growth_check(settings.growth_sizes) if growth else [],
+        "growth": (growth_check(settings.growth_sizes, runs=settings.growth_runs)
+                   if growth else []),
         "imports": fresh_process("", settings.fresh_rounds) if growth else {},
         "memory": memory_check(settings.memory_functions) if growth else {},
     }

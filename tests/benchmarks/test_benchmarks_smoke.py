@@ -2,6 +2,7 @@
 import json
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -72,6 +73,22 @@ def test_format_growth_prints_the_exponents():
              "optimize": 1e-3, "compile": 1e-3, "match": True} for n in (100, 200, 400)]
     text = run.format_growth(rows)
     assert "convert 1.00 ," in text and "trace+compile 2.00!" in text
+
+
+def test_growth_check_takes_the_median_of_its_runs(monkeypatch):
+    converts = iter([0.9, 0.1, 0.5, 2.0, 1.0, 3.0])  # two sizes, three runs each
+
+    def child(argv, **kwargs):
+        del kwargs
+        row = {"lines": int(argv[-1]), "convert": next(converts), "trace_and_compile": 0.2,
+               "nodes": 7, "optimize": 0.01, "compile": 0.02, "match": True}
+        return types.SimpleNamespace(returncode=0, stdout=json.dumps(row) + "\n", stderr="")
+
+    monkeypatch.setattr(run.subprocess, "run", child)
+    rows = run.growth_check([10, 20], runs=3)
+    assert [row["convert"] for row in rows] == [0.5, 2.0]
+    assert [row["runs"] for row in rows] == [3, 3] and all(row["match"] for row in rows)
+    assert "the median of 3 child processes" in run.format_growth(rows)
 
 
 def test_known_answers_of_references():
