@@ -23,8 +23,10 @@ def run_functions_eagerly(run_eagerly):
         raise TypeError(
             f"run_functions_eagerly expected a Python bool, found "
             f"{type(run_eagerly).__name__}: {run_eagerly!r}. Pass True or False.")
-    if run_eagerly != _run_functions_eagerly:  # (one entry while on: the call entries'
-        if run_eagerly:                         # one test of the slow cases sees it)
+    # While on, it is one entry of the open scopes: the call entries' one test of the cases
+    # they leave to the general path sees it.
+    if run_eagerly != _run_functions_eagerly:
+        if run_eagerly:
             context._open_scopes.append(None)
         else:
             context._open_scopes.pop()

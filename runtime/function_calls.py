@@ -29,8 +29,9 @@ plus the constants it needs). For a Function of two tensors returning one:
 Python primitives (`type(arg_1) is float and arg_1 == traced_1`), numpy arrays (fed as they
 are, as convert_to_tensor wraps them) and keyword arguments (`kwargs.get(name)`) are written
 out too. A tensor whose shape is given exactly is checked once: the entry then marks it
-(`_sig`, see `sig`). Its owner makes it its `__call__` (see `Function` and `ConcreteFunction`). Any other
-call goes to the owner's general path, which gives the same result or error: dtypes are
+(`_sig`, see `sig`). Its owner makes it its `__call__` (see `Function` and
+`ConcreteFunction`). Any other call goes to the owner's general path, which gives the same
+result or error: dtypes are
 compared by identity (numpy's canonical dtype objects), so an equal but distinct dtype object
 takes the general path too. The result is made without calling EagerTensor's Python
 `__init__` (50 ns less per call). The source depends only on the arity, each argument's kind
@@ -284,6 +285,7 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
              for j, name in enumerate(keywords)]
     tests = [_TESTS[kind].format(i=i) for i, (kind, _) in enumerate(patterns)]
     tensors = [i for i, (kind, _) in enumerate(patterns) if kind != PYTHON]
+    marked = [i for i in tensors if patterns[i] == (TENSOR, "exact")]  # checked once (see sig)
     run = f"run({', '.join(f'value_{i}' for i in order)})"
     if outputs == -1:
         ran = ["result = new(EagerTensor)", f"result._value = {run}[0]", "result._sig = None",
@@ -301,11 +303,10 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     given_args = "".join(a + ", " for a in positional)
     to_general = f"return general(owner, given(({given_args}), rest), kwargs)"
     if tensors:
-        marked = [i for i in tensors if patterns[i] == (TENSOR, "exact")]
         checks = [c for i in tensors if i not in marked for c in _checks(i, patterns[i][1])]
         lines = [f"value_{i} = arg_{i}" + ("._value" if patterns[i][0] == TENSOR else "")
                  for i in tensors]
-        for i in marked:  # checked once per tensor (see sig)
+        for i in marked:
             lines += [f"if arg_{i}._sig is not sig_{i}:",
                       f"    if not ({' and '.join(_checks(i, 'exact'))}):",
                       f"        {to_general}",
@@ -321,8 +322,7 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     params = "".join(f"{a}=MISS, " for a in positional) + ("/, " if positional else "")
     constants = "".join(f", type_{i}, traced_{i}" if kind == PYTHON else f", dtype_{i}, shape_{i}"
                         for i, (kind, _) in enumerate(patterns))
-    sigs = "".join(f"    sig_{i} = sig(dtype_{i}, shape_{i})\n"
-                   for i, pattern in enumerate(patterns) if pattern == (TENSOR, "exact"))
+    sigs = "".join(f"    sig_{i} = sig(dtype_{i}, shape_{i})\n" for i in marked)
     source = "\n".join(
         [f"def make(run, pack, owner, detector{constants}):",
          sigs + f"    def call({params}*rest, **kwargs):",

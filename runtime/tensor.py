@@ -76,11 +76,11 @@ class EagerTensor(Tensor):
     """A tensor holding a concrete numpy value (an ndarray or numpy scalar).
 
     Attributes:
-        _value: The np.ndarray or np.generic (never a Python scalar). It is never replaced by
-            another value, and its array object's shape and dtype never change: every array
-            handed out (`numpy()`, `__array__`) is a view of it, and a call entry that marks
-            the tensor (`_sig`) first makes its array a private view if anything else holds
-            the array (see runtime/function_calls.py).
+        _value: The np.ndarray or np.generic (never a Python scalar). Its value never
+            changes, and its array object's shape and dtype never change: every array handed
+            out (`numpy()`, `__array__`) is a view of it, and a call entry that marks the
+            tensor (`_sig`) first replaces it by a private view of itself (the same data) if
+            anything else holds the array (see runtime/function_calls.py).
         _sig: None, or the canonical (dtype, shape) tuple of `_value` (function_calls.sig),
             set by a call entry that checked it, so that the next call checks `_sig is sig`
             instead of the dtype and shape.
