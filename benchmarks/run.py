@@ -279,8 +279,11 @@ def flatten_result(value):
     return [np.asarray(value)]
 
 
-def results_match(staged, expected):
-    """Returns (True, '') if the staged result equals the reference's, else (False, why)."""
+def results_match(staged, expected, exact=False):
+    """Returns (True, '') if the staged result equals the reference's, else (False, why).
+
+    The values are compared to a relative 1e-5, or bit for bit when `exact`.
+    """
     got, want = flatten_result(staged), flatten_result(expected)
     if len(got) != len(want):
         return False, f"{len(got)} outputs, reference has {len(want)}"
@@ -288,7 +291,7 @@ def results_match(staged, expected):
         if a.shape != b.shape or a.dtype != b.dtype:
             return False, (f"output {i}: {a.dtype}{list(a.shape)}, reference has "
                            f"{b.dtype}{list(b.shape)}")
-        if not np.allclose(a, b, rtol=1e-5, atol=1e-6):
+        if not (np.array_equal(a, b) if exact else np.allclose(a, b, rtol=1e-5, atol=1e-6)):
             return False, f"output {i}: values differ: {a!r} versus {b!r}"
     return True, ""
 
@@ -411,11 +414,11 @@ def run_workload(workload, settings, tensorflow=None, jax=None):
     staged = runtime.function(workload.fn)
     contenders = {"staged": (staged, tensors), "reference": (workload.reference_fn, inputs)}
     if workload.exact_reference_fn is not None:
-        exact = flatten_result(workload.exact_reference_fn(*inputs))
-        got = flatten_result(staged_result)
-        if not all(a.dtype == b.dtype and np.array_equal(a, b) for a, b in zip(got, exact)):
+        same, why = results_match(staged_result, workload.exact_reference_fn(*inputs),
+                                  exact=True)
+        if not same:
             record["match"] = False
-            record["mismatch"] = f"the exact reference has {exact!r}, staged {got!r}"
+            record["mismatch"] = f"against the exact reference: {why}"
         contenders["exact"] = (workload.exact_reference_fn, inputs)
     if tensorflow is not None:
         tf_fn = tensorflow.function(workloads.with_backend(workload.fn, tensorflow))

@@ -180,6 +180,11 @@ def test_results_match_reports_differences():
     assert not ok and "int32" in why and "float32" in why
     ok, why = run.results_match((tf.constant(1.0),), (np.float32(1.0), np.float32(1.0)))
     assert not ok and "1 outputs" in why
+    next_up = np.nextafter(np.float32(1.0), np.float32(2.0))  # one float32 step: 1.2e-7
+    assert run.results_match(tf.constant(1.0), next_up) == (True, "")
+    ok, why = run.results_match(tf.constant(1.0), next_up, exact=True)
+    assert not ok and "values differ" in why
+    assert run.results_match(tf.constant(1.0), np.float32(1.0), exact=True) == (True, "")
 
 
 def test_fmt_time_units():
