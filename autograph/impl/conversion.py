@@ -186,7 +186,7 @@ def check_supported(node, filename, kinds=None):
     # Nested generator functions are marked SKIP: they stay plain Python inside converted
     # code, and what they contain is not checked (only their names are collected).
     names = set()
-    seen = set()
+    seen = set() if kinds is None else kinds
     skip = transformer.ConvAnno.SKIP
     stack = [node]
     while stack:
@@ -211,8 +211,6 @@ def check_supported(node, filename, kinds=None):
                 '%s at %s:%s is not supported' % (what, filename, getattr(n, 'lineno', '?')),
                 construct=what)
         stack.extend(traversal.iter_child_nodes(n))
-    if kinds is not None:
-        kinds.update(seen)
     return names
 
 

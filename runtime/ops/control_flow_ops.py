@@ -400,7 +400,7 @@ class _ElementReads:
             # A cond's branches are inlined where its operands are (a Python float stays one);
             # a while binds loop variables and captures, never Python floats.
             if offset:
-                inner = {id(t): origin.get(id(u), u) for t, u in zip(graph.inputs, node.inputs[1:])}
+                inner = _branch_origin(graph, node, origin)
                 inner_invariant = invariant
             else:
                 inner = {}
@@ -466,8 +466,7 @@ class _ElementReads:
         for n in dict.fromkeys(self._readers_in(graph).get(id(tensor), ())):
             if n.op == "cond" and n.inputs[0] is not tensor:
                 for _, branch in n.subgraphs():
-                    inner = {id(t): origin.get(id(u), u)
-                             for t, u in zip(branch.inputs, n.inputs[1:])}
+                    inner = _branch_origin(branch, n, origin)
                     saves += sum(self._python_float_reads(t, branch, inner, invariant, compared)
                                  for t, u in zip(branch.inputs, n.inputs[1:]) if u is tensor)
                 continue
@@ -476,6 +475,12 @@ class _ElementReads:
                 return -math.inf
             saves += saving
         return saves
+
+
+def _branch_origin(branch, cond, origin):
+    """id of each input of `branch` (a graph of `cond`) -> the tensor the code binds it to:
+    the cond's operand, or that operand's own origin in `origin` (branches are inlined)."""
+    return {id(t): origin.get(id(u), u) for t, u in zip(branch.inputs, cond.inputs[1:])}
 
 
 def _emit_while(gen, node, depth):
