@@ -20,7 +20,8 @@ The code is shaped as a person would write it:
   `for i in range(i, n)`, and a loop with a `break` tests its flag at the end of the body
   (`while i < n: ...; if done: break`), not in its condition;
 - a loop reads single elements of an int or bool array from a memoryview made before it (a
-  Python int, no numpy scalar), and one dimension of a shape is `x.shape[k]`; a float32
+  Python int, no numpy scalar; an array of static shape through a flat view, at
+  `i * cols + j`), and one dimension of a shape is `x.shape[k]`; a float32
   element too, as a Python float, where every read of it is a comparison or (numpy >= 2)
   float32 arithmetic with a numpy operand, and that pays (runtime.executor.scalars);
 - a value that is a loop variable's (or branch output's) next value is written straight into
@@ -302,6 +303,10 @@ class _Generator(scalars.ScalarCode):
         # Arrays a loop reads element by element -> a memoryview of them made before the loop:
         # indexing it gives the Python int or bool the code holds (emitters.element_read).
         self.views = {}
+        self.flat_shapes = {}  # name of a one-dimensional view of an N-d array -> its shape
+        # Getitem nodes read from a flat view -> the name of the index's loop-invariant part
+        # (all but the last index), computed before the loop (`row_offsets`).
+        self.offsets = {}
         self.python_ready = set()  # Python-scalar outputs a statement left as Python scalars
         # Getitem nodes whose float32 element a loop may read as a Python float (every read
         # of it computes the same on one: scalars.python_float_reader), and the float32
@@ -675,11 +680,61 @@ class _Generator(scalars.ScalarCode):
         return scalars.to_python_text(tensor, expr)
 
     def view(self, tensor, depth, node):
-        """Makes a memoryview of array `tensor` (read element by element in `node`'s loop)."""
+        """Makes a memoryview of array `tensor` (read element by element in `node`'s loop).
+
+        An array of two or more dimensions, all static, gets a one-dimensional view of its
+        elements in C order (`ravel()`: the array itself when C-contiguous, else a copy),
+        read at one linear index: `v[i * 10 + j]` takes 16 ns where the N-d view's
+        `v[i, j]` takes 34 (it builds the index tuple and walks the dimensions).
+        """
         if tensor not in self.views:
             name = self.namer.new(self.env[tensor].lstrip("_") + "_view")
-            self.line(depth, f"{name} = memoryview({self.env[tensor]})", node)
+            shape = tensor.shape
+            if shape is not None and len(shape) >= 2 and None not in shape:
+                self.flat_shapes[name] = shape
+                self.line(depth, f"{name} = memoryview({self.env[tensor]}.ravel())", node)
+            else:
+                self.line(depth, f"{name} = memoryview({self.env[tensor]})", node)
             self.views[tensor] = name
+
+    def row_offsets(self, body, invariant, depth, node):
+        """Computes before a loop the part of each flat read's index that does not change in
+        it: `row = i * 10` before `for j ...: v[row + j]` (a multiply less per read).
+
+        Args:
+            body: The loop's body graph; its own getitem nodes are considered.
+            invariant: The body's inputs that hold the same value at every step (captures).
+            depth: The depth of the loop's header.
+            node: The loop's node (for the line's label).
+        """
+        invariant = set(invariant)
+        for m in body.nodes:
+            view = self.views.get(m.inputs[0]) if m.inputs else None
+            shape = self.flat_shape(view)
+            if shape is None or not (
+                    scalars.element_read(m) or m in self.float_reads):
+                continue
+            terms = []
+            constant = 0
+            for k, (item, stride) in enumerate(zip(m.attrs["spec"][:-1],
+                                                   emitters.strides(shape))):
+                if type(item) is int:  # in range: else the read calls the kernel
+                    constant += (item + shape[k] if item < 0 else item) * stride
+                    continue
+                expr = self.env.get(m.inputs[item.position], "")
+                if m.inputs[item.position] not in invariant or not expr.isidentifier():
+                    break
+                terms.append(f"{expr} * {stride}")
+            else:
+                if terms:
+                    terms += [str(constant)] if constant else []
+                    name = self.namer.new(view + "_row")
+                    self.line(depth, f"{name} = {' + '.join(terms)}", node)
+                    self.offsets[m] = name
+
+    def flat_shape(self, view):
+        """The array's shape when memoryview `view` is flat (see `view`), else None."""
+        return self.flat_shapes.get(view)
 
     def new_name(self, hint):
         """Returns a fresh local name derived from `hint`."""

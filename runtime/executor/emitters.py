@@ -541,18 +541,66 @@ def _getitem(node, args, ctx, depth):
     kernel = ctx.global_(slicing._getitem_kernel, "k_getitem")
     spec = ctx.literal(node.attrs["spec"])
     view = ctx.element_view(node)
+    fallback = f"{kernel}({', '.join(args)}, spec={spec})"
+    if view is not None:
+        fallback = ctx.python_text(node.outputs[0], fallback)
+        if ctx.flat_shape(view) is not None:
+            _flat_read(node, keys, view, ctx.flat_shape(view), name, fallback, ctx, depth)
+            return True
     read = f"{name} = {view or args[0]}[{', '.join(keys)},]"
     if _in_range(node, ctx):  # it cannot raise: the kernel would index the same
         ctx.line(depth, read, node)
         return True
-    fallback = f"{kernel}({', '.join(args)}, spec={spec})"
-    if view is not None:
-        fallback = ctx.python_text(node.outputs[0], fallback)
     ctx.line(depth, "try:", node)
     ctx.line(depth + 1, read, node)
     ctx.line(depth, "except IndexError:", node)
     ctx.line(depth + 1, f"{name} = {fallback}", node)
     return True
+
+
+def strides(shape):
+    """The strides of a C-ordered array of `shape`, in elements."""
+    found = [1] * len(shape)
+    for k in range(len(shape) - 1, 0, -1):
+        found[k - 1] = found[k] * shape[k]
+    return found
+
+
+def _flat_read(node, keys, view, shape, name, fallback, ctx, depth):
+    """Emits getitem `node`'s read from the flat view of its array (codegen's `view`):
+    `v[i * 10 + j]`, or `v[row + j]` where `row = i * 10` is computed before the loop
+    (`ctx.offsets`). Each index not known to be in `range(dim)` is tested first; one that is
+    not (negative, past the end) reads through the kernel, which counts a negative index from
+    the end or raises its error."""
+    offset = ctx.offsets.get(node)
+    terms = [offset] if offset is not None else []
+    tests = []
+    constant = 0
+    for k, (dim, item, key) in enumerate(zip(shape, node.attrs["spec"], keys)):
+        stride = strides(shape)[k]
+        if type(item) is int:
+            if not -dim <= item < dim:  # out of range: the kernel raises
+                tests.append("False")
+            elif offset is None or k == len(shape) - 1:
+                constant += (item + dim if item < 0 else item) * stride
+            continue
+        interval = ctx.bounds(node.inputs[item.position])
+        if not key.isidentifier():
+            key = f"({key})"
+        if interval is None or interval[0] < 0 or interval[1] >= dim:
+            tests.append(f"0 <= {key} < {dim}")
+        if offset is None or k == len(shape) - 1:  # the offset holds all but the last
+            terms.append(key if stride == 1 else f"{key} * {stride}")
+    if constant or not terms:
+        terms.append(str(constant))
+    read = f"{name} = {view}[{' + '.join(terms)}]"
+    if not tests:
+        ctx.line(depth, read, node)
+        return
+    ctx.line(depth, f"if {' and '.join(tests)}:", node)
+    ctx.line(depth + 1, read, node)
+    ctx.line(depth, "else:", node)
+    ctx.line(depth + 1, f"{name} = {fallback}", node)
 
 
 def _in_range(node, ctx):

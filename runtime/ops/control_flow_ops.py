@@ -507,6 +507,7 @@ def _emit_while(gen, node, depth):
     sources = [None] * n + list(node.inputs[n:])  # loop variables change; captures do not
     gen.bind(cond_graph, names + captured, sources)
     gen.bind(body_graph, names + captured, sources)
+    gen.row_offsets(body_graph, body_graph.inputs[n:], depth, node)
     header = len(gen.lines)
     gen.line(depth, "while True:", node)
     exit_flag = _exit_flag(node)

@@ -553,6 +553,134 @@ def test_loops_read_float32_elements_from_a_memoryview_as_python_floats(order):
         np.testing.assert_array_equal(total, want_total)  # nan == nan here
 
 
+# -- arrays of static shape: one flat view, read at a linear index ---------------------------
+
+@pytest.mark.parametrize("dtype", [tf.int32, tf.int64])
+@pytest.mark.parametrize("order", ["C", "transposed", "strided"])
+def test_static_shapes_read_elements_from_a_flat_view(dtype, order):
+    graph = _graph(_weighted_walk, tf.TensorSpec((4, 3), dtype), tf.TensorSpec((3,), tf.bool),
+                   tf.TensorSpec((), tf.int32))
+    source = codegen.generate(graph).source
+    assert "x_view = memoryview(x.ravel())" in source  # C order: a copy when not contiguous
+    assert "flags_view = memoryview(flags)" in source  # one dimension: already flat
+    assert "_view[" in source and "x[" not in source and ", j_index,]" not in source
+    rng = np.random.default_rng(4)
+    x = rng.integers(-50, 50, (4, 3)).astype(dtype.as_numpy_dtype)
+    if order == "transposed":  # Fortran order: ravel() copies in C order
+        x = np.ascontiguousarray(x.T).T
+    elif order == "strided":
+        x = np.repeat(x, 2, axis=1)[:, ::2]
+    assert x.flags.c_contiguous is (order == "C")
+    flags = np.array([True, False, True])
+    for steps in (0, 1, 5, 40):
+        got = _both(graph, x, flags, np.int32(steps))
+        assert [int(v) for v in got] == list(_weighted_walk_python(x.tolist(), flags.tolist(),
+                                                                   steps))
+
+
+def test_flat_reads_hoist_the_row_offset_out_of_the_inner_loop():
+    graph = _graph(_first_crossing, tf.TensorSpec((4, 6), tf.float32),
+                   tf.TensorSpec((), tf.float32))
+    source = codegen.generate(graph).source
+    assert "x_view = memoryview(x.ravel())" in source
+    assert "x_view_row = i_index * 6\n" in source  # before the inner loop
+    assert "= x_view[x_view_row + j_index]\n" in source  # in range: no test, no fallback
+    assert "_k_getitem" not in source
+    rng = np.random.default_rng(6)
+    x = rng.uniform(-1, 1, (4, 6)).astype(np.float32)
+    x[0, :3] = [1.0, 2.0 ** -24, 2.0 ** -24]
+    x[2, :2] = [3e38, 3e38]  # overflow to inf
+    for layout in (x, np.asfortranarray(x)):
+        for threshold in (1.0, 2.5, 1e38, np.inf):
+            found, total = _both(graph, layout, np.float32(threshold))
+            want_found, want_total = _first_crossing_numpy(x, np.float32(threshold))
+            assert int(found) == want_found
+            np.testing.assert_array_equal(total, want_total)
+
+
+def _middle_plane(x, n):
+    # x[i, 1, j] and x[-1, i, 2]: a literal index in the middle, negative ones, and a counter
+    # that may run past the end (n is not bounded)
+    total = tf.zeros((), x.dtype)
+    for i in tf.range(n):
+        for j in tf.range(4):
+            total += x[i, 1, j]
+        total += x[-1, i % 3, -2] * 3
+    return total
+
+
+def _middle_plane_python(x, n):
+    total = 0
+    for i in range(n):
+        for j in range(4):
+            total += x[i][1][j]
+        total += x[-1][i % 3][-2] * 3
+    return total
+
+
+def test_flat_reads_of_three_dimensions_test_indices_not_known_in_range():
+    graph = _graph(_middle_plane, tf.TensorSpec((2, 3, 4), tf.int32),
+                   tf.TensorSpec((), tf.int32))
+    source = codegen.generate(graph).source
+    assert "x_view = memoryview(x.ravel())" in source
+    assert "x_view_row = i_index * 12 + 4\n" in source  # i * 12 + 1 * 4, before the j loop
+    assert "if 0 <= i_index < 2:" in source  # i is not known below n: tested
+    x = np.arange(24, dtype=np.int32).reshape(2, 3, 4) - 7
+    for n in (0, 1, 2):
+        (total,) = _both(graph, x, np.int32(n))
+        assert int(total) == _middle_plane_python(x.tolist(), n)
+    message = _errors_agree(graph, x, np.int32(3))  # x[2, 1, 0]: past the end
+    assert "2" in message
+
+
+def _read_row(x, i, n):
+    total = tf.zeros((), x.dtype)
+    for j in tf.range(n):
+        total += x[i, j]
+    return total
+
+
+@pytest.mark.parametrize("i, n", [(0, 3), (1, 3), (-1, 3), (-2, 2), (2, 1), (-3, 1), (0, 4)])
+def test_flat_reads_at_negative_or_out_of_range_indices_agree_with_the_kernel(i, n):
+    graph = _graph(_read_row, tf.TensorSpec((2, 3), tf.int64), tf.TensorSpec((), tf.int32),
+                   tf.TensorSpec((), tf.int32))
+    source = codegen.generate(graph).source
+    assert "if 0 <= i_1 < 2 and 0 <= j_index < 3:" in source  # neither is bounded
+    x = np.array([[1, 2, 3], [40, 50, 60]], np.int64)
+    if -2 <= i < 2 and n <= 3:  # a negative index counts from the end, as in the kernel
+        (total,) = _both(graph, x, np.int32(i), np.int32(n))
+        assert int(total) == sum(x.tolist()[i][:n])
+    else:
+        assert str(i if i >= 2 or i < -2 else n - 1) in _errors_agree(graph, x, np.int32(i),
+                                                                      np.int32(n))
+
+
+def test_flat_reads_of_an_empty_array_raise_the_kernels_error():
+    graph = _graph(_read_row, tf.TensorSpec((2, 0), tf.int32), tf.TensorSpec((), tf.int32),
+                   tf.TensorSpec((), tf.int32))
+    x = np.zeros((2, 0), np.int32)
+    assert int(_both(graph, x, np.int32(1), np.int32(0))[0]) == 0
+    _errors_agree(graph, x, np.int32(1), np.int32(1))
+
+
+def _any_set(flags):
+    found = False
+    for i in tf.range(2):
+        for j in tf.range(3):
+            if flags[i, j]:
+                found = True
+    return found
+
+
+def test_flat_reads_of_bool_arrays_give_python_bools():
+    graph = _graph(_any_set, tf.TensorSpec((2, 3), tf.bool))
+    assert "flags_view_row = i_index * 3" in codegen.generate(graph).source
+    for bits in range(64):
+        flags = np.array([(bits >> k) & 1 for k in range(6)], bool).reshape(2, 3)
+        (found,) = _both(graph, flags)
+        assert bool(found) is bool(flags.any())
+
+
 def _count_negative(x):
     count = 0
     for i in tf.range(tf.shape(x)[0]):
