@@ -3,6 +3,12 @@
 import functools
 import json
 import math
+import os
+import sys
+import sysconfig
+import types
+
+import pytest
 
 from autograph.pyct import inspect_utils
 
@@ -23,6 +29,44 @@ def test_is_stdlib_module():
     assert not inspect_utils.is_stdlib_module('numpy')
     assert not inspect_utils.is_stdlib_module(__name__)
     assert not inspect_utils.is_stdlib_module(None)
+
+
+def _sysconfig_answer(name):
+    """is_stdlib_module's answer as sysconfig's directories give it (names, then the path)."""
+    top = name.partition('.')[0]
+    if top in getattr(sys, 'stdlib_module_names', ()) or top == 'builtins':
+        return True
+    path = getattr(sys.modules.get(top), '__file__', None)
+    dirs = tuple(p for p in {sysconfig.get_paths().get('stdlib'),
+                             sysconfig.get_paths().get('platstdlib')} if p)
+    return bool(path and dirs) and path.startswith(dirs) and 'site-packages' not in path
+
+
+_STDLIB_DIR = sysconfig.get_paths()['stdlib']
+
+
+@pytest.mark.parametrize('path', [
+    os.path.join(_STDLIB_DIR, 'ag_fake_module.py'),  # in the standard library's directory
+    os.path.join(_STDLIB_DIR, 'site-packages', 'ag_fake_module.py'),
+    os.path.join(sys.prefix, 'ag_fake_module.py'),  # under a prefix, not in the library
+    os.path.join(os.path.dirname(__file__), 'ag_fake_module.py'),
+], ids=['stdlib-dir', 'site-packages', 'prefix', 'tests'])
+def test_is_stdlib_module_by_path_agrees_with_sysconfig(path, monkeypatch):
+    # A module whose name is not a standard one is decided by its file's directory; the
+    # prefix test that spares loading sysconfig must not change the answer.
+    module = types.ModuleType('ag_fake_module')
+    module.__file__ = path
+    monkeypatch.setitem(sys.modules, 'ag_fake_module', module)
+    assert inspect_utils.is_stdlib_module('ag_fake_module') == _sysconfig_answer(
+        'ag_fake_module')
+    assert inspect_utils.is_stdlib_module('ag_fake_module') == (path.startswith(_STDLIB_DIR)
+                                                                and 'site-packages' not in path)
+
+
+def test_is_stdlib_module_agrees_with_sysconfig_on_every_loaded_module():
+    names = sorted(sys.modules)
+    assert len(names) > 100
+    assert [n for n in names if inspect_utils.is_stdlib_module(n) != _sysconfig_answer(n)] == []
 
 
 def test_unwrap_partial_merges_arguments():
