@@ -1,7 +1,6 @@
 """tf.function: `Function`, the per-signature cache of traced graphs (ConcreteFunctions)."""
 import functools
 import inspect
-import operator
 import os
 import threading
 import types
@@ -43,6 +42,10 @@ __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
 RETRACE_WARNING_THRESHOLD = 5
 # The all-tensor fast-path table is cleared when it grows past this many entries.
 _FAST_CACHE_LIMIT = 1024
+# A Function's own class (see `Function._install`) is made anew after this many entries:
+# each change of a class's `__call__` uses up one of its type versions, and CPython 3.13 stops
+# caching the attribute lookups of a class past 1000 of them.
+_ENTRY_CHANGES = 256
 
 SINGLETON_VARIABLE_MESSAGE = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure "
@@ -152,11 +155,9 @@ class Function:
         self._bound = {}  # id(instance) -> (weakref, bound Function), for methods
         self._lock = threading.RLock()
         # shared by every Function of this Python function (a new Function in a loop warns)
+        # (set here, as the last of 27 attributes, the instance dict stays a key-sharing
+        # one: one more attribute, or one added later, would make it 1.3 KB larger)
         self._detector = function_tracing.detector_for(python_function)
-        # what __call__ runs: the general path, until `_hit` generates an entry. Set
-        # here, as the last of 28 attributes, the instance dict stays a key-sharing one
-        # (one more attribute, or one added later, would make it 1.3 KB larger).
-        self._call = functools.partial(function_calls.call_general, weakref.ref(self))
 
     # -- public surface -------------------------------------------------------------------
 
@@ -245,10 +246,12 @@ class Function:
 
     # -- calling --------------------------------------------------------------------------
 
-    # Calls read `_call` through this property and call it: one Python frame, where a
-    # `def __call__` calling it would be two.
-    __call__ = property(operator.attrgetter("_call"), doc="""
-        Runs the function: reuses the trace matching the arguments, or traces a new one.
+    def __call__(self, *args, **kwargs):
+        """Runs the function: reuses the trace matching the arguments, or traces a new one.
+
+        This is the general path. A steady call signature gets a function generated for it
+        (`function_calls.entry`), which becomes the `__call__` of a class of this instance
+        alone (see `_install`).
 
         Args:
             *args: Positional arguments of the Python function.
@@ -262,10 +265,11 @@ class Function:
                 created on a call after the first.
             TypeError: if an argument is a symbolic tensor leaked from another trace.
             FunctionRecursionError: if the function calls itself with the same trace key.
-        """)
+        """
+        return self._call_general(args, kwargs)
 
     def _call_general(self, args, kwargs):
-        """Every call that the generated `_call` does not run."""
+        """Every call that the generated entry does not run."""
         if _config._run_functions_eagerly:
             return self.python_function(*args, **kwargs)
         if not context.executing_eagerly():
@@ -277,7 +281,7 @@ class Function:
         return self._call_traced(args, kwargs)
 
     def _call_by_table(self, args):
-        """Runs a positional call of an earlier signature that the generated `_call` missed."""
+        """Runs a positional call of an earlier signature that the generated entry missed."""
         key = function_calls.table_key(args)
         concrete = None if key is None else self._fast.get(key)
         if concrete is None:
@@ -298,9 +302,37 @@ class Function:
             specs = [(arg._value.dtype, arg._value.shape) if type(arg) is EagerTensor
                      else function_calls.PythonSpec(arg) if type(arg) in _PRIMITIVES
                      else function_calls.ArraySpec(arg.dtype, arg.shape) for arg in sources]
-            self._call = function_calls.entry(specs, concrete, weakref.ref(self),
-                                              self._detector, list(kwargs), order)
+            self._install(function_calls.entry(specs, concrete, weakref.ref(self),
+                                               self._detector, list(kwargs), order))
         self._fast.last_hit = key
+
+    def _install(self, entry):
+        """Makes `entry` (a function of the call's arguments) what calling this object runs.
+
+        It becomes the `__call__` (a staticmethod) of a subclass made for this instance
+        alone: CPython then calls it straight from the call slot, where a `__call__` that
+        reads the entry from the instance (a property, or a method calling it) costs 25-60 ns
+        more per call. The subclass is named as its base (`type(f).__name__`, the type's
+        repr, isinstance and the Function's own repr are unchanged) and holds no other state;
+        it is made at the first entry (about 2 KB), and later entries replace its
+        `__call__`. (A subclass that defines its own `__call__` keeps it: no entry.)
+        """
+        cls = type(self)
+        own = cls.__dict__.get("_entry_of")
+        if own is not None and own() is self and cls._entry_changes[0] < _ENTRY_CHANGES:
+            cls._entry_changes[0] += 1
+            cls.__call__ = staticmethod(entry)
+            return
+        base = cls.__base__ if own is not None else cls  # (a copy shares its original's)
+        if base.__call__ is not Function.__call__:
+            return
+        box = []
+        box.append(type(base.__name__, (base,), {
+            "__call__": staticmethod(entry), "__slots__": (), "__module__": base.__module__,
+            "__qualname__": base.__qualname__, "__doc__": base.__doc__,
+            "_entry_of": weakref.ref(self, functools.partial(_drop_entry, box)),
+            "_entry_changes": [0]}))
+        self.__class__ = box[0]
 
     def _call_traced(self, args, kwargs):
         """Looks the trace up (tracing if needed), runs it and fills the fast paths' tables."""
@@ -635,6 +667,14 @@ class _Source:
 
     def __init__(self, index):
         self.index = index
+
+
+def _drop_entry(box, _):
+    """Drops the entry of a dead Function's own class at once (with the executor and constants
+    it holds), not when the cyclic garbage collector frees the class."""
+    cls = box.pop()
+    if "__call__" in cls.__dict__:
+        del cls.__call__
 
 
 def _deferrable(error, graph):

@@ -19,7 +19,8 @@ plus the constants it needs). For a Function of two tensors returning one:
                 arg_0._sig = sig_0
             if arg_1._sig is not sig_1:
                 ...
-            detector.untraced += 1
+            if detector.untraced < HISTORY:  # (only the last HISTORY calls count)
+                detector.untraced += 1
             result = new(EagerTensor)
             result._value = run(value_0, value_1)[0]
             result._sig = None
@@ -45,6 +46,7 @@ import sys
 
 import numpy as np
 
+from runtime import function_tracing
 from runtime import nest
 from runtime.context import _open_scopes
 from runtime.tensor import EagerTensor
@@ -133,8 +135,9 @@ def entry(specs, concrete, owner, detector=None, keywords=(), order=None):
         owner: A weak reference to the Function or ConcreteFunction whose `__call__` the entry
             is: its `_call_general(args, kwargs)` runs every call that does not fit.
         detector: For a Function's entry: its function_tracing.Detector, whose untraced-call
-            count each run increments. The entry then also takes the general path while a
-            graph is being built, a GradientTape is open or functions run eagerly.
+            count each run increments, up to function_tracing.HISTORY (the detector reads no
+            more of it). The entry then also takes the general path while a graph is being
+            built, a GradientTape is open or functions run eagerly.
         keywords: The names of the keyword arguments, in the order of their specs.
         order: The indices into `specs` of the tensors, in the order of the graph's inputs
             (default: their order in `specs`).
@@ -156,11 +159,6 @@ def entry(specs, concrete, owner, detector=None, keywords=(), order=None):
     for spec in specs:
         constants += [type(spec.value), spec.value] if type(spec) is PythonSpec else spec[:2]
     return factory(concrete._run, concrete._pack, owner, detector, *constants)
-
-
-def call_general(owner, /, *args, **kwargs):
-    """The `__call__` of an owner before it has an entry (a partial binds `owner`)."""
-    return general(owner, args, kwargs)
 
 
 def general(owner, args, kwargs):
@@ -298,8 +296,8 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
         ran.append(f"return ({''.join(f'result_{k}, ' for k in range(outputs))})")
     else:
         ran = [f"return pack({run})"]
-    if for_function:
-        ran.insert(0, "detector.untraced += 1")
+    if for_function:  # (the count is read up to HISTORY: a compare costs less than an add)
+        ran[:0] = ["if detector.untraced < HISTORY:", "    detector.untraced += 1"]
     given_args = "".join(a + ", " for a in positional)
     to_general = f"return general(owner, given(({given_args}), rest), kwargs)"
     if tensors:
@@ -334,7 +332,7 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     filename = f"<runtime-call-entry {next(_counter)}>"
     namespace = {"EagerTensor": EagerTensor, "ndarray": np.ndarray, "new": object.__new__,
                  "MISS": MISS, "sig": sig, "getrefcount": sys.getrefcount,
-                 "PRIVATE": _PRIVATE,
+                 "PRIVATE": _PRIVATE, "HISTORY": function_tracing.HISTORY,
                  "_open_scopes": _open_scopes, "general": general,
                  "given": given}
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own source

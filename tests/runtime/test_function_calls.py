@@ -6,21 +6,30 @@ the entry exist, then calls with something that the entry must not run (another 
 shape, another Python value, a tape, a graph being built, ...) and checks the result against
 plain Python or the general path.
 """
+import collections
+import copy
 import gc
+import importlib
 import inspect
+import random
 import threading
 import types
 import warnings
+import weakref
 
 import numpy as np
 import pytest
 
+import autograph
 import runtime as tf
 from runtime import config
 from runtime import function_calls
+from runtime import function_tracing
 from runtime.errors import InvalidArgumentError
 from runtime.function import RetracingWarning
 from runtime.tensor import EagerTensor
+
+function_module = importlib.import_module("runtime.function")  # (runtime.function: tf.function)
 
 
 @pytest.fixture(params=["compiled", "interpreter"])
@@ -28,11 +37,17 @@ def executor(request):
     return request.param
 
 
+def _entry(fn):
+    """The generated entry that calling the Function `fn` runs, or None (the general path)."""
+    call = type(fn).__dict__.get("__call__")
+    return call.__func__ if type(call) is staticmethod else None
+
+
 def _steady(fn, *args, **kwargs):
     """Calls `fn` until it has its generated entry; returns the last result."""
     for _ in range(3):
         result = fn(*args, **kwargs)
-    assert type(vars(fn)["_call"]) is types.FunctionType, "the signature has no entry"
+    assert type(_entry(fn)) is types.FunctionType, "the signature has no entry"
     return result
 
 
@@ -324,7 +339,7 @@ def test_every_output_structure_is_packed_by_the_entry(executor):
     assert single[0].numpy().tolist() == [3.0, 6.0]
     f = tf.function(pair, executor=executor)
     first, again = _steady(f, x), f(x)  # each call makes its own tensors
-    assert "result_1._value = outs[1]" in inspect.getsource(vars(f)["_call"])  # no packer
+    assert "result_1._value = outs[1]" in inspect.getsource(_entry(f))  # no packer
     assert [type(t) for t in again] == [EagerTensor, EagerTensor]
     assert first[0] is not again[0] and [t.numpy().tolist() for t in again] == [
         [2.0, 3.0], [2.0, 4.0]]
@@ -478,6 +493,109 @@ def test_the_entry_counts_calls_for_the_retracing_detector():
                 steady(x, x)
 
 
+def detector_history(a, b):  # only for the history test: each Python function has one detector
+    return a - b
+
+
+def test_entry_calls_enter_the_detector_history_as_untraced_calls():
+    # The entry stops counting at HISTORY calls since the latest trace (the detector reads no
+    # more); the history must be that of every call, kept by a deque of the last HISTORY.
+    rng = random.Random(14)
+    x = tf.constant(1.0)
+    steady = tf.function(detector_history)
+    reference = collections.deque([2, 0], maxlen=function_tracing.HISTORY)  # trace, table call
+    assert steady(x, x).numpy() == 0.0 and steady(x, x).numpy() == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RetracingWarning)
+        for _ in range(40):
+            if rng.random() < 0.4:  # a new Function of the same Python function traces
+                assert tf.function(detector_history)(x, x).numpy() == 0.0
+                reference.append(2)
+            else:
+                for _ in range(rng.randrange(1, 25)):
+                    assert steady(x, x).numpy() == 0.0
+                    reference.append(0)
+            assert _entry(steady) is not None
+            assert steady._detector.calls() == tuple(reference)
+
+
+def test_a_function_with_an_entry_is_still_a_function_where_users_see_it():
+    f = tf.function(scale_add)
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    _steady(f, x, y)
+    assert isinstance(f, function_module.Function)
+    assert type(f).__name__ == "Function" and type(f).__qualname__ == "Function"
+    assert repr(type(f)) == "<class 'runtime.function.Function'>"
+    assert repr(f) == f"<runtime.Function scale_add at 0x{id(f):x}>"
+    assert f.__name__ == "scale_add" and f.__wrapped__ is scale_add
+    assert inspect.signature(f) == inspect.signature(scale_add)
+    assert autograph.to_code(f) == autograph.to_code(scale_add)
+    assert f.python_function is scale_add
+
+
+def twice_scale_add(a, b):
+    return STEADY_SCALE_ADD(a, b) * 2.0
+
+
+STEADY_SCALE_ADD = tf.function(scale_add)
+
+
+def test_a_function_with_an_entry_runs_unconverted_from_converted_code():
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    _steady(STEADY_SCALE_ADD, x, y)
+    assert autograph.convert(twice_scale_add)(x, y).numpy().tolist() == [8.0, 20.0]
+    assert _steady(tf.function(twice_scale_add), x, y).numpy().tolist() == [8.0, 20.0]
+
+
+def test_entries_that_change_give_the_results_of_each_signature(monkeypatch):
+    # a class of the Function's own is renewed every _ENTRY_CHANGES changes of its entry
+    monkeypatch.setattr(function_module, "_ENTRY_CHANGES", 2)
+    f = tf.function(scale_add)
+    floats = (np.array([1.0, 2.0], np.float32), np.array([3.0, 4.0], np.float32))
+    ints = (np.array([1, 2, 3], np.int32), np.array([2, 2, 2], np.int32))
+    classes = []
+    for k in range(8):
+        a, b = floats if k % 2 == 0 else ints
+        for _ in range(2):
+            got = f(tf.constant(a), tf.constant(b))
+            assert got.numpy().dtype == a.dtype and got.numpy().tolist() == (a * b + a).tolist()
+        assert "dtype_0" in _entry(f).__code__.co_freevars  # the entry of this signature
+        assert _entry(f)(tf.constant(a), tf.constant(b)).numpy().tolist() == (a * b + a).tolist()
+        if type(f) not in classes:
+            classes.append(type(f))
+    assert len(classes) == 3  # made at k=0, renewed at k=3 and k=6
+    assert all(cls.__base__ is function_module.Function for cls in classes)
+    assert f.experimental_get_tracing_count() == 2
+
+
+def test_a_dropped_function_releases_its_entry_without_the_collector():
+    f = tf.function(scale_add)
+    x = tf.constant([1.0, 2.0])
+    _steady(f, x, x)
+    entry = weakref.ref(_entry(f))
+    gc.disable()
+    try:
+        del f
+        assert entry() is None  # nor what it holds (the executor and its constants)
+    finally:
+        gc.enable()
+
+
+def test_a_copy_of_a_function_with_an_entry_outlives_the_original():
+    f = tf.function(scale_add)
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    _steady(f, x, y)
+    g = copy.copy(f)  # shares the original's state (a shallow copy), and so its entry
+    z = tf.constant([1, 2])
+    assert _steady(g, z, z).numpy().tolist() == [2, 6]
+    assert f(x, y).numpy().tolist() == [4.0, 10.0] and g(x, y).numpy().tolist() == [4.0, 10.0]
+    del f
+    gc.collect()
+    for _ in range(3):
+        assert g(x, y).numpy().tolist() == [4.0, 10.0] and g(z, z).numpy().tolist() == [2, 6]
+    assert _steady(g, x, y).numpy().tolist() == [4.0, 10.0]
+
+
 def test_methods_have_an_entry_per_instance(executor):
     class Scaler:
         def __init__(self, k):
@@ -491,6 +609,9 @@ def test_methods_have_an_entry_per_instance(executor):
     x = tf.constant(1.0)
     for _ in range(3):
         assert a(x).numpy() == 2.0 and b(x).numpy() == 3.0
+    assert _entry(a.__call__) is not None and _entry(b.__call__) is not None
+    assert type(a.__call__) is not type(b.__call__)  # each bound Function has its own
+    assert isinstance(Scaler.__dict__["__call__"], function_module.Function)
 
 
 def test_a_kept_call_of_a_collected_function_says_so():
