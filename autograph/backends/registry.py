@@ -108,9 +108,10 @@ def _load_entry_points():
     for name, value in _entry_points(ENTRY_POINT_GROUP):
         deferred = _deferrable(value)
         if deferred is not None:
-            _BACKENDS.append(deferred)
-            _DEFERRED.append(deferred)
-            _changed()
+            if _deferred_place(deferred.module) is None:  # (a second entry point: no-op)
+                _BACKENDS.append(deferred)
+                _DEFERRED.append(deferred)
+                _changed()
             continue
         try:
             backend = _load_object(value)

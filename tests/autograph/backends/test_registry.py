@@ -112,14 +112,15 @@ print([type(b).__name__ for b in registry.registered_backends()])
 """
 
 
-def _run_installed(tmp_path, before='', after=''):
+def _run_installed(tmp_path, before='', after='', dists=('autograph_installed',)):
     """Runs _INSTALLED_SCRIPT in a new process that sees the JAX backend's entry point."""
     import subprocess  # pylint: disable=import-outside-toplevel
     import textwrap  # pylint: disable=import-outside-toplevel
-    info = tmp_path / 'autograph_installed-1.0.dist-info'
-    info.mkdir()
-    (info / 'entry_points.txt').write_text(
-        '[autograph.backends]\njax = autograph.backends.jax:BACKEND\n')
+    for dist in dists:
+        info = tmp_path / ('%s-1.0.dist-info' % dist)
+        info.mkdir()
+        (info / 'entry_points.txt').write_text(
+            '[autograph.backends]\njax = autograph.backends.jax:BACKEND\n')
     (tmp_path / 'steps.py').write_text(textwrap.dedent('''
         def steps(n):
             count = 0
@@ -159,6 +160,11 @@ print(int(jax.jit(autograph.convert(steps.pick))(jnp.int32(3))))
 print([type(b).__name__ for b in registry._BACKENDS])''')
     assert lines == ['111', 'False True', '6', "['JaxBackend', 'FakeBackend']",
                      "['JaxBackend', 'FakeBackend']"]
+
+
+def test_two_entry_points_of_the_jax_backend_register_it_once(tmp_path):
+    lines = _run_installed(tmp_path, dists=('autograph_installed', 'autograph_vendored'))
+    assert lines == ['111', 'False True', "['JaxBackend', 'FakeBackend']"]
 
 
 def test_the_installed_jax_backend_loads_at_discovery_when_jax_is_imported(tmp_path):
