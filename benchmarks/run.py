@@ -306,6 +306,52 @@ def _import_tensorflow():
     return tensorflow
 
 
+def _rounds(settings, workload):
+    """Steady-state rounds for `workload` (a full run gives slow workloads more)."""
+    return settings.rounds if settings.call_scale is None else max(settings.rounds,
+                                                                   workload.min_rounds)
+
+
+def tensorflow_row(name, quick):
+    """The internal `--tensorflow-row`: workload `name` under `tf.function` in this process.
+
+    TensorFlow runs in a process of its own, so that its import (about 2 s), its thread pools
+    and its memory stay out of the process that times the runtime and numpy (whose BLAS
+    threads share the same cores).
+
+    Returns:
+        Dict with 'version' (None when TensorFlow is not importable) and 'first_call' and
+        'steady' (a summary()).
+    """
+    tensorflow = _import_tensorflow()
+    if tensorflow is None:
+        return {"version": None}
+    settings = Settings(quick)
+    workload = {w.name: w for w in workloads.WORKLOADS}[name]
+    fn = tensorflow.function(workloads.with_backend(workload.fn, tensorflow))
+    inputs = [tensorflow.constant(a) for a in workload.make_inputs()]
+    start = _perf()
+    fn(*inputs)
+    first = _perf() - start
+    timings = steady_state({"tensorflow": (fn, inputs)}, settings.calls(workload),
+                           _rounds(settings, workload))
+    return {"version": tensorflow.__version__, "first_call": first,
+            "steady": timings["tensorflow"]}
+
+
+def tensorflow_contender(workload, settings):
+    """Runs tensorflow_row for `workload` in a child process; None without TensorFlow."""
+    if importlib.util.find_spec("tensorflow") is None:
+        return None
+    command = [sys.executable, "-m", "benchmarks.run", "--tensorflow-row", workload.name]
+    proc = subprocess.run(command + (["--quick"] if settings.call_scale is None else []),
+                          capture_output=True, text=True, cwd=_ROOT, timeout=600, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"the TensorFlow run of {workload.name} failed:\n{proc.stderr}")
+    row = json.loads(proc.stdout.strip().splitlines()[-1])
+    return row if row["version"] is not None else None
+
+
 class _JaxNamespace:
     """The names the workloads use from `tf`, on jax.numpy (for the same source under JAX)."""
 
@@ -393,8 +439,9 @@ def jax_contender(workload, inputs, jax):
     return call, args, first, None
 
 
-def run_workload(workload, settings, tensorflow=None, jax=None):
-    """Measures one workload and returns its JSON record."""
+def run_workload(workload, settings, tensorflow=False, jax=None):
+    """Measures one workload and returns its JSON record (with TensorFlow, in a child
+    process, when `tensorflow` is true and it is installed)."""
     inputs = workload.make_inputs()
     tensors = [runtime.constant(a) for a in inputs]
     record = {"name": workload.name, "description": workload.description,
@@ -420,21 +467,18 @@ def run_workload(workload, settings, tensorflow=None, jax=None):
             record["match"] = False
             record["mismatch"] = f"against the exact reference: {why}"
         contenders["exact"] = (workload.exact_reference_fn, inputs)
-    if tensorflow is not None:
-        tf_fn = tensorflow.function(workloads.with_backend(workload.fn, tensorflow))
-        tf_inputs = [tensorflow.constant(a) for a in inputs]
-        start = _perf()
-        tf_fn(*tf_inputs)
-        record["tf_first_call"] = _perf() - start
-        contenders["tensorflow"] = (tf_fn, tf_inputs)
+    tf_row = tensorflow_contender(workload, settings) if tensorflow else None
+    if tf_row is not None:
+        record["tensorflow_version"] = tf_row["version"]
+        record["tf_first_call"] = tf_row["first_call"]
     if jax is not None:
         jax_fn, jax_args, record["jax_first_call"], record["jax_error"] = jax_contender(
             workload, inputs, jax)
         if jax_fn is not None:
             contenders["jax"] = (jax_fn, jax_args)
-    rounds = settings.rounds if settings.call_scale is None else max(settings.rounds,
-                                                                     workload.min_rounds)
-    timings = steady_state(contenders, settings.calls(workload), rounds)
+    timings = steady_state(contenders, settings.calls(workload), _rounds(settings, workload))
+    if tf_row is not None:
+        timings["tensorflow"] = tf_row["steady"]
     record["steady"] = timings["staged"]
     record["reference"] = timings["reference"]
     record["ratio"] = timings["staged"]["median"] / timings["reference"]["median"]
@@ -826,17 +870,17 @@ def run_suite(settings, names=None, growth=True, log=print):
         raise ValueError(f"unknown workload(s) {', '.join(unknown)}; expected some of "
                          f"{', '.join(known)}.")
     selected = [w for w in workloads.WORKLOADS if not names or w.name in names]
-    tensorflow = _import_tensorflow()
     jax = _import_jax()
     records = []
     for workload in selected:
         log(f"running {workload.name} ...")
-        records.append(run_workload(workload, settings, tensorflow, jax))
+        records.append(run_workload(workload, settings, True, jax))
     results = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": f"{platform.machine()} {platform.processor() or ''} {os.cpu_count()} cpus",
         "python": platform.python_version(), "numpy": np.__version__,
-        "tensorflow": getattr(tensorflow, "__version__", None),
+        "tensorflow": next((r["tensorflow_version"] for r in records
+                            if "tensorflow_version" in r), None),
         "jax": getattr(jax, "__version__", None),
         "rounds": settings.rounds, "workloads": records,
         "growth": (growth_check(settings.growth_sizes, runs=settings.growth_runs)
@@ -871,7 +915,12 @@ def main(argv=None):
                         help=argparse.SUPPRESS)  # internal: one growth_check row as JSON
     parser.add_argument("--memory-row", type=int, metavar="FUNCTIONS",
                         help=argparse.SUPPRESS)  # internal: the memory check as JSON
+    parser.add_argument("--tensorflow-row", metavar="WORKLOAD",
+                        help=argparse.SUPPRESS)  # internal: one workload under TensorFlow
     args = parser.parse_args(argv)
+    if args.tensorflow_row:
+        print(json.dumps(tensorflow_row(args.tensorflow_row, args.quick)))
+        return 0
     if args.growth_row:
         print(json.dumps(growth_row(args.growth_row)))
         return 0

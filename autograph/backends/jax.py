@@ -52,6 +52,7 @@ from autograph.backends.jax_values import predicate
 from autograph.backends.jax_values import promoted
 from autograph.backends.jax_values import staged_range
 from autograph.backends.jax_values import trace_to_jaxpr
+from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
 from autograph.errors import StagingError
 
@@ -103,7 +104,7 @@ class JaxBackend(Backend):
     """Stages autograph control flow on jax tracers as lax.cond and lax.while_loop."""
 
     name = 'jax'
-    owned_modules = ('jax', 'jaxlib', 'flax', 'optax', 'equinox')
+    owned_modules = SHIPPED_OWNED_MODULES[__name__]  # ('jax', 'jaxlib', 'flax', ...)
 
     def __init__(self):
         self._scratch = _Scratch()

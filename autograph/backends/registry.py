@@ -23,6 +23,11 @@ _discovery_lock = threading.Lock()
 # (and so registered) when such a value first reaches `backend_for`. Installed, they are also
 # entry points; this serves a checkout that is not installed. Emptied as they load.
 _BUILTIN_LAZY = {'jax': 'autograph.backends.jax'}
+# The modules that each shipped backend owns (its `owned_modules`), by its module: known
+# without importing it (see _Deferred).
+SHIPPED_OWNED_MODULES = {'autograph.backends.jax': ('jax', 'jaxlib', 'flax', 'optax', 'equinox')}
+# The _Deferred placeholders in _BACKENDS (emptied as their backends load).
+_DEFERRED = []
 # Functions called after the set of backends changes (e.g. autograph's module-decision cache).
 _listeners = []
 
@@ -63,7 +68,12 @@ def register_backend(backend):
             'register_backend: {!r} does not implement {} (required methods of '
             'autograph.Backend).'.format(backend, ', '.join(missing)))
     if not any(b is backend for b in _BACKENDS):
-        _BACKENDS.append(backend)
+        place = _deferred_place(type(backend).__module__) if _DEFERRED else None
+        if place is None:
+            _BACKENDS.append(backend)
+        else:  # the backend that discovery deferred: it takes its placeholder's place
+            _DEFERRED.remove(_BACKENDS[place])
+            _BACKENDS[place] = backend
         _changed()
     return backend
 
@@ -96,6 +106,13 @@ def discover():
 
 def _load_entry_points():
     for name, value in _entry_points(ENTRY_POINT_GROUP):
+        deferred = _deferrable(value)
+        if deferred is not None:
+            if _deferred_place(deferred.module) is None:  # (a second entry point: no-op)
+                _BACKENDS.append(deferred)
+                _DEFERRED.append(deferred)
+                _changed()
+            continue
         try:
             backend = _load_object(value)
             if isinstance(backend, type):
@@ -104,6 +121,62 @@ def _load_entry_points():
         except Exception as e:  # pylint: disable=broad-except  # a broken plugin must not stop us
             warnings.warn('autograph: the backend entry point {!r} ({}) could not be loaded: '
                           '{}: {}'.format(name, value, type(e).__name__, e))
+
+
+class _Deferred(Backend):
+    """Holds the place of a shipped backend that discovery found while its library is unused.
+
+    A shipped backend stages only values of its library (the JAX backend: jax tracers), so
+    until that library is imported it claims nothing, and neither does this. Its module is
+    imported when the library is in use (the first time `backend_for` or `owned_modules` is
+    asked after the import) or when `registered_backends` is asked; its backend then takes
+    this place in the registration order, where discovery would have put it. Not importing
+    the JAX backend's modules was 1 ms of a fresh process's first conversion when autograph
+    is installed (its entry points visible).
+    """
+
+    def __init__(self, module, library):
+        self.module = module  # the backend's module, e.g. 'autograph.backends.jax'
+        self.library = library  # the module whose import makes it needed, e.g. 'jax'
+        self.owned_modules = SHIPPED_OWNED_MODULES[module]
+        self.name = 'deferred %s' % module
+
+    def is_staged(self, value):
+        return False
+
+
+def _deferrable(value):
+    """A _Deferred for an entry point naming an unloaded shipped backend of an unused library."""
+    module_name, _, attrs = value.partition(':')
+    module_name = module_name.strip()
+    library = next((lib for lib, m in _BUILTIN_LAZY.items() if m == module_name), None)
+    if (library is None or attrs.strip() != 'BACKEND' or module_name in sys.modules
+            or library in sys.modules):
+        return None
+    return _Deferred(module_name, library)
+
+
+def _deferred_place(module):
+    """The index in _BACKENDS of the placeholder for the backend of `module`, or None."""
+    for index, backend in enumerate(_BACKENDS):
+        if type(backend) is _Deferred and backend.module == module:
+            return index
+    return None
+
+
+def _load_deferred(all_of_them=False):
+    """Imports the deferred backends whose library is imported (or all of them)."""
+    for deferred in list(_DEFERRED):
+        if all_of_them or deferred.library in sys.modules:
+            try:
+                importlib.import_module(deferred.module)  # registers it (register_backend)
+            except Exception as e:  # pylint: disable=broad-except  # as _load_entry_points
+                warnings.warn('autograph: the backend {} could not be loaded: {}: {}'.format(
+                    deferred.module, type(e).__name__, e))
+            if deferred in _DEFERRED:  # it did not register: no backend there
+                _DEFERRED.remove(deferred)
+                _BACKENDS.remove(deferred)
+                _changed()
 
 
 def _load_object(value):
@@ -217,6 +290,8 @@ def registered_backends():
         A tuple of backend objects.
     """
     discover()
+    if _DEFERRED:
+        _load_deferred(all_of_them=True)
     return tuple(_BACKENDS)
 
 
@@ -246,6 +321,8 @@ def backend_for(value):
     """
     if type(value) in PYTHON_TYPES:
         return None
+    if _DEFERRED:
+        _load_deferred()
     for backend in _BACKENDS:
         if backend.is_staged(value):
             return backend

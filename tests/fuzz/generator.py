@@ -14,10 +14,13 @@ prints a staged value when the function is traced.
 import dataclasses
 import random
 
+from tests.fuzz import vector_ops
+
 INT, FLOAT, BOOL = "int", "float", "bool"
 TYPES = (INT, FLOAT, BOOL)
 VEC = "vec"  # a float32 vector of shape (3,): a list of 3 floats in plain Python
 IVEC = "ivec"  # an int32 vector of shape (4,): a list of 4 ints in plain Python
+IMAT = "imat"  # an int32 matrix of shape (2, 3): a vector_ops.Matrix (2 lists) in plain Python
 
 _INT_INPUTS = (-12, -7, -3, -2, -1, 0, 1, 2, 3, 4, 5, 7, 9, 11, 20)
 _FLOAT_INPUTS = (-3.5, -1.0, -0.25, 0.0, 0.5, 1.25, 2.0, 4.75)
@@ -39,10 +42,13 @@ _FLOAT_MODS = ("8.0", "64.0")
 # - "lists": a list appended to in a loop, then stacked and summed.
 # - "int_vectors": an int32 vector parameter `v` of shape (4,) whose elements int expressions
 #   read at a computed index (`v[k % 4]`, `v[-1]`): staged loops read them one by one.
+# - "int_matrices": an int32 matrix parameter `m` of shape (2, 3) whose elements int
+#   expressions read at two computed indices (`m[k % 2, -(j % 3) - 1]`, `m[-1, 2]`): staged
+#   loops read them from a flat view, a negative index through the kernel.
 # - "module_helpers": module-level functions with their own control flow (an if, a while, a
 #   for over a Python range whose break depends on the argument), called like the helpers.
 FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged", "vectors",
-                      "lists", "module_helpers", "int_vectors"))
+                      "lists", "module_helpers", "int_vectors", "int_matrices"))
 ALL_FEATURES = FEATURES
 # What generated programs import for the "vectors" and "lists" features.
 _IMPORT = "from tests.fuzz.vector_ops import reduce_max, reduce_mean, reduce_sum, stack"
@@ -116,9 +122,12 @@ class Generator:
             params.append(("w", VEC))
         if "int_vectors" in self.features and rng.random() < 0.3:
             params.append(("v", IVEC))
+        if "int_matrices" in self.features and rng.random() < 0.25:
+            params.append(("m", IMAT))
         self.params = params
-        self.scalar_params = [p for p in params if p[1] not in (VEC, IVEC)] or params
+        self.scalar_params = [p for p in params if p[1] not in (VEC, IVEC, IMAT)] or params
         self.int_vectors = [n for n, t in params if t == IVEC]
+        self.int_matrices = [n for n, t in params if t == IMAT]
         self.vectors = [n for n, t in params if t == VEC]
         self.scope.readable.extend(params)
         self._module_helpers()
@@ -130,6 +139,9 @@ class Generator:
         self.lines.append("    return {}".format(self._return_value()))
         inputs = [tuple(self._input(t) for _, t in params) for _ in range(3)]
         source = "\n".join(self.lines) + "\n"
+        if self.int_matrices:
+            inputs = [tuple(vector_ops.Matrix(a) if t == IMAT else a
+                            for a, (_, t) in zip(args, params)) for args in inputs]
         if "reduce_" in source or "stack(" in source:
             source = _IMPORT + "\n\n\n" + source
         return Program(source, "fuzz_fn", tuple(t for _, t in params), inputs, seed)
@@ -139,6 +151,8 @@ class Generator:
             return [self.rng.choice(_FLOAT_INPUTS) for _ in range(3)]
         if t == IVEC:
             return [self.rng.choice(_INT_INPUTS) for _ in range(4)]
+        if t == IMAT:
+            return [[self.rng.choice(_INT_INPUTS) for _ in range(3)] for _ in range(2)]
         if t == INT:
             return self.rng.choice(_INT_INPUTS)
         if t == FLOAT:
@@ -527,6 +541,9 @@ class Generator:
             index = ("{} % 4".format(rng.choice(names)) if names and rng.random() < 0.7
                      else str(rng.choice((0, 1, 2, 3, -1, -4))))
             return "{}[{}]".format(rng.choice(self.int_vectors), index)
+        if t == INT and self.int_matrices and rng.random() < 0.3:  # at two indices
+            return "{}[{}, {}]".format(rng.choice(self.int_matrices),
+                                       self._matrix_index(names, 2), self._matrix_index(names, 3))
         if names and rng.random() < 0.6:
             return rng.choice(names)
         if t == INT:
@@ -534,6 +551,15 @@ class Generator:
         if t == FLOAT:
             return repr(rng.choice(_FLOAT_CONSTS))
         return rng.choice(("True", "False"))
+
+    def _matrix_index(self, names, dim):
+        """An index into a dimension of size `dim`: in range, counted from the start or (through
+        the kernel, staged) from the end."""
+        rng = self.rng
+        if names and rng.random() < 0.7:
+            name = rng.choice(names)
+            return rng.choice(("{} % {}", "-({} % {}) - 1")).format(name, dim)
+        return str(rng.randint(-dim, dim - 1))
 
     def _expr(self, t, depth, wrap_ok=False):
         """Returns an expression of type `t`; with wrap_ok, a growing one is wrapped in `%`."""

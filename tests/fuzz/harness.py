@@ -147,7 +147,7 @@ def run(fn, args):
 
 
 _DTYPES = {"int": "int32", "float": "float32", "bool": "bool", "vec": "float32",
-           "ivec": "int32"}
+           "ivec": "int32", "imat": "int32"}
 
 
 def to_tensors(args, param_types):

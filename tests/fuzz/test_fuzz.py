@@ -93,6 +93,7 @@ def test_generator_covers_every_feature():
         "module-level helper": r"^def g\d+\(t\):",
         "module helper with a loop": r"^    (while k|for j) ",
         "early return of a tuple": r"^\s{8,}return \(.*,\)$",
+        "matrix parameter read at two indices": r"\bm\[-?\(?\w+ % 2\)?( - 1)?, ",
     }
     missing = [k for k, pattern in features.items() if not re.search(pattern, text, re.M)]
     assert not missing

@@ -25,7 +25,7 @@ CHUNK = 100
 SEED = 'jax'
 CI_SIZE = dict(max_stmts=6, max_locals=4, max_helpers=1)
 _DTYPES = {'int': jnp.int32, 'float': jnp.float32, 'bool': jnp.bool_, 'vec': jnp.float32,
-           'ivec': jnp.int32}
+           'ivec': jnp.int32, 'imat': jnp.int32}
 # The traced mode's comparisons (prints of float32 values compare numerically).
 same_stdout = harness._same_stdout  # pylint: disable=protected-access
 same_value = harness._same_value  # pylint: disable=protected-access

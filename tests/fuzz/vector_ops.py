@@ -13,6 +13,21 @@ import autograph
 import runtime as tf
 
 
+class Matrix(list):
+    """An int matrix parameter in plain Python: a list of rows that `m[i, j]` indexes as a
+    2-d array does (`m[i][j]`, negative indices from the end). Tensors are made from it as
+    from the list of rows."""
+
+    def __getitem__(self, key):
+        if type(key) is tuple:
+            i, j = key
+            return list.__getitem__(self, i)[j]
+        return list.__getitem__(self, key)
+
+    def __repr__(self):
+        return f"Matrix({list.__repr__(self)})"
+
+
 def _is_jax(value):
     return type(value).__module__.startswith(("jax", "jaxlib"))
 

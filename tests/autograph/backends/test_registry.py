@@ -97,6 +97,96 @@ def test_jax_functions_are_never_converted_even_before_a_tracer_is_seen():
     assert out == 'True True\n'
 
 
+_INSTALLED_SCRIPT = """
+import sys
+import autograph
+from autograph.backends import registry
+import steps
+{before}
+print(autograph.convert(steps.steps)(27))  # the first conversion: discovery
+print('autograph.backends.jax' in sys.modules, 'flax' in registry.owned_modules())
+from tests.autograph.fake_backend import FakeBackend
+registry.register_backend(FakeBackend())  # registered after discovery
+{after}
+print([type(b).__name__ for b in registry.registered_backends()])
+"""
+
+
+def _run_installed(tmp_path, before='', after='', dists=('autograph_installed',)):
+    """Runs _INSTALLED_SCRIPT in a new process that sees the JAX backend's entry point."""
+    import subprocess  # pylint: disable=import-outside-toplevel
+    import textwrap  # pylint: disable=import-outside-toplevel
+    for dist in dists:
+        info = tmp_path / ('%s-1.0.dist-info' % dist)
+        info.mkdir()
+        (info / 'entry_points.txt').write_text(
+            '[autograph.backends]\njax = autograph.backends.jax:BACKEND\n')
+    (tmp_path / 'steps.py').write_text(textwrap.dedent('''
+        def steps(n):
+            count = 0
+            while n > 1:
+                n = n // 2 if n % 2 == 0 else 3 * n + 1
+                count += 1
+            return count
+
+
+        def pick(x):
+            if x > 0:
+                x = x * 2
+            return x
+    '''))
+    script = _INSTALLED_SCRIPT.format(before=before, after=after)
+    env = dict(os.environ, AUTOGRAPH_CACHE_DIR='',
+               PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
+    proc = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                          env=env, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()
+
+
+def test_the_installed_jax_backend_loads_when_asked_for_in_its_discovered_place(tmp_path):
+    # jax unused: discovery does not import the JAX backend; it owns its modules all the
+    # same, and registered_backends loads it, before the backend registered after discovery.
+    lines = _run_installed(tmp_path)
+    assert lines == ['111', 'False True', "['JaxBackend', 'FakeBackend']"]
+
+
+def test_the_installed_jax_backend_stages_jax_values_in_its_discovered_place(tmp_path):
+    # jax imported after the first conversion: its first value loads the backend, which
+    # stages it from the place discovery gave it (before the later FakeBackend).
+    lines = _run_installed(tmp_path, after='''
+import jax, jax.numpy as jnp
+print(int(jax.jit(autograph.convert(steps.pick))(jnp.int32(3))))
+print([type(b).__name__ for b in registry._BACKENDS])''')
+    assert lines == ['111', 'False True', '6', "['JaxBackend', 'FakeBackend']",
+                     "['JaxBackend', 'FakeBackend']"]
+
+
+def test_two_entry_points_of_the_jax_backend_register_it_once(tmp_path):
+    lines = _run_installed(tmp_path, dists=('autograph_installed', 'autograph_vendored'))
+    assert lines == ['111', 'False True', "['JaxBackend', 'FakeBackend']"]
+
+
+def test_the_installed_jax_backend_loads_at_discovery_when_jax_is_imported(tmp_path):
+    lines = _run_installed(tmp_path, before='import jax')
+    assert lines == ['111', 'True True', "['JaxBackend', 'FakeBackend']"]
+
+
+def test_a_deferred_backend_that_fails_to_load_warns_and_leaves_its_place(monkeypatch):
+    # A shipped backend whose module cannot be imported (as a broken entry point would be at
+    # discovery): the placeholder goes, with a warning, when its library is in use.
+    module = 'autograph.backends.ag_missing_backend'
+    monkeypatch.setitem(registry.SHIPPED_OWNED_MODULES, module, ('json',))
+    placeholder = registry._Deferred(module, 'json')
+    monkeypatch.setattr(registry, '_DEFERRED', [placeholder])
+    monkeypatch.setattr(registry, '_BACKENDS', registry._BACKENDS + [placeholder])
+    assert 'json' in registry.owned_modules()
+    with pytest.warns(UserWarning, match='ag_missing_backend could not be loaded'):
+        assert registry.backend_for(object()) is None
+    assert placeholder not in registry._BACKENDS and registry._DEFERRED == []
+    assert 'json' not in registry.owned_modules()
+
+
 def test_direct_scan_finds_what_importlib_metadata_finds(tmp_path, monkeypatch):
     _install_dist(tmp_path, monkeypatch, {'fake': 'tests.autograph.fake_backend:FakeBackend'})
     other = tmp_path / 'other_dist-2.0.dist-info'

@@ -1,5 +1,8 @@
 """Tests for impl/conversion.py: the pipeline, unsupported syntax, and the cache."""
 
+import os
+import subprocess
+import sys
 import textwrap
 import warnings
 
@@ -237,3 +240,36 @@ def test_convert_tree_runs_every_converter():
                    'ag__.if_exp', 'ag__.assert_stmt', 'ag__.list_append', 'continue_'):
         assert marker in code, marker
     assert ag.convert(fn)([1, 2, 30, -1]) == [1, -2]
+
+
+def test_a_fresh_process_converts_without_importing_autograph_modules(tmp_path):
+    # Everything the first conversion runs (the CFG builder included) comes with
+    # `import autograph`: importing a module there was a fresh process's first call paying
+    # for the import machinery, on top of the conversion.
+    (tmp_path / 'first.py').write_text(textwrap.dedent('''
+        def steps(n):
+            count = 0
+            while n > 1:
+                if n % 2 == 0:
+                    n = n // 2
+                else:
+                    n = 3 * n + 1
+                count += 1
+            return count
+    '''))
+    script = textwrap.dedent('''
+        import sys
+        import autograph
+        import first
+        before = set(sys.modules)
+        print(autograph.convert(first.steps)(27))
+        print(sorted(m for m in set(sys.modules) - before if m.startswith('autograph')))
+    ''')
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))))
+    env = dict(os.environ, AUTOGRAPH_CACHE_DIR='',
+               PYTHONPATH=os.pathsep.join([root, str(tmp_path)]))
+    proc = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                          env=env, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == '111\n[]\n'
