@@ -68,10 +68,32 @@ def unparse(node):
     """
     if isinstance(node, (list, tuple)):
         node = gast.Module(body=list(node), type_ignores=[])
+    text = _names_text(node)
+    if text is not None:
+        return text + '\n'
     tree = ast_convert.gast_to_ast(node)
     out = io.StringIO()
     _unparser_class()(tree, out)
     return out.getvalue().strip('\n') + '\n'
+
+
+def _names_text(node):
+    """astunparse's text of a name or a tuple of names (nested), or None for other nodes.
+
+    Loop targets are mostly these (the control-flow converter prints them): printing them
+    here spares a process whose first conversion has a `for` loop importing astunparse and
+    six (2 ms of its first call).
+    """
+    if type(node) is gast.Name:
+        return node.id
+    if type(node) is not gast.Tuple:
+        return None
+    parts = [_names_text(elt) for elt in node.elts]
+    if not parts or None in parts:
+        return None
+    if len(parts) == 1:
+        return '(%s,)' % parts[0]
+    return '(%s)' % ', '.join(parts)
 
 
 _UNPARSER = []

@@ -1,6 +1,10 @@
 """Tests for pyct/parser.py."""
 
+import io
 import linecache
+import os
+import subprocess
+import sys
 import textwrap
 
 import gast
@@ -79,6 +83,39 @@ def test_parse_and_unparse_round_trip():
     assert parser.unparse(parser.parse_expression(' a + b ')).strip() == '(a + b)'
     with pytest.raises(ValueError, match='exactly one statement'):
         parser.parse('a = 1\nb = 2')
+
+
+@pytest.mark.parametrize('source', [
+    'i', 'i, row', '(i,)', 'i, (j, k)', '((a, b), c)', 'a[i]', 'a.b', '(a, b[0])', '(a, *b)',
+    '[a, b]', '()',
+])
+def test_names_print_as_astunparse_prints_them(source):
+    # Names and tuples of names print without astunparse: the text must be its text.
+    node = parser.parse_expression(source)
+    out = io.StringIO()
+    parser._unparser_class()(parser.ast_convert.gast_to_ast(node), out)
+    assert parser.unparse(node) == out.getvalue().strip('\n') + '\n'
+
+
+def test_converting_a_for_loop_does_not_import_astunparse(tmp_path):
+    (tmp_path / 'loops.py').write_text(textwrap.dedent('''
+        def total(xs):
+            s = 0
+            for i, (a, b) in enumerate(xs):
+                s += i * a + b
+            return s
+    '''))
+    script = ('import sys, autograph, loops\n'
+              'print(autograph.convert(loops.total)([(1, 2), (3, 4)]))\n'
+              'print(sorted(m for m in ("astunparse", "six") if m in sys.modules))\n')
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))))
+    env = dict(os.environ, AUTOGRAPH_CACHE_DIR='',
+               PYTHONPATH=os.pathsep.join([root, str(tmp_path)]))
+    proc = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                          env=env, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == '9\n[]\n'
 
 
 def test_source_filename_of_frozen_module():
