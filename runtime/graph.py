@@ -601,7 +601,8 @@ def _leaked_error(tensor, graph):
         f"The tensor '{tensor.name}' belongs to graph '{tensor.node.graph.name}', which does not "
         f"enclose graph '{graph.name}' being built here. It leaked out of the trace or "
         f"tf.cond/tf.while_loop branch that created it (e.g. it was stored in a Python list, "
-        f"global or attribute). Return it from that function instead, or recompute it here.")
+        f"a global or an attribute, or a function called in a staged branch or loop assigned "
+        f"it through `nonlocal`). Return it from that function instead, or recompute it here.")
 
 
 def leaked_eager_error(tensor):

@@ -204,10 +204,36 @@ class ControlFlowTransformer(transformer.Base):
             getter=getter, setter=setter, names=self._names_tuple(block_vars),
             nouts=gast_util.constant(nouts))
 
+    def _bind_body_locals(self, node, block_vars, targets=()):
+        """Binds at the start of a loop's body function the names that it binds itself (they
+        are its locals) and that functions inside it declare nonlocal, unless they are loop
+        variables.
+
+        Such a name is a variable of the loop body function: a branch inside the body reads
+        it (a staged `if` reads its outputs' values before the branches) before the body
+        has bound it in this iteration. It is not a loop variable, so no path reads a value
+        of it from an earlier iteration; `ag__.Undefined` is what Python has there.
+        """
+        declared = set()  # declared nonlocal before an assignment at the body's top level
+        assigned = set(targets)
+        for stmt in node.body:
+            for m in traversal.walk(stmt):
+                if isinstance(m, gast.Nonlocal):
+                    declared.update(n for n in m.names if n not in assigned)
+            if isinstance(stmt, (gast.Assign, gast.AnnAssign)):  # bound from here on
+                assigned |= bindings.level_bindings([stmt])[0]
+        bound, _ = bindings.level_bindings(node.body)
+        missing = (declared & bound) - {str(v) for v in block_vars}
+        if missing:
+            assigns = self._undefined_assigns(sorted(missing))
+            transformer.set_missing_locations(assigns, node.body[0])
+            node.body = assigns + node.body
+
     def visit_While(self, node):
         self.generic_visit(node)
         body_scope = anno.getanno(node, NodeAnno.BODY_SCOPE)
         block_vars, undefined, _ = self._get_block_vars(node, body_scope.bound)
+        self._bind_body_locals(node, block_vars)
         decls = self._declarations(block_vars)
         reserved = body_scope.referenced
         state_fns, getter, setter = self._state_functions(block_vars, decls, reserved)
@@ -235,6 +261,8 @@ class ControlFlowTransformer(transformer.Base):
         iter_scope = anno.getanno(node, NodeAnno.ITERATE_SCOPE)
         block_vars, undefined, _ = self._get_block_vars(
             node, body_scope.bound | iter_scope.bound)
+        self._bind_body_locals(node, block_vars, {m.id for m in traversal.walk(node.target)
+                                                  if isinstance(m, gast.Name)})
         decls = self._declarations(block_vars)
         reserved = body_scope.referenced | iter_scope.referenced
         state_fns, getter, setter = self._state_functions(block_vars, decls, reserved)

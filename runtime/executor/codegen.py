@@ -307,6 +307,9 @@ class _Generator(scalars.ScalarCode):
         # Getitem nodes read from a flat view -> the name of the index's loop-invariant part
         # (all but the last index), computed before the loop (`row_offsets`).
         self.offsets = {}
+        # The cond whose branches end the innermost loop being emitted (a
+        # control_flow_ops._TailBreak), or None.
+        self.tail = None
         self.python_ready = set()  # Python-scalar outputs a statement left as Python scalars
         # Getitem nodes whose float32 element a loop may read as a Python float (every read
         # of it computes the same on one: scalars.python_float_reader), and the float32
@@ -371,6 +374,12 @@ class _Generator(scalars.ScalarCode):
         self.lines.append(_INDENT * depth + text)
         if node is not None:
             self.line_nodes[len(self.lines)] = _NodeLabel.of(node)
+
+    def drop_lines(self, start):
+        """Removes the lines from index `start` on (the last ones emitted)."""
+        for number in range(start + 1, len(self.lines) + 1):
+            self.line_nodes.pop(number, None)
+        del self.lines[start:]
 
     def run(self):
         """Emits the whole function and returns a GeneratedCode."""

@@ -8,6 +8,8 @@ subgraphs on the same operands, picked by its first input: `cond` and `switch_ca
 import math
 import operator
 
+import numpy as np
+
 from runtime.ops import registry
 
 
@@ -96,7 +98,13 @@ def _cond_choose(pred, count):
 
 
 def _emit_cond(gen, node, depth):
-    if _emit_select(gen, node, depth):
+    tail = gen.tail if gen.tail is not None and gen.tail.cond is node else None
+    branches = (node.attrs["true_graph"], node.attrs["false_graph"])
+    kinds = [tail.kind(gen, graph) for graph in branches] if tail is not None else ()
+    if all(kind == "false" or kind is None for kind in kinds) and \
+            _emit_select(gen, node, depth):  # a branch that breaks is a statement
+        if tail is not None:
+            tail.handled = all(kind == "false" for kind in kinds)
         return
     gen.materialize_all(node.inputs[1:], depth)
     pred = gen.wrapped(node.inputs[0], depth)  # read once: it may stay an expression
@@ -104,11 +112,93 @@ def _emit_cond(gen, node, depth):
     names = output_names(gen, node)
     gen.line(depth, f"if {gen.truth(gen.statement_text(node.inputs[0]))}:", node)
     sources = node.inputs[1:]
-    emit_branch(gen, node.attrs["true_graph"], operands, names, depth + 1, sources)
-    gen.line(depth, "else:", node)
-    emit_branch(gen, node.attrs["false_graph"], operands, names, depth + 1, sources)
+    for k, graph in enumerate(branches):
+        start = len(gen.lines)
+        if k:
+            gen.line(depth, "else:", node)
+        kind = kinds[k] if kinds else None
+        if isinstance(kind, _TailBreak):  # the branch ends in a cond that may break
+            kind.names = names
+            gen.tail = kind
+        emit_branch(gen, graph, operands, names, depth + 1, sources)
+        gen.tail = tail
+        if kind == "true":
+            tail.emit_break(gen, names, depth + 1)
+        if k and len(gen.lines) == start + 2 and gen.lines[-1].endswith(" pass"):
+            gen.drop_lines(start)  # no `else: pass`
+    if tail is not None:
+        tail.handled = all(k == "false" or k == "true" or
+                           (isinstance(k, _TailBreak) and k.handled) for k in kinds)
     for t, name in zip(node.outputs, names):
         gen.env[t] = name
+
+
+class _TailBreak:
+    """A cond that computes the exit flag of a loop with a `break`, last in the loop's body (or
+    in a branch of such a cond): each branch that sets the flag to True ends with the rest of
+    the iteration and `break` (`found = k; total = add; break`), so the loop tests no flag at
+    the end of every iteration.
+
+    The flag is False as an iteration begins (the loop stops after one that set it), so a
+    branch that passes it through keeps it False.
+
+    Attributes:
+        cond: The cond node.
+        index: The flag's output index of `cond`.
+        flag_in: The tensor of cond's graph that holds the flag as the iteration began.
+        names: The names that cond's graph assigns its outputs to after it (the loop's names
+            in the body; the outer cond's output names in a branch: set when that is emitted).
+        outputs: The outputs of cond's graph.
+        outer: The _TailBreak of the cond whose branch holds this cond, or None.
+        handled: Set once emitted: whether each branch breaks or keeps the flag False.
+    """
+
+    def __init__(self, cond, index, flag_in, names, outputs, outer):
+        self.cond, self.index, self.flag_in = cond, index, flag_in
+        self.names, self.outputs, self.outer = names, outputs, outer
+        self.handled = False
+
+    @classmethod
+    def of(cls, gen, graph, flag, flag_in, names, outer=None):
+        """The _TailBreak of the cond computing output `flag` of `graph`, or None when that is
+        not a cond, or code follows it in the graph."""
+        cond = flag.node
+        if cond.op != "cond":
+            return None
+        after = graph.nodes[next(i for i, m in enumerate(graph.nodes) if m is cond) + 1:]
+        if any(not (m.is_source or m in gen.skip) for m in after):
+            return None
+        return cls(cond, flag.index, flag_in, names, graph.outputs, outer)
+
+    def kind(self, gen, branch):
+        """What `branch` of the cond makes the flag: "true" (a constant True), "false" (the
+        flag as the iteration began), a _TailBreak (a cond last in the branch), or None."""
+        flag = branch.outputs[self.index]
+        if flag.node.is_constant:
+            value = flag.node.attrs["value"]
+            return "true" if value.dtype == np.bool_ and value.shape == () and value else None
+        operands = self.cond.inputs[1:]
+        inner = next((t for t, u in zip(branch.inputs, operands) if u is self.flag_in), None)
+        if inner is not None and flag is inner:
+            return "false"
+        return _TailBreak.of(gen, branch, flag, inner, None, self) if inner is not None \
+            else None
+
+    def emit_break(self, gen, names, depth):
+        """Emits, after a branch that assigned the cond's outputs to `names`, what the rest of
+        the iteration assigns (each enclosing graph's outputs, out to the loop's names), then
+        `break`."""
+        frame = self
+        while frame is not None:
+            for t, name in zip(frame.cond.outputs, names):
+                gen.env[t] = name
+            for t in frame.outputs:  # a constant after the cond (no line) is not bound yet
+                if t not in gen.env and t.node.is_constant:
+                    gen.emit_node(t.node, depth)
+            gen.assign(frame.names, frame.outputs, depth)
+            names = frame.names
+            frame = frame.outer
+        gen.line(depth, "break")
 
 
 def _emit_select(gen, node, depth):
@@ -565,9 +655,16 @@ def _emit_while(gen, node, depth):
         if t in positions:
             gen.interval[body_graph.inputs[positions[t]]] = interval
     start = len(gen.lines)
+    outer_tail = gen.tail
+    gen.tail = None
+    if exit_flag is not None:  # the cond setting the flag breaks itself
+        gen.tail = _TailBreak.of(gen, body_graph, body_graph.outputs[k_flag],
+                                 body_graph.inputs[k_flag], names)
+    tail = gen.tail
     gen.block(body_graph, depth + 1, out_names=names)
+    gen.tail = outer_tail
     gen.assign(names, body_graph.outputs, depth + 1)
-    if exit_flag is not None:
+    if exit_flag is not None and not (tail is not None and tail.handled):
         gen.line(depth + 1, f"if {names[k_flag]}:", node)
         gen.line(depth + 2, "break")
     if len(gen.lines) == start:

@@ -816,3 +816,24 @@ def list_appended_in_staged_branch(x):
     for v in values:
         total += v
     return total
+
+
+@case((2.0, 0), (0.25, 0), (2.0, 3), (-1.5, 2))
+def nonlocal_writer_called_in_staged_control_flow(x, n):
+    total = 0.0
+    count = 0
+
+    def pay(amount):
+        nonlocal total, count
+        total = total - amount
+        count += 1
+
+    if x > 1.0:
+        pay(0.75)
+    else:
+        pay(x)
+    i = 0
+    while i < n:
+        pay(x * 0.5)
+        i += 1
+    return total, count

@@ -142,4 +142,49 @@ def fuzz_fn(p0):
     f4 = (f4 + reduce_sum(stack(l11))) % 64.0
     return f4
 """, [(True,), (False,)], ("bool",), None),
+    Regression(
+        "branch_outputs_first_bound_in_a_python_loop_body",
+        # Found by `python -m tests.fuzz --programs 3000 --seed 20261404` (seed
+        # '20261404:821'). f6 and u14 are first assigned in a staged if inside a Python loop
+        # and not loop variables: the loop's body function bound them itself (after the if),
+        # so the if's state functions read its unbound locals when staged (NameError: cannot
+        # access free variable 'f6'). The body function now binds them to ag__.Undefined first.
+        """
+def fuzz_fn(p0):
+    v2 = 5
+    f3 = 1.0
+    for i13 in range(2):
+        if p0:
+            u14 = 0.0 + f3
+            f6 = f3
+        else:
+            u14 = float(v2)
+            f6 = abs(-2.0)
+        f6 = (u14 + f6) % 8.0
+    return v2
+""", [(True,), (False,)], ("bool",), None),
+    Regression(
+        "nonlocal_writer_called_after_a_staged_return",
+        # Found by `python -m tests.fuzz --programs 3000 --seed 20261403` (seed
+        # '20261403:495'). h8 assigns f7 through nonlocal; the call after a possibly staged
+        # return runs in the staged branch that guards the rest of the function, and the
+        # converter did not see the assignment: the tensor leaked out of the branch (TypeError)
+        # or both branches' calls ran at trace time. A call of a local function that assigns
+        # through nonlocal now assigns those variables where it is called.
+        """
+def fuzz_fn(a, b):
+    f7 = 0.0
+    def h8(d):
+        nonlocal f7
+        f7 -= d
+    k10 = 0
+    while k10 < b % 5:
+        k10 += 1
+        return (f7, 2)
+    f7 = a
+    if a < 0.0:
+        h8(1.5)
+    h8(0.75)
+    return (f7, 1)
+""", [(2.0, -2), (-1.0, 2), (-1.0, 0), (2.0, 20)], ("float", "int"), None),
 ]

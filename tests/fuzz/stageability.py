@@ -8,8 +8,7 @@ those that MAY hold a staged value and those that MUST.
 Problems come in two kinds:
 - hard: tracing would run but mean something else by design, so the program is not traced: a
   `print` outside staged control flow (runtime prints it once, at trace time, showing symbolic
-  tensors, as in the tf.function guide), an `assert` on Python values, a call that writes a
-  variable through `nonlocal` inside possibly-staged control flow.
+  tensors, as in the tf.function guide), an `assert` on Python values.
 - soft: tracing may stop with a documented limitation error. The program is traced anyway; the
   error is accepted only when the analysis flagged the matching problem (it over-approximates),
   and any other disagreement is a failure.
@@ -83,9 +82,9 @@ class _Analyser:
     def block(self, stmts, state):
         guarded = 0
         for i, stmt in enumerate(stmts):
-            if self.loops and self.loops[-1][2] and not guarded:
-                # After a staged `continue`, the converter guards the rest of the loop body
-                # with a staged `if not continue_`.
+            if not guarded and ((self.loops and self.loops[-1][2]) or _DO_RETURN in state[0]):
+                # After a staged `continue` or a `return` in possibly staged control flow, the
+                # converter guards the rest with a staged `if not continue_` / `do_return`.
                 guarded = 1
                 self.may_depth += 1
             state = self.stmt(stmt, state)
@@ -147,11 +146,12 @@ class _Analyser:
                 self.check_print(value, state)
                 return state
             if fn in self.local_fns:
+                # A call of a local function that assigns variables through `nonlocal`
+                # assigns them where it is called (in a staged branch or loop, they are its
+                # outputs, as if assigned there).
                 writes = self.local_fns[fn][1]
-                if writes and self.may_depth:
-                    self.hard.append("nonlocal write by {}() in staged control flow".format(fn))
                 may, must = state
-                if self.may(value, may):
+                if self.may_depth or self.may(value, may):
                     may = may | writes
                 return may, must - writes
         if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)

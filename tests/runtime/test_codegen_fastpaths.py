@@ -2,6 +2,8 @@
 
 Each fast path must give exactly what the reference interpreter gives, errors included.
 """
+import itertools
+
 import numpy as np
 import pytest
 
@@ -251,14 +253,85 @@ def _first_over_python(x, limit):
                                            ([3, 3, 3, 3], 5)])
 def test_loop_with_break_is_a_python_break(values, limit):
     # `for i in tf.range(n): ... break` stages as `while i < n and not done`: the generated
-    # loop is `for i in range(i, n): ...; if done: break`
+    # loop is `for i in range(i, n): ...`, and the branch that sets the flag ends the
+    # iteration and breaks (no flag test at the end of every iteration)
     graph = _graph(_first_over, tf.TensorSpec((None,), tf.int32), tf.TensorSpec((), tf.int32))
     source = codegen.generate(graph).source
     assert "for i_index in range(i_index, " in source
-    assert "if break_1:\n                break\n" in source and "not break_1" not in source
+    assert ("last = i_index\n                    total = add\n                    break\n"
+            in source)
+    assert "if break_1" not in source and "not break_1" not in source
     x = np.array(values, np.int32)
     got = _both(graph, x, np.int32(limit))
     assert [int(v) for v in got] == list(_first_over_python(x, limit))
+
+
+def _tail_breaks(x, a, b):
+    # breaks at two depths of the loop's last statement, beside branches that go on
+    total = 0
+    hits = 0
+    for i in tf.range(tf.shape(x)[0]):
+        v = x[i]
+        total += v
+        if v > a:
+            hits += 1
+            if v > b:
+                total += 100
+                break
+            elif hits >= 3:
+                break
+        elif v < -a:
+            total -= 2 * v
+            break
+    return total, hits
+
+
+def _tail_breaks_python(x, a, b):
+    total = hits = 0
+    for v in x:
+        total += v
+        if v > a:
+            hits += 1
+            if v > b:
+                total += 100
+                break
+            elif hits >= 3:
+                break
+        elif v < -a:
+            total -= 2 * v
+            break
+    return total, hits
+
+
+def _break_then_more(x, a):
+    # the statement after the `if` that breaks runs only while no break was taken: the flag
+    # is tested at the end of the iteration
+    total = 0
+    for i in tf.range(tf.shape(x)[0]):
+        if x[i] > a:
+            break
+        total += x[i]
+    return total
+
+
+def test_branches_that_set_the_break_flag_break_themselves():
+    graph = _graph(_tail_breaks, tf.TensorSpec((None,), tf.int32), tf.TensorSpec((), tf.int32),
+                   tf.TensorSpec((), tf.int32))
+    source = codegen.generate(graph).source
+    assert source.count("break\n") == 3 and "if break_" not in source
+    rng = np.random.default_rng(8)
+    for _ in range(60):
+        x = rng.integers(-9, 10, rng.integers(0, 8)).astype(np.int32)
+        a, b = (int(v) for v in sorted(rng.integers(0, 10, 2)))
+        got = _both(graph, x, np.int32(a), np.int32(b))
+        assert [int(v) for v in got] == list(_tail_breaks_python(x.tolist(), a, b))
+    other = _graph(_break_then_more, tf.TensorSpec((None,), tf.int32),
+                   tf.TensorSpec((), tf.int32))
+    assert "if break_1:\n" in codegen.generate(other).source
+    for values, a in (([], 0), ([1, 2, 3], 2), ([5, 1], 4), ([1, 1], 9)):
+        x = np.array(values, np.int32)
+        want = sum(itertools.takewhile(lambda v: v <= a, values))
+        assert int(_both(other, x, np.int32(a))[0]) == want
 
 
 def _scan_to_stop(x, stop):

@@ -25,6 +25,18 @@ class _Comprehension(object):
         self.targets = set()  # QNs bound by the comprehension's `for` clauses
 
 
+def _callee_name(call):
+    """The name `call` calls, `f` in `f(x)` and in `ag__.converted_call(f, ...)`, or None."""
+    func = call.func
+    if isinstance(func, gast.Name):
+        return func.id
+    if (isinstance(func, gast.Attribute) and func.attr == 'converted_call'
+            and isinstance(func.value, gast.Name) and func.value.id == 'ag__'
+            and call.args and isinstance(call.args[0], gast.Name)):
+        return call.args[0].id
+    return None
+
+
 class ActivityAnalyzer(traversal.NodeTransformer):
     """Annotates nodes with local scope information.
 
@@ -49,6 +61,9 @@ class ActivityAnalyzer(traversal.NodeTransformer):
 
         self._comprehensions = []  # stack of _Comprehension
         self._functions_or_classes = []  # stack of enclosing FunctionDef/ClassDef/Lambda
+        # Per enclosing function body (outermost first): the name of each function defined
+        # in it -> the names that function assigns through `nonlocal` (see visit_Call).
+        self._nonlocal_writers = [{}]
 
     def visit(self, node):
         method = getattr(self, 'visit_' + node.__class__.__name__, None)
@@ -249,6 +264,19 @@ class ActivityAnalyzer(traversal.NodeTransformer):
         self._exit_and_record_scope(node, tag=NodeAnno.ARGS_SCOPE)
 
         node.func = self.visit(node.func)
+        callee = _callee_name(node)
+        if callee is not None:
+            # A call of a function defined here that assigns variables of this function
+            # through `nonlocal` reads and assigns them where it is called: in a staged
+            # branch or loop, they are its outputs (TensorFlow's AutoGraph leaves them out,
+            # and the tensor the call assigns leaks out of the branch).
+            for writers in reversed(self._nonlocal_writers):
+                writes = writers.get(callee)
+                if writes is not None:
+                    self.scope.read.update(writes)
+                    self.scope.modified.update(writes)
+                    self.scope.bound.update(writes)
+                    break
         return node
 
     def _process_block_node(self, node, block, scope_name):
@@ -381,11 +409,18 @@ class ActivityAnalyzer(traversal.NodeTransformer):
         # Track the body separately. This is for compatibility reasons, it may not
         # be strictly needed.
         self._enter_scope(False, node.name)
+        self._nonlocal_writers.append({})
         node.body = self.visit_block(node.body)
-        self._exit_and_record_scope(node, NodeAnno.BODY_SCOPE)
+        self._nonlocal_writers.pop()
+        body = self._exit_and_record_scope(node, NodeAnno.BODY_SCOPE)
 
         self._exit_and_record_scope(node, NodeAnno.ARGS_AND_BODY_SCOPE)
         self._functions_or_classes.pop()
+        writes = body.nonlocals & body.modified
+        if writes:
+            self._nonlocal_writers[-1][node.name] = frozenset(writes)
+        else:  # a later definition of the name writes nothing
+            self._nonlocal_writers[-1].pop(node.name, None)
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef
