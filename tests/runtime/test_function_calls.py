@@ -339,7 +339,7 @@ def test_every_output_structure_is_packed_by_the_entry(executor):
     assert single[0].numpy().tolist() == [3.0, 6.0]
     f = tf.function(pair, executor=executor)
     first, again = _steady(f, x), f(x)  # each call makes its own tensors
-    assert "result_1._value = outs[1]" in inspect.getsource(_entry(f))  # no packer
+    assert "result_1._value = out_1" in inspect.getsource(_entry(f))  # no packer
     assert [type(t) for t in again] == [EagerTensor, EagerTensor]
     assert first[0] is not again[0] and [t.numpy().tolist() for t in again] == [
         [2.0, 3.0], [2.0, 4.0]]
@@ -767,6 +767,51 @@ def test_results_fed_back_are_checked_and_marked(executor):
     assert f(y).numpy().tolist() == [4.0, 8.0] and f.experimental_get_tracing_count() == 2
     z = f(tf.constant([1.0], dtype=tf.float64))
     assert f(z).dtype is tf.float64 and f.experimental_get_tracing_count() == 3
+
+
+class _Raising:
+    """An object whose every missing attribute raises an error of its own (no AttributeError)."""
+
+    def __getattr__(self, name):
+        raise RuntimeError(f"no {name} here")
+
+
+class _Pretending:
+    """An object with every attribute an EagerTensor has, but none of its marks."""
+
+    _sig = function_calls.sig(np.dtype(np.float32), (3,))  # equal to a mark, another object
+    _value = np.ones(2, np.float32)
+
+
+def test_objects_that_are_no_tensors_take_the_path_of_a_function_without_entry(executor):
+    # a steady entry reads the marks of its arguments first: what is no marked EagerTensor,
+    # however its attributes behave, gets what a Function without an entry gives it
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    for odd in (_Raising(), _Pretending(), np.float32(2.0), [1.0, 2.0], None, "a"):
+        outcomes = []
+        for f in (tf.function(scale_add, executor=executor),
+                  tf.function(scale_add, executor=executor)):
+            if outcomes:
+                _steady(f, x, y)
+            try:
+                result = f(odd, y)
+                outcomes.append(("result", result.dtype, result.numpy().tolist()))
+            except Exception as e:  # noqa: BLE001 - compared
+                outcomes.append((type(e), str(e)))
+        assert outcomes[0] == outcomes[1], odd
+
+
+def test_a_fresh_tensor_beside_a_marked_one_is_checked(executor):
+    f = tf.function(scale_add, executor=executor)
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    _steady(f, x, y)
+    for a, b in ((tf.constant([2.0, 2.0]), y), (x, tf.constant([1.0, 1.0])),
+                 (tf.constant([1.0, 2.0, 3.0]), tf.constant([1.0, 1.0, 1.0])),
+                 (tf.constant([[1.0, 2.0]]), y)):
+        plain = np.asarray(a) * np.asarray(b) + np.asarray(a)
+        got = f(a, b)
+        assert got.numpy().dtype == plain.dtype and got.numpy().tolist() == plain.tolist()
+    assert f.experimental_get_tracing_count() == 3
 
 
 def test_a_marked_tensor_of_another_signature_takes_the_general_path(executor):
