@@ -157,6 +157,11 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, (np.ndarray, np.generic)):
+        if type(value) is not np.ndarray and isinstance(value, np.ndarray):
+            # a subclass (np.matrix, a masked array, a memmap): its data as a plain array,
+            # as TensorFlow takes it (np.matrix's `*` would multiply matrices, and its
+            # indexing keeps two dimensions)
+            value = value.view(np.ndarray)
         if dtype is not None and _BY_NP.get(value.dtype) is not dtype:
             if value.dtype.kind in "USO" and dtype is dtypes.string:
                 return EagerTensor(to_string_array(value))

@@ -17,8 +17,10 @@ The code is shaped as a person would write it:
   numbers are numpy scalars (~20x faster than 0-d arrays);
 - a scalar read once is computed where it is read (`while (n % 2) == 0:`), not in a local;
 - a loop's test is its `while` condition when it is one expression, a counted loop is
-  `for i in range(i, n)`, and a loop with a `break` tests its flag at the end of the body
-  (`while i < n: ...; if done: break`), not in its condition;
+  `for i in range(i, n)`, and in a loop with a `break` the branch that sets the flag ends
+  the iteration and breaks itself (`if total > t: found = i; total = add; break`); where
+  something else sets it, the loop tests it at the end of the body (`...; if done: break`),
+  never in its condition;
 - a loop reads single elements of an int or bool array from a memoryview made before it (a
   Python int, no numpy scalar; an array of static shape through a flat view, at
   `i * cols + j`), and one dimension of a shape is `x.shape[k]`; a float32

@@ -207,3 +207,29 @@ def test_convert_to_tensor_errors():
 def test_list_of_tensors_is_stacked():
     t = tf.convert_to_tensor([tf.constant(1), 2])
     assert t.numpy().tolist() == [1, 2] and t.dtype is tf.int32
+
+
+def test_array_subclasses_become_plain_arrays():
+    # as in TensorFlow: np.matrix's `*` would multiply matrices, and its rows stay 2-d
+    matrix = np.matrix([[1, 2], [3, 4]], dtype=np.int32)
+    t = tf.constant(matrix)
+    assert type(t.numpy()) is np.ndarray
+    assert (t * t).numpy().tolist() == [[1, 4], [9, 16]]
+    assert t[0].shape == (2,)
+    masked = np.ma.array([1.5, 2.5], mask=[0, 1], dtype=np.float32)
+    assert tf.constant(masked).numpy().tolist() == [1.5, 2.5]  # the data, as np.asarray gives
+
+
+@pytest.mark.parametrize("executor", ["compiled", "interpreter"])
+def test_a_matrix_argument_is_read_element_by_element_as_an_array(executor):
+    @tf.function(executor=executor)
+    def total(x):
+        s = 0
+        for i in tf.range(2):
+            for j in tf.range(3):
+                s += x[i, j] * (j + 1)
+        return s
+
+    matrix = np.matrix([[1, 2, 3], [4, 5, 6]], dtype=np.int32)
+    assert int(total(matrix)) == 1 + 4 + 9 + 4 + 10 + 18
+    assert int(total(tf.constant(matrix))) == 46
