@@ -314,8 +314,9 @@ class Function:
         reads the entry from the instance (a property, or a method calling it) costs 25-60 ns
         more per call. The subclass is named as its base (`type(f).__name__`, the type's
         repr, isinstance and the Function's own repr are unchanged) and holds no other state;
-        it is made at the first entry (about 2 KB), and later entries replace its
-        `__call__`. (A subclass that defines its own `__call__` keeps it: no entry.)
+        it is made at the first entry (2.2 to 2.9 KB more per Function, measured on 3.10 to
+        3.13), and later entries replace its `__call__`. (A subclass of Function that defines
+        its own `__call__` keeps it, and gets no entry.)
         """
         cls = type(self)
         own = cls.__dict__.get("_entry_of")
