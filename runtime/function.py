@@ -121,6 +121,8 @@ class Function:
     def __init__(self, python_function, input_signature=None, autograph=True,
                  reduce_retracing=False, executor="compiled", _instance=None, jit_compile=None,
                  follow_type_hints=False):
+        if "_entry_of" in type(self).__dict__:  # type(f)(...): not the class of f's entry
+            self.__class__ = type(self).__base__
         if executor not in EXECUTORS:
             raise ValueError(f"tf.function expected executor='compiled' or 'interpreter', "
                              f"found {executor!r}.")
