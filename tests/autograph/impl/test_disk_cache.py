@@ -143,6 +143,35 @@ def test_a_second_process_loads_the_first_ones_conversion(tmp_path):
     assert outputs == ['11\n', '11\n']
 
 
+def test_a_store_writes_one_private_file_and_imports_nothing(tmp_path):
+    # The entry is written as tempfile.mkstemp would write it (mode 0o600, then renamed in
+    # place, no temporary left), without importing tempfile or anything else on the
+    # first call's path.
+    module_path = tmp_path / 'stored.py'
+    module_path.write_text(SOURCE)
+    script = textwrap.dedent('''
+        import importlib.util, sys
+        import autograph
+        spec = importlib.util.spec_from_file_location('stored', sys.argv[1])
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        before = set(sys.modules)
+        print(autograph.convert(module.count)(9, 100))
+        print(sorted(set(sys.modules) - before))
+    ''')
+    cache = tmp_path / 'cache'
+    env = dict(os.environ, AUTOGRAPH_CACHE_DIR=str(cache), PYTHONPATH=ROOT)
+    env.pop('PYTHONDONTWRITEBYTECODE', None)
+    proc = subprocess.run([sys.executable, '-c', script, str(module_path)],
+                          capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == '11\n[]\n'
+    files = [p for p in cache.rglob('*') if p.is_file()]
+    assert len(files) == 1 and not files[0].name.startswith('.tmp')
+    if os.name == 'posix':
+        assert files[0].stat().st_mode & 0o777 == 0o600
+
+
 def test_a_corrupt_entry_is_ignored_and_replaced(tmp_path, cache_dir):
     module = _load(tmp_path)
     autograph.convert(module.count)
