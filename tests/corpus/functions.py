@@ -818,7 +818,7 @@ def list_appended_in_staged_branch(x):
     return total
 
 
-@case((2.0, 0), (0.25, 0), (2.0, 3), (-1.5, 2))
+@case((2.0, 0), (0.25, 0), (2.0, 3), (-1.5, 2), (0.0, 1))
 def nonlocal_writer_called_in_staged_control_flow(x, n):
     total = 0.0
     count = 0
@@ -828,12 +828,16 @@ def nonlocal_writer_called_in_staged_control_flow(x, n):
         total = total - amount
         count += 1
 
-    if x > 1.0:
+    if x > 1.0:  # a staged branch: total and count are its outputs
         pay(0.75)
     else:
+        pay(0.5)
         pay(x)
     i = 0
-    while i < n:
+    while i < n:  # a staged loop: they are its loop variables
         pay(x * 0.5)
         i += 1
+    for _ in range(2):  # a Python loop under a staged condition
+        if x < 0.0:
+            pay(1.0)
     return total, count
