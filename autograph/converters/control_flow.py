@@ -216,13 +216,15 @@ class ControlFlowTransformer(transformer.Base):
         """
         declared = set()  # declared nonlocal before an assignment at the body's top level
         assigned = set(targets)
+        bound = set()
         for stmt in node.body:
             for m in traversal.walk(stmt):
                 if isinstance(m, gast.Nonlocal):
                     declared.update(n for n in m.names if n not in assigned)
+            names = bindings.level_bindings([stmt])[0]
+            bound |= names
             if isinstance(stmt, (gast.Assign, gast.AnnAssign)):  # bound from here on
-                assigned |= bindings.level_bindings([stmt])[0]
-        bound, _ = bindings.level_bindings(node.body)
+                assigned |= names
         missing = (declared & bound) - {str(v) for v in block_vars}
         if missing:
             assigns = self._undefined_assigns(sorted(missing))

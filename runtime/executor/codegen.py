@@ -725,23 +725,19 @@ class _Generator(scalars.ScalarCode):
             if shape is None or not (
                     scalars.element_read(m) or m in self.float_reads):
                 continue
-            terms = []
-            constant = 0
-            for k, (item, stride) in enumerate(zip(m.attrs["spec"][:-1],
-                                                   emitters.strides(shape))):
-                if type(item) is int:  # in range: else the read calls the kernel
-                    constant += (item + shape[k] if item < 0 else item) * stride
-                    continue
-                expr = self.env.get(m.inputs[item.position], "")
-                if m.inputs[item.position] not in invariant or not expr.isidentifier():
-                    break
-                terms.append(f"{expr} * {stride}")
-            else:
-                if terms:
-                    terms += [str(constant)] if constant else []
-                    name = self.namer.new(view + "_row")
-                    self.line(depth, f"{name} = {' + '.join(terms)}", node)
-                    self.offsets[m] = name
+            spec = m.attrs["spec"][:-1]
+            if any(type(item) is not int and not (
+                    m.inputs[item.position] in invariant
+                    and self.env.get(m.inputs[item.position], "").isidentifier())
+                   for item in spec):
+                continue
+            keys = [None if type(item) is int else self.env[m.inputs[item.position]]
+                    for item in spec]
+            terms = emitters.flat_terms(shape, spec, keys)
+            if None not in terms and any(type(t) is str for t in terms):
+                name = self.namer.new(view + "_row")
+                self.line(depth, f"{name} = {emitters.sum_text(terms)}", node)
+                self.offsets[m] = name
 
     def flat_shape(self, view):
         """The array's shape when memoryview `view` is flat (see `view`), else None."""

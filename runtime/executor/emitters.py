@@ -566,34 +566,50 @@ def strides(shape):
     return found
 
 
+def flat_terms(shape, spec, keys):
+    """The terms of the linear index into the flat view of an array of `shape` (codegen's
+    `view`) that a getitem with `spec` reads, one per dimension: the element offset of an int
+    in range (a negative one counted from the end), None for an int out of range, and
+    `key * stride` for a tensor index whose source text is in `keys`."""
+    terms = []
+    for dim, item, key, stride in zip(shape, spec, keys, strides(shape)):
+        if type(item) is int:
+            terms.append((item + dim if item < 0 else item) * stride
+                         if -dim <= item < dim else None)
+        else:
+            key = key if key.isidentifier() else f"({key})"
+            terms.append(key if stride == 1 else f"{key} * {stride}")
+    return terms
+
+
+def sum_text(terms):
+    """`a * 10 + b + 4` of index terms (texts, and ints summed at the end)."""
+    texts = [t for t in terms if type(t) is str]
+    constant = sum(t for t in terms if type(t) is int)
+    return " + ".join(texts + ([str(constant)] if constant or not texts else []))
+
+
 def _flat_read(node, keys, view, shape, name, fallback, ctx, depth):
     """Emits getitem `node`'s read from the flat view of its array (codegen's `view`):
     `v[i * 10 + j]`, or `v[row + j]` where `row = i * 10` is computed before the loop
     (`ctx.offsets`). Each index not known to be in `range(dim)` is tested first; one that is
     not (negative, past the end) reads through the kernel, which counts a negative index from
     the end or raises its error."""
-    offset = ctx.offsets.get(node)
-    terms = [offset] if offset is not None else []
+    spec = node.attrs["spec"]
+    terms = flat_terms(shape, spec, keys)
     tests = []
-    constant = 0
-    for k, (dim, item, key) in enumerate(zip(shape, node.attrs["spec"], keys)):
-        stride = strides(shape)[k]
-        if type(item) is int:
-            if not -dim <= item < dim:  # out of range: the kernel raises
-                tests.append("False")
-            elif offset is None or k == len(shape) - 1:
-                constant += (item + dim if item < 0 else item) * stride
-            continue
-        interval = ctx.bounds(node.inputs[item.position])
-        if not key.isidentifier():
-            key = f"({key})"
-        if interval is None or interval[0] < 0 or interval[1] >= dim:
-            tests.append(f"0 <= {key} < {dim}")
-        if offset is None or k == len(shape) - 1:  # the offset holds all but the last
-            terms.append(key if stride == 1 else f"{key} * {stride}")
-    if constant or not terms:
-        terms.append(str(constant))
-    read = f"{name} = {view}[{' + '.join(terms)}]"
+    for dim, item, key, term in zip(shape, spec, keys, terms):
+        if term is None:  # an int out of range: the kernel raises
+            tests.append("False")
+        elif type(item) is not int:
+            interval = ctx.bounds(node.inputs[item.position])
+            if interval is None or interval[0] < 0 or interval[1] >= dim:
+                key = key if key.isidentifier() else f"({key})"
+                tests.append(f"0 <= {key} < {dim}")
+    offset = ctx.offsets.get(node)
+    if offset is not None:  # the offset holds all but the last index
+        terms = [offset] + terms[-1:]
+    read = f"{name} = {view}[{sum_text(terms)}]"
     if not tests:
         ctx.line(depth, read, node)
         return

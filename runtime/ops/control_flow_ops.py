@@ -655,12 +655,10 @@ def _emit_while(gen, node, depth):
         if t in positions:
             gen.interval[body_graph.inputs[positions[t]]] = interval
     start = len(gen.lines)
-    outer_tail = gen.tail
-    gen.tail = None
-    if exit_flag is not None:  # the cond setting the flag breaks itself
-        gen.tail = _TailBreak.of(gen, body_graph, body_graph.outputs[k_flag],
-                                 body_graph.inputs[k_flag], names)
-    tail = gen.tail
+    # the cond setting the flag breaks itself
+    tail = None if exit_flag is None else _TailBreak.of(
+        gen, body_graph, body_graph.outputs[k_flag], body_graph.inputs[k_flag], names)
+    outer_tail, gen.tail = gen.tail, tail
     gen.block(body_graph, depth + 1, out_names=names)
     gen.tail = outer_tail
     gen.assign(names, body_graph.outputs, depth + 1)
