@@ -19,6 +19,7 @@ by `python -m tests.fuzz`), never dropped silently:
   reproducer in tests/fuzz/regressions.py (a strict xfail that flips when it is fixed).
 """
 
+import atexit
 import contextlib
 import dataclasses
 import io
@@ -26,6 +27,7 @@ import itertools
 import linecache
 import math
 import os
+import shutil
 import signal
 import tempfile
 import threading
@@ -86,6 +88,7 @@ def load(source, name="fuzz_fn"):
     """
     if not _tmpdir:
         _tmpdir.append(tempfile.mkdtemp(prefix="agfuzz_"))
+        atexit.register(shutil.rmtree, _tmpdir[0], True)
     filename = os.path.join(_tmpdir[0], "prog_{}_{}.py".format(os.getpid(), next(_files)))
     with open(filename, "w") as f:
         f.write(source)

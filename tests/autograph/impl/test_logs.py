@@ -136,39 +136,32 @@ _SCRIPT = textwrap.dedent('''
 ''')
 
 
-def _run(before, env_level):
+def _run(tmp_path, before, env_level):
     env = dict(os.environ, PYTHONPATH=ROOT)
     env.pop('AUTOGRAPH_VERBOSITY', None)
     if env_level is not None:
         env['AUTOGRAPH_VERBOSITY'] = env_level
-    with open(os.path.join(_tmp_dir(), 'logged_%s.py' % abs(hash((before, env_level)))),
-              'w') as f:
-        f.write(_SCRIPT.format(before=before))
-        path = f.name
+    path = tmp_path / 'logged.py'
+    path.write_text(_SCRIPT.format(before=before))
     return subprocess.run([sys.executable, path], env=env, capture_output=True, text=True,
                           timeout=120, check=True)
 
 
-def _tmp_dir():
-    import tempfile  # pylint: disable=g-import-not-at-top
-    return tempfile.mkdtemp(prefix='ag_logs_')
-
-
-def test_environment_variable_without_any_logging_configuration():
-    done = _run('', '1')
+def test_environment_variable_without_any_logging_configuration(tmp_path):
+    done = _run(tmp_path, '', '1')
     assert done.stdout == '6\n'
     assert done.stderr.startswith('INFO: Converting double (defined at ')
     assert 'Generated code' not in done.stderr
 
 
-def test_set_verbosity_takes_precedence_over_the_environment():
-    done = _run('ag.set_verbosity(0)', '2')
+def test_set_verbosity_takes_precedence_over_the_environment(tmp_path):
+    done = _run(tmp_path, 'ag.set_verbosity(0)', '2')
     assert done.stdout == '6\n' and done.stderr == ''
-    done = _run('ag.set_verbosity(2)', None)
+    done = _run(tmp_path, 'ag.set_verbosity(2)', None)
     assert 'INFO: Generated code of double:\n\ndef tf__double(x):' in done.stderr
 
 
-def test_a_configured_handler_receives_the_records():
-    done = _run('import logging\nlogging.basicConfig(format="%(name)s %(levelname)s '
+def test_a_configured_handler_receives_the_records(tmp_path):
+    done = _run(tmp_path, 'import logging\nlogging.basicConfig(format="%(name)s %(levelname)s '
                 '%(message)s")\nag.set_verbosity(1)', None)
     assert done.stderr.startswith('autograph INFO Converting double (defined at ')

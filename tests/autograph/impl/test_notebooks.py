@@ -12,7 +12,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import traceback
 
@@ -135,7 +134,7 @@ def _python313():
     return None
 
 
-def _pure_deps_dir():
+def _pure_deps_dir(directory):
     """A directory holding links to this interpreter's gast and astunparse (and six).
 
     All three are pure Python, so another interpreter can import them from here; the
@@ -144,7 +143,7 @@ def _pure_deps_dir():
     import astunparse  # pylint: disable=g-import-not-at-top
     import gast  # pylint: disable=g-import-not-at-top
     import six  # pylint: disable=g-import-not-at-top
-    deps = tempfile.mkdtemp(prefix='ag_repl_deps_')
+    deps = str(directory)
     for module in (gast, astunparse, six):
         path = module.__file__
         if os.path.basename(path) == '__init__.py':
@@ -205,12 +204,12 @@ _REPL_FUNCTION = '''def count_halvings(x):
 
 
 @pytest.mark.skipif(sys.platform == 'win32', reason='pseudo-terminals are POSIX only')
-def test_python313_repl_functions_convert_from_their_typed_source():
+def test_python313_repl_functions_convert_from_their_typed_source(tmp_path):
     python = _python313()
     if python is None:
         pytest.skip('no Python 3.13 interpreter (the REPL that keeps typed input for inspect)')
     env = dict(os.environ, TERM='xterm', NO_COLOR='1', PYTHON_COLORS='0',
-               PYTHONPATH=os.pathsep.join([ROOT, _pure_deps_dir()]))
+               PYTHONPATH=os.pathsep.join([ROOT, _pure_deps_dir(tmp_path)]))
     env.pop('PYTHON_BASIC_REPL', None)
     env.pop('PYTHONSTARTUP', None)
     repl = _Pty(python, env)
