@@ -244,10 +244,10 @@ _SHAPES = {}  # tuple of dims -> the TensorShape shared by every graph tensor of
 def _interned_shape(shape):
     """The one TensorShape of these dims (immutable: graph tensors share it)."""
     key = tuple(shape)
-    if not all(type(d) is int or d is None for d in key):
-        return TensorShape(key)  # numpy ints compare equal to ints: never share those
-    interned = _SHAPES.get(key)
+    interned = _SHAPES.get(key)  # (numpy int dims find the equal int dims' shape)
     if interned is None:
+        if not all(type(d) is int or d is None for d in key):
+            return TensorShape(key)  # numpy ints compare equal to ints: never share those
         if len(_SHAPES) >= 4096:
             _SHAPES.clear()
         interned = _SHAPES[key] = TensorShape(key)

@@ -40,6 +40,7 @@ import collections.abc
 import itertools
 import keyword
 import linecache
+import math
 import sys
 import weakref
 
@@ -273,7 +274,7 @@ def _is_large(tensor):
     shape = tensor.shape
     if shape is None or None in shape:
         return tensor.dtype.name != "variant"
-    return int(np.prod(shape)) >= LARGE_VALUE_ELEMENTS
+    return math.prod(shape) >= LARGE_VALUE_ELEMENTS
 
 
 class _Generator(scalars.ScalarCode):

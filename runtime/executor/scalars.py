@@ -46,7 +46,8 @@ def bare(expr):
 
 def is_scalar(tensor):
     """Whether `tensor` is a rank-0 number or bool."""
-    return tensor.shape == () and tensor.dtype.np_dtype.kind in _SCALAR_KINDS
+    shape = tensor.shape  # `not shape`: rank 0 without TensorShape.__eq__ (a Python method)
+    return shape is not None and not shape and tensor.dtype.np_dtype.kind in _SCALAR_KINDS
 
 
 def truth(expr):
@@ -64,12 +65,15 @@ PYTHON_INTS = (np.dtype(np.int32), np.dtype(np.int64))
 
 def python_int(tensor):
     """Whether the generated code holds `tensor`'s value as a Python int (always in range)."""
-    return tensor.shape == () and tensor.dtype.np_dtype in PYTHON_INTS
+    shape = tensor.shape  # see is_scalar
+    return shape is not None and not shape and tensor.dtype.np_dtype in PYTHON_INTS
 
 
 def python_scalar(tensor):
     """Whether the generated code holds `tensor`'s value as a Python int or bool."""
-    return python_int(tensor) or (tensor.shape == () and tensor.dtype.np_dtype.kind == "b")
+    shape = tensor.shape  # see is_scalar
+    return shape is not None and not shape and (tensor.dtype.np_dtype in PYTHON_INTS
+                                                or tensor.dtype.np_dtype.kind == "b")
 
 
 def _reads_one_element(node):
@@ -178,10 +182,17 @@ def to_python_text(tensor, expr):
     return f"{kind}({bare(expr)})"
 
 
+_INT_RANGES = {}  # numpy int dtype -> (min, max); np.iinfo builds an object each call
+
+
 def int_range(tensor):
     """The (min, max) of `tensor`'s int dtype."""
-    info = np.iinfo(tensor.dtype.np_dtype)
-    return int(info.min), int(info.max)
+    np_dtype = tensor.dtype.np_dtype
+    bounds = _INT_RANGES.get(np_dtype)
+    if bounds is None:
+        info = np.iinfo(np_dtype)
+        bounds = _INT_RANGES[np_dtype] = (int(info.min), int(info.max))
+    return bounds
 
 
 def out_of_range_test(name, interval, tensor):
