@@ -12,6 +12,7 @@ pass (every caller compiles or unparses it).
 """
 
 import ast
+import sys
 
 import gast
 from gast import ast3 as _gast_ast3
@@ -205,6 +206,136 @@ class _ToAst(_Translator, _gast_ast3.GAstToAst3):
 
     def visit_Del(self, node):
         return _AST_CTX[gast.Del]
+
+
+# gast class -> (ast class, whether it is located, the fields holding nodes to convert,
+# special or None), or None for an ast class (a node met again: converted already); see
+# gast_to_ast_in_place
+_IN_PLACE_PLANS = {}
+
+
+def _in_place_plan(cls):
+    if cls.__module__ == 'ast':
+        plan = None
+    else:
+        target = getattr(ast, cls.__name__, None)
+        if target is None:
+            raise TypeError('%s nodes cannot be compiled by Python %d.%d'
+                            % (cls.__name__, sys.version_info[0], sys.version_info[1]))
+        special = _IN_PLACE_SPECIAL.get(target)
+        fields = ('kw_defaults', 'defaults') if target is ast.arguments else target._fields
+        plan = (target, 'lineno' in target._attributes, fields, special)
+    _IN_PLACE_PLANS[cls] = plan
+    return plan
+
+
+def _located(values, outer):
+    """The location of a node whose fields are `values`: its own attributes, and those of
+    `outer` (a tuple in _LOCATION's order) where it has none, which are set in `values`."""
+    loc = (values.get('lineno'), values.get('col_offset'), values.get('end_lineno'),
+           values.get('end_col_offset'))
+    if None in loc:
+        loc = tuple(o if v is None else v for v, o in zip(loc, outer))
+        values.update(zip(_LOCATION, loc))
+    return loc
+
+
+def _name_in_place(values, loc, push):
+    ctx = _AST_CTX.get(values['ctx'].__class__)
+    if ctx is not None:  # gast.Param only appears in arguments, which convert their names
+        values['ctx'] = ctx
+
+
+def _except_handler_in_place(values, loc, push):
+    name = values.get('name')
+    if name:  # a gast.Name; ast's is a str
+        values['name'] = name.id
+
+
+def _arguments_in_place(values, loc, push):
+    # gast's parameters are Names (context Param); ast's are ast.arg, located in the same way
+    for field in ('posonlyargs', 'args', 'vararg', 'kwonlyargs', 'kwarg'):
+        value = values.get(field)
+        if value is None:
+            continue
+        for arg in value if type(value) is _list else (value,):
+            arg_values = arg.__dict__
+            arg_loc = _located(arg_values, loc)
+            arg.__class__ = ast.arg
+            arg_values['arg'] = arg_values['id']
+            annotation = arg_values.get('annotation')
+            if annotation is not None:
+                push((annotation, arg_loc))
+
+
+_IN_PLACE_SPECIAL = {ast.Name: _name_in_place, ast.ExceptHandler: _except_handler_in_place,
+                     ast.arguments: _arguments_in_place}
+# gast context or operator class -> the one ast instance of it that every node shares
+_FIELDLESS_AST = {cls: getattr(ast, cls.__name__)() for cls in vars(gast).values()
+                  if isinstance(cls, type) and cls.__module__.startswith('gast')
+                  and issubclass(cls, (gast.expr_context, gast.operator, gast.boolop,
+                                       gast.unaryop, gast.cmpop))
+                  and not cls._fields and hasattr(ast, cls.__name__)}
+_FIELDLESS_AST.update((cls, _AST_CTX[cls]) for cls in _AST_CTX)
+
+
+def gast_to_ast_in_place(node):
+    """`gast_to_ast`, made of the gast tree's own nodes: the gast tree is consumed.
+
+    Each node's class becomes its ast class (its fields stay in its `__dict__`; what gast has
+    in addition, as a Name's annotation, stays too and `compile` does not read it), the kinds
+    that differ are adjusted, and contexts and operators are replaced by shared instances, as
+    CPython's parser shares them. Making no new node takes about half the time of
+    gast_to_ast: 85 -> 50 ms for the 2,000-line growth function). A node met twice (shared)
+    is converted once, located by the first parent met.
+
+    Args:
+      node: a gast node; its tree must not be used as gast afterwards.
+
+    Returns:
+      The ast node (`node` itself, unless it is a context or an operator).
+    """
+    leaves = _FIELDLESS_AST
+    if node.__class__ in leaves:
+        return leaves[node.__class__]
+    plans = _IN_PLACE_PLANS
+    todo = [(node, _ROOT_TUPLE)]
+    push = todo.append
+    pop = todo.pop
+    while todo:
+        n, outer = pop()
+        plan = plans.get(n.__class__, _MISSING_PLAN)
+        if plan is _MISSING_PLAN:
+            plan = _in_place_plan(n.__class__)
+        if plan is None:
+            continue
+        target, located, fields, special = plan
+        values = n.__dict__
+        loc = _located(values, outer) if located else outer
+        n.__class__ = target
+        if special is not None:
+            special(values, loc, push)
+        for field in fields:
+            value = values.get(field)
+            if type(value) is _list:
+                for k, item in enumerate(value):
+                    if isinstance(item, _AST):
+                        leaf = leaves.get(item.__class__)
+                        if leaf is None:
+                            push((item, loc))
+                        else:
+                            value[k] = leaf
+            elif isinstance(value, _AST):
+                leaf = leaves.get(value.__class__)
+                if leaf is None:
+                    push((value, loc))
+                else:
+                    values[field] = leaf
+    return node
+
+
+_ROOT_TUPLE = (1, 0, 1, 0)  # _ROOT_LOCATION in _LOCATION's order
+_MISSING_PLAN = object()
 
 
 def gast_node(cls, **fields):

@@ -28,6 +28,9 @@ def load_ast(nodes, filename, flags=0):
 def compile_ast(nodes, filename, flags=0):
     """Compiles a list of gast statements into a module code object (see load_ast).
 
+    The statements become the ast tree that is compiled (ast_convert.gast_to_ast_in_place):
+    they are no longer gast nodes afterwards.
+
     Args:
       nodes: a list of gast statements.
       filename: the file name to compile under.
@@ -37,7 +40,7 @@ def compile_ast(nodes, filename, flags=0):
       A code object.
     """
     module = gast.Module(body=list(nodes), type_ignores=[])
-    tree = ast_convert.gast_to_ast(module)
+    tree = ast_convert.gast_to_ast_in_place(module)
     return compile(tree, filename, 'exec', flags=flags, dont_inherit=True)
 
 

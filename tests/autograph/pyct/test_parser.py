@@ -140,6 +140,9 @@ def test_fast_tree_conversions_build_what_gast_builds():
     assert ast.dump(ast_convert.gast_to_ast(ours)) == ast.dump(gast.gast_to_ast(ours))
     assert ast.dump(ast_convert.gast_to_ast(ours), include_attributes=True) == ast.dump(
         tree, include_attributes=True)
+    in_place = ast_convert.gast_to_ast_in_place(ours)  # consumes `ours`
+    assert ast.dump(in_place, include_attributes=True) == ast.dump(
+        tree, include_attributes=True)
 
 
 def test_gast_to_ast_fills_missing_locations_as_fix_missing_locations_does():
@@ -156,7 +159,15 @@ def test_gast_to_ast_fills_missing_locations_as_fix_missing_locations_does():
         '    try:\n'
         '        return [y + 1 for y in a if (lambda z, *, w=3: z)(y)]\n'
         '    except ValueError as err:\n'
-        '        raise KeyError(b, key=err) from None\n')
+        '        raise KeyError(b, key=err) from None\n'
+        'async def h(x: int, *args: str, **kw: "T") -> None:\n'
+        '    global q\n'
+        '    async with x as (y, z):\n'
+        '        async for a, *b in y:\n'
+        '            match a:\n'
+        '                case [1, *rest] | {"k": rest}: del b[0], z.w\n'
+        '                case C(p=p) if p: q = {**kw, p: not -p} @ (yield)\n'
+        '                case _: await (lambda: (i async for i in a))()\n')
     stripped = gast.ast_to_gast(ast.parse(source))
     for i, node in enumerate(gast.walk(stripped)):
         # some nodes lose their whole location, some only its start or its end: each
@@ -170,6 +181,13 @@ def test_gast_to_ast_fills_missing_locations_as_fix_missing_locations_does():
     want = ast.fix_missing_locations(gast.gast_to_ast(stripped))
     got = ast_convert.gast_to_ast(stripped)
     assert ast.dump(got, include_attributes=True) == ast.dump(want, include_attributes=True)
+    # the same in place; a (located) node shared by two parents is converted once
+    shared = gast.ast_to_gast(ast.parse('\n' * 9 + 'x.y[0] = -(z if u else w)')).body[0]
+    stripped.body += [shared, shared]
+    want = ast.fix_missing_locations(gast.gast_to_ast(stripped))
+    got = ast_convert.gast_to_ast_in_place(stripped)
+    assert ast.dump(got, include_attributes=True) == ast.dump(want, include_attributes=True)
+    assert got.body[-1] is got.body[-2] is shared
 
 
 def test_an_edited_and_reloaded_module_converts_its_new_source(tmp_path, monkeypatch):
