@@ -216,29 +216,48 @@ def _entry_points(group):
             return _entry_points_by_metadata(group)  # a zip file
         except OSError:
             continue
-        for name in sorted(n for n in names if n.endswith(('.dist-info', '.egg-info'))):
-            # 'name-1.0.dist-info' or 'name.egg-info': the distribution's normalised name
-            dist = name.rpartition('.')[0].partition('-')[0].lower().replace('.', '_')
-            if dist in seen:
-                continue
-            seen.add(dist)
-            try:
-                text = _read_utf8(os.path.join(directory, name, 'entry_points.txt'))
-            except OSError:
-                continue
-            if header in text:
-                found.extend(_parse_group(text, header))
+        names = sorted(n for n in names if n.endswith(('.dist-info', '.egg-info')))
+        if not names:
+            continue
+        # Files are opened relative to the directory where the system allows it: half the
+        # time of opening them by full path (the kernel walks one component, not the path).
+        dir_fd = os.open(directory, os.O_RDONLY) if _RELATIVE_OPEN else None
+        try:
+            for name in names:
+                # 'name-1.0.dist-info' or 'name.egg-info': the distribution's normalised name
+                dist = name.rpartition('.')[0].partition('-')[0].lower().replace('.', '_')
+                if dist in seen:
+                    continue
+                seen.add(dist)
+                path = name + '/entry_points.txt' if dir_fd is not None else os.path.join(
+                    directory, name, 'entry_points.txt')
+                try:
+                    text = _read_utf8(path, dir_fd)
+                except OSError:
+                    continue
+                if header in text:
+                    found.extend(_parse_group(text, header))
+        finally:
+            if dir_fd is not None:
+                os.close(dir_fd)
     return found
 
 
-def _read_utf8(path):
+_RELATIVE_OPEN = os.open in os.supports_dir_fd  # (not on Windows)
+
+
+def _read_utf8(path, dir_fd=None):
     """The text of a UTF-8 file, read with os.open and os.read.
 
     `open` in text mode costs eight system calls and three Python objects a file (it asks
     whether the file is a terminal, twice seeks, and stats it twice); this, three or four.
     Discovery reads one file per installed distribution in a process's first conversion.
+
+    Args:
+      path: the file's path (relative to `dir_fd` when that is given).
+      dir_fd: an open directory's descriptor, or None.
     """
-    fd = os.open(path, os.O_RDONLY)
+    fd = os.open(path, os.O_RDONLY, dir_fd=dir_fd)
     try:
         chunks = []
         while True:
