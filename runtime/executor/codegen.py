@@ -50,6 +50,7 @@ from runtime.executor import emitters
 from runtime.executor import optimize as optimize_lib
 from runtime.executor import scalars
 from runtime.executor.interpreter import _annotate
+from runtime.graph import PLACEHOLDER
 from runtime.ops import registry
 
 _INDENT = "    "
@@ -442,7 +443,7 @@ class _Generator(scalars.ScalarCode):
         Returns:
             Whether any line was emitted.
         """
-        nodes = [n for n in graph.nodes if not n.is_placeholder]
+        nodes = [n for n in graph.nodes if n.op != PLACEHOLDER]
         last_use = {}
         uses = {}
         consumer = {}
@@ -472,11 +473,12 @@ class _Generator(scalars.ScalarCode):
             dead = [self.env[t] for t in node.outputs if t not in last_use and self._local(t)]
             inputs = [t for t in node.inputs
                       if last_use.get(t) == i and self._local(t) and t.node.graph is graph]
-            dead += [self.env[t] for t in inputs]
-            dead += [self.views.pop(t) for t in inputs if t in self.views]
-            dead = sorted(set(dead))
+            if inputs:
+                views = self.views
+                dead += [self.env[t] for t in inputs]
+                dead += [views.pop(t) for t in inputs if t in views]
             if dead:
-                self.line(depth, "del " + ", ".join(dead))
+                self.line(depth, "del " + ", ".join(sorted(set(dead))))
         return len(self.lines) > start
 
     def _target_outputs(self, graph, nodes, i, uses, out_names):
@@ -532,7 +534,7 @@ class _Generator(scalars.ScalarCode):
 
     def _local(self, tensor):
         """True for large values held in a local that this block defines."""
-        return not tensor.node.is_source and _is_large(tensor)
+        return _is_large(tensor) and not tensor.node.is_source
 
     def emit_node(self, node, depth, raw=None):
         """Emits one node (constants become globals; `raw` maps tensors to unconverted names)."""

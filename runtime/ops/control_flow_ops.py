@@ -683,9 +683,11 @@ def _prune_while(ctx):
     n = node.attrs["num_loop_vars"]
     known = ctx.known_inputs(start=0)
     known = {j: v for j, v in known.items() if j >= n}  # captures only: loop vars change
-    kept = {i for i in range(n) if ctx.output_needed(i)}
+    # The condition reads the same loop variables whatever survives: analysed once, and what
+    # it reads seeds the body's fixpoint (usually reached in one round then).
+    cond_live = ctx.analyse("cond_graph", known, [0])
+    kept = {i for i in range(n) if ctx.output_needed(i)} | {i for i in cond_live.used if i < n}
     while True:
-        cond_live = ctx.analyse("cond_graph", known, [0])
         body_live = ctx.analyse("body_graph", known, sorted(kept))
         used = cond_live.used | body_live.used
         grown = kept | {i for i in used if i < n}
