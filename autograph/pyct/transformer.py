@@ -155,7 +155,7 @@ class Base(traversal.NodeTransformer):
 
     def generic_visit(self, node):
         if not self.statements_only:
-            return self.transform_fields(node, node._fields)
+            return self.transform_fields(node, traversal.child_fields(node.__class__))
         return self.transform_fields(node, block_fields(node))
 
     def visit_block(self, nodes):
