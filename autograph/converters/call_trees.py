@@ -70,7 +70,7 @@ class CallTreeTransformer(transformer.Base):
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and (
                 func.value.id == scope):
             return node
-        args = gast.Tuple(elts=node.args, ctx=gast.Load())
+        args = gast_util.tuple_(node.args)
         if node.keywords:
             kwargs = gast.Dict(keys=[None if k.arg is None else gast_util.constant(k.arg)
                                      for k in node.keywords],

@@ -148,8 +148,7 @@ class ControlFlowTransformer(transformer.Base):
         nodes = templates.replace(
             'def getter():\n    return loads\ndef setter(vars_):\n    decls\n    stores = vars_',
             getter=getter, setter=setter, vars_=vars_name, decls=decls,
-            loads=gast.Tuple(elts=loads, ctx=gast.Load()),
-            stores=gast.Tuple(elts=stores, ctx=gast.Store()))
+            loads=gast_util.tuple_(loads), stores=gast_util.tuple_(stores, gast.Store))
         # The getter reads placeholders as they are; the operators check them.
         gast_util.skip(nodes[0])
         return nodes, getter, setter
@@ -171,7 +170,7 @@ class ControlFlowTransformer(transformer.Base):
                 elts.append(gast_util.constant(str(v)))
             else:
                 elts.append(templates.replace_as_expression('ag__.Symbol.' + role.name))
-        return gast.Tuple(elts=elts, ctx=gast.Load())
+        return gast_util.tuple_(elts)
 
     # -- statements -----------------------------------------------------------------------
 

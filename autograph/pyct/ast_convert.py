@@ -316,7 +316,9 @@ def gast_to_ast_in_place(node):
             values = n.__dict__
             _located(values, outer)
             n.__class__ = _AST_NAME
-            _name_in_place(values, None, None)
+            ctx = _AST_CTX.get(values['ctx'].__class__)
+            if ctx is not None:  # as _name_in_place does
+                values['ctx'] = ctx
             continue
         plan = plans.get(n.__class__, _MISSING_PLAN)
         if plan is _MISSING_PLAN:
@@ -332,13 +334,15 @@ def gast_to_ast_in_place(node):
         for field in fields:
             value = values.get(field)
             if type(value) is _list:
-                for k, item in enumerate(value):
+                has_leaves = False
+                for item in value:
                     if isinstance(item, _AST):
-                        leaf = leaves.get(item.__class__)
-                        if leaf is None:
-                            push((item, loc))
+                        if item.__class__ in leaves:
+                            has_leaves = True  # a comparison's operators
                         else:
-                            value[k] = leaf
+                            push((item, loc))
+                if has_leaves:
+                    value[:] = [leaves.get(item.__class__, item) for item in value]
             elif isinstance(value, _AST):
                 leaf = leaves.get(value.__class__)
                 if leaf is None:

@@ -23,6 +23,19 @@ def name(id_, ctx=gast.Load):
                                  annotation=None, type_comment=None)
 
 
+def tuple_(elts, ctx=gast.Load):
+    """Returns a gast.Tuple node.
+
+    Args:
+      elts: a list of gast expressions.
+      ctx: the context class (gast.Load, gast.Store, gast.Del).
+
+    Returns:
+      gast.Tuple.
+    """
+    return ast_convert.gast_node(gast.Tuple, elts=elts, ctx=ast_convert.gast_node(ctx))
+
+
 def constant(value):
     """Returns a gast.Constant node for a Python literal.
 

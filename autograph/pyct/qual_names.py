@@ -5,6 +5,7 @@ import collections
 import gast
 
 from autograph.pyct import anno
+from autograph.pyct import ast_convert
 from autograph.pyct import traversal
 
 
@@ -201,18 +202,20 @@ class QN(object):
         Returns:
           A gast Name, Attribute, Subscript or Constant node.
         """
-        ctx = gast.Load() if ctx is None else ctx
+        # nodes made as gast's constructors make them, without their Python call (ast_convert)
+        node = ast_convert.gast_node
+        ctx = node(gast.Load) if ctx is None else ctx
         if self.has_subscript():
-            return gast.Subscript(
-                value=self.parent.ast(), slice=self.qn[-1].ast(), ctx=ctx)
+            return node(gast.Subscript, value=self.parent.ast(), slice=self.qn[-1].ast(),
+                        ctx=ctx)
         if self.has_attr():
-            return gast.Attribute(value=self.parent.ast(), attr=self.qn[-1], ctx=ctx)
+            return node(gast.Attribute, value=self.parent.ast(), attr=self.qn[-1], ctx=ctx)
 
         base = self.qn[0]
         if isinstance(base, str):
-            return gast.Name(base, ctx=ctx, annotation=None, type_comment=None)
+            return node(gast.Name, id=base, ctx=ctx, annotation=None, type_comment=None)
         elif isinstance(base, Literal):
-            return gast.Constant(base.value, kind=None)
+            return node(gast.Constant, value=base.value, kind=None)
         raise AssertionError('the constructor allows only str and Literal bases')
 
 

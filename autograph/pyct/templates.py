@@ -120,6 +120,9 @@ class _Filler(object):
     def fill(self, node):
         """The filled copy of encoded template node `node`: a node, or a list of statements."""
         name = node[0]
+        cls = _CLASSES.get(name)  # None for a name met first, and for the special ones
+        if cls is not None:
+            return self._copy_fields(node, cls)
         if name == 'Name':
             if node[1] in self.replacements:
                 value = self._take(node[1])
@@ -134,7 +137,8 @@ class _Filler(object):
         special = _SPECIAL.get(name)
         if special is not None:
             return special(self, node)
-        return self._copy_fields(node, _class(name))
+        cls = _CLASSES[name] = getattr(gast, name)
+        return self._copy_fields(node, cls)
 
     def _copy_fields(self, node, cls):
         new = cls.__new__(cls)
@@ -185,13 +189,16 @@ _SPECIAL = {
     'Attribute': lambda filler, node: filler._fill_named(node, 'attr'),
     'keyword': lambda filler, node: filler._fill_named(node, 'arg'),
 }
-_CLASSES = {}  # gast class name -> class
+# gast class name -> class, for the classes that fill copies without a special case
+_CLASSES = {}
+# gast class name -> class, for every class (the special cases make their nodes too)
+_ALL_CLASSES = {}
 
 
 def _class(name):
-    cls = _CLASSES.get(name)
+    cls = _ALL_CLASSES.get(name)
     if cls is None:
-        cls = _CLASSES[name] = getattr(gast, name)
+        cls = _ALL_CLASSES[name] = getattr(gast, name)
     return cls
 
 
