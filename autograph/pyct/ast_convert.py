@@ -234,10 +234,18 @@ def _located(values, outer):
     `outer` (a tuple in _LOCATION's order) where it has none, which are set in `values`."""
     loc = (values.get('lineno'), values.get('col_offset'), values.get('end_lineno'),
            values.get('end_col_offset'))
-    if None in loc:
+    if None not in loc:
+        return loc
+    if loc == _UNLOCATED:  # most generated nodes
+        loc = outer
+    else:
         loc = tuple(o if v is None else v for v, o in zip(loc, outer))
-        values.update(zip(_LOCATION, loc))
+    (values['lineno'], values['col_offset'], values['end_lineno'],
+     values['end_col_offset']) = loc
     return loc
+
+
+_UNLOCATED = (None, None, None, None)
 
 
 def _name_in_place(values, loc, push):
@@ -304,6 +312,12 @@ def gast_to_ast_in_place(node):
     pop = todo.pop
     while todo:
         n, outer = pop()
+        if n.__class__ is _GAST_NAME:  # a third of all nodes: its plan, inlined
+            values = n.__dict__
+            _located(values, outer)
+            n.__class__ = _AST_NAME
+            _name_in_place(values, None, None)
+            continue
         plan = plans.get(n.__class__, _MISSING_PLAN)
         if plan is _MISSING_PLAN:
             plan = _in_place_plan(n.__class__)
@@ -352,6 +366,117 @@ def gast_node(cls, **fields):
 def ast_to_gast(node):
     """`gast.ast_to_gast`, faster."""
     return _ToGast().visit(node)
+
+
+# ast class -> (gast class, the fields holding nodes to convert, special or None), or None for
+# a gast class (a node met again: converted already); see ast_to_gast_in_place
+_TO_GAST_PLANS = {}
+_GAST_PARAM = gast.Param
+_GAST_STORE = gast.Store
+
+
+def _to_gast_plan(cls):
+    if cls.__module__.startswith('gast'):
+        plan = None
+    else:
+        special = _TO_GAST_SPECIAL.get(cls)
+        fields = cls._fields
+        if cls is ast.arg:
+            target, fields = _GAST_NAME, ('annotation',)
+        else:
+            target = getattr(gast, cls.__name__)
+            if 'type_params' in target._fields and 'type_params' not in fields:
+                special = _add_type_params  # gast's, before Python 3.12
+        plan = (target, fields, special)
+    _TO_GAST_PLANS[cls] = plan
+    return plan
+
+
+def _arg_to_gast(values):
+    values['id'] = values.pop('arg')
+    values['ctx'] = _GAST_PARAM.__new__(_GAST_PARAM)
+
+
+def _except_handler_to_gast(values):
+    name = values.get('name')
+    if name:  # a str; gast's is a Name, without a location
+        values['name'] = gast_node(_GAST_NAME, id=name, ctx=_GAST_STORE.__new__(_GAST_STORE),
+                                   annotation=None, type_comment=None)
+
+
+def _add_type_params(values):
+    values['type_params'] = []
+
+
+_TO_GAST_SPECIAL = {ast.arg: _arg_to_gast, ast.ExceptHandler: _except_handler_to_gast}
+# ast classes that a tree's own nodes cannot become: contexts and operators (CPython's parser
+# shares one instance of each between all trees; gast has one per node) and the kinds that
+# gast translates specially on this Python version other than those above; they are copied
+_TO_GAST_COPIED = frozenset(
+    [c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.AST)
+     and not c._fields and issubclass(c, (ast.expr_context, ast.operator, ast.boolop,
+                                          ast.unaryop, ast.cmpop))]
+    + [c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.AST)
+       and c not in (ast.Name, ast.arg, ast.ExceptHandler, ast.FunctionDef,
+                     ast.AsyncFunctionDef, ast.ClassDef)
+       and _special_visit(_ToGast, c) is not None])
+
+
+def ast_to_gast_in_place(node):
+    """`ast_to_gast`, made of the ast tree's own nodes: the ast tree is consumed.
+
+    Each node's class becomes its gast class and the kinds that differ are adjusted
+    (a parameter becomes a Name, a Name gains gast's fields); contexts and operators, which
+    CPython's parser shares between trees, are copied. The same tree as ast_to_gast makes, in
+    half of its time (the 2,000-line growth function: 19.6 -> 9.5 ms).
+
+    Args:
+      node: an ast node from `ast.parse`, not shared with other trees (a tree that is kept
+        must be copied with ast_to_gast); it must not be used as ast afterwards.
+
+    Returns:
+      The gast node (`node` itself, unless it is copied).
+    """
+    copied = _TO_GAST_COPIED
+    if node.__class__ in copied:
+        return ast_to_gast(node)
+    plans = _TO_GAST_PLANS
+    todo = [node]
+    push = todo.append
+    pop = todo.pop
+    while todo:
+        n = pop()
+        values = n.__dict__
+        if n.__class__ is _AST_NAME:  # a third of all nodes: its plan, inlined
+            n.__class__ = _GAST_NAME
+            ctx = _GAST_CTX[values['ctx'].__class__]
+            values['ctx'] = ctx.__new__(ctx)
+            values['annotation'] = values['type_comment'] = None
+            continue
+        plan = plans.get(n.__class__, _MISSING_PLAN)
+        if plan is _MISSING_PLAN:
+            plan = _to_gast_plan(n.__class__)
+        if plan is None:
+            continue
+        target, fields, special = plan
+        n.__class__ = target
+        if special is not None:
+            special(values)
+        for field in fields:
+            value = values.get(field)
+            if type(value) is _list:
+                for k, item in enumerate(value):
+                    if isinstance(item, _AST):
+                        if item.__class__ in copied:
+                            value[k] = ast_to_gast(item)
+                        else:
+                            push(item)
+            elif isinstance(value, _AST):
+                if value.__class__ in copied:
+                    values[field] = ast_to_gast(value)
+                else:
+                    push(value)
+    return node
 
 
 def gast_to_ast(node):

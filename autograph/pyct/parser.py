@@ -406,7 +406,8 @@ def parse_entity(f):
     module_globals = getattr(f, '__globals__', None)
     linecache.checkcache(filename)  # an edited, reloaded file: its new lines (source_lines)
     node = None
-    if code.co_name == '<lambda>':
+    kept = code.co_name == '<lambda>'  # a lambda's ast node stays in its file's index
+    if kept:
         index = _file_lambdas(filename, module_globals)
         lambdas = index.get(code.co_firstlineno, ()) if index is not None else ()
         if lambdas:
@@ -426,4 +427,6 @@ def parse_entity(f):
                 ' is not registered in linecache; define the function in a file'
                 % (f.__qualname__, filename))
         node = _parse_fallback(f)
-    return ast_convert.ast_to_gast(node)
+        kept = False
+    # A tree parsed for this call alone becomes the gast tree; a kept one is copied.
+    return ast_convert.ast_to_gast(node) if kept else ast_convert.ast_to_gast_in_place(node)

@@ -37,7 +37,11 @@ class EntityInfo(object):
 def set_missing_locations(nodes, origin):
     """Gives generated nodes the location of the original node they replace.
 
-    User nodes keep their own locations; the walk stops at any node that has one.
+    Only the outermost generated nodes are located: the nodes inside them take their
+    location when the tree is compiled (ast_convert.gast_to_ast_in_place gives a node
+    without one its nearest located ancestor's, as ast.fix_missing_locations does), and
+    user nodes keep their own. Locating every generated node here walked all of the generated
+    code once per converted statement (a fifth of the control-flow converter's time).
 
     Args:
       nodes: a gast node or a list of nodes.
@@ -58,10 +62,10 @@ def set_missing_locations(nodes, origin):
         node = stack.pop()
         if not isinstance(node, gast.AST):
             continue
-        if node._attributes and getattr(node, 'lineno', None) is not None:
+        if node._attributes:  # a located kind of node: outermost on its path
+            if getattr(node, 'lineno', None) is None:
+                node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = loc
             continue
-        if node._attributes:
-            node.lineno, node.col_offset, node.end_lineno, node.end_col_offset = loc
         for field in node._fields:
             value = getattr(node, field, None)
             if isinstance(value, list):
@@ -151,7 +155,7 @@ class Base(traversal.NodeTransformer):
 
     def generic_visit(self, node):
         if not self.statements_only:
-            return self.transform_fields(node, node._fields)
+            return self.transform_fields(node, traversal.child_fields(node.__class__))
         return self.transform_fields(node, block_fields(node))
 
     def visit_block(self, nodes):

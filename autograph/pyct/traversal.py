@@ -4,7 +4,8 @@ The standard ones look up every field with `iter_fields` (a generator of `getatt
 find the visit method by name on every node, and route `Constant` through a compatibility
 shim for the deprecated `visit_Num`/`visit_Str`. Conversion walks each tree a dozen times, so
 that overhead was a third of it. These do the same work with the method looked up once per
-(visitor class, node class) and plain loops over `node._fields`.
+(visitor class, node class) and plain loops over the fields that may hold nodes (not a
+Name's id or a Constant's value).
 
 Semantics are those of `ast.NodeVisitor`, `ast.NodeTransformer`, `ast.walk` and
 `ast.iter_child_nodes`, except that a visitor's `visit_X` methods must be defined on its class
@@ -19,6 +20,39 @@ _AST = gast.AST
 _list = list
 
 
+# The fields that hold identifiers, constants, strings or ints (never a node) in gast trees:
+# a Name's id, a Constant's value, ... are a third of all fields. Listed by hand: gast's own
+# `_field_types` (gast >= 0.6) copy ast's, where an except handler's name is a str (a Name in
+# gast).
+_LEAF_FIELDS = {
+    'Name': ('id', 'type_comment'), 'Constant': ('value', 'kind'), 'Attribute': ('attr',),
+    'keyword': ('arg',), 'FunctionDef': ('name', 'type_comment'),
+    'AsyncFunctionDef': ('name', 'type_comment'), 'ClassDef': ('name',),
+    'Assign': ('type_comment',), 'For': ('type_comment',), 'AsyncFor': ('type_comment',),
+    'With': ('type_comment',), 'AsyncWith': ('type_comment',), 'AnnAssign': ('simple',),
+    'comprehension': ('is_async',), 'FormattedValue': ('conversion',),
+    'Global': ('names',), 'Nonlocal': ('names',), 'ImportFrom': ('module', 'level'),
+    'alias': ('name', 'asname'), 'MatchSingleton': ('value',), 'MatchAs': ('name',),
+    'MatchStar': ('name',), 'MatchMapping': ('rest',), 'MatchClass': ('kwd_attrs',),
+}
+
+
+def _compute_child_fields(cls):
+    leaf_fields = _LEAF_FIELDS.get(cls.__name__, ())
+    fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f not in leaf_fields)
+    return fields
+
+
+# node class -> its fields that may hold nodes (not in _LEAF_FIELDS), in field order
+_CHILD_FIELDS = {}
+
+
+def child_fields(cls):
+    """The fields of node class `cls` that may hold nodes, in field order (a tuple)."""
+    fields = _CHILD_FIELDS.get(cls)
+    return _compute_child_fields(cls) if fields is None else fields
+
+
 def iter_child_nodes(node):
     """Returns the direct child nodes of `node`, in field order (a list).
 
@@ -29,7 +63,8 @@ def iter_child_nodes(node):
       A list of nodes.
     """
     children = []
-    for field in node._fields:
+    fields = _CHILD_FIELDS.get(node.__class__)
+    for field in _compute_child_fields(node.__class__) if fields is None else fields:
         value = getattr(node, field, None)
         if type(value) is _list:
             for item in value:
@@ -77,7 +112,8 @@ def outermost(node, classes):
         if isinstance(n, classes):
             found.append(n)
             continue
-        for field in n._fields:
+        fields = _CHILD_FIELDS.get(n.__class__)
+        for field in _compute_child_fields(n.__class__) if fields is None else fields:
             value = getattr(n, field, None)
             if type(value) is _list:
                 for item in value:
@@ -121,22 +157,23 @@ def visit_list(visit, items):
     return new_values
 
 
-# Expression contexts and operators: node classes without fields, nothing below them.
-_FIELDLESS = frozenset(
+# Node classes that never have nodes below them: contexts, operators, constants, global,
+# nonlocal, import aliases, ...
+_CHILDLESS = frozenset(
     c for c in vars(gast).values()
-    if isinstance(c, type) and issubclass(
-        c, (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop))
-    and not c._fields)
+    if isinstance(c, type) and issubclass(c, _AST) and c.__module__.startswith('gast')
+    and not child_fields(c))
 
 
 def leaf_classes(cls):
-    """Returns the field-less node classes that the visitor class `cls` has no visit method for.
+    """Returns the childless node classes that the visitor class `cls` has no visit method for.
 
-    Visiting such a node does nothing (its generic visit has no fields to go through), so the
-    generic visits do not call `visit` on them at all: contexts and operators are a third of
-    all nodes.
+    Visiting such a node does nothing (its generic visit has no children to go through), so
+    the generic visits do not call `visit` on one that a field holds alone (contexts,
+    operators and constants are 40-47% of the nodes of a parsed module or function); the nodes
+    of a list (statements) are always visited.
     """
-    return frozenset(c for c in _FIELDLESS if not hasattr(cls, 'visit_' + c.__name__))
+    return frozenset(c for c in _CHILDLESS if not hasattr(cls, 'visit_' + c.__name__))
 
 
 class NodeVisitor(object):
@@ -148,7 +185,7 @@ class NodeVisitor(object):
 
     # Each subclass gets its own (see __init_subclass__); NodeVisitor has no visit_X method.
     _traversal_dispatch = {}
-    _traversal_leaves = _FIELDLESS
+    _traversal_leaves = _CHILDLESS
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -173,7 +210,8 @@ class NodeVisitor(object):
     def generic_visit(self, node):
         visit = self.visit
         leaves = self._traversal_leaves
-        for field in node._fields:
+        fields = _CHILD_FIELDS.get(node.__class__)
+        for field in _compute_child_fields(node.__class__) if fields is None else fields:
             value = getattr(node, field, None)
             if type(value) is _list:
                 for item in value:
@@ -187,7 +225,7 @@ class NodeTransformer(NodeVisitor):
     """`ast.NodeTransformer`, with the visit method cached per node class."""
 
     def generic_visit(self, node):
-        return self.transform_fields(node, node._fields)
+        return self.transform_fields(node, child_fields(node.__class__))
 
     def transform_fields(self, node, fields):
         """Visits the children in `fields` of `node`, replacing them with what visit returns.

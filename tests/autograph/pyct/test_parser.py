@@ -46,6 +46,14 @@ def test_lambdas_on_the_same_line_are_told_apart_by_position():
     assert parser.unparse(parser.parse_entity(second)).strip() == '(lambda x: (x * 2))'
 
 
+def test_a_def_s_tree_is_its_own_and_a_lambda_s_kept_tree_is_copied():
+    for fn, text in ((first, '(lambda x: (x + 1))'), (plain, None)):
+        node = parser.parse_entity(fn)
+        text = text or parser.unparse(node)
+        node.args.args[0].id = 'changed'
+        assert parser.unparse(parser.parse_entity(fn)).strip() == text.strip()
+
+
 def test_nested_function():
     def outer():
         def inner(y):
@@ -124,6 +132,22 @@ def test_source_filename_of_frozen_module():
     assert parser.source_filename(plain) == __file__
 
 
+_EVERY_SYNTAX = (
+    'def f(a, /, b=1, *c, d, e=2, **g):\n'
+    '    try:\n'
+    '        return [y + 1 for y in a if (lambda z, *, w=3: z)(y)]\n'
+    '    except ValueError as err:\n'
+    '        raise KeyError(b, key=err) from None\n'
+    'async def h(x: int, *args: str, **kw: "T") -> None:\n'
+    '    global q\n'
+    '    async with x as (y, z):\n'
+    '        async for a, *b in y:\n'
+    '            match a:\n'
+    '                case [1, *rest] | {"k": rest}: del b[0], z.w\n'
+    '                case C(p=p) if p: q = {**kw, p: not -p} @ (yield)\n'
+    '                case _: await (lambda: (i async for i in a))()\n')
+
+
 def test_fast_tree_conversions_build_what_gast_builds():
     import ast
     import inspect
@@ -140,6 +164,11 @@ def test_fast_tree_conversions_build_what_gast_builds():
     assert ast.dump(ast_convert.gast_to_ast(ours)) == ast.dump(gast.gast_to_ast(ours))
     assert ast.dump(ast_convert.gast_to_ast(ours), include_attributes=True) == ast.dump(
         tree, include_attributes=True)
+    fresh = ast.parse(inspect.getsource(cfg_builder) + _EVERY_SYNTAX)
+    assert gast.dump(ast_convert.ast_to_gast_in_place(fresh), include_attributes=True) == (
+        gast.dump(ast_convert.ast_to_gast(ast.parse(inspect.getsource(cfg_builder)
+                                                    + _EVERY_SYNTAX)), include_attributes=True))
+    assert isinstance(fresh, gast.Module) and not isinstance(fresh, ast.Module)
     in_place = ast_convert.gast_to_ast_in_place(ours)  # consumes `ours`
     assert ast.dump(in_place, include_attributes=True) == ast.dump(
         tree, include_attributes=True)
@@ -154,20 +183,7 @@ def test_gast_to_ast_fills_missing_locations_as_fix_missing_locations_does():
     from autograph.pyct import ast_convert
     from autograph.pyct import cfg_builder
 
-    source = inspect.getsource(cfg_builder) + (
-        'def f(a, /, b=1, *c, d, e=2, **g):\n'
-        '    try:\n'
-        '        return [y + 1 for y in a if (lambda z, *, w=3: z)(y)]\n'
-        '    except ValueError as err:\n'
-        '        raise KeyError(b, key=err) from None\n'
-        'async def h(x: int, *args: str, **kw: "T") -> None:\n'
-        '    global q\n'
-        '    async with x as (y, z):\n'
-        '        async for a, *b in y:\n'
-        '            match a:\n'
-        '                case [1, *rest] | {"k": rest}: del b[0], z.w\n'
-        '                case C(p=p) if p: q = {**kw, p: not -p} @ (yield)\n'
-        '                case _: await (lambda: (i async for i in a))()\n')
+    source = inspect.getsource(cfg_builder) + _EVERY_SYNTAX
     stripped = gast.ast_to_gast(ast.parse(source))
     for i, node in enumerate(gast.walk(stripped)):
         # some nodes lose their whole location, some only its start or its end: each

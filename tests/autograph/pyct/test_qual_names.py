@@ -115,3 +115,14 @@ def test_ast_builds_equivalent_expression():
     assert eval(code, {'a': B}) == 42
     store = qual_names.from_str('x').ast(ctx=gast.Store())
     assert isinstance(store.ctx, gast.Store)
+
+
+def test_the_nodes_of_one_name_share_its_qn():
+    node = qual_names.resolve(gast.parse('a.b = a.b + a.c + b\nb = a'))
+    qns = [anno.getanno(n, anno.Basic.QN) for n in gast.walk(node)
+           if anno.hasanno(n, anno.Basic.QN)]
+    by_text = {}
+    for qn in qns:
+        by_text.setdefault(str(qn), set()).add(id(qn))
+    assert sorted(by_text) == ['a', 'a.b', 'a.c', 'b']
+    assert all(len(ids) == 1 for ids in by_text.values())

@@ -3,6 +3,7 @@
 import gast
 
 from autograph.pyct import anno
+from autograph.pyct import ast_convert
 from autograph.pyct import naming
 from autograph.pyct import parser
 from autograph.pyct import templates
@@ -24,8 +25,12 @@ def test_generated_statements_get_the_location_of_what_they_replace():
     node = _PassToCall(_ctx()).visit(node)
     calls = node.body[1:]
     assert [c.lineno for c in calls] == [3, 3]
-    assert calls[0].value.func.lineno == 3 and calls[0].value.end_lineno == 3
     assert node.body[0].lineno == 2
+    # the nodes inside take it when compiled
+    assert getattr(calls[0].value.func, 'lineno', None) is None
+    tree = ast_convert.gast_to_ast(node)
+    assert tree.body[1].value.func.lineno == 3 and tree.body[1].value.end_lineno == 3
+    assert tree.body[1].value.func.col_offset == tree.body[1].col_offset
 
 
 def test_skip_annotation_leaves_a_subtree_alone():

@@ -52,3 +52,57 @@ def test_contexts_and_operators_are_visited_only_by_a_visitor_with_a_method_for_
     stores.visit(tree)
     assert stores.seen == ['Module', 'Assign', 'Name', 'Store!', 'BinOp', 'Name', 'UnaryOp',
                            'Name']
+
+
+class _RecorderOfConstants(_Recorder):
+
+    def visit_Constant(self, node):
+        self.seen.append('Constant!')
+        return node
+
+
+def test_constants_alone_in_a_field_are_visited_only_by_a_visitor_with_a_method_for_them():
+    tree = _tree('x = f(1) + 2')
+    plain = _Recorder()
+    plain.visit(tree)
+    # the call's argument list is visited, item by item; the constant of `+ 2` is not
+    assert plain.seen == ['Module', 'Assign', 'Name', 'BinOp', 'Call', 'Name', 'Constant']
+    constants = _RecorderOfConstants()
+    constants.visit(tree)
+    assert constants.seen == ['Module', 'Assign', 'Name', 'BinOp', 'Call', 'Name',
+                              'Constant!', 'Constant!']
+
+
+def test_the_fields_a_walk_skips_hold_no_node():
+    import ast
+    import inspect
+
+    from autograph.pyct import cfg_builder
+
+    # every syntax: a real module, and what it lacks
+    source = inspect.getsource(cfg_builder) + textwrap.dedent('''
+        async def h(x: int, *args, **kw) -> None:
+            global q
+            async with x as (y, z):
+                async for a, *b in y:
+                    match a:
+                        case [1, *rest] | {"k": rest, **others}: del b[0], z.w
+                        case C(p=p, r=[None]) as s if p: q = f"{kw!r:>{p}}"
+                        case _: await (lambda: (i async for i in a))()
+            try:
+                from .x import y as z
+            except (E, F) as err:
+                nonlocal m
+            v: int = [i for i in range(3)]
+            with v: pass
+            for w in v: pass
+    ''')
+    kinds = set()
+    for node in gast.walk(gast.ast_to_gast(ast.parse(source))):
+        kinds.add(type(node).__name__)
+        children = traversal.iter_child_nodes(node)
+        everything = [v for f in node._fields for v in (
+            getattr(node, f) if isinstance(getattr(node, f, None), list)
+            else [getattr(node, f, None)])]
+        assert children == [v for v in everything if isinstance(v, gast.AST)]
+    assert set(traversal._LEAF_FIELDS) <= kinds
