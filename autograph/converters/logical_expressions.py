@@ -3,6 +3,7 @@ chained comparisons and membership tests into `ag__.compare`, `ag__.in_` and `ag
 
 import gast
 
+from autograph.converters import named_expressions
 from autograph.pyct import gast_util
 from autograph.pyct import templates
 from autograph.pyct import transformer
@@ -37,9 +38,15 @@ class LogicalExpressionTransformer(transformer.Base):
         op = _BOOL_OPS[type(node.op)]
         # Right-associative chain: a and b and c -> and_(a, and_(b, c)).
         result = node.values[-1]
-        for value in reversed(node.values[:-1]):
-            result = templates.replace_as_expression(
-                op + '(lambda: left, lambda: right)', left=value, right=result)
+        for k in range(len(node.values) - 2, -1, -1):
+            value = node.values[k]
+            # The first operand is evaluated at once: where it assigns (`:=`), in place, as
+            # Python does (a lambda would keep the variable to itself). The others can be
+            # skipped: check_supported rejects assignments there.
+            template = (op + '(ag__.evaluated(left), lambda: right)'
+                        if k == 0 and named_expressions.assigns(value)
+                        else op + '(lambda: left, lambda: right)')
+            result = templates.replace_as_expression(template, left=value, right=result)
         return result
 
     def visit_Compare(self, node):

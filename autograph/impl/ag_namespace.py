@@ -13,6 +13,7 @@ from autograph.impl.function_wrappers import with_function_scope
 from autograph.operators import and_
 from autograph.operators import assert_stmt
 from autograph.operators import compare
+from autograph.operators import evaluated
 from autograph.operators import for_stmt
 from autograph.operators import fstring
 from autograph.operators import if_exp

@@ -20,6 +20,7 @@ from autograph.converters import directives
 from autograph.converters import functions
 from autograph.converters import lists
 from autograph.converters import logical_expressions
+from autograph.converters import named_expressions
 from autograph.converters import return_statements
 from autograph.converters import variables
 from autograph.impl import collector
@@ -113,22 +114,26 @@ for _feature in __future__.all_feature_names:
 # Converters that run before the analyses (they create the state variables the analyses
 # must see). After the analyses come control_flow, then conditional_expressions,
 # logical_expressions and variables (fused in one pass). The order is TensorFlow AutoGraph's.
-_BEFORE_ANALYSIS = (functions, directives, break_statements, asserts, continue_statements,
-                    return_statements, lists, call_trees)
+_BEFORE_ANALYSIS = (functions, directives, named_expressions, break_statements, asserts,
+                    continue_statements, return_statements, lists, call_trees)
 
 # Stands for "a loop with an else clause" among the node kinds of a tree (check_supported).
 LOOP_ELSE = 'loop-else'
 _LOOPS = frozenset((gast.While, gast.For))
 # Converters that leave a tree alone unless it has one of these kinds of node (as the
-# source was parsed; the converters before them add none): they are not run on other trees.
+# source was parsed; the converters before them add none but the noted ones): they are not
+# run on other trees.
 # A small function's first conversion then skips most of them (and their first run).
 # - directives, lists, call_trees: a call (a directive is a call, so is l.append; the calls
 #   that earlier converters generate, `ag__.*` and the function scope's, are left alone);
-# - break_statements: a break, or a loop `else` (moved after a loop without a break);
+# - named_expressions: an assignment expression (`:=`);
+# - break_statements: a break, or a loop `else` (moved after a loop without a break), or an
+#   assignment expression (named_expressions may add breaks);
 # - asserts, continue_statements, return_statements: their statement.
 _CONVERTER_KINDS = {
     directives: (gast.Call,),
-    break_statements: (gast.Break, LOOP_ELSE),
+    named_expressions: (gast.NamedExpr,),
+    break_statements: (gast.Break, LOOP_ELSE, gast.NamedExpr),
     asserts: (gast.Assert,),
     continue_statements: (gast.Continue,),
     return_statements: (gast.Return,),
@@ -155,7 +160,6 @@ _UNSUPPORTED = {
     gast.AsyncWith: 'async with',
     gast.AsyncFunctionDef: 'an async function',
     gast.Match: 'a match statement',
-    gast.NamedExpr: 'an assignment expression (:=)',
     gast.TryStar: 'try/except*',
     gast.TypeAlias: 'a type alias statement (PEP 695)',
 }
@@ -211,7 +215,46 @@ def check_supported(node, filename, kinds=None):
                 '%s at %s:%s is not supported' % (what, filename, getattr(n, 'lineno', '?')),
                 construct=what)
         stack.extend(traversal.iter_child_nodes(n))
+    if gast.NamedExpr in seen:
+        _check_named_expressions(node, filename)
     return names
+
+
+def _check_named_expressions(node, filename):
+    """Raises if an assignment expression is in an operand that the converted code evaluates
+    in a lambda of its own (a lambda's assignment would bind a variable of the lambda).
+
+    Evaluated in place, and supported: everywhere else, including the first operand of
+    `and`/`or`, the test of a conditional expression, and `if` and `while` tests made of
+    `and`/`or`/`not` (named_expressions).
+    """
+    skip = transformer.ConvAnno.SKIP
+    split = set()  # ids of the and/or nodes that named_expressions turns into nested ifs
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if anno.hasanno(n, skip):
+            continue
+        cls = type(n)
+        lazy, where = (), None
+        if cls is gast.If or cls is gast.While:
+            split.update(id(b) for b in named_expressions.split_tests(n.test))
+        elif cls is gast.BoolOp and id(n) not in split:
+            lazy, where = n.values[1:], 'an operand of `and`/`or` after the first'
+        elif cls is gast.IfExp:
+            lazy, where = (n.body, n.orelse), 'a branch of a conditional expression'
+        elif cls is gast.Compare and len(n.ops) > 1:
+            lazy, where = n.comparators[1:], 'a chained comparison after its first link'
+        elif cls is gast.Assert and n.msg is not None:
+            lazy, where = (n.msg,), 'the message of an assert'
+        for operand in lazy:
+            if named_expressions.assigns(operand):
+                what = 'an assignment expression (:=) in %s' % where
+                raise errors.UnsupportedSyntaxError(
+                    '%s at %s:%s is not supported' % (
+                        what, filename, getattr(operand, 'lineno', '?')),
+                    construct=what)
+        stack.extend(traversal.iter_child_nodes(n))
 
 
 def _is_generator(fn_node):

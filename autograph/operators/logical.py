@@ -24,6 +24,22 @@ def and_(a, b):
     return backend.cond(a_val, lambda: (b(),), lambda: (a_val,))[0]
 
 
+def evaluated(value):
+    """The left operand of `and_`/`or_` when the converter evaluated it in place.
+
+    An operand that assigns a variable (`(m := f()) and m.x`) is evaluated where Python
+    evaluates it, in the function: inside a lambda the assignment would bind a variable of the
+    lambda.
+
+    Args:
+        value: the operand's value.
+
+    Returns:
+        A function of no arguments returning `value`.
+    """
+    return lambda: value
+
+
 def or_(a, b):
     """Evaluates `a or b` lazily.
 

@@ -12,7 +12,7 @@ from autograph.errors import UnsupportedByBackendError
 class Symbol(enum.Enum):
     """A symbol that a converter generated, in the operators' `symbol_names`.
 
-    The converter that makes the symbol (return, break, continue) marks it; the control-flow
+    The converter that makes the symbol (return, break, continue, a loop else) marks it; the control-flow
     converter then passes the member instead of the generated name (`retval_`, `break_1`), so
     the operators recognise it by type and messages use the user's words: the values.
     """
@@ -21,6 +21,7 @@ class Symbol(enum.Enum):
     DO_RETURN = 'the return'
     BREAK = 'the break'
     CONTINUE = 'the continue'
+    LOOP_ELSE = "the loop's else"  # whether a loop ended by its test (named_expressions)
 
     def __str__(self):
         return self.value

@@ -841,3 +841,87 @@ def nonlocal_writer_called_in_staged_control_flow(x, n):
         if x < 0.0:
             pay(1.0)
     return total, count
+
+
+# --- assignment expressions (:=) ---------------------------------------------------------------
+# Beyond TensorFlow, whose AutoGraph cannot convert them (TF 2.21: "Please report this to the
+# TensorFlow team", then a symbolic tensor used as a Python bool).
+
+@case(-2, 1, 2, 5)
+def walrus_in_if_test(x):
+    if (y := x * 2) > 3:
+        x = y + 1
+    return x, y
+
+
+@case(0, 1, 5, 9)
+def walrus_in_while_test(x):
+    total = 0
+    while (x := x - 1) > 0:
+        total += x
+    return total, x
+
+
+@case(4, 30)
+def walrus_in_while_test_with_else(x):
+    total = 0
+    while (x := x - 1) > 0:
+        total += x
+        if total > 100:
+            break
+    else:
+        total = -total
+    return total, x
+
+
+@case(-1, 1, 3)
+def walrus_in_later_and_operand(x):
+    r = 0
+    if x > 0 and (m := x * 3) > 5:
+        r = m
+    return r
+
+
+@case(-4, 2, 7)
+def walrus_in_not_or_test(x):
+    if not (x > 5 or (k := x * x) < 3):
+        x = k - x
+    return x
+
+
+@case(1, 20, 45)
+def walrus_in_while_and_test(x):
+    steps = 0
+    while x > 2 and (r := x % 7) != 3:
+        x = x - r - 1
+        steps += 1
+    return steps, x
+
+
+@case(-3, 0, 6)
+def walrus_in_first_and_operand(x):
+    if (d := x - 1) > 0 and d > 2:  # evaluated where it stands (ag__.evaluated)
+        return d * 10
+    return d
+
+
+@case(-5, 3, 12)
+def walrus_in_chained_comparison_first_link(x):
+    if 0 < (k := x * 2) < 10:
+        x = k
+    return x
+
+
+@case(0, 3, 6)
+def walrus_in_loop_body_test(n):
+    s = 0
+    for i in range(n):
+        if (t := i * i) > 4:
+            s += t
+    return s
+
+
+@case([0, 1, 2, 3], [5], stageable=False)
+def walrus_in_comprehension(xs):
+    ys = [y for v in xs if (y := v * 2) > 2]
+    return ys, y

@@ -47,8 +47,11 @@ _FLOAT_MODS = ("8.0", "64.0")
 #   loops read them from a flat view, a negative index through the kernel.
 # - "module_helpers": module-level functions with their own control flow (an if, a while, a
 #   for over a Python range whose break depends on the argument), called like the helpers.
+# - "walrus": assignment expressions: `if (w := e) > c:` (w read in the branch), the same as
+#   the later operand of an `and`/`or` (`if c and (w := e) > d:`: nested ifs), and while
+#   loops that count in their test (`while (k := k + 1) <= n:`), sometimes with an `else`.
 FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged", "vectors",
-                      "lists", "module_helpers", "int_vectors", "int_matrices"))
+                      "lists", "module_helpers", "int_vectors", "int_matrices", "walrus"))
 ALL_FEATURES = FEATURES
 # What generated programs import for the "vectors" and "lists" features.
 _IMPORT = "from tests.fuzz.vector_ops import reduce_max, reduce_mean, reduce_sum, stack"
@@ -324,10 +327,29 @@ class Generator:
         rng = self.rng
         staged = rng.random() < 0.5
         self.staged_ctx += staged
-        self._emit(indent, "if {}:".format(self._staged_condition() if staged
-                                           else self._condition()))
+        condition = self._staged_condition() if staged else self._condition()
+        named = None
+        if "walrus" in self.features and rng.random() < 0.25:
+            # `(w := e) > c` alone, or as the later operand of `and`/`or`; w is read in the
+            # branch (where the test assigned it, whichever operand decided)
+            named = (self._fresh("w"), INT)
+            test = "({} := {}) {} {}".format(named[0], self._expr(INT, 1, wrap_ok=True),
+                                             rng.choice(("<", ">", ">=", "!=")),
+                                             self._simple(INT))
+            if rng.random() < 0.5:
+                condition = test
+            else:
+                op = rng.choice(("and", "or"))
+                condition = "{} {} {}".format(_paren(condition), op, test)
+                if op == "or":
+                    named = None  # the branch also runs where the test was not reached
+        self._emit(indent, "if {}:".format(condition))
+        if named is not None:
+            self.scope.readable.append(named)
         first = self._first_assign(indent + 1)
         self._block(indent + 1, rng.randint(1, 3), depth + 1)
+        if named is not None:
+            self.scope.readable.remove(named)
         for _ in range(rng.choice((0, 0, 1, 2))):
             self._emit(indent, "elif {}:".format(self._condition()))
             self._block(indent + 1, rng.randint(1, 2), depth + 1)
@@ -421,9 +443,13 @@ class Generator:
         rng = self.rng
         counter = self._fresh("k")
         bound, constant = self._bound()
+        named = "walrus" in self.features and rng.random() < 0.3
         self._emit(indent, "{} = 0".format(counter))
-        self._emit(indent, "while {} < {}:".format(counter, bound))
-        self._emit(indent + 1, "{} += 1".format(counter))
+        if named:  # the same counts, the increment in the test
+            self._emit(indent, "while ({0} := {0} + 1) <= {1}:".format(counter, bound))
+        else:
+            self._emit(indent, "while {} < {}:".format(counter, bound))
+            self._emit(indent + 1, "{} += 1".format(counter))
         self.scope.readable.append((counter, INT))
         self.loop_stack.append((constant, counter))
         self.staged_ctx += not constant
@@ -431,6 +457,9 @@ class Generator:
         self.staged_ctx -= not constant
         self.loop_stack.pop()
         self.scope.readable.remove((counter, INT))
+        if named and rng.random() < 0.3:  # runs when the test fails, not after a break
+            self._emit(indent, "else:")
+            self._stmt_assign(indent + 1, depth + 1)
 
     def _stmt_while_true(self, indent, depth):
         """`while True:` left by a break on its counter, tested first thing in the body."""

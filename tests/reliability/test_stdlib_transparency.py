@@ -30,7 +30,6 @@ _V = sys.version_info[:2]
 
 _GEN = 'a generator function (yield)'
 _GEN_FROM = 'a generator function (yield from)'
-_WALRUS = 'an assignment expression (:=)'
 _MATCH = 'a match statement'
 
 
@@ -38,10 +37,10 @@ def _expected_unconvertible():
     """The functions that run unconverted, and the construct the warning must name.
 
     Generators are not converted (a staged loop cannot suspend): 21 functions on every
-    version. `:=` is not converted (its binding escapes comprehension scopes, which the
-    converter's variable analysis does not model); the stdlib adopts it over the versions:
-    0, 3, 2 and 4 functions on 3.10, 3.11, 3.12 and 3.13. `match` is not converted (its
-    patterns bind names on paths the converter cannot stage): statistics.kde on 3.13.
+    version. `match` is not converted (its patterns bind names on paths the converter cannot
+    stage): statistics.kde on 3.13. The uses of `:=` that the stdlib adopts over the versions
+    (0, 3, 2 and 4 functions of these modules on 3.10, 3.11, 3.12 and 3.13: in `if` and
+    `while` tests and a generator expression) are converted.
     """
     expected = {
         'difflib': {
@@ -60,15 +59,8 @@ def _expected_unconvertible():
         },
         'heapq': {'merge': _GEN_FROM},
     }
-    if _V == (3, 11):
-        expected['statistics'].update({'correlation': _WALRUS, 'linear_regression': _WALRUS})
-    if _V >= (3, 11):
-        expected['statistics']['_ss'] = _WALRUS
-    if _V >= (3, 12):
-        expected['shlex'] = {'_print_tokens': _WALRUS}
     if _V >= (3, 13):
-        expected['statistics'].update({'_newton_raphson': _WALRUS, 'kde': _MATCH})
-        expected['fractions'] = {'Fraction.__format__': _WALRUS}
+        expected['statistics']['kde'] = _MATCH
     return expected
 
 

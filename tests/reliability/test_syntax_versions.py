@@ -112,27 +112,50 @@ def caller(xs):
         'not supported.%s' % (path, path, _TAIL)]
 
 
-# -- walrus (3.8+) ---------------------------------------------------------------------------
+# -- walrus (3.8+): converted, except where converted code would evaluate it lazily ----------
 
-def test_walrus_is_reported_unconvertible(tmp_path):
-    module, path = _module(tmp_path, '''
+def test_walrus_converts_faithfully(tmp_path):
+    module, _ = _module(tmp_path, '''
 def first_long(words, n):
     if (k := len(words)) > n:
         return [w for w in words if len(w) > n], k
     return k
+
+def drain(items):
+    out = []
+    while (item := items.pop() if items else None) is not None:
+        out.append(item)
+    return out, item
 ''')
-    _assert_reported(module.first_long, path, 2, 'an assignment expression (:=)', 3)
-    assert ag.convert(module.first_long)(['ab', 'abcd', 'x'], 2) == (['abcd'], 3)
-    assert ag.convert(module.first_long)(['ab'], 2) == 1
+    converted, messages = _convert_recording(module.first_long)
+    assert converted is not module.first_long and messages == []
+    assert converted(['ab', 'abcd', 'x'], 2) == (['abcd'], 3)
+    assert converted(['ab'], 2) == 1
+    converted, messages = _convert_recording(module.drain)
+    assert converted is not module.drain and messages == []
+    assert converted([1, 2, 3]) == module.drain([1, 2, 3]) == ([3, 2, 1], None)
 
 
-def test_walrus_in_a_lambda_is_reported(tmp_path):
-    module, path = _module(tmp_path, '''
+def test_walrus_in_a_lambda_binds_in_the_lambda(tmp_path):
+    module, _ = _module(tmp_path, '''
 f = (lambda x:
      (y := x + 1) * y)
 ''')
-    _assert_reported(module.f, path, 2, 'an assignment expression (:=)', 3)
-    assert ag.convert(module.f)(2) == 9
+    converted, messages = _convert_recording(module.f)
+    assert converted is not module.f and messages == []
+    assert converted(2) == module.f(2) == 9
+
+
+def test_walrus_in_a_lazy_operand_is_reported(tmp_path):
+    module, path = _module(tmp_path, '''
+def pick(x):
+    y = 0
+    z = (x + 1) if x > 0 else (y := -x)
+    return z + y
+''')
+    _assert_reported(module.pick, path, 2, 'an assignment expression (:=) in a branch of a '
+                     'conditional expression', 4)
+    assert ag.convert(module.pick)(3) == 4 and ag.convert(module.pick)(-3) == 6
 
 
 # -- positional-only parameters (3.8+): converted -------------------------------------------

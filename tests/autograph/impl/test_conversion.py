@@ -30,8 +30,9 @@ UNSUPPORTED = [
     ('gen', 'def gen():\n    yield 1\n', 'a generator function (yield) at <test gen>:2'),
     ('gen2', 'def gen2():\n    yield from ()\n',
      'a generator function (yield from) at <test gen2>:2'),
-    ('walrus', 'def walrus(x):\n    if (y := x):\n        return y\n',
-     'an assignment expression (:=) at <test walrus>:2'),
+    ('walrus', 'def walrus(x):\n    return x or (y := 1) + y\n',
+     'an assignment expression (:=) in an operand of `and`/`or` after the first at '
+     '<test walrus>:2'),
     ('matcher', 'def matcher(x):\n    match x:\n        case 1:\n            return 2\n',
      'a match statement at <test matcher>:2'),
     ('coro', 'async def coro():\n    pass\n', 'an async function at <test coro>:1'),

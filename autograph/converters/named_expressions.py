@@ -1,0 +1,172 @@
+"""Places the assignment expressions (`:=`) of loop and branch tests where they bind.
+
+Converted code evaluates some operands in functions of their own: a `while` test in
+`loop_test`, and the operands of `and`/`or` after the first in lambdas (`ag__.and_(lambda: a,
+lambda: b)`). An assignment expression there would bind a variable of that function, and a
+staged loop's condition cannot change the loop variables anyway. So:
+
+- A `while` test that assigns becomes the first statement of the body, where the loop
+  variables change::
+
+      while (chunk := read()):           while True:
+          body                     ->        if not (chunk := read()):
+                                                 break
+                                             body
+
+  A loop `else` runs when the test fails, not after a `break`: then a flag records how the
+  loop ended (`else_ = False`; set before the generated `break`; `if else_: orelse` after the
+  loop). `break_statements` then lowers the `break`s as for any loop.
+- An `if` test `a and b` (`or`, `not`, nested) whose later operand assigns becomes nested
+  `if`s, each testing one operand where the statement stands (the branch that both outcomes
+  share is repeated)::
+
+      if a and (m := f(a)):              if a:
+          body                     ->        if (m := f(a)):
+      else:                                      body
+          orelse                             else:
+                                                 orelse
+                                         else:
+                                             orelse
+
+Python evaluates the same operands in the same order and runs the same statements. Elsewhere
+an assignment expression is evaluated where it stands, as Python evaluates it (`if` tests, the
+first operand of `and`/`or`, which logical_expressions then evaluates in place, call
+arguments, comprehensions); `conversion.check_supported` rejects the remaining lazy places.
+"""
+
+import copy
+
+import gast
+
+from autograph.operators.variables import Symbol
+from autograph.pyct import templates
+from autograph.pyct import transformer
+from autograph.pyct import traversal
+
+
+def assigns(node):
+    """Whether `node` contains an assignment expression that binds in the enclosing function.
+
+    One in a lambda binds in the lambda; one in a comprehension binds outside of it.
+
+    Args:
+      node: a gast expression.
+
+    Returns:
+      A bool.
+    """
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.NamedExpr):
+            return True
+        if not isinstance(n, gast.Lambda):
+            stack.extend(traversal.iter_child_nodes(n))
+    return False
+
+
+def splits(test):
+    """Whether the `if` test `test` becomes nested `if`s: an operand of `and`/`or` after the
+    first (in `test`, its `not` operand, or such an operand's) assigns.
+
+    Args:
+      test: a gast expression.
+
+    Returns:
+      A bool.
+    """
+    while isinstance(test, gast.UnaryOp) and isinstance(test.op, gast.Not):
+        test = test.operand
+    if not isinstance(test, gast.BoolOp):
+        return False
+    return (any(assigns(v) for v in test.values[1:])
+            or any(splits(v) for v in test.values))
+
+
+def split_tests(test):
+    """The `and`/`or` nodes whose operands nested `if`s test one by one (see `splits`).
+
+    Args:
+      test: the test of an `if` or `while`.
+
+    Returns:
+      A list of gast BoolOp nodes.
+    """
+    found = []
+    stack = [test]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.UnaryOp) and isinstance(n.op, gast.Not):
+            stack.append(n.operand)
+        elif isinstance(n, gast.BoolOp):
+            found.append(n)
+            stack.extend(n.values)
+    return found
+
+
+def _split_if(node):
+    """`node` (an If whose test `splits`) as nested ifs testing one operand each."""
+    test = node.test
+    if not splits(test):
+        return node
+    if isinstance(test, gast.UnaryOp):  # `if not t: a else: b` is `if t: b else: a`
+        node.test, node.body, node.orelse = test.operand, node.orelse or [gast.Pass()], \
+            node.body
+        return _split_if(node)
+    first, rest = test.values[0], test.values[1:]
+    rest = rest[0] if len(rest) == 1 else gast.BoolOp(op=test.op, values=rest)
+    # `a and b` is false where `a` is: there, the `else` branch (and the same where `b` is);
+    # `a or b` is true where `a` is.
+    if isinstance(test.op, gast.And):
+        inner = gast.If(test=rest, body=node.body, orelse=copy.deepcopy(node.orelse))
+        outer = gast.If(test=first, body=[_split_if(inner)], orelse=node.orelse)
+    else:
+        inner = gast.If(test=rest, body=copy.deepcopy(node.body), orelse=node.orelse)
+        outer = gast.If(test=first, body=node.body, orelse=[_split_if(inner)])
+    for new in (inner, outer):
+        transformer.set_missing_locations(new, node)
+    return _split_if(outer)
+
+
+class NamedExpressionTransformer(transformer.Base):
+    """Moves `:=` out of `while` tests and lazy `if` operands (see the module docstring)."""
+
+    statements_only = True
+
+    def visit_ClassDef(self, node):
+        return node
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        return _split_if(node)
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        if not assigns(node.test):
+            return node
+        test, node.test = node.test, gast.Constant(value=True, kind=None)
+        if not node.orelse:
+            check = templates.replace('if not test:\n    break', test=test)
+            node.body = [_split_if(check[0])] + node.body
+            return node
+        flag = self.ctx.namer.new_symbol('else_')
+        self.ctx.generated_symbols[flag] = Symbol.LOOP_ELSE
+        check = templates.replace('if not test:\n    flag = True\n    break', test=test,
+                                  flag=flag)
+        node.body = [_split_if(check[0])] + node.body
+        orelse, node.orelse = node.orelse, []
+        return (templates.replace('flag = False', flag=flag) + [node]
+                + templates.replace('if flag:\n    orelse', flag=flag, orelse=orelse))
+
+
+def transform(node, ctx):
+    """Moves the `:=` tests of a tree's while loops into their bodies.
+
+    Args:
+      node: a gast tree.
+      ctx: transformer.EntityInfo.
+
+    Returns:
+      The converted tree.
+    """
+    return NamedExpressionTransformer(ctx).visit(node)
