@@ -120,6 +120,7 @@ _BEFORE_ANALYSIS = (functions, directives, named_expressions, break_statements, 
 # Stands for "a loop with an else clause" among the node kinds of a tree (check_supported).
 LOOP_ELSE = 'loop-else'
 _LOOPS = frozenset((gast.While, gast.For))
+_NAME = gast.Name
 # Converters that leave a tree alone unless it has one of these kinds of node (as the
 # source was parsed; the converters before them add none but the noted ones): they are not
 # run on other trees.
@@ -203,6 +204,12 @@ def check_supported(node, filename, kinds=None):
             continue
         if anno.hasanno(n, skip):
             names |= naming.collect_names(n)
+            continue
+        if cls is _NAME:  # a third of all nodes: add_names and the rest, inlined
+            names.add(n.id)
+            seen.add(n.ctx.__class__)  # its context, which the walk would meet next
+            if n.annotation is not None:  # a parameter's
+                stack.append(n.annotation)
             continue
         naming.add_names(n, names)
         if cls in _LOOPS and n.orelse:
