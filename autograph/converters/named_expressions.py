@@ -34,8 +34,6 @@ first operand of `and`/`or`, which logical_expressions then evaluates in place, 
 arguments, comprehensions); `conversion.check_supported` rejects the remaining lazy places.
 """
 
-import copy
-
 import gast
 
 from autograph.operators.variables import Symbol
@@ -113,6 +111,7 @@ def _split_if(node):
         node.test, node.body, node.orelse = test.operand, node.orelse or [gast.Pass()], \
             node.body
         return _split_if(node)
+    import copy  # pylint: disable=g-import-not-at-top  # rarely needed: not imported with autograph
     first, rest = test.values[0], test.values[1:]
     rest = rest[0] if len(rest) == 1 else gast.BoolOp(op=test.op, values=rest)
     # `a and b` is false where `a` is: there, the `else` branch (and the same where `b` is);
