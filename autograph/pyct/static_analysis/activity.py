@@ -66,9 +66,10 @@ class ActivityAnalyzer(traversal.NodeTransformer):
         self._nonlocal_writers = [{}]
 
     def visit(self, node):
-        method = getattr(self, 'visit_' + node.__class__.__name__, None)
-        if method is not None:
-            return method(node)
+        # the visit method of the node's class, found once per class (traversal)
+        method = self._traversal_dispatch.get(node.__class__) or self.method_for(node.__class__)
+        if method is not _GENERIC_VISIT:
+            return method(self, node)
         if isinstance(node, gast.stmt):
             # Any statement without special rules (including syntax newer than this
             # module) is analyzed as a whole.
@@ -571,6 +572,10 @@ class ActivityAnalyzer(traversal.NodeTransformer):
         node = self.generic_visit(node)
         self._track_pattern_capture(node.rest)
         return node
+
+
+# what method_for gives a node class that ActivityAnalyzer has no visit method for
+_GENERIC_VISIT = ActivityAnalyzer.generic_visit
 
 
 def resolve(node, context, parent_scope=None):
