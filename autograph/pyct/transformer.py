@@ -115,7 +115,6 @@ class State(object):
 # Fields that hold statements; statement-only transformers descend into these alone.
 _BLOCK_FIELDS = frozenset({'body', 'orelse', 'finalbody', 'handlers', 'cases'})
 _BLOCK_FIELDS_OF = {}  # node class -> its fields in _BLOCK_FIELDS, in field order
-_dispatch = traversal.NodeVisitor.visit  # the visit method of the node's class
 
 
 def block_fields(node):
@@ -148,7 +147,9 @@ class Base(traversal.NodeTransformer):
         annos = getattr(node, '___pyct_anno', None)
         if annos and annos.get(_SKIP):
             return node
-        result = _dispatch(self, node)
+        # traversal.NodeVisitor.visit, inlined (a call less per node)
+        method = self._traversal_dispatch.get(node.__class__) or self.method_for(node.__class__)
+        result = method(self, node)
         if result is not node and result is not None and isinstance(node, gast.stmt):
             set_missing_locations(result, node)
         return result
