@@ -347,15 +347,7 @@ class AstToCfg(traversal.NodeVisitor):
         if isinstance(node, gast.expr):
             # An expression matters only for the lambdas in it (each gets its own graph):
             # find them, in the order a visit would, without visiting every node.
-            stack = traversal.iter_child_nodes(node)
-            stack.reverse()
-            while stack:
-                n = stack.pop()
-                if n.__class__ is gast.Lambda:
-                    self.visit_Lambda(n)
-                    continue
-                children = traversal.iter_child_nodes(n)
-                children.reverse()
-                stack.extend(children)
+            for lambda_node in reversed(traversal.outermost(node, gast.Lambda)):
+                self.visit_Lambda(lambda_node)
             return
         super(AstToCfg, self).generic_visit(node)

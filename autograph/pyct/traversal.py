@@ -102,7 +102,8 @@ def outermost(node, classes):
 
     Returns:
       A list of the nodes of `classes` that have no ancestor of `classes` below `node`,
-      in no particular order.
+      the last first: the walk goes depth first from the last child, so the list is the
+      reverse of the order in which a visit meets them.
     """
     found = []
     stack = iter_child_nodes(node)

@@ -106,3 +106,13 @@ def test_the_fields_a_walk_skips_hold_no_node():
             else [getattr(node, f, None)])]
         assert children == [v for v in everything if isinstance(v, gast.AST)]
     assert set(traversal._LEAF_FIELDS) <= kinds
+
+
+def test_outermost_lists_what_it_finds_last_first():
+    tree = _tree('f(lambda: 1, [g(lambda: 2), {3: lambda: (lambda: 4)}], k=lambda: 5)')
+    found = traversal.outermost(tree, gast.Lambda)
+    # the four outer lambdas, last in the source first; the one inside is not listed
+    columns = [n.col_offset for n in found]
+    assert len(found) == 4 and columns == sorted(columns, reverse=True)
+    assert [found[0].body.value, found[2].body.value, found[3].body.value] == [5, 2, 1]
+    assert isinstance(found[1].body, gast.Lambda)
