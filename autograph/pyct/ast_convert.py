@@ -416,6 +416,9 @@ _TO_GAST_SPECIAL = {ast.arg: _arg_to_gast, ast.ExceptHandler: _except_handler_to
 # ast classes that a tree's own nodes cannot become: contexts and operators (CPython's parser
 # shares one instance of each between all trees; gast has one per node) and the kinds that
 # gast translates specially on this Python version other than those above; they are copied
+# (the names of the classes _ToGast has a visit method for: a cheap test first, at import)
+_TO_GAST_VISITED = frozenset(name[6:] for klass in _ToGast.__mro__ for name in vars(klass)
+                             if name.startswith('visit_'))
 _TO_GAST_COPIED = frozenset(
     [c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.AST)
      and not c._fields and issubclass(c, (ast.expr_context, ast.operator, ast.boolop,
@@ -423,7 +426,7 @@ _TO_GAST_COPIED = frozenset(
     + [c for c in vars(ast).values() if isinstance(c, type) and issubclass(c, ast.AST)
        and c not in (ast.Name, ast.arg, ast.ExceptHandler, ast.FunctionDef,
                      ast.AsyncFunctionDef, ast.ClassDef)
-       and _special_visit(_ToGast, c) is not None])
+       and c.__name__ in _TO_GAST_VISITED and _special_visit(_ToGast, c) is not None])
 
 
 def ast_to_gast_in_place(node):
