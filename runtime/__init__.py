@@ -5,43 +5,46 @@ __version__ = "0.1.0"  # of the distribution autograph-standalone, as autograph.
 import types as _types
 
 import autograph
+from autograph.impl import collector as _collector
 
-from runtime import context
-from runtime import dtypes
-from runtime import errors as _errors
-from runtime.context import executing_eagerly
-from runtime.context import init_scope
-from runtime.control_flow import cond
-from runtime.control_flow import while_loop
-from runtime.dtypes import DType
-from runtime.dtypes import as_dtype
-from runtime.dtypes import bool  # noqa: A004 - TensorFlow's name
-from runtime.dtypes import float16
-from runtime.dtypes import float32
-from runtime.dtypes import float64
-from runtime.dtypes import int8
-from runtime.dtypes import int16
-from runtime.dtypes import int32
-from runtime.dtypes import int64
-from runtime.dtypes import string
-from runtime.dtypes import uint8
-from runtime.graph import Graph
-from runtime.module import Module
-from runtime.ops import array_ops as _array
-from runtime.ops import io_ops as _io
-from runtime.ops import math_ops as _math
-from runtime.ops import random_ops as _random
-from runtime.ops import reduction_ops as _reduction
-from runtime.ops import state_ops as _state  # noqa: F401 - registers the state ops
-from runtime.ops.switch_case import switch_case
-from runtime.tensor import Tensor
-from runtime.tensor import TensorShape
-from runtime.tensor import TensorSpec
-from runtime.tensor import constant
-from runtime.tensor import convert_to_tensor
-from runtime.tensor import is_tensor
-from runtime.tensor_array import TensorArray
-from runtime.variables import Variable
+# The imports run with the cyclic garbage collector paused (see autograph/__init__.py).
+with _collector.paused():
+    from runtime import context
+    from runtime import dtypes
+    from runtime import errors as _errors
+    from runtime.context import executing_eagerly
+    from runtime.context import init_scope
+    from runtime.control_flow import cond
+    from runtime.control_flow import while_loop
+    from runtime.dtypes import DType
+    from runtime.dtypes import as_dtype
+    from runtime.dtypes import bool  # noqa: A004 - TensorFlow's name
+    from runtime.dtypes import float16
+    from runtime.dtypes import float32
+    from runtime.dtypes import float64
+    from runtime.dtypes import int8
+    from runtime.dtypes import int16
+    from runtime.dtypes import int32
+    from runtime.dtypes import int64
+    from runtime.dtypes import string
+    from runtime.dtypes import uint8
+    from runtime.graph import Graph
+    from runtime.module import Module
+    from runtime.ops import array_ops as _array
+    from runtime.ops import io_ops as _io
+    from runtime.ops import math_ops as _math
+    from runtime.ops import random_ops as _random
+    from runtime.ops import reduction_ops as _reduction
+    from runtime.ops import state_ops as _state  # noqa: F401 - registers the state ops
+    from runtime.ops.switch_case import switch_case
+    from runtime.tensor import Tensor
+    from runtime.tensor import TensorShape
+    from runtime.tensor import TensorSpec
+    from runtime.tensor import constant
+    from runtime.tensor import convert_to_tensor
+    from runtime.tensor import is_tensor
+    from runtime.tensor_array import TensorArray
+    from runtime.variables import Variable
 
 newaxis = None
 
@@ -151,21 +154,22 @@ errors = _namespace("errors", "The typed errors (tf.errors).", OpError=_errors.O
                     FailedPreconditionError=_errors.FailedPreconditionError)
 debugging = _namespace("debugging", "Assertions (tf.debugging).", Assert=_io.Assert)
 
-from runtime import config  # noqa: E402 - tf.config (run_functions_eagerly, ...)
-from runtime.gradients import GradientTape  # noqa: E402
-from runtime.gradients import UnconnectedGradients  # noqa: E402
-from runtime.gradients import custom_gradient  # noqa: E402
-from runtime.gradients import stop_gradient  # noqa: E402
-from runtime import optimizers  # noqa: E402 - tf.optimizers.SGD, tf.optimizers.Adam
-from runtime import nest  # noqa: E402 - tf.nest (map_structure, flatten, ...)
-from runtime.functional_ops import map_fn  # noqa: E402
-from runtime.functional_ops import scan  # noqa: E402
-from runtime.ops.linalg_ops import clip_by_value  # noqa: E402
-from runtime.ops.linalg_ops import einsum  # noqa: E402
-from runtime.ops.linalg_ops import one_hot  # noqa: E402
-from runtime.function import function  # noqa: E402
+with _collector.paused():
+    from runtime import config  # noqa: E402 - tf.config (run_functions_eagerly, ...)
+    from runtime.gradients import GradientTape  # noqa: E402
+    from runtime.gradients import UnconnectedGradients  # noqa: E402
+    from runtime.gradients import custom_gradient  # noqa: E402
+    from runtime.gradients import stop_gradient  # noqa: E402
+    from runtime import optimizers  # noqa: E402 - tf.optimizers.SGD, tf.optimizers.Adam
+    from runtime import nest  # noqa: E402 - tf.nest (map_structure, flatten, ...)
+    from runtime.functional_ops import map_fn  # noqa: E402
+    from runtime.functional_ops import scan  # noqa: E402
+    from runtime.ops.linalg_ops import clip_by_value  # noqa: E402
+    from runtime.ops.linalg_ops import einsum  # noqa: E402
+    from runtime.ops.linalg_ops import one_hot  # noqa: E402
+    from runtime.function import function  # noqa: E402
 
-from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
+    from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
 
 __all__ = ['DType', 'GradientTape', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape',
            'TensorSpec', 'UnconnectedGradients', 'Variable', 'abs', 'add', 'add_n', 'argmax',

@@ -92,3 +92,32 @@ def test_conversion_and_trace_restore_the_collector(restore_gc):
     assert ag.convert(_fresh_function(), strict=True)(1) == 2
     assert int(tf.function(lambda x: x - 1)(tf.constant(3)).numpy()) == 2
     assert not gc.isenabled()
+
+
+_IMPORT_SCRIPT = '''
+import gc, sys
+{before}
+try:
+    import runtime
+except ImportError as e:
+    print("ImportError", e.name if e.name else "")
+print(gc.isenabled())
+'''
+
+
+@pytest.mark.parametrize("before, expected", [
+    ("", "True"),
+    ("gc.disable()", "False"),  # the user's choice stands
+    # an import that fails half way (a module of the package missing) still restores it
+    ("sys.modules['runtime.tensor_array'] = None", "ImportError runtime.tensor_array\nTrue"),
+])
+def test_importing_the_packages_restores_the_collector(before, expected):
+    import os  # pylint: disable=g-import-not-at-top
+    import subprocess  # pylint: disable=g-import-not-at-top
+    import sys  # pylint: disable=g-import-not-at-top
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))))
+    env = dict(os.environ, PYTHONPATH=root)
+    done = subprocess.run([sys.executable, "-c", _IMPORT_SCRIPT.format(before=before)],
+                          capture_output=True, text=True, env=env, timeout=120, check=True)
+    assert done.stdout.strip().startswith(expected), done.stdout
