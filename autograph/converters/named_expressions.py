@@ -28,6 +28,11 @@ staged loop's condition cannot change the loop variables anyway. So:
                                          else:
                                              orelse
 
+- The whole value of an assignment, a `return` or an expression statement that is such an
+  `and`/`or`, or a conditional expression with such an operand, becomes statements that
+  assign a new name (`value_ = a; if not value_: value_ = (m := f(a))`, then `z = value_`),
+  each operand's truth tested once, as Python tests it.
+
 Python evaluates the same operands in the same order and runs the same statements. Elsewhere
 an assignment expression is evaluated where it stands, as Python evaluates it (`if` tests, the
 first operand of `and`/`or`, which logical_expressions then evaluates in place, call
@@ -127,6 +132,69 @@ def _split_if(node):
     return _split_if(outer)
 
 
+def lowers(value):
+    """Whether the whole value of an assignment, `return` or expression statement becomes
+    statements: an `and`/`or` or conditional expression in it (through the operands of others)
+    has an operand that converted code would evaluate lazily and that assigns.
+
+    Args:
+      value: a gast expression.
+
+    Returns:
+      A bool.
+    """
+    if isinstance(value, gast.BoolOp):
+        return (any(assigns(v) for v in value.values[1:])
+                or any(lowers(v) for v in value.values))
+    if isinstance(value, gast.IfExp):
+        return (assigns(value.body) or assigns(value.orelse) or splits(value.test)
+                or lowers(value.body) or lowers(value.orelse))
+    return False
+
+
+def lowered_values(value):
+    """The and/or and conditional-expression nodes that `_lower` turns into statements, with
+    the and/or nodes of their tests that `_split_if` does (see `lowers`).
+
+    Args:
+      value: the whole value of a statement.
+
+    Returns:
+      A list of gast nodes.
+    """
+    found = []
+    stack = [value]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, gast.BoolOp):
+            found.append(n)
+            stack.extend(n.values)
+        elif isinstance(n, gast.IfExp):
+            found.append(n)
+            found.extend(split_tests(n.test))
+            stack.extend((n.body, n.orelse))
+    return found
+
+
+def _lower(value, target):
+    """Statements that assign `value` to the name `target` (a str), evaluating `and`/`or` and
+    conditional expressions as Python does: `t = a; if not t: t = b` for `t = a or b`, each
+    operand's truth tested once."""
+    if isinstance(value, gast.BoolOp):
+        first, rest = value.values[0], value.values[1:]
+        rest = rest[0] if len(rest) == 1 else gast.BoolOp(op=value.op, values=rest)
+        template = ('if target:\n    rest' if isinstance(value.op, gast.And)
+                    else 'if not target:\n    rest')
+        return _lower(first, target) + templates.replace(
+            template, target=target, rest=_lower(rest, target))
+    if isinstance(value, gast.IfExp):
+        branch = templates.replace('if test:\n    body\nelse:\n    orelse', test=value.test,
+                                   body=_lower(value.body, target),
+                                   orelse=_lower(value.orelse, target))
+        return [_split_if(branch[0])]
+    return templates.replace('target = value', target=target, value=value)
+
+
 class NamedExpressionTransformer(transformer.Base):
     """Moves `:=` out of `while` tests and lazy `if` operands (see the module docstring)."""
 
@@ -138,6 +206,38 @@ class NamedExpressionTransformer(transformer.Base):
     def visit_If(self, node):
         self.generic_visit(node)
         return _split_if(node)
+
+    def _lowered(self, node, make):
+        """`node`'s value as statements that assign a new name, then `make(name)`."""
+        if node.value is None or not lowers(node.value):
+            return node
+        name = self.ctx.namer.new_symbol('value_')
+        self.ctx.generated_symbols[name] = Symbol.OPERATOR_VALUE
+        statements = _lower(node.value, name)
+        last = make(name)
+        if last is not None:
+            statements.append(last)
+        for statement in statements:
+            transformer.set_missing_locations(statement, node)
+        return statements
+
+    def visit_Assign(self, node):
+        def assign(name):
+            node.value = templates.replace_as_expression('name', name=name)
+            return node
+        return self._lowered(node, assign)
+
+    def visit_AnnAssign(self, node):
+        def assign(name):
+            node.value = templates.replace_as_expression('name', name=name)
+            return node
+        return self._lowered(node, assign)
+
+    def visit_Return(self, node):
+        return self._lowered(node, lambda name: templates.replace('return name', name=name)[0])
+
+    def visit_Expr(self, node):
+        return self._lowered(node, lambda name: None)
 
     def visit_While(self, node):
         self.generic_visit(node)

@@ -227,6 +227,10 @@ def check_supported(node, filename, kinds=None):
     return names
 
 
+# The statements whose whole value named_expressions can make into statements.
+_VALUE_STATEMENTS = frozenset((gast.Assign, gast.AnnAssign, gast.Return, gast.Expr))
+
+
 def _check_named_expressions(node, filename):
     """Raises if an assignment expression is in an operand that the converted code evaluates
     in a lambda of its own (a lambda's assignment would bind a variable of the lambda).
@@ -246,9 +250,12 @@ def _check_named_expressions(node, filename):
         lazy, where = (), None
         if cls is gast.If or cls is gast.While:
             split.update(id(b) for b in named_expressions.split_tests(n.test))
-        elif cls is gast.BoolOp and id(n) not in split:
+        elif cls in _VALUE_STATEMENTS and n.value is not None and \
+                named_expressions.lowers(n.value):
+            split.update(id(b) for b in named_expressions.lowered_values(n.value))
+        if cls is gast.BoolOp and id(n) not in split:
             lazy, where = n.values[1:], 'an operand of `and`/`or` after the first'
-        elif cls is gast.IfExp:
+        elif cls is gast.IfExp and id(n) not in split:
             lazy, where = (n.body, n.orelse), 'a branch of a conditional expression'
         elif cls is gast.Compare and len(n.ops) > 1:
             lazy, where = n.comparators[1:], 'a chained comparison after its first link'

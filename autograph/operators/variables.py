@@ -22,6 +22,8 @@ class Symbol(enum.Enum):
     BREAK = 'the break'
     CONTINUE = 'the continue'
     LOOP_ELSE = "the loop's else"  # whether a loop ended by its test (named_expressions)
+    # the value of an and/or or conditional expression made into statements (named_expressions)
+    OPERATOR_VALUE = 'the value of an `and`/`or` or conditional expression'
 
     def __str__(self):
         return self.value

@@ -925,3 +925,20 @@ def walrus_in_loop_body_test(n):
 def walrus_in_comprehension(xs):
     ys = [y for v in xs if (y := v * 2) > 2]
     return ys, y
+
+
+@case(1, 5, 20)
+def walrus_in_or_assignment(x):
+    z = (x > 10) or (q := x + 1) > 3  # becomes statements: value_ = x > 10; if not value_: ...
+    return z
+
+
+@case(-2, 3)
+def walrus_in_conditional_expression_branch(x):
+    v = (a := x + 1) * a if x > 0 else -x
+    return v
+
+
+@case(-1, 2, 3, 7)
+def walrus_in_returned_and(x):
+    return x > 2 and (k := x * 2) > 5

@@ -48,8 +48,9 @@ _FLOAT_MODS = ("8.0", "64.0")
 # - "module_helpers": module-level functions with their own control flow (an if, a while, a
 #   for over a Python range whose break depends on the argument), called like the helpers.
 # - "walrus": assignment expressions: `if (w := e) > c:` (w read in the branch), the same as
-#   the later operand of an `and`/`or` (`if c and (w := e) > d:`: nested ifs), and while
-#   loops that count in their test (`while (k := k + 1) <= n:`), sometimes with an `else`.
+#   the later operand of an `and`/`or` (`if c and (w := e) > d:`: nested ifs), as the later
+#   operand of a bool assignment's `and`/`or` (`c = d or (w := e) > k`), and while loops that
+#   count in their test (`while (k := k + 1) <= n:`), sometimes with an `else`.
 FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged", "vectors",
                       "lists", "module_helpers", "int_vectors", "int_matrices", "walrus"))
 ALL_FEATURES = FEATURES
@@ -290,6 +291,13 @@ class Generator:
 
     def _stmt_assign(self, indent, depth):
         name, t = self.rng.choice(self.scope.assignable)
+        if t == BOOL and "walrus" in self.features and self.rng.random() < 0.3:
+            # `c = d or (w := e) > k`: the whole value becomes statements (named_expressions)
+            self._emit(indent, "{} = {} {} ({} := {}) {} {}".format(
+                name, _paren(self._expr(BOOL, 1)), self.rng.choice(("and", "or")),
+                self._fresh("w"), self._expr(INT, 1, wrap_ok=True),
+                self.rng.choice(("<", ">", "!=")), self._simple(INT)))
+            return
         self._emit(indent, "{} = {}".format(name, self._expr(t, 2, wrap_ok=True)))
 
     def _stmt_aug(self, indent, depth):

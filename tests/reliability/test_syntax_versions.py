@@ -150,7 +150,7 @@ def test_walrus_in_a_lazy_operand_is_reported(tmp_path):
     module, path = _module(tmp_path, '''
 def pick(x):
     y = 0
-    z = (x + 1) if x > 0 else (y := -x)
+    z = abs((x + 1) if x > 0 else (y := -x))
     return z + y
 ''')
     _assert_reported(module.pick, path, 2, 'an assignment expression (:=) in a branch of a '

@@ -115,8 +115,9 @@ def test_comprehension_binds_in_the_function():
 
 
 @pytest.mark.parametrize('code, where', [
-    ('def f(x):\n    return x or (y := 1) + y\n', 'an operand of `and`/`or` after the first'),
-    ('def f(x):\n    return (y := x) if x else 0\n', 'a branch of a conditional expression'),
+    ('def f(x):\n    return abs(x or (y := 1) + y)\n',
+     'an operand of `and`/`or` after the first'),
+    ('def f(x):\n    return [(y := x) if x else 0]\n', 'a branch of a conditional expression'),
     ('def f(x):\n    return 0 < x < (y := 3)\n', 'a chained comparison after its first link'),
     ('def f(x):\n    assert x, (m := "no")\n', 'the message of an assert'),
     ('def f(x):\n    if x:\n        return [v for v in x if v or (w := v)]\n',
@@ -148,3 +149,34 @@ def test_lambda_assignment_stays_in_the_lambda():
     converted = ag.convert(lambda_own_scope)
     for x in (-3, 1, 2, 5):
         assert converted(x) == lambda_own_scope(x)
+
+
+def whole_values(x, log):
+    z = (x > 10) or (q := log.append('q') or x + 1) > 3
+    v = (a := x + 1) if x > 0 else -x
+    x > 2 and log.append((k := x * 2))
+    r = (x < 0) or ((y := x * 3) > 4 and (w := y - 1) > 6)
+    return z, v, r
+
+
+def test_whole_values_become_statements_in_python_order():
+    assert source(transform(whole_values, named_expressions)).startswith(golden('''
+        def whole_values(x, log):
+            value_ = (x > 10)
+            if (not value_):
+                value_ = ((q := (log.append('q') or (x + 1))) > 3)
+            z = value_
+            if (x > 0):
+                value_1 = (a := (x + 1))
+            else:
+                value_1 = (- x)
+            v = value_1
+    '''))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # converted: no "could not convert" warning
+        converted = ag.convert(whole_values, strict=True)
+    assert converted is not whole_values
+    for x in (-2, 0, 1, 2, 3, 11):
+        plain_log, converted_log = [], []
+        assert converted(x, converted_log) == whole_values(x, plain_log), x
+        assert converted_log == plain_log, x
