@@ -227,11 +227,7 @@ class NamedExpressionTransformer(transformer.Base):
             return node
         return self._lowered(node, assign)
 
-    def visit_AnnAssign(self, node):
-        def assign(name):
-            node.value = templates.replace_as_expression('name', name=name)
-            return node
-        return self._lowered(node, assign)
+    visit_AnnAssign = visit_Assign
 
     def visit_Return(self, node):
         return self._lowered(node, lambda name: templates.replace('return name', name=name)[0])
