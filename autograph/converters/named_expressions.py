@@ -36,12 +36,14 @@ staged loop's condition cannot change the loop variables anyway. So:
 Python evaluates the same operands in the same order and runs the same statements. Elsewhere
 an assignment expression is evaluated where it stands, as Python evaluates it (`if` tests, the
 first operand of `and`/`or`, which logical_expressions then evaluates in place, call
-arguments, comprehensions); `conversion.check_supported` rejects the remaining lazy places.
+arguments, comprehensions); `lazy_assignment` finds the remaining lazy places, which
+`conversion.check_supported` rejects.
 """
 
 import gast
 
 from autograph.operators.variables import Symbol
+from autograph.pyct import anno
 from autograph.pyct import templates
 from autograph.pyct import transformer
 from autograph.pyct import traversal
@@ -68,7 +70,7 @@ def assigns(node):
     return False
 
 
-def splits(test):
+def _splits(test):
     """Whether the `if` test `test` becomes nested `if`s: an operand of `and`/`or` after the
     first (in `test`, its `not` operand, or such an operand's) assigns.
 
@@ -83,11 +85,11 @@ def splits(test):
     if not isinstance(test, gast.BoolOp):
         return False
     return (any(assigns(v) for v in test.values[1:])
-            or any(splits(v) for v in test.values))
+            or any(_splits(v) for v in test.values))
 
 
-def split_tests(test):
-    """The `and`/`or` nodes whose operands nested `if`s test one by one (see `splits`).
+def _split_tests(test):
+    """The `and`/`or` nodes whose operands nested `if`s test one by one (see `_splits`).
 
     Args:
       test: the test of an `if` or `while`.
@@ -108,9 +110,9 @@ def split_tests(test):
 
 
 def _split_if(node):
-    """`node` (an If whose test `splits`) as nested ifs testing one operand each."""
+    """`node` (an If whose test `_splits`) as nested ifs testing one operand each."""
     test = node.test
-    if not splits(test):
+    if not _splits(test):
         return node
     if isinstance(test, gast.UnaryOp):  # `if not t: a else: b` is `if t: b else: a`
         node.test, node.body, node.orelse = test.operand, node.orelse or [gast.Pass()], \
@@ -132,7 +134,7 @@ def _split_if(node):
     return _split_if(outer)
 
 
-def lowers(value):
+def _lowers(value):
     """Whether the whole value of an assignment, `return` or expression statement becomes
     statements: an `and`/`or` or conditional expression in it (through the operands of others)
     has an operand that converted code would evaluate lazily and that assigns.
@@ -145,16 +147,16 @@ def lowers(value):
     """
     if isinstance(value, gast.BoolOp):
         return (any(assigns(v) for v in value.values[1:])
-                or any(lowers(v) for v in value.values))
+                or any(_lowers(v) for v in value.values))
     if isinstance(value, gast.IfExp):
-        return (assigns(value.body) or assigns(value.orelse) or splits(value.test)
-                or lowers(value.body) or lowers(value.orelse))
+        return (assigns(value.body) or assigns(value.orelse) or _splits(value.test)
+                or _lowers(value.body) or _lowers(value.orelse))
     return False
 
 
-def lowered_values(value):
+def _lowered_values(value):
     """The and/or and conditional-expression nodes that `_lower` turns into statements, with
-    the and/or nodes of their tests that `_split_if` does (see `lowers`).
+    the and/or nodes of their tests that `_split_if` does (see `_lowers`).
 
     Args:
       value: the whole value of a statement.
@@ -171,7 +173,7 @@ def lowered_values(value):
             stack.extend(n.values)
         elif isinstance(n, gast.IfExp):
             found.append(n)
-            found.extend(split_tests(n.test))
+            found.extend(_split_tests(n.test))
             stack.extend((n.body, n.orelse))
     return found
 
@@ -195,8 +197,55 @@ def _lower(value, target):
     return templates.replace('target = value', target=target, value=value)
 
 
+# The statements whose whole value `_lower` can make into statements.
+_VALUE_STATEMENTS = (gast.Assign, gast.AnnAssign, gast.Return, gast.Expr)
+
+
+def lazy_assignment(node):
+    """Finds an assignment expression that converted code would evaluate in a lambda of its
+    own (where it would bind a variable of the lambda), which this converter does not move.
+
+    Evaluated in place, and supported: everywhere else, including the first operand of
+    `and`/`or`, the test of a conditional expression, `if` and `while` tests made of
+    `and`/`or`/`not` (`_split_if`), and the whole value of a statement (`_lower`).
+
+    Args:
+      node: a gast tree (nested functions marked SKIP stay plain Python: not searched).
+
+    Returns:
+      (the operand that holds it, the words for where that is), or None.
+    """
+    skip = transformer.ConvAnno.SKIP
+    moved = set()  # ids of the and/or and conditional expressions made into statements
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if anno.hasanno(n, skip):
+            continue
+        cls = type(n)
+        lazy, where = (), None
+        if cls is gast.If or cls is gast.While:
+            moved.update(id(b) for b in _split_tests(n.test))
+        elif isinstance(n, _VALUE_STATEMENTS) and n.value is not None and _lowers(n.value):
+            moved.update(id(b) for b in _lowered_values(n.value))
+        if cls is gast.BoolOp and id(n) not in moved:
+            lazy, where = n.values[1:], 'an operand of `and`/`or` after the first'
+        elif cls is gast.IfExp and id(n) not in moved:
+            lazy, where = (n.body, n.orelse), 'a branch of a conditional expression'
+        elif cls is gast.Compare and len(n.ops) > 1:
+            lazy, where = n.comparators[1:], 'a chained comparison after its first link'
+        elif cls is gast.Assert and n.msg is not None:
+            lazy, where = (n.msg,), 'the message of an assert'
+        for operand in lazy:
+            if assigns(operand):
+                return operand, where
+        stack.extend(traversal.iter_child_nodes(n))
+    return None
+
+
 class NamedExpressionTransformer(transformer.Base):
-    """Moves `:=` out of `while` tests and lazy `if` operands (see the module docstring)."""
+    """Moves `:=` out of `while` tests, lazy `if` operands and lazy statement values (see the
+    module docstring)."""
 
     statements_only = True
 
@@ -209,7 +258,7 @@ class NamedExpressionTransformer(transformer.Base):
 
     def _lowered(self, node, make):
         """`node`'s value as statements that assign a new name, then `make(name)`."""
-        if node.value is None or not lowers(node.value):
+        if node.value is None or not _lowers(node.value):
             return node
         name = self.ctx.namer.new_symbol('value_')
         self.ctx.generated_symbols[name] = Symbol.OPERATOR_VALUE
@@ -255,7 +304,7 @@ class NamedExpressionTransformer(transformer.Base):
 
 
 def transform(node, ctx):
-    """Moves the `:=` tests of a tree's while loops into their bodies.
+    """Places a tree's assignment expressions where they bind (see the module docstring).
 
     Args:
       node: a gast tree.

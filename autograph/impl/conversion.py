@@ -218,57 +218,21 @@ def check_supported(node, filename, kinds=None):
         if what is None and cls in _GENERIC_DEFINITIONS and getattr(n, 'type_params', None):
             what = 'type parameters (PEP 695)'
         if what is not None:
-            raise errors.UnsupportedSyntaxError(
-                '%s at %s:%s is not supported' % (what, filename, getattr(n, 'lineno', '?')),
-                construct=what)
+            _unsupported(what, filename, n)
         stack.extend(traversal.iter_child_nodes(n))
     if gast.NamedExpr in seen:
-        _check_named_expressions(node, filename)
+        lazy = named_expressions.lazy_assignment(node)
+        if lazy is not None:
+            operand, where = lazy
+            _unsupported('an assignment expression (:=) in %s' % where, filename, operand)
     return names
 
 
-# The statements whose whole value named_expressions can make into statements.
-_VALUE_STATEMENTS = frozenset((gast.Assign, gast.AnnAssign, gast.Return, gast.Expr))
-
-
-def _check_named_expressions(node, filename):
-    """Raises if an assignment expression is in an operand that the converted code evaluates
-    in a lambda of its own (a lambda's assignment would bind a variable of the lambda).
-
-    Evaluated in place, and supported: everywhere else, including the first operand of
-    `and`/`or`, the test of a conditional expression, and `if` and `while` tests made of
-    `and`/`or`/`not` (named_expressions).
-    """
-    skip = transformer.ConvAnno.SKIP
-    split = set()  # ids of the and/or nodes that named_expressions turns into nested ifs
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if anno.hasanno(n, skip):
-            continue
-        cls = type(n)
-        lazy, where = (), None
-        if cls is gast.If or cls is gast.While:
-            split.update(id(b) for b in named_expressions.split_tests(n.test))
-        elif cls in _VALUE_STATEMENTS and n.value is not None and \
-                named_expressions.lowers(n.value):
-            split.update(id(b) for b in named_expressions.lowered_values(n.value))
-        if cls is gast.BoolOp and id(n) not in split:
-            lazy, where = n.values[1:], 'an operand of `and`/`or` after the first'
-        elif cls is gast.IfExp and id(n) not in split:
-            lazy, where = (n.body, n.orelse), 'a branch of a conditional expression'
-        elif cls is gast.Compare and len(n.ops) > 1:
-            lazy, where = n.comparators[1:], 'a chained comparison after its first link'
-        elif cls is gast.Assert and n.msg is not None:
-            lazy, where = (n.msg,), 'the message of an assert'
-        for operand in lazy:
-            if named_expressions.assigns(operand):
-                what = 'an assignment expression (:=) in %s' % where
-                raise errors.UnsupportedSyntaxError(
-                    '%s at %s:%s is not supported' % (
-                        what, filename, getattr(operand, 'lineno', '?')),
-                    construct=what)
-        stack.extend(traversal.iter_child_nodes(n))
+def _unsupported(what, filename, node):
+    """Raises UnsupportedSyntaxError for the construct `what` at `node`'s line."""
+    raise errors.UnsupportedSyntaxError(
+        '%s at %s:%s is not supported' % (what, filename, getattr(node, 'lineno', '?')),
+        construct=what)
 
 
 def _is_generator(fn_node):

@@ -44,8 +44,8 @@ from autograph.operators.variables import ldu
 
 __all__ = [
     'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'MaybeUndefined', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'abs_',
-    'all_', 'and_', 'any_', 'assert_stmt', 'fstring', 'backend_for', 'compare', 'enumerate_', 'evaluated',
-    'float_', 'for_stmt', 'if_exp', 'if_stmt', 'in_', 'int_', 'is_staged', 'ld', 'ldu', 'len_',
+    'all_', 'and_', 'any_', 'assert_stmt', 'fstring', 'backend_for', 'compare', 'enumerate_',
+    'evaluated', 'float_', 'for_stmt', 'if_exp', 'if_stmt', 'in_', 'int_', 'is_staged', 'ld', 'ldu', 'len_',
     'list_append', 'list_pop', 'max_', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'range_', 'register_backend',
     'sum_', 'unregister_backend', 'while_stmt', 'zip_',
 ]

@@ -12,9 +12,10 @@ from autograph.errors import UnsupportedByBackendError
 class Symbol(enum.Enum):
     """A symbol that a converter generated, in the operators' `symbol_names`.
 
-    The converter that makes the symbol (return, break, continue, a loop else) marks it; the control-flow
-    converter then passes the member instead of the generated name (`retval_`, `break_1`), so
-    the operators recognise it by type and messages use the user's words: the values.
+    The converter that makes the symbol (return, break, continue, a loop else, a lowered
+    operator's value) marks it; the control-flow converter then passes the member instead of
+    the generated name (`retval_`, `break_1`), so the operators recognise it by type and
+    messages use the user's words: the values.
     """
 
     RETURN_VALUE = 'the return value'
