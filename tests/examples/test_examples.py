@@ -2,29 +2,20 @@
 import functools
 import os
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.checkout import ROOT
+from tests.checkout import run_python
+
 EXAMPLES = os.path.join(ROOT, 'examples')
-
-
-def checkout_env():
-    """The environment for a script of this checkout: its packages first on the path (an
-    installed copy, e.g. an editable install of another checkout, must not shadow them)."""
-    path = os.environ.get('PYTHONPATH')
-    return dict(os.environ, PYTHONPATH=ROOT if not path else ROOT + os.pathsep + path)
 
 
 @functools.lru_cache(maxsize=None)
 def run_example(name):
     """Runs examples/<name> with this interpreter; returns (exit status, stdout, stderr)."""
-    proc = subprocess.run([sys.executable, os.path.join(EXAMPLES, name)], capture_output=True,
-                          text=True, timeout=300, cwd=ROOT, check=False,
-                          env=checkout_env())
+    proc = run_python([os.path.join(EXAMPLES, name)], timeout=300, check=False, cwd=ROOT)
     return proc.returncode, proc.stdout, proc.stderr
 
 

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from tests.examples.test_examples import checkout_env
+from tests.checkout import ROOT
+from tests.checkout import checkout_env
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, 'README.md')
 
 # A pasted run: a ```console block whose first line is `$ python ...`; the rest is its stdout.

@@ -8,6 +8,7 @@ import pytest
 import autograph as ag
 import runtime as tf
 from autograph.impl import collector
+from tests.checkout import run_python
 
 
 def _fresh_function(_count=[0]):  # noqa: B006 - a counter for unique file names
@@ -112,12 +113,5 @@ print(gc.isenabled())
     ("sys.modules['runtime.tensor_array'] = None", "ImportError runtime.tensor_array\nTrue"),
 ])
 def test_importing_the_packages_restores_the_collector(before, expected):
-    import os  # pylint: disable=g-import-not-at-top
-    import subprocess  # pylint: disable=g-import-not-at-top
-    import sys  # pylint: disable=g-import-not-at-top
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__)))))
-    env = dict(os.environ, PYTHONPATH=root)
-    done = subprocess.run([sys.executable, "-c", _IMPORT_SCRIPT.format(before=before)],
-                          capture_output=True, text=True, env=env, timeout=120, check=True)
+    done = run_python(["-c", _IMPORT_SCRIPT.format(before=before)])
     assert done.stdout.strip().startswith(expected), done.stdout

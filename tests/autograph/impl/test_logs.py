@@ -1,9 +1,6 @@
 """The `autograph` logger and TensorFlow's verbosity levels (autograph/impl/logs.py)."""
 
 import logging
-import os
-import subprocess
-import sys
 import textwrap
 import warnings
 
@@ -11,9 +8,9 @@ import pytest
 
 import autograph as ag
 from autograph.impl import logs
+from tests.checkout import checkout_env
+from tests.checkout import run_python
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
 
 
 @pytest.fixture(autouse=True)
@@ -137,14 +134,13 @@ _SCRIPT = textwrap.dedent('''
 
 
 def _run(tmp_path, before, env_level):
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = checkout_env()
     env.pop('AUTOGRAPH_VERBOSITY', None)
     if env_level is not None:
         env['AUTOGRAPH_VERBOSITY'] = env_level
     path = tmp_path / 'logged.py'
     path.write_text(_SCRIPT.format(before=before))
-    return subprocess.run([sys.executable, path], env=env, capture_output=True, text=True,
-                          timeout=120, check=True)
+    return run_python([str(path)], env=env)
 
 
 def test_environment_variable_without_any_logging_configuration(tmp_path):

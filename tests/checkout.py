@@ -1,0 +1,35 @@
+"""This checkout's root directory, and running Python in a fresh process on its packages.
+
+For the tests that need a new interpreter (imports, logging set-up, examples, the garbage
+collector's state after an import).
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def checkout_env():
+    """The environment for a script of this checkout: its packages first on the path (an
+    installed copy, e.g. an editable install of another checkout, must not shadow them)."""
+    path = os.environ.get('PYTHONPATH')
+    return dict(os.environ, PYTHONPATH=ROOT if not path else ROOT + os.pathsep + path)
+
+
+def run_python(args, env=None, timeout=120, check=True, cwd=None):
+    """Runs this interpreter with `args` (a script path, or '-c' and code, and arguments).
+
+    Args:
+      args: the interpreter's arguments, a list.
+      env: the environment (default: checkout_env()).
+      timeout: seconds.
+      check: raise CalledProcessError on a non-zero exit status.
+      cwd: the working directory (default: this one).
+
+    Returns:
+      The CompletedProcess, with stdout and stderr as text.
+    """
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                          env=checkout_env() if env is None else env, timeout=timeout,
+                          check=check, cwd=cwd)
