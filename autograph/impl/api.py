@@ -89,9 +89,14 @@ def _module_is_allowlisted(module_name):
             decision = False
         else:
             parts = module_name.split('.')
-            decision = parts[0] in backends.owned_modules() or any(
-                '.'.join(parts[:i]) in DO_NOT_CONVERT_MODULES for i in range(1, len(parts) + 1))
-            decision = decision or inspect_utils.is_stdlib_module(module_name)
+            # the backends loaded so far first: the entry points are scanned (discovery) only
+            # for a module that nothing else decides on
+            decision = (
+                backends.owned_by_loaded(parts[0])
+                or any('.'.join(parts[:i]) in DO_NOT_CONVERT_MODULES
+                       for i in range(1, len(parts) + 1))
+                or inspect_utils.is_stdlib_module(module_name)
+                or parts[0] in backends.owned_modules())
         _module_decisions[module_name] = decision
     return decision
 
@@ -200,7 +205,6 @@ def _namespace_for(options):
 
 def _convert_function(fn, options, strict=None):
     """Returns the converted version of a Python function, or `fn` when it cannot convert."""
-    backends.discover()  # installed backends, before any converted code can meet their values
     converted = conversion.cached_instance(fn, options)
     if converted is not None:
         return converted

@@ -10,6 +10,8 @@ from autograph.operators import staged_loops
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
+from autograph.operators.backends import discovered
+from autograph.operators.backends import first_backend
 from autograph.operators.backends import probe
 from autograph.operators.variables import MaybeUndefined
 from autograph.operators.variables import Symbol
@@ -386,6 +388,10 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         UndefinedVariableError: if a staged loop variable is undefined on entry.
         LoopVariableError: if a staged loop variable changes dtype or structure.
     """
+    if not discovered():
+        # A loop variable that no loaded backend claims loads the installed backends (see
+        # `autograph.backends.discover`) before its test runs under their probes.
+        first_backend(v for v in get_state() if type(v) is not Undefined)
     init_test = probe(test)  # ops it stages are discarded: a staged loop tests again
     backend = None if type(init_test) in PYTHON_TYPES else backend_for(init_test)
     if backend is not None:

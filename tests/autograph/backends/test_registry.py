@@ -103,8 +103,10 @@ import autograph
 from autograph.backends import registry
 import steps
 {before}
-print(autograph.convert(steps.steps)(27))  # the first conversion: discovery
-print('autograph.backends.jax' in sys.modules, 'flax' in registry.owned_modules())
+print(autograph.convert(steps.steps)(27))  # Python values only: no discovery yet
+print(registry.discovered())
+owned = 'flax' in registry.owned_modules()  # discovery
+print('autograph.backends.jax' in sys.modules, owned)
 from tests.autograph.fake_backend import FakeBackend
 registry.register_backend(FakeBackend())  # registered after discovery
 {after}
@@ -154,7 +156,7 @@ def test_the_installed_jax_backend_loads_when_asked_for_in_its_discovered_place(
     # jax unused: discovery does not import the JAX backend; it owns its modules all the
     # same, and registered_backends loads it, before the backend registered after discovery.
     lines = _run_installed(tmp_path)
-    assert lines == ['111', 'False True', "['JaxBackend', 'FakeBackend']"]
+    assert lines == ['111', 'False', 'False True', "['JaxBackend', 'FakeBackend']"]
 
 
 def test_the_installed_jax_backend_stages_jax_values_in_its_discovered_place(tmp_path):
@@ -164,18 +166,18 @@ def test_the_installed_jax_backend_stages_jax_values_in_its_discovered_place(tmp
 import jax, jax.numpy as jnp
 print(int(jax.jit(autograph.convert(steps.pick))(jnp.int32(3))))
 print(_ours(registry._BACKENDS))''')
-    assert lines == ['111', 'False True', '6', "['JaxBackend', 'FakeBackend']",
+    assert lines == ['111', 'False', 'False True', '6', "['JaxBackend', 'FakeBackend']",
                      "['JaxBackend', 'FakeBackend']"]
 
 
 def test_two_entry_points_of_the_jax_backend_register_it_once(tmp_path):
     lines = _run_installed(tmp_path, dists=('autograph_installed', 'autograph_vendored'))
-    assert lines == ['111', 'False True', "['JaxBackend', 'FakeBackend']"]
+    assert lines == ['111', 'False', 'False True', "['JaxBackend', 'FakeBackend']"]
 
 
 def test_the_installed_jax_backend_loads_at_discovery_when_jax_is_imported(tmp_path):
     lines = _run_installed(tmp_path, before='import jax')
-    assert lines == ['111', 'True True', "['JaxBackend', 'FakeBackend']"]
+    assert lines == ['111', 'False', 'True True', "['JaxBackend', 'FakeBackend']"]
 
 
 def test_a_deferred_backend_that_fails_to_load_warns_and_leaves_its_place(monkeypatch):
@@ -229,3 +231,79 @@ def test_discovery_does_not_import_importlib_metadata():
     script = ('import sys, autograph.backends as b; b.discover(); '
               'print("importlib.metadata" in sys.modules)')
     assert _fresh_output(script) == 'False\n'
+
+
+# -- discovery on demand ----------------------------------------------------------------------
+
+_PROBING_PLUGIN = '''
+import contextlib
+from tests.autograph.fake_backend import FakeBackend
+
+
+class ProbingFake(FakeBackend):
+    owned_modules = ('lazy_plugin_lib',)
+
+    @contextlib.contextmanager
+    def _probing(self):
+        self.calls.append('probe')
+        yield
+
+    def probe(self):
+        return self._probing()
+'''
+
+
+def _install_probing_plugin(tmp_path, monkeypatch):
+    (tmp_path / 'lazy_plugin.py').write_text(_PROBING_PLUGIN)
+    _install_dist(tmp_path, monkeypatch, {'lazy': 'lazy_plugin:ProbingFake'})
+
+
+def _loaded_plugin():
+    return [b for b in registry._BACKENDS if type(b).__name__ == 'ProbingFake']
+
+
+def test_a_value_no_loaded_backend_claims_loads_the_installed_backends(
+        tmp_path, monkeypatch, fresh_discovery):
+    from tests.autograph.fake_backend import Sym  # pylint: disable=import-outside-toplevel
+    _install_probing_plugin(tmp_path, monkeypatch)
+    assert not registry.discovered() and _loaded_plugin() == []
+    assert registry.backend_for(1.5) is None and not registry.discovered()  # Python: no scan
+    backend = registry.backend_for(Sym(3))
+    assert registry.discovered() and [backend] == _loaded_plugin()
+
+
+def _count_up(x):
+    while x < 3:
+        x = x + 1
+    return x
+
+
+def test_a_loop_variable_loads_its_backend_before_the_loop_test_runs_under_its_probe(
+        tmp_path, monkeypatch, fresh_discovery):
+    import autograph  # pylint: disable=import-outside-toplevel
+    from tests.autograph.fake_backend import Sym  # pylint: disable=import-outside-toplevel
+    _install_probing_plugin(tmp_path, monkeypatch)
+    result = autograph.convert(_count_up)(Sym(0))
+    backend, = _loaded_plugin()
+    assert backend.calls[0] == 'probe' and 'while_loop' in backend.calls
+    assert result.value == 3
+
+
+def test_a_module_an_installed_backend_owns_is_never_converted_before_discovery(
+        tmp_path, monkeypatch, fresh_discovery):
+    from autograph.impl import api  # pylint: disable=import-outside-toplevel
+    _install_probing_plugin(tmp_path, monkeypatch)
+    assert api._module_is_allowlisted('lazy_plugin_lib.layers')  # pylint: disable=protected-access
+    assert registry.discovered() and len(_loaded_plugin()) == 1
+
+
+def test_converting_with_python_and_runtime_values_does_not_scan_the_entry_points():
+    # The runtime's backend is registered by `import runtime`; a numpy array is claimed by
+    # none, so it loads the installed backends.
+    script = ('import numpy, runtime, autograph, autograph.backends as b\n'
+              'from benchmarks.workloads import collatz\n'
+              'print(int(runtime.function(collatz)(runtime.constant(27))), b.discovered())\n'
+              'print(autograph.convert(collatz)(27), b.discovered())\n'
+              'b.is_staged(numpy.zeros(2))\n'
+              'print(b.discovered())\n')
+    assert _fresh_output(script) == '111 False\n111 False\nTrue\n'
