@@ -5,6 +5,7 @@ values with their names, keywords sorted by name). The `input_signature` helpers
 signature when a Function is made and conform call arguments to it.
 """
 import inspect
+import types
 
 from runtime import nest
 from runtime.tensor import Tensor
@@ -14,6 +15,29 @@ from runtime.variables import Variable
 
 __all__ = ["ArgSpec", "check_input_signature", "conform", "incompatible_message", "find_spec",
            "spec_accepts"]
+
+
+def _plain_parameters(fn):
+    """(positional names, *args name, keyword-only names, **kwargs name) of a plain function,
+    read off its code object; None where inspect.signature decides (a wrapper with
+    `__wrapped__`, a `__signature__`, a callable that is no Python function)."""
+    if type(fn) is not types.FunctionType:
+        return None
+    attributes = fn.__dict__
+    if "__wrapped__" in attributes or "__signature__" in attributes:
+        return None
+    code = fn.__code__
+    names = code.co_varnames
+    count = code.co_argcount
+    end = count + code.co_kwonlyargcount
+    var_positional = var_keyword = None
+    if code.co_flags & inspect.CO_VARARGS:
+        var_positional = names[end]
+        end += 1
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        var_keyword = names[end]
+    keyword_only = list(names[count:count + code.co_kwonlyargcount])
+    return list(names[:count]), var_positional, keyword_only, var_keyword
 
 
 class ArgSpec:
@@ -28,27 +52,47 @@ class ArgSpec:
 
     def __init__(self, fn, name, drop_first=False):
         self.name = name
-        try:
-            sig = inspect.signature(fn)
-        except (TypeError, ValueError):
-            sig = inspect.Signature([
-                inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
-                inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
-        params = list(sig.parameters.values())
-        if drop_first and params and params[0].kind in (
-                inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
-            params = params[1:]
-        self.signature = sig.replace(parameters=params)
-        kinds = inspect.Parameter
-        self.positional = [p.name for p in params
-                           if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
-        self.var_positional = next((p.name for p in params if p.kind == kinds.VAR_POSITIONAL),
-                                   None)
-        self.keyword_only = [p.name for p in params if p.kind == kinds.KEYWORD_ONLY]
-        self.var_keyword = next((p.name for p in params if p.kind == kinds.VAR_KEYWORD), None)
+        self._fn = fn
+        self._drop_first = drop_first
+        self._signature = None
+        plain = _plain_parameters(fn)
+        if plain is None:
+            params = list(self.signature.parameters.values())
+            kinds = inspect.Parameter
+            self.positional = [p.name for p in params
+                               if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+            self.var_positional = next(
+                (p.name for p in params if p.kind == kinds.VAR_POSITIONAL), None)
+            self.keyword_only = [p.name for p in params if p.kind == kinds.KEYWORD_ONLY]
+            self.var_keyword = next((p.name for p in params if p.kind == kinds.VAR_KEYWORD),
+                                    None)
+        else:
+            self.positional, self.var_positional, self.keyword_only, self.var_keyword = plain
+            if drop_first and self.positional:
+                self.positional = self.positional[1:]
         # every parameter positional (no *args, keyword-only or **kwargs): a call giving each
         # one positionally binds without inspect's binding (4 us)
-        self._all_positional = len(self.positional) == len(params)
+        self._all_positional = (self.var_positional is None and not self.keyword_only
+                                and self.var_keyword is None)
+
+    @property
+    def signature(self):
+        """The inspect.Signature of the parameters (without the bound first one), made on first
+        use: a plain function's names come from its code object (inspect.signature was 60 us
+        of a fresh process's first call)."""
+        if self._signature is None:
+            try:
+                sig = inspect.signature(self._fn)
+            except (TypeError, ValueError):
+                sig = inspect.Signature([
+                    inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+                    inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+            params = list(sig.parameters.values())
+            if self._drop_first and params and params[0].kind in (
+                    inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
+                params = params[1:]
+            self._signature = sig.replace(parameters=params)
+        return self._signature
 
     def canonicalize(self, args, kwargs, partial=False):
         """Binds call arguments to parameters, applying defaults.

@@ -62,3 +62,51 @@ def test_a_wrong_number_of_arguments_still_raises():
         spec.canonicalize((1,), {})
     with pytest.raises(TypeError, match="too many positional arguments"):
         spec.canonicalize((1, 2, 3), {})
+
+
+def _wrapped(a, b):
+    return a, b
+
+
+def _with_signature(*args):
+    return args
+
+
+_with_signature.__signature__ = __import__("inspect").signature(two)
+
+
+def _kinds(spec):
+    return spec.positional, spec.var_positional, spec.keyword_only, spec.var_keyword
+
+
+def _inspected(fn, drop_first):
+    """The parameter kinds as inspect.signature gives them."""
+    import inspect  # pylint: disable=import-outside-toplevel
+    params = list(inspect.signature(fn).parameters.values())
+    if drop_first and params and params[0].kind in (params[0].POSITIONAL_ONLY,
+                                                    params[0].POSITIONAL_OR_KEYWORD):
+        params = params[1:]
+    kinds = inspect.Parameter
+    return ([p.name for p in params if p.kind in (kinds.POSITIONAL_ONLY,
+                                                  kinds.POSITIONAL_OR_KEYWORD)],
+            next((p.name for p in params if p.kind == kinds.VAR_POSITIONAL), None),
+            [p.name for p in params if p.kind == kinds.KEYWORD_ONLY],
+            next((p.name for p in params if p.kind == kinds.VAR_KEYWORD), None))
+
+
+@pytest.mark.parametrize("drop_first", [False, True])
+@pytest.mark.parametrize("fn", [
+    two, positional_only, with_default, with_rest, Method.run, lambda *a, **k: None,
+    lambda *, k: k, lambda x, *, k, **rest: x, __import__("functools").wraps(two)(_wrapped),
+    _with_signature, len, __import__("functools").partial(with_rest, 1)])
+def test_parameters_read_off_the_code_are_inspects(fn, drop_first):
+    # A plain function's parameters come from its code object; a wrapper (__wrapped__), a
+    # __signature__ or another callable go through inspect.signature: the same either way.
+    spec = ArgSpec(fn, "f", drop_first=drop_first)
+    try:
+        want = _inspected(fn, drop_first)
+    except ValueError:  # a builtin without a signature: (*args, **kwargs)
+        want = ([], "args", [], "kwargs")
+    assert _kinds(spec) == want
+    assert list(spec.signature.parameters) == [
+        n for n in (*want[0], want[1], *want[2], want[3]) if n is not None]
