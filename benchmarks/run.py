@@ -86,7 +86,7 @@ class Settings:
         self.cold_rounds = 1 if quick else 7
         self.repeat_calls = 10 if quick else 2000
         self.growth_sizes = QUICK_GROWTH_SIZES if quick else GROWTH_SIZES
-        self.fresh_rounds = 1 if quick else 5
+        self.fresh_rounds = 1 if quick else 11
         self.growth_runs = 1 if quick else 3
         self.memory_functions = 10 if quick else MEMORY_FUNCTIONS
 
