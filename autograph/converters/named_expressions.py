@@ -228,6 +228,10 @@ def lazy_assignment(node):
             moved.update(id(b) for b in _split_tests(n.test))
         elif isinstance(n, _VALUE_STATEMENTS) and n.value is not None and _lowers(n.value):
             moved.update(id(b) for b in _lowered_values(n.value))
+        elif cls is gast.match_case and n.guard is not None:  # an `if` test once lowered
+            moved.update(id(b) for b in _split_tests(n.guard))
+        elif cls is gast.Match and _lowers(n.subject):  # the value of an assignment, lowered
+            moved.update(id(b) for b in _lowered_values(n.subject))
         if cls is gast.BoolOp and id(n) not in moved:
             lazy, where = n.values[1:], 'an operand of `and`/`or` after the first'
         elif cls is gast.IfExp and id(n) not in moved:

@@ -19,6 +19,7 @@ from autograph.converters import control_flow
 from autograph.converters import directives
 from autograph.converters import functions
 from autograph.converters import lists
+from autograph.converters import match_statements
 from autograph.converters import logical_expressions
 from autograph.converters import named_expressions
 from autograph.converters import return_statements
@@ -114,8 +115,9 @@ for _feature in __future__.all_feature_names:
 # Converters that run before the analyses (they create the state variables the analyses
 # must see). After the analyses come control_flow, then conditional_expressions,
 # logical_expressions and variables (fused in one pass). The order is TensorFlow AutoGraph's.
-_BEFORE_ANALYSIS = (functions, directives, named_expressions, break_statements, asserts,
-                    continue_statements, return_statements, lists, call_trees)
+_BEFORE_ANALYSIS = (functions, directives, match_statements, named_expressions,
+                    break_statements, asserts, continue_statements, return_statements, lists,
+                    call_trees)
 
 # Stands for "a loop with an else clause" among the node kinds of a tree (check_supported).
 LOOP_ELSE = 'loop-else'
@@ -127,12 +129,14 @@ _NAME = gast.Name
 # A small function's first conversion then skips most of them (and their first run).
 # - directives, lists, call_trees: a call (a directive is a call, so is l.append; the calls
 #   that earlier converters generate, `ag__.*` and the function scope's, are left alone);
+# - match_statements: a match statement;
 # - named_expressions: an assignment expression (`:=`);
 # - break_statements: a break, or a loop `else` (moved after a loop without a break), or an
 #   assignment expression (named_expressions may add breaks);
 # - asserts, continue_statements, return_statements: their statement.
 _CONVERTER_KINDS = {
     directives: (gast.Call,),
+    match_statements: (gast.Match,),
     named_expressions: (gast.NamedExpr,),
     break_statements: (gast.Break, LOOP_ELSE, gast.NamedExpr),
     asserts: (gast.Assert,),
@@ -160,7 +164,6 @@ _UNSUPPORTED = {
     gast.AsyncFor: 'async for',
     gast.AsyncWith: 'async with',
     gast.AsyncFunctionDef: 'an async function',
-    gast.Match: 'a match statement',
     gast.TryStar: 'try/except*',
     gast.TypeAlias: 'a type alias statement (PEP 695)',
 }
@@ -285,6 +288,10 @@ def _mangle_private_names(node, class_name):
             n.name = _mangle(n.name, prefix)
         elif isinstance(n, (gast.Global, gast.Nonlocal)):
             n.names = [_mangle(x, prefix) for x in n.names]
+        elif isinstance(n, (gast.MatchAs, gast.MatchStar)) and n.name is not None:
+            n.name = _mangle(n.name, prefix)  # a capture (a class pattern's attributes are not)
+        elif isinstance(n, gast.MatchMapping) and n.rest is not None:
+            n.rest = _mangle(n.rest, prefix)
         elif isinstance(n, gast.ClassDef):
             continue  # a nested class mangles with its own name; its body is not converted
         stack.extend(traversal.iter_child_nodes(n))

@@ -25,6 +25,10 @@ class Symbol(enum.Enum):
     LOOP_ELSE = "the loop's else"  # whether a loop ended by its test (named_expressions)
     # the value of an and/or or conditional expression made into statements (named_expressions)
     OPERATOR_VALUE = 'the value of an `and`/`or` or conditional expression'
+    # match statements made into if statements (match_statements)
+    MATCH_SUBJECT = 'the subject of a match statement'
+    MATCH_CASE = 'whether a case pattern of a match statement matched'
+    MATCH_DONE = 'whether a case of a match statement ran'
 
     def __str__(self):
         return self.value

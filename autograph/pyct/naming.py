@@ -45,6 +45,11 @@ def add_names(node, names):
         names.update(node.names)
     elif cls is gast.alias:
         names.add((node.asname or node.name).partition('.')[0])
+    elif cls is gast.MatchAs or cls is gast.MatchStar:  # a capture pattern's name
+        if node.name is not None:
+            names.add(node.name)
+    elif cls is gast.MatchMapping and node.rest is not None:
+        names.add(node.rest)
 
 
 class Namer(object):

@@ -942,3 +942,95 @@ def walrus_in_conditional_expression_branch(x):
 @case(-1, 2, 3, 7)
 def walrus_in_returned_and(x):
     return x > 2 and (k := x * 2) > 5
+
+
+# --- match statements --------------------------------------------------------------------------
+# Beyond TensorFlow, whose AutoGraph cannot convert them. Value, `None`, capture, `_`, `as` and
+# `|` patterns test the subject where the case stands, so a staged subject stages them.
+
+@case(0, 1, 2, 3, 7, -5)
+def match_values_guard_and_wildcard(x):
+    match x * 1:
+        case 0:
+            y = x + 10
+        case 1 | 2:
+            y = x * 3
+        case n if n > 4:
+            y = n - 4
+        case _:
+            y = -x
+    return y
+
+
+@case(-3, 0, 2, 9)
+def match_capture_as_and_guard_binding(x):
+    match x + 1:
+        case (0 | 1) as low:
+            r = low * 10
+        case big if big > 5:
+            r = big
+        case other:
+            r = -other
+    return r, other if x < 5 else big  # a capture stays bound after a failed guard
+
+
+@case(4, 6)
+def match_in_loop_with_break_and_continue(n):
+    total = 0
+    for i in range(n):
+        match i:
+            case 1:
+                continue
+            case 5:
+                break
+            case _:
+                total = total + i
+    return total
+
+
+@case(0, 1, 5)
+def match_cases_that_return(x):
+    match x:
+        case 0:
+            return 100
+        case 1:
+            return 200
+    return x * 2
+
+
+@case((0, 1), (1, 0), (1, 1), (2, 3))
+def match_nested(a, b):
+    match a:
+        case 0:
+            r = -1
+        case 1:
+            match b:
+                case 0:
+                    r = 10
+                case _:
+                    r = 11
+        case _:
+            r = a + b
+    return r
+
+
+@case(([1, 2],), ([3, 4, 5],), ({"k": 7, "j": 1},), ("text",), (2.5,), (None,), (1,),
+      stageable=False)
+def match_python_patterns(v):
+    # Sequence, mapping and class patterns: Python matches them (no staged meaning).
+    match v:
+        case [1, second]:
+            r = (1, second)
+        case [first, *rest] if len(rest) > 1:
+            r = (2, first + sum(rest))
+        case {"k": k, **others}:
+            r = (3, k + len(others))
+        case str(s) | bytes(s):
+            r = (4, len(s))
+        case float() | int() as number if number > 2:
+            r = (5, number)
+        case None:
+            r = (6, 0)
+        case _:
+            r = (7, 0)
+    return r

@@ -51,8 +51,11 @@ _FLOAT_MODS = ("8.0", "64.0")
 #   the later operand of an `and`/`or` (`if c and (w := e) > d:`: nested ifs), as the later
 #   operand of a bool assignment's `and`/`or` (`c = d or (w := e) > k`), and while loops that
 #   count in their test (`while (k := k + 1) <= n:`), sometimes with an `else`.
+# - "match": match statements on an int (a parameter's, so staged, or an expression's), with
+#   value, `|`, capture-with-guard and `_` cases.
 FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged", "vectors",
-                      "lists", "module_helpers", "int_vectors", "int_matrices", "walrus"))
+                      "lists", "module_helpers", "int_vectors", "int_matrices", "walrus",
+                      "match"))
 ALL_FEATURES = FEATURES
 # What generated programs import for the "vectors" and "lists" features.
 _IMPORT = "from tests.fuzz.vector_ops import reduce_max, reduce_mean, reduce_sum, stack"
@@ -280,6 +283,8 @@ class Generator:
                 kinds += ["for_vec"]
             if "lists" in self.features:
                 kinds += ["list_loop"]
+            if "match" in self.features:
+                kinds += ["match"]
         if self.loop_stack:
             kinds += ["break", "continue"]
         kinds += ["return"]
@@ -368,6 +373,41 @@ class Generator:
             self._block(indent + 1, rng.randint(1, 2), depth + 1)
         self.staged_ctx -= staged
         self._read_after(indent, first)
+
+    def _stmt_match(self, indent, depth):
+        """A match statement on an int: value, `|`, capture-with-guard and `_` cases."""
+        rng = self.rng
+        int_params = [n for n, t in self.scalar_params if t == INT]
+        staged = bool(int_params) and rng.random() < 0.5
+        if staged:
+            subject = "{} % {}".format(rng.choice(int_params), rng.choice((3, 4, 5)))
+        else:
+            subject = self._expr(INT, 1)
+        self.staged_ctx += staged
+        self._emit(indent, "match {}:".format(subject))
+        values = rng.sample(range(-1, 5), 5)
+        for _ in range(rng.randint(1, 3)):
+            form = rng.random()
+            capture = None
+            if form < 0.4 or len(values) < 2:
+                pattern = str(values.pop())
+            elif form < 0.7:
+                pattern = "{} | {}".format(values.pop(), values.pop())
+            else:
+                capture = (self._fresh("c"), INT)
+                pattern = "{} if {} {} {}".format(capture[0], capture[0],
+                                                  rng.choice(("<", ">", ">=", "!=")),
+                                                  self._simple(INT))
+            self._emit(indent + 1, "case {}:".format(pattern))
+            if capture is not None:
+                self.scope.readable.append(capture)
+            self._block(indent + 2, rng.randint(1, 2), depth + 1)
+            if capture is not None:
+                self.scope.readable.remove(capture)
+        if rng.random() < 0.5:
+            self._emit(indent + 1, "case _:")
+            self._block(indent + 2, rng.randint(1, 2), depth + 1)
+        self.staged_ctx -= staged
 
     def _first_assign(self, indent):
         """Maybe assigns a fresh variable first here; returns (name, type) or None."""

@@ -192,6 +192,29 @@ class _Analyser:
         must = (body[1] & orelse[1]) | (assigned if must_staged else set())
         return may, must
 
+    def stmt_Match(self, node, state):
+        # The converter makes the cases nested ifs whose tests compare the subject (a capture
+        # binds it), each guard an if inside: staged where the subject or a guard is.
+        captures = {n.name for case in node.cases for n in ast.walk(case.pattern)
+                    if isinstance(n, ast.MatchAs) and n.name}
+        may_staged = self.may(node.subject, state[0])
+        must_staged = self.must(node.subject, state[1])
+        may, must = state
+        may = may | captures if may_staged else may - captures
+        must = must | captures if must_staged else must - captures
+        may_staged = may_staged or any(
+            case.guard is not None and self.may(case.guard, may) for case in node.cases)
+        self.may_depth += may_staged
+        self.must_depth += must_staged
+        outs = [self.block(case.body, (may, must)) for case in node.cases]
+        self.may_depth -= may_staged
+        self.must_depth -= must_staged
+        assigned = set().union(*(_assigned(case.body) for case in node.cases))
+        out_may = may.union(*(o[0] for o in outs)) | (assigned if may_staged else set())
+        out_must = must.intersection(*(o[1] for o in outs)) | (
+            assigned if must_staged else set())
+        return out_may, out_must
+
     def stmt_Break(self, node, state):
         return state
 

@@ -94,6 +94,8 @@ def test_generator_covers_every_feature():
         "module helper with a loop": r"^    (while k|for j) ",
         "early return of a tuple": r"^\s{8,}return \(.*,\)$",
         "matrix parameter read at two indices": r"\bm\[-?\(?\w+ % 2\)?( - 1)?, ",
+        "match statement": r"^\s+match ", "case with a guard": r"^\s+case c\d+ if ",
+        "or-pattern": r"^\s+case -?\d \| -?\d:", "wildcard case": r"^\s+case _:",
     }
     missing = [k for k, pattern in features.items() if not re.search(pattern, text, re.M)]
     assert not missing

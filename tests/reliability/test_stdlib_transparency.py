@@ -30,15 +30,14 @@ _V = sys.version_info[:2]
 
 _GEN = 'a generator function (yield)'
 _GEN_FROM = 'a generator function (yield from)'
-_MATCH = 'a match statement'
 
 
 def _expected_unconvertible():
     """The functions that run unconverted, and the construct the warning must name.
 
     Generators are not converted (a staged loop cannot suspend): 21 functions on every
-    version. `match` is not converted (its patterns bind names on paths the converter cannot
-    stage): statistics.kde on 3.13. The uses of `:=` that the stdlib adopts over the versions
+    version. `match` converts (statistics.kde on 3.13). The uses of `:=` that the stdlib adopts
+    over the versions
     (0, 3, 2 and 4 functions of these modules on 3.10, 3.11, 3.12 and 3.13: in `if` and
     `while` tests and a generator expression) are converted.
     """
@@ -59,8 +58,6 @@ def _expected_unconvertible():
         },
         'heapq': {'merge': _GEN_FROM},
     }
-    if _V >= (3, 13):
-        expected['statistics']['kde'] = _MATCH
     return expected
 
 

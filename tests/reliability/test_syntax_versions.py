@@ -81,19 +81,21 @@ def classify(x):
 '''
 
 
-def test_match_is_reported_unconvertible_and_runs_unconverted(tmp_path):
-    module, path = _module(tmp_path, _MATCH)
-    _assert_reported(module.classify, path, 2, 'a match statement', 3)
+def test_match_converts_faithfully(tmp_path):
+    module, _ = _module(tmp_path, _MATCH)
+    converted, messages = _convert_recording(module.classify)
+    assert converted is not module.classify and messages == []
     inputs = [0, 1, 2, [3, 4, 5], [-1], {'k': 9}, {'j': 1}, 'ab', None]
     expected = ['small', 'small', 'other', ('list', 3, 2), 'other', ('dict', 9), 'other',
                 ('str', 'AB'), 'other']
-    assert [ag.convert(module.classify)(x) for x in inputs] == expected
+    assert [module.classify(x) for x in inputs] == expected
+    assert [converted(x) for x in inputs] == expected
 
 
-def test_match_inside_a_caller_is_reported_for_the_callee_only(tmp_path):
+def test_a_caller_and_its_matching_callee_both_convert(tmp_path):
     # (Two lines down from _MATCH in the test above: code objects that differ only in their
     # file compare equal, and the converter's caches would conflate the two `classify`.)
-    module, path = _module(tmp_path, '\n\n' + _MATCH + '''
+    module, _ = _module(tmp_path, '\n\n' + _MATCH + '''
 def caller(xs):
     out = []
     for x in xs:
@@ -102,14 +104,38 @@ def caller(xs):
     return out
 ''')
     converted, messages = _convert_recording(module.caller)
-    assert converted is not module.caller  # the caller itself converts
-    assert messages == []
+    assert converted is not module.caller and messages == []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         assert converted([0, None, [2]]) == ['small', ('list', 2, 0)]
-    assert [str(w.message) for w in caught] == [
-        'AutoGraph could not convert classify (defined at %s:4): a match statement at %s:5 is '
-        'not supported.%s' % (path, path, _TAIL)]
+    assert caught == []
+
+
+def test_errors_of_patterns_are_pythons(tmp_path):
+    module, _ = _module(tmp_path, '''
+class Point:
+    __match_args__ = ('x',)
+
+    def __init__(self, x):
+        self.x = x
+
+
+def too_many(p):
+    match p:
+        case Point(a, b):
+            return a, b
+    return None
+
+
+def unbound_after_no_match(v):
+    match v:
+        case [first, *_]:
+            pass
+    return first
+''')
+    for fn, arg in ((module.too_many, module.Point(1)), (module.unbound_after_no_match, 5),
+                    (module.unbound_after_no_match, [4, 5])):
+        assert _outcome(ag.convert(fn), arg) == _outcome(fn, arg)
 
 
 # -- walrus (3.8+): converted, except where converted code would evaluate it lazily ----------

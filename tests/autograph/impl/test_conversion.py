@@ -33,8 +33,6 @@ UNSUPPORTED = [
     ('walrus', 'def walrus(x):\n    return abs(x or (y := 1) + y)\n',
      'an assignment expression (:=) in an operand of `and`/`or` after the first at '
      '<test walrus>:2'),
-    ('matcher', 'def matcher(x):\n    match x:\n        case 1:\n            return 2\n',
-     'a match statement at <test matcher>:2'),
     ('coro', 'async def coro():\n    pass\n', 'an async function at <test coro>:1'),
 ]
 
