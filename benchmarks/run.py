@@ -221,46 +221,67 @@ def _child_env():
     return env
 
 
-def fresh_process(name, rounds, disk_cache_dir=""):
-    """Runs `_FRESH_SCRIPT` in `rounds` new interpreters (with bytecode cached, see _child_env).
+def _fresh_child(name, env):
+    """One child process of `_FRESH_SCRIPT`: its row of times (seconds)."""
+    proc = subprocess.run([sys.executable, "-c", _FRESH_SCRIPT, name], capture_output=True,
+                          text=True, cwd=_ROOT, timeout=120, check=False, env=env)
+    if proc.returncode != 0:
+        raise RuntimeError(f"the fresh-process run of {name or 'import'} failed:\n"
+                           f"{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
-    The on-disk cache of converted code is off unless `disk_cache_dir` is given: then one
-    untimed child first fills it, and the timed ones load the conversion from it (what every
-    run of a script after its first does).
+
+def fresh_processes(names, rounds, disk_cache_dirs=None):
+    """Runs `_FRESH_SCRIPT` in `rounds` new interpreters per name (bytecode cached, see
+    _child_env), interleaved: each round runs one child per name, so that a burst of load on
+    the machine falls on a few samples of every name rather than on all samples of one.
+
+    The on-disk cache of converted code is off unless `disk_cache_dirs` is given (name ->
+    directory): then one untimed child per name first fills it, and the timed ones load the
+    conversion from it (what every run of a script after its first does).
 
     Args:
-        name: A workload name (its first call is timed right after `import runtime`), or ''
-            to time the imports only.
-        rounds: Number of child processes.
+        names: Workload names (each one's first call is timed right after `import runtime`),
+            or '' to time the imports only.
+        rounds: Child processes per name.
+        disk_cache_dirs: None, or a dict name -> cache directory.
 
     Returns:
-        Dict with summaries of 'import_numpy', 'import_runtime' (numpy already imported) and,
-        for a workload, 'first_call'.
+        Dict name -> dict with summaries of 'import_numpy', 'import_runtime' (numpy already
+        imported) and, for a workload, 'first_call'.
     """
-    samples = {"import_numpy": [], "import_runtime": [], "first_call": []}
-    env = dict(_child_env(), AUTOGRAPH_CACHE_DIR=disk_cache_dir,
-               AUTOGRAPH_BENCH_CACHE_DIR=disk_cache_dir)
-    filled = None
-    for index in range(rounds + (1 if disk_cache_dir else 0)):
-        proc = subprocess.run([sys.executable, "-c", _FRESH_SCRIPT, name], capture_output=True,
-                              text=True, cwd=_ROOT, timeout=120, check=False, env=env)
-        if disk_cache_dir and index == 0:
-            filled = _cache_entries(disk_cache_dir)  # the run that fills the disk cache
-            if not filled and name:
+    base = _child_env()
+    envs, filled = {}, {}
+    for name in names:
+        directory = (disk_cache_dirs or {}).get(name, "")
+        envs[name] = dict(base, AUTOGRAPH_CACHE_DIR=directory,
+                          AUTOGRAPH_BENCH_CACHE_DIR=directory)
+        if directory:
+            subprocess.run([sys.executable, "-c", _FRESH_SCRIPT, name], capture_output=True,
+                           text=True, cwd=_ROOT, timeout=120, check=False, env=envs[name])
+            filled[name] = _cache_entries(directory)  # the run that fills the disk cache
+            if not filled[name] and name:
                 raise RuntimeError(f"the run of {name} that fills the disk cache wrote no "
-                                   f"entry in {disk_cache_dir}:\n{proc.stderr}")
-            continue
-        if proc.returncode != 0:
-            raise RuntimeError(f"the fresh-process run of {name or 'import'} failed:\n"
-                               f"{proc.stderr}")
-        row = json.loads(proc.stdout.strip().splitlines()[-1])
-        for key, value in row.items():
-            if value is not None:
-                samples[key].append(value)
-    if filled is not None and _cache_entries(disk_cache_dir) != filled:
-        raise RuntimeError(f"the timed runs of {name} converted again instead of loading the "
-                           f"disk cache in {disk_cache_dir}")
-    return {key: summary(values) for key, values in samples.items() if values}
+                                   f"entry in {directory}")
+    samples = {name: {"import_numpy": [], "import_runtime": [], "first_call": []}
+               for name in names}
+    for _ in range(rounds):
+        for name in names:
+            for key, value in _fresh_child(name, envs[name]).items():
+                if value is not None:
+                    samples[name][key].append(value)
+    for name, entries in filled.items():
+        if _cache_entries(disk_cache_dirs[name]) != entries:
+            raise RuntimeError(f"the timed runs of {name} converted again instead of loading "
+                               f"the disk cache in {disk_cache_dirs[name]}")
+    return {name: {key: summary(values) for key, values in rows.items() if values}
+            for name, rows in samples.items()}
+
+
+def fresh_process(name, rounds, disk_cache_dir=""):
+    """`fresh_processes` for one name (see there)."""
+    dirs = {name: disk_cache_dir} if disk_cache_dir else None
+    return fresh_processes([name], rounds, dirs)[name]
 
 
 def _cache_entries(directory):
@@ -439,6 +460,26 @@ def jax_contender(workload, inputs, jax):
     return call, args, first, None
 
 
+def add_fresh_first_calls(records, rounds):
+    """Adds 'fresh_first_call' and 'fresh_cached_first_call' to each workload record: the
+    first call in new processes, from scratch and with the disk cache filled, all workloads
+    interleaved (see fresh_processes)."""
+    names = [r["name"] for r in records]
+    fresh = fresh_processes(names, rounds)
+    with tempfile.TemporaryDirectory() as root:
+        dirs = {name: os.path.join(root, name) for name in names}
+        for directory in dirs.values():
+            os.makedirs(directory)
+        cached = fresh_processes(names, rounds, dirs)
+    for record in records:
+        record["fresh_first_call"] = fresh[record["name"]]["first_call"]
+        record["fresh_cached_first_call"] = cached[record["name"]]["first_call"]
+        record["targets"]["fresh_first_call"] = (record["fresh_first_call"]["median"]
+                                                 < FRESH_FIRST_CALL_TARGET)
+        record["targets"]["fresh_cached_first_call"] = (
+            record["fresh_cached_first_call"]["median"] < FRESH_FIRST_CALL_TARGET)
+
+
 def run_workload(workload, settings, tensorflow=False, jax=None):
     """Measures one workload and returns its JSON record (with TensorFlow, in a child
     process, when `tensorflow` is true and it is installed)."""
@@ -451,11 +492,6 @@ def run_workload(workload, settings, tensorflow=False, jax=None):
                                               settings.rounds)
     record["first_call"], staged_result = first_call(workload.fn, tensors,
                                                      settings.cold_rounds)
-    record["fresh_first_call"] = fresh_process(workload.name,
-                                               settings.fresh_rounds)["first_call"]
-    with tempfile.TemporaryDirectory() as cache_dir:
-        record["fresh_cached_first_call"] = fresh_process(
-            workload.name, settings.fresh_rounds, cache_dir)["first_call"]
     expected = workload.reference_fn(*inputs)
     record["match"], record["mismatch"] = results_match(staged_result, expected)
     staged = runtime.function(workload.fn)
@@ -494,9 +530,6 @@ def run_workload(workload, settings, tensorflow=False, jax=None):
         "cold_convert": record["cold_convert"]["median"] < COLD_CONVERT_TARGET,
         "repeat_convert": record["repeat_convert"]["median"] < REPEAT_CONVERT_TARGET,
         "first_call": record["first_call"]["median"] < FIRST_CALL_TARGET,
-        "fresh_first_call": record["fresh_first_call"]["median"] < FRESH_FIRST_CALL_TARGET,
-        "fresh_cached_first_call": (record["fresh_cached_first_call"]["median"]
-                                    < FRESH_FIRST_CALL_TARGET),
     }
     return record
 
@@ -875,6 +908,8 @@ def run_suite(settings, names=None, growth=True, log=print):
     for workload in selected:
         log(f"running {workload.name} ...")
         records.append(run_workload(workload, settings, True, jax))
+    log("first calls in fresh processes ...")
+    add_fresh_first_calls(records, settings.fresh_rounds)
     results = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         "machine": f"{platform.machine()} {platform.processor() or ''} {os.cpu_count()} cpus",

@@ -216,3 +216,17 @@ def test_fresh_first_call_with_the_disk_cache_loads_it(tmp_path):
     record = run.fresh_process("collatz", 1, str(tmp_path))
     assert record["first_call"]["median"] > 0
     assert run._cache_entries(str(tmp_path))  # pylint: disable=protected-access
+
+
+def test_fresh_processes_interleave_the_workloads(monkeypatch):
+    # Each round runs one child per workload, so a burst of load on the machine falls on a
+    # few samples of every workload, not on all the samples of one.
+    order = []
+
+    def child(name, env):
+        order.append(name)
+        return {"import_numpy": 0.05, "import_runtime": 0.02, "first_call": len(order) / 1e3}
+    monkeypatch.setattr(run, "_fresh_child", child)
+    results = run.fresh_processes(["a", "b", "c"], 3)
+    assert order == ["a", "b", "c"] * 3
+    assert results["b"]["first_call"]["median"] == 5 / 1e3
