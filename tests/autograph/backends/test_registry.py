@@ -10,9 +10,10 @@ import pytest
 from autograph import backends
 from autograph.backends import registry
 from tests.autograph.fake_backend import FakeBackend
+from tests.checkout import ROOT
+from tests.checkout import checkout_env
+from tests.checkout import run_python
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
 
 
 @pytest.fixture
@@ -61,9 +62,7 @@ def test_pyproject_entry_points_name_backends():
 
 def _fresh_output(script):
     """What `script` prints in a new interpreter with this checkout on the path."""
-    import subprocess  # pylint: disable=import-outside-toplevel
-    return subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=ROOT), check=True).stdout
+    return run_python(['-c', script]).stdout
 
 
 def test_loading_the_jax_backend_does_not_import_jax():
@@ -88,13 +87,10 @@ def test_autograph_names_no_backend_package():
 def test_jax_functions_are_never_converted_even_before_a_tracer_is_seen():
     # A fresh process: jax imported, the backend not yet loaded; converted code calls a
     # pure-Python jax function before any control flow meets a tracer.
-    import subprocess  # pylint: disable=import-outside-toplevel
     script = ('import jax, autograph.impl.api as api; '
               'print(api._module_is_allowlisted("jax._src.nn.functions"), '
               'api._module_is_allowlisted("optax"))')
-    out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=ROOT), check=True).stdout
-    assert out == 'True True\n'
+    assert _fresh_output(script) == 'True True\n'
 
 
 _INSTALLED_SCRIPT = """
@@ -122,7 +118,6 @@ def _ours(backends):
 
 def _run_installed(tmp_path, before='', after='', dists=('autograph_installed',)):
     """Runs _INSTALLED_SCRIPT in a new process that sees the JAX backend's entry point."""
-    import subprocess  # pylint: disable=import-outside-toplevel
     import textwrap  # pylint: disable=import-outside-toplevel
     for dist in dists:
         info = tmp_path / ('%s-1.0.dist-info' % dist)
@@ -144,10 +139,9 @@ def _run_installed(tmp_path, before='', after='', dists=('autograph_installed',)
             return x
     '''))
     script = _OURS + _INSTALLED_SCRIPT.format(before=before, after=after)
-    env = dict(os.environ, AUTOGRAPH_CACHE_DIR='',
-               PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
-    proc = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
-                          env=env, check=False)
+    env = checkout_env()  # the dists first: their entry points are the ones found
+    env.update(AUTOGRAPH_CACHE_DIR='', PYTHONPATH=str(tmp_path) + os.pathsep + env['PYTHONPATH'])
+    proc = run_python(['-c', script], env=env, check=False)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.splitlines()
 
