@@ -257,9 +257,8 @@ def fresh_processes(names, rounds, disk_cache_dirs=None):
         envs[name] = dict(base, AUTOGRAPH_CACHE_DIR=directory,
                           AUTOGRAPH_BENCH_CACHE_DIR=directory)
         if directory:
-            subprocess.run([sys.executable, "-c", _FRESH_SCRIPT, name], capture_output=True,
-                           text=True, cwd=_ROOT, timeout=120, check=False, env=envs[name])
-            filled[name] = _cache_entries(directory)  # the run that fills the disk cache
+            _fresh_child(name, envs[name])  # the untimed run that fills the disk cache
+            filled[name] = _cache_entries(directory)
             if not filled[name] and name:
                 raise RuntimeError(f"the run of {name} that fills the disk cache wrote no "
                                    f"entry in {directory}")
