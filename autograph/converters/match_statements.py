@@ -125,25 +125,25 @@ class MatchTransformer(transformer.Base):
             done = self.ctx.namer.new_symbol('case_done_')
             self.ctx.generated_symbols[done] = Symbol.MATCH_DONE
             statements += templates.replace('done = False', done=done)
-        flags = []  # the flag of each case that Python matches, named in source order
+        plans = []  # (case, whether it is testable, its flag), flags named in source order
         for case in node.cases:
-            flag = None
-            if not _testable(case.pattern) and not _irrefutable(case.pattern):
+            testable, flag = _testable(case.pattern), None
+            if not testable and not _irrefutable(case.pattern):
                 flag = self.ctx.namer.new_symbol('case_')
                 self.ctx.generated_symbols[flag] = Symbol.MATCH_CASE
-            flags.append(flag)
+            plans.append((case, testable, flag))
         rest = []
-        for case, flag in reversed(list(zip(node.cases, flags))):
-            rest = self._case(case, subject, done, rest, flag)
+        for case, testable, flag in reversed(plans):
+            rest = self._case(case, testable, flag, subject, done, rest)
         statements += rest
         for statement in statements:
             transformer.set_missing_locations(statement, node)
         return statements
 
-    def _case(self, case, subject, done, rest, flag):
+    def _case(self, case, testable, flag, subject, done, rest):
         """The statements of `case`, with `rest` (the later cases) where it does not run."""
         before, bindings = [], []
-        if _testable(case.pattern):
+        if testable:
             test, names = _test(case.pattern, subject)
             for name in names:
                 bindings += templates.replace('name = subject', name=name, subject=subject)
@@ -164,8 +164,6 @@ class MatchTransformer(transformer.Base):
         if test is None:  # an irrefutable pattern without a guard: the last case
             return before + block
         return before + [gast.If(test=test, body=block, orelse=rest)]
-
-
 
 
 def transform(node, ctx):

@@ -19,8 +19,8 @@ from autograph.converters import control_flow
 from autograph.converters import directives
 from autograph.converters import functions
 from autograph.converters import lists
-from autograph.converters import match_statements
 from autograph.converters import logical_expressions
+from autograph.converters import match_statements
 from autograph.converters import named_expressions
 from autograph.converters import return_statements
 from autograph.converters import variables

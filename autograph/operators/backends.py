@@ -10,5 +10,5 @@ from autograph.backends.registry import register_backend
 from autograph.backends.registry import registered_backends
 from autograph.backends.registry import unregister_backend
 
-__all__ = ['PYTHON_TYPES', 'backend_for', 'discovered', 'first_backend', 'is_staged', 'probe', 'register_backend',
-           'registered_backends', 'unregister_backend']
+__all__ = ['PYTHON_TYPES', 'backend_for', 'discovered', 'first_backend', 'is_staged', 'probe',
+           'register_backend', 'registered_backends', 'unregister_backend']
