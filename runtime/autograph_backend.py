@@ -23,13 +23,14 @@ from runtime.ops import array_ops
 from runtime.ops import common
 from runtime.ops import io_ops
 from runtime.ops import math_ops
-from runtime.ops import reduction_ops
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import convert_to_tensor
 from runtime.tensor_conversion import constant_value
 from runtime.tensor_array import TensorArray
+from runtime.autograph_builtins import BUILTINS
+from runtime.autograph_builtins import truth
 from runtime.variables import Variable
 
 _PY_DTYPES = {builtins.bool: "bool", builtins.int: "int32", builtins.float: "float32"}
@@ -69,14 +70,14 @@ class RuntimeBackend(Backend):
         """Stages `if`: runtime.cond over zero-argument branches returning tuples.
 
         Args:
-            pred: A scalar bool tensor (or Variable).
+            pred: A scalar tensor (or Variable): a number stands for `pred != 0`, as in Python.
             true_fn: Callable returning a tuple.
             false_fn: Callable returning a tuple.
 
         Returns:
             The tuple of branch outputs.
         """
-        return tuple(_cond(_as_tensor(pred), true_fn, false_fn))
+        return tuple(_cond(truth(pred), true_fn, false_fn))
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop: runtime.while_loop over a tuple of loop variables.
@@ -90,6 +91,7 @@ class RuntimeBackend(Backend):
             The final loop variables, as a tuple.
         """
         loop_vars = tuple(_as_tensor(v) for v in loop_vars)
+        cond_fn = _truth_of(cond_fn)
         if not loop_vars:
             # runtime.while_loop needs a loop variable: thread a dummy counter.
             _while_loop(lambda _: cond_fn(), lambda i: (body_fn(), i)[1], (0,))
@@ -111,6 +113,7 @@ class RuntimeBackend(Backend):
             The final loop variables, as a tuple.
         """
         loop_vars = tuple(_as_tensor(v) for v in loop_vars)
+        cond_fn = _truth_of(cond_fn)
         bound = options.maximum_iterations
         if not loop_vars:
             # runtime.while_loop needs a loop variable: thread a dummy counter.
@@ -158,7 +161,7 @@ class RuntimeBackend(Backend):
         Returns:
             A bool tensor.
         """
-        return math_ops.logical_not(_as_tensor(value))
+        return math_ops.logical_not(truth(value))
 
     def assert_(self, cond, message_fn):
         """Stages `assert cond, message` as an assert op (InvalidArgumentError at run time).
@@ -180,7 +183,7 @@ class RuntimeBackend(Backend):
                     fields.append((len(data) - 1, piece[1], piece[2]))
                 else:
                     fields.append(format_field(*piece))
-            io_ops.assert_(_as_tensor(cond), message=str(message), data=data, fields=fields)
+            io_ops.assert_(truth(cond), message=str(message), data=data, fields=fields)
             return
         if isinstance(message, (Tensor, Variable)):
             data, message = (message,), "Assertion failed:"
@@ -191,7 +194,7 @@ class RuntimeBackend(Backend):
             message = " ".join(str(p) for p in message if not isinstance(p, (Tensor, Variable)))
         elif message is None:
             message = "Assertion failed"
-        io_ops.assert_(_as_tensor(cond), message=str(message), data=data)
+        io_ops.assert_(truth(cond), message=str(message), data=data)
 
     def print_(self, *args, sep=" ", end="\n"):
         """Handles `print(...)` of staged values.
@@ -230,6 +233,23 @@ class RuntimeBackend(Backend):
                 raise error
 
         io_ops.py_function(check, [_as_tensor(defined)], None)
+
+    def raise_unless(self, ok, values, make_error):
+        """Stages a `raise` as a py_function that raises `make_error(*values)` when `ok` is
+        false at run time (see `check_defined`).
+
+        Args:
+            ok: A bool tensor.
+            values: Tensors the exception's message shows.
+            make_error: Callable taking their run-time values (numpy), returning the exception.
+        """
+        def check(flag, *run_values):
+            if not bool(flag.numpy()):
+                error = make_error(*(v.numpy() for v in run_values))
+                error._runtime_node = "raise"  # the user's own error, as Python raises it
+                raise error
+
+        io_ops.py_function(check, [_as_tensor(ok)] + [_as_tensor(v) for v in values], None)
 
     @contextlib.contextmanager
     def scratch(self):
@@ -432,7 +452,7 @@ class RuntimeBackend(Backend):
         Raises:
             NotImplementedError: when there is no overload (autograph then calls `fn`).
         """
-        handler = _BUILTINS.get(fn)
+        handler = BUILTINS.get(fn)
         if handler is None or (kwargs and fn not in (builtins.range, builtins.sum)):
             raise NotImplementedError(fn)
         return handler(*[_as_tensor(a) for a in args], **kwargs)
@@ -471,55 +491,10 @@ def _range_spec(tensor, node):
     return length, getitem
 
 
-def _len(value):
-    if type(value) is TensorArray:
-        return value.size()
-    shape = value.shape
-    if len(shape) == 0:
-        raise TypeError(f"len() of the scalar (rank 0) tensor {value!r} is not defined.")
-    if shape[0] is not None:
-        return shape[0]
-    return array_ops.shape(value)[0]
+def _truth_of(cond_fn):
+    """A loop test giving Python's truth value of a staged number (`while n:`)."""
+    return lambda *loop_vars: truth(cond_fn(*loop_vars))
 
-
-def _fold(pairwise, reduce):
-    def handler(*args):
-        if len(args) == 1:
-            return reduce(args[0], axis=0)  # Python's min(x) compares the rows of x
-        result = args[0]
-        for arg in args[1:]:
-            result = pairwise(result, arg)
-        return result
-    return handler
-
-
-def _sum(iterable, start=0):
-    total = reduction_ops.reduce_sum(iterable, axis=0)
-    if isinstance(start, (int, float)) and start == 0:
-        return total
-    return total + start
-
-
-def _any(value):
-    return reduction_ops.reduce_any(math_ops.cast(value, dtypes.bool))
-
-
-def _all(value):
-    return reduction_ops.reduce_all(math_ops.cast(value, dtypes.bool))
-
-
-_BUILTINS = {
-    builtins.len: _len,
-    builtins.range: lambda *a, **k: array_ops.range(*a, **k),
-    builtins.abs: math_ops.abs,
-    builtins.int: lambda x: math_ops.cast(x, dtypes.int32),
-    builtins.float: lambda x: math_ops.cast(x, dtypes.float32),
-    builtins.min: _fold(math_ops.minimum, reduction_ops.reduce_min),
-    builtins.max: _fold(math_ops.maximum, reduction_ops.reduce_max),
-    builtins.sum: _sum,
-    builtins.any: _any,
-    builtins.all: _all,
-}
 
 BACKEND = RuntimeBackend()
 

@@ -421,6 +421,30 @@ class Backend:
         self._unsupported('reading a variable assigned on some staged paths only',
                           'check_defined')
 
+    def raise_unless(self, ok, values, make_error):
+        """Stages a check that raises `make_error(*values)` when the computation runs with
+        `ok` false.
+
+        Autograph calls it for a `raise` statement in a staged branch: `ok` is false exactly
+        when that branch runs, `values` are the staged values the exception's message shows
+        (its arguments and f-string fields), and `make_error` takes their run-time values
+        (numpy or Python scalars) and returns the exception to raise, with its cause. Like
+        `check_defined`, the check runs in program order, after the side effects staged
+        before it. The default handles `values == ()` with `check_defined`, and otherwise
+        raises UnsupportedByBackendError (autograph then raises the exception while staging).
+
+        Args:
+            ok: a staged bool.
+            values: a list of staged values.
+            make_error: callable taking the run-time values, returning an exception.
+
+        Returns:
+            None.
+        """
+        if values:
+            self._unsupported('raise with a message holding staged values', 'raise_unless')
+        self.check_defined(ok, make_error())
+
     def name_outputs(self, values, names):
         """Gives the user's names to the outputs of a staged `if` (for graphs people read).
 

@@ -19,7 +19,9 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
   re-raises it as the AssertionError itself. (`jax.experimental.checkify` would need the user
   to wrap the function in `checkify.checkify`; this needs nothing.) Reading a variable that
   staged control flow assigns on some paths only is checked the same way (`check_defined`):
-  `autograph.backends.jax.jit` re-raises the UnboundLocalError that plain Python raises.
+  `autograph.backends.jax.jit` re-raises the UnboundLocalError that plain Python raises. A
+  `raise` in a staged branch is a callback too (`raise_unless`): `jit` re-raises the user's
+  exception, its message formatted from the run-time values.
 - Branch outputs and loop variables follow JAX's promotion rules, weak types included: `s = 0.0`
   may become float16 in a loop; a real dtype change is autograph's usual error.
 - A Python list appended to in a staged loop cannot grow (arrays have a fixed size): the error
@@ -61,6 +63,8 @@ __all__ = ['BACKEND', 'JaxBackend', 'JaxType', 'StagedList', 'StagedRange', 'jit
 # Errors of staged asserts and definedness checks that failed at run time, most recent last;
 # `jit` re-raises them (the callback may run on another thread, hence a deque, not a local).
 _FAILED_CHECKS = collections.deque(maxlen=64)
+# The errors of staged `raise` statements among them: re-raised with their own cause.
+_USER_RAISES = set()
 
 
 class _Scratch(threading.local):
@@ -389,6 +393,20 @@ class JaxBackend(Backend):
             return
         jax_modules().jax.debug.callback(functools.partial(_check_defined, error),
                                          predicate(defined, 'check'), ordered=True)
+
+    def raise_unless(self, ok, values, make_error):
+        """Stages a `raise` as a debug callback that raises `make_error(*values)` when `ok` is
+        false at run time; `jit` re-raises it as such (see `assert_`).
+
+        Args:
+            ok: a traced bool (or a Python bool).
+            values: traced values the exception's message shows.
+            make_error: callable taking their run-time values, returning the exception.
+        """
+        if self._scratch.depth:
+            return
+        jax_modules().jax.debug.callback(functools.partial(_raise_unless, make_error),
+                                         predicate(ok, 'raise'), *values, ordered=True)
 
     def print_(self, *args, sep=' ', end='\n'):
         """Stages `print` as jax.debug.print (values printed at every run).
@@ -781,6 +799,16 @@ def _check_defined(error, defined):
     raise error
 
 
+def _raise_unless(make_error, ok, *values):
+    import numpy  # pylint: disable=import-outside-toplevel
+    if numpy.all(ok):
+        return
+    error = make_error(*values)
+    _FAILED_CHECKS.append(error)
+    _USER_RAISES.add(id(error))
+    raise error
+
+
 def jit(fn=None, **jit_kwargs):
     """`jax.jit(autograph.convert(fn), **jit_kwargs)`, re-raising failed asserts as such.
 
@@ -805,12 +833,16 @@ def jit(fn=None, **jit_kwargs):
     @functools.wraps(fn)
     def call(*args, **kwargs):
         _FAILED_CHECKS.clear()
+        _USER_RAISES.clear()
         try:
             return jitted(*args, **kwargs)
         except m.jax.errors.JaxRuntimeError as e:
             if not _FAILED_CHECKS:
                 raise
-            raise _FAILED_CHECKS.pop() from e
+            error = _FAILED_CHECKS.pop()
+            if id(error) in _USER_RAISES:  # `raise X [from Y]` keeps Python's cause
+                raise error from error.__cause__ if error.__suppress_context__ else None
+            raise error from e
 
     call.lower = jitted.lower
     call.jitted = jitted

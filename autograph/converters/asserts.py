@@ -25,12 +25,12 @@ class AssertTransformer(transformer.Base):
             return templates.replace('ag__.assert_stmt(test, None)', test=node.test)
         msg = node.msg
         if isinstance(msg, gast.JoinedStr):
-            msg = _fstring_call(msg)
+            msg = fstring_call(msg)
         return templates.replace(
             'ag__.assert_stmt(test, lambda: msg)', test=node.test, msg=msg)
 
 
-def _fstring_call(joined):
+def fstring_call(joined):
     """`f'a {x!r:>4} b'` -> `ag__.fstring('a ', (x, 114, '>4'), ' b')`."""
     pieces = []
     for part in joined.values:

@@ -4,6 +4,7 @@ from autograph.errors import BranchVariableError
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
+from autograph.operators import exceptions
 from autograph.operators import nest
 from autograph.operators import python_loops
 from autograph.operators import staged_loops
@@ -139,8 +140,8 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
                 set_state(init_vars)
                 fns[other]()
                 return tuple(get_state())[:nouts]
-        except UnboundLocalError as error:
-            if not variables.is_undefined_read(error):
+        except Exception as error:  # pylint: disable=broad-except  # re-raised unless staged
+            if not _raises_when_run(error):
                 raise
             return _ALWAYS_RAISES
         finally:
@@ -158,13 +159,13 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
         set_state(init_vars)
         try:
             fns[name]()
-        except UnboundLocalError as error:
-            if not variables.is_undefined_read(error):
+        except Exception as error:  # pylint: disable=broad-except  # re-raised unless staged
+            if not _raises_when_run(error):
                 raise
             set_state(init_vars)
             other_raw = known.get(other, raw.get(other))
             if other_raw is None:
-                other_raw = peek(other)
+                other_raw = peek(other) if nouts else ()  # no outputs: nothing to imitate
             if other_raw is _ALWAYS_RAISES:
                 # Both branches raise: the statement raises wherever it runs, after the side
                 # effects each branch staged. The outputs are placeholders (their values
@@ -176,8 +177,11 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
             # false exactly when this branch is taken
             not_cond = backend.logical_not(cond)
             defined = not_cond if name == 'if' else backend.logical_not(not_cond)
-            variables.raise_when_run(backend, defined, error,
-                                     'the {} branch of a staged if statement'.format(name))
+            where = 'the {} branch of a staged if statement'.format(name)
+            if exceptions.is_staged_raise(error):
+                exceptions.raise_when_run(backend, defined, error, where)
+            else:
+                variables.raise_when_run(backend, defined, error, where)
             return failing
         return tuple(get_state())[:nouts]
 
@@ -218,6 +222,13 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
     for k, value in zip(carried, nest.pack(nest.structure([first[k] for k in carried]), flat)):
         final[k] = value
     set_state(tuple(final) + init_vars[nouts:])
+
+
+def _raises_when_run(error):
+    """Whether a staged branch that raised `error` while traced becomes a staged raise: a read
+    of a variable no path assigns (`ld` of `Undefined`) or the user's own `raise`."""
+    return exceptions.is_staged_raise(error) or (
+        isinstance(error, UnboundLocalError) and variables.is_undefined_read(error))
 
 
 def _outputs_of_a_failing_branch(backend, other, initial):

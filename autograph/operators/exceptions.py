@@ -1,7 +1,14 @@
-"""The `assert` statement: Python's own for Python values, the backend's assert when staged."""
+"""`assert` and `raise`: Python's own for Python values, a run-time check when staged."""
 
+import sys
+
+from autograph.errors import UnsupportedByBackendError
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
+
+# The key, in an exception's __dict__, of the (file, line) of the converted `raise` statement
+# that raised it (see `raising`).
+_RAISED_AT = '_ag_raised_at'
 
 
 def _no_message():
@@ -86,3 +93,130 @@ def assert_stmt(expression1, expression2):
             assert expression1, expression2()
         return None
     return backend.assert_(expression1, expression2 or _no_message)
+
+
+def raising(exception):
+    """The operand of a converted `raise` statement: `raise ag__.raising(X) from Y`.
+
+    Returns what `raise X` raises (a class is instantiated with no arguments, as `raise`
+    does), marked as raised by the user's own `raise` statement. A staged `if` (or loop)
+    whose branch raises a marked exception while it is traced stages the raise instead: the
+    exception is raised when the branch runs (`raise_when_run`). Anything that is not an
+    exception is returned unchanged, so the `raise` statement gives Python's own TypeError.
+
+    Args:
+        exception: the operand of `raise`.
+
+    Returns:
+        The exception instance to raise.
+    """
+    if isinstance(exception, type) and issubclass(exception, BaseException):
+        exception = exception()
+    if isinstance(exception, BaseException):
+        caller = sys._getframe(1)  # the converted user code that raises
+        try:
+            exception.__dict__[_RAISED_AT] = (caller.f_code.co_filename, caller.f_lineno)
+        except AttributeError:  # an exception class with __slots__ and no __dict__
+            pass
+    return exception
+
+
+def is_staged_raise(error):
+    """Tells whether an exception was raised by a converted `raise` statement (`raising`)."""
+    return _RAISED_AT in getattr(error, '__dict__', ())
+
+
+def _staged_leaves(error):
+    """The staged values among an exception's arguments and their f-string fields, in order,
+    then those of its cause (`raise X from Y`)."""
+    values = []
+    for arg in error.args:
+        if isinstance(arg, StagedMessage):
+            values.extend(p[0] for p in arg.pieces
+                          if not isinstance(p, str) and _is_staged(p[0]))
+        elif _is_staged(arg):
+            values.append(arg)
+    if isinstance(error.__cause__, BaseException) and error.__cause__ is not error:
+        values.extend(_staged_leaves(error.__cause__))
+    return values
+
+
+def _is_staged(value):
+    return type(value) not in PYTHON_TYPES and backend_for(value) is not None
+
+
+def _python_value(value):
+    """A run-time value as Python shows it: a 0-d array as a Python scalar (a float32 as the
+    shortest decimal that gives it back, so that `f'{x}'` and `repr` read as Python's)."""
+    if getattr(value, 'ndim', None) == 0 and hasattr(value, '__getitem__'):
+        value = value[()]
+    dtype = getattr(value, 'dtype', None)
+    if dtype is None or getattr(value, 'ndim', None) != 0:
+        return value
+    if dtype.kind == 'f' and dtype.itemsize < 8:
+        return float(str(value))
+    return value.item()
+
+
+def rebuild(error, values):
+    """The exception to raise at run time: `error` with its staged values filled in.
+
+    Args:
+        error: an exception raised while staging, whose arguments (and its cause's) may hold
+            staged values and StagedMessages (`_staged_leaves`).
+        values: the run-time values of those staged values, in the same order.
+
+    Returns:
+        A new exception of the same class whose arguments hold the run-time values (f-string
+        messages formatted with them), with the same attributes and cause (rebuilt too).
+    """
+    return _filled(error, iter([_python_value(v) for v in values]))
+
+
+def _filled(error, values):
+    args = []
+    for arg in error.args:
+        if isinstance(arg, StagedMessage):
+            args.append(''.join(
+                p if isinstance(p, str) else format_field(
+                    next(values) if _is_staged(p[0]) else p[0], p[1], p[2])
+                for p in arg.pieces))
+        elif _is_staged(arg):
+            args.append(next(values))
+        else:
+            args.append(arg)
+    cls = type(error)
+    fresh = cls.__new__(cls, *args)
+    fresh.args = tuple(args)
+    fresh.__dict__.update((k, v) for k, v in error.__dict__.items() if k != _RAISED_AT)
+    cause = error.__cause__
+    if isinstance(cause, BaseException) and cause is not error:
+        cause = _filled(cause, values)
+    fresh.__cause__ = cause
+    fresh.__suppress_context__ = error.__suppress_context__
+    return fresh
+
+
+def raise_when_run(backend, ok, error, where):
+    """Stages a raise: `error` is raised when the staged code runs with `ok` false.
+
+    Args:
+        backend: the backend staging the code.
+        ok: a staged bool, false exactly when the code that raises runs.
+        error: an exception for which `is_staged_raise` holds.
+        where: the code that raises, for messages ('the if branch of a staged if statement').
+
+    Raises:
+        `error` itself (at trace time, as before staging was possible), with a note, when the
+        backend has no `raise_unless` hook.
+    """
+    values = _staged_leaves(error)
+    try:
+        backend.raise_unless(ok, values, lambda *run: rebuild(error, run))
+    except UnsupportedByBackendError:
+        filename, line = error.__dict__[_RAISED_AT]
+        if hasattr(error, 'add_note'):
+            error.add_note('(raised while staging {} (File "{}", line {}): the backend {!r} '
+                           'cannot raise it only when that code runs)'.format(
+                               where, filename, line, backend.name))
+        raise error

@@ -228,6 +228,12 @@ class FakeBackend(backends.Backend):
                 and not self._untaken_depth):
             raise error
 
+    def raise_unless(self, ok, values, make_error):
+        self.calls.append('raise_unless')
+        if (not convert(ok, 'bool').value and not self._scratch_depth
+                and not self._untaken_depth):
+            raise make_error(*[v.value for v in values])
+
     def while_loop(self, cond_fn, body_fn, loop_vars):
         self.calls.append('while_loop')
         loop_vars = tuple(v if self.is_staged(v) else convert(v) for v in loop_vars)

@@ -1,0 +1,37 @@
+"""The JAX backend on what real numeric code does: staged `raise`, truth values, builtins."""
+
+import jax.numpy as jnp
+import pytest
+
+from autograph.backends import jax as ag_jax
+
+
+class Custom(Exception):
+    """A user-defined exception class."""
+
+
+def validate(n):
+    total = 0
+    i = 0
+    while i < n:
+        total += i
+        i += 1
+        if total > 10:
+            raise Custom(f"total {total:>4} at i={i!r}") from KeyError(i)
+    if n < 0:
+        raise ValueError
+    return total
+
+
+def test_staged_raise_when_the_branch_runs():
+    f = ag_jax.jit(validate)
+    assert int(f(jnp.asarray(3))) == validate(3) == 3
+    with pytest.raises(ValueError) as e:
+        f(jnp.asarray(-1))
+    assert e.value.args == ()
+    with pytest.raises(Custom) as e:
+        f(jnp.asarray(7))
+    with pytest.raises(Custom) as plain:
+        validate(7)
+    assert e.value.args == plain.value.args == ("total   15 at i=6",)
+    assert repr(e.value.__cause__) == repr(plain.value.__cause__) == "KeyError(6)"

@@ -1,0 +1,87 @@
+"""Tests for runtime.autograph_builtins (truth values, builtins) and staged `raise` on the
+runtime backend, on both executors."""
+import numpy as np
+import pytest
+
+import runtime as tf
+from runtime import autograph_builtins
+from runtime.graph import Graph
+
+EXECUTORS = ["interpreter", "compiled"]
+
+
+class Custom(Exception):
+    """A user-defined exception class."""
+
+
+def validate(n):
+    total = 0
+    i = 0
+    while i < n:
+        total += i
+        i += 1
+        if total > 10:
+            tf.print("total", total)
+            raise Custom(f"total {total:>4} at i={i!r}") from KeyError(i)
+    if n < 0:
+        raise ValueError
+    return total
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_staged_raise_when_the_branch_runs(executor, capsys):
+    f = tf.function(validate, executor=executor)
+    assert f(tf.constant(3)).numpy() == validate(3) == 3
+    with pytest.raises(ValueError) as e:
+        f(tf.constant(-1))
+    assert e.value.args == ()
+    with pytest.raises(Custom) as e:
+        f(tf.constant(7))
+    assert capsys.readouterr().out == "total 15\n"  # the print staged before the raise ran
+    with pytest.raises(Custom) as plain:
+        validate(7)
+    assert e.value.args == plain.value.args == ("total   15 at i=6",)
+    assert repr(e.value.__cause__) == repr(plain.value.__cause__) == "KeyError(6)"
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_truth_of_numbers():
+    graph = Graph("g")
+    with graph.as_default():
+        x = graph.placeholder(tf.float32, ())
+        flag = graph.placeholder(tf.bool, ())
+        vector = graph.placeholder(tf.int32, (3,))
+        assert autograph_builtins.truth(x).dtype is tf.bool
+        assert autograph_builtins.truth(flag) is flag
+        assert autograph_builtins.truth(vector) is vector  # cond refuses it as ambiguous
+    assert autograph_builtins.truth(5) == 5
+
+
+def popcount(n):
+    count = 0
+    while n:
+        if n & 1:
+            count += 1
+        n >>= 1
+    return count, not n, (n or 9), (count and 3 or 5)
+
+
+_POPCOUNT = {executor: tf.function(popcount, executor=executor) for executor in EXECUTORS}
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("n", [0, 1, 13, 255])
+def test_truth_in_if_while_not_and_or(executor, n):
+    f = _POPCOUNT[executor]
+    got = [np.asarray(v).item() for v in f(tf.constant(n))]
+    assert got == list(popcount(n))
+
+
+def test_truth_of_a_vector_is_still_ambiguous():
+    def f(v):
+        if v:
+            return 1
+        return 0
+
+    with pytest.raises(TypeError, match="scalar bool"):
+        tf.function(f)(tf.constant([1, 2]))
