@@ -17,6 +17,7 @@ from runtime import context
 from runtime import dtypes
 from runtime.control_flow import cond as _cond
 from runtime.control_flow import named_while_loop as _named_while_loop
+from runtime.control_flow import weak_type
 from runtime.control_flow import while_loop as _while_loop
 from runtime.graph import Graph
 from runtime.ops import array_ops
@@ -33,7 +34,6 @@ from runtime.autograph_builtins import BUILTINS
 from runtime.autograph_builtins import truth
 from runtime.variables import Variable
 
-_PY_DTYPES = {builtins.bool: "bool", builtins.int: "int32", builtins.float: "float32"}
 
 
 def _as_tensor(value):
@@ -338,15 +338,51 @@ class RuntimeBackend(Backend):
             value: A loop variable.
 
         Returns:
-            A hashable description: Python ints and int32 tensors describe the same way, so
-            that `i = 0` may become an int32 tensor in the loop.
+            A hashable description: the dtype's name for tensors, the type's name for Python
+            numbers ('int', 'float', 'bool'), which are weakly typed (`compatible_types`).
         """
+        weak = weak_type(value)
+        if weak is not None:
+            return weak.__name__
         if isinstance(value, (Tensor, Variable)):
             return value.dtype.name
         if type(value) is TensorArray:
             return f"TensorArray[{value.dtype.name}]"
-        dtype = _PY_DTYPES.get(type(value))
-        return dtype if dtype is not None else type(value).__name__
+        return type(value).__name__
+
+    def compatible_types(self, before, after):
+        """Equal types, or a Python number and the tensor dtype it meets (weak typing).
+
+        A Python int or bool (or a loop variable that entered as one) may become any numeric
+        tensor (`i = 0` then `i = i + n`), a Python float a float tensor, a bool tensor an
+        int (Python's bool is an int): the loop is staged with the dtype they meet in
+        (`runtime.control_flow` widens the initial value), a branch's Python number adopts
+        the other branch's dtype (runtime/ops/promotion.py has the rules).
+
+        Args:
+            before: A `type_of` description (loop entry, or one branch).
+            after: A `type_of` description (after one iteration, or the other branch).
+
+        Returns:
+            A Python bool.
+        """
+        if before == after:
+            return True
+        if after in ("int", "bool", "float") and _numeric_dtype(before) is not None:
+            # a Python number adopts the dtype (a float makes an int a float: see above)
+            return after != "float" or _numeric_dtype(before).is_floating
+        if before == "bool" and _numeric_dtype(after) is not None:
+            return True  # a bool joins an int: Python's bool is one (True == 1)
+        if before in ("int", "bool"):
+            after_dtype = _numeric_dtype(after)
+            return after_dtype is not None or after in ("int", "bool", "float")
+        if before == "float":
+            after_dtype = _numeric_dtype(after)
+            return after_dtype is not None and after_dtype.is_floating
+        before_dtype, after_dtype = _numeric_dtype(before), _numeric_dtype(after)
+        # ints of two widths are one Python type, as are floats: they meet in the wider
+        return (before_dtype is not None and after_dtype is not None
+                and before_dtype.is_floating == after_dtype.is_floating)
 
     def new_list(self, items, element, name, maximum_iterations=None):
         """Makes the staged list that a Python list becomes when a staged loop changes it.
@@ -489,6 +525,15 @@ def _range_spec(tensor, node):
         return start + math_ops.cast(i, dtype) * delta
 
     return length, getitem
+
+
+def _numeric_dtype(description):
+    """The numeric DType a `type_of` description names, or None."""
+    try:
+        dtype = dtypes.as_dtype(description)
+    except (TypeError, ValueError, KeyError):
+        return None
+    return dtype if dtype.is_numeric else None
 
 
 def _truth_of(cond_fn):

@@ -9,6 +9,7 @@ import builtins
 from runtime import dtypes
 from runtime.ops import array_ops
 from runtime.ops import math_ops
+from runtime.ops import py_math
 from runtime.ops import reduction_ops
 from runtime.tensor import Tensor
 from runtime.tensor_array import TensorArray
@@ -76,15 +77,20 @@ def _all(value):
     return reduction_ops.reduce_all(math_ops.cast(value, dtypes.bool))
 
 
-BUILTINS = {
+BUILTINS = dict(py_math.FUNCTIONS)
+BUILTINS.update({
     builtins.len: _len,
     builtins.range: lambda *a, **k: array_ops.range(*a, **k),
     builtins.abs: math_ops.abs,
-    builtins.int: lambda x: math_ops.cast(x, dtypes.int32),
-    builtins.float: lambda x: math_ops.cast(x, dtypes.float32),
+    builtins.int: py_math.as_int,
+    builtins.float: py_math.as_float,
+    builtins.bool: truth,
+    builtins.round: py_math.round_,
+    builtins.divmod: py_math.divmod_,
+    builtins.pow: py_math.pow_,
     builtins.min: _fold(math_ops.minimum, reduction_ops.reduce_min),
     builtins.max: _fold(math_ops.maximum, reduction_ops.reduce_max),
     builtins.sum: _sum,
     builtins.any: _any,
     builtins.all: _all,
-}
+})

@@ -43,6 +43,7 @@ import sys
 import threading
 
 from autograph.backends.base import Backend
+from autograph.backends.jax_math import FUNCTIONS as MATH_FUNCTIONS
 from autograph.backends.jax_scan import scan_loop
 from autograph.backends.jax_values import BUILTINS
 from autograph.backends.jax_values import JaxType
@@ -431,7 +432,8 @@ class JaxBackend(Backend):
             lambda *values: sys.stdout.write(template.format(*values)), *traced, ordered=True)
 
     def call_builtin(self, fn, args, kwargs):
-        """Overloads range/len/int/float/min/max/sum/any/all for tracers.
+        """Overloads range/len/int/float/min/max/sum/any/all, and Python's numeric builtins
+        and `math` functions (jax_math.py), for tracers.
 
         `abs` and `len` of a tracer need nothing: JAX defines them.
 
@@ -446,7 +448,7 @@ class JaxBackend(Backend):
         Raises:
             NotImplementedError: when Python's builtin should run (no overload).
         """
-        handler = BUILTINS.get(fn)
+        handler = BUILTINS.get(fn) or MATH_FUNCTIONS.get(fn)
         if handler is None or (kwargs and fn is not builtins.sum):
             raise NotImplementedError(fn)
         return handler(*args, **kwargs)

@@ -1,6 +1,7 @@
 """Overloads of Python builtins: the builtin itself for Python values, backend hooks if staged."""
 
 import builtins
+import math
 
 from autograph.errors import StagingError
 from autograph.errors import UnknownSizeError
@@ -202,6 +203,29 @@ BUILTIN_FUNCTIONS_MAP = {
     builtins.sum: sum_,
     builtins.zip: zip_,
 }
+
+
+# Python's numeric builtins and `math` functions that a backend may compute on staged values
+# (its `call_builtin`): the builtin itself for Python values.
+NUMERIC_FUNCTIONS = (
+    builtins.bool, builtins.round, builtins.divmod, builtins.pow,
+    math.sqrt, math.isqrt, math.exp, math.log, math.log2, math.log10, math.log1p, math.expm1,
+    math.pow, math.floor, math.ceil, math.trunc, math.fabs, math.gcd, math.radians,
+    math.degrees, math.sin, math.cos, math.tan, math.asin, math.acos, math.atan, math.atan2,
+    math.hypot, math.sinh, math.cosh, math.tanh,
+)
+
+
+def _numeric_overload(builtin):
+    def overload(*args, **kwargs):
+        return _call(builtin, args, kwargs)
+    overload.__name__ = overload.__qualname__ = builtin.__name__ + '_'
+    overload.__doc__ = 'Overload of `{}`; see `abs_` for the arguments and the result.'.format(
+        builtin.__name__)
+    return overload
+
+
+BUILTIN_FUNCTIONS_MAP.update((f, _numeric_overload(f)) for f in NUMERIC_FUNCTIONS)
 
 
 def overload_of(f):

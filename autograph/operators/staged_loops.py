@@ -235,7 +235,11 @@ class StagedLoop:
                         captured[k] = state[k]
             exit_ = tuple(_still_maybe_undefined(e, x) for e, x in zip(
                 entry, (state[k] for k in carried)))
-            _check_loop_vars(names, entry, exit_, self.type_of, self.construct,
+            # A loop variable entering as a Python number is weakly typed: the backend may
+            # widen it to what the body gives it (`compatible_types` of the number's type).
+            weak_entry = [init if type(init) in (int, float, bool) else e
+                          for e, init in zip(entry, carried_init)]
+            _check_loop_vars(names, weak_entry, exit_, self.type_of, self.construct,
                              self.backend.compatible_types)
             return tuple(new_head) + tuple(nest.flatten(exit_))
 

@@ -3,6 +3,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
+from runtime.ops import promotion
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
 from runtime.tensor import convert_to_tensor
@@ -78,7 +79,8 @@ def adopt_dtype(value, dtype):
 
 
 def binary_operands(x, y):
-    """Converts the operands of a binary op; a non-tensor adopts the tensor's dtype.
+    """Converts the operands of a binary op as Python mixes numbers (runtime/ops/promotion.py):
+    a non-tensor adopts the tensor's dtype, unless Python gives another kind of number.
 
     Args:
         x: First operand.
@@ -91,8 +93,12 @@ def binary_operands(x, y):
     y_is = isinstance(y, Tensor)
     if x_is:
         if not y_is:
+            x = promotion.weak_operand(x, y)
             y = adopt_dtype(y, x.dtype)
+        elif x.dtype is not y.dtype:
+            x, y = promotion.promote_pair(x, y)
     elif y_is:
+        y = promotion.weak_operand(y, x)
         x = adopt_dtype(x, y.dtype)
     else:
         x = to_tensor(x)

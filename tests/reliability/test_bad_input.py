@@ -55,14 +55,14 @@ def test_tensor_used_as_bool_names_the_line():
 
 def test_loop_variable_whose_dtype_changes():
     def fn(x):
-        v = 0
+        v = x
         for _ in tf.range(x):
-            v = 1.5
+            v = x * 1.5  # an int tensor becomes a float tensor: no static type fits both
         return v
 
     err = _raise(lambda: tf.function(fn)(tf.constant(3)))
     assert isinstance(err, ag.StagingError) and isinstance(err, TypeError)
-    assert str(err).startswith("'v' has type int32 before the loop, but type float32 after one "
+    assert str(err).startswith("'v' has type int32 before the loop, but type float64 after one "
                                "iteration")
     assert "Cast it" in str(err)
     # The location is the staged loop statement, in the function's plain name (as tracebacks).
@@ -468,7 +468,7 @@ def _count_past_the_limit(i):
 def _returns_int_or_float(x):
     if x > 0:
         return x
-    return 1.5
+    return x * 1.5
 
 
 def _returns_pair_or_triple(x):
@@ -478,7 +478,7 @@ def _returns_pair_or_triple(x):
 
 
 @pytest.mark.parametrize("fn, types", [
-    (_returns_int_or_float, "type int32 in the if branch, but type float32 in the else branch"),
+    (_returns_int_or_float, "type int32 in the if branch, but type float64 in the else branch"),
     (_returns_pair_or_triple, "type (int32, int32) in the if branch, but type "
                               "(int32, int32, int32) in the else branch"),
 ])

@@ -152,9 +152,9 @@ def test_user_names_like_the_generated_ones_keep_their_values(args):
 def mismatch(x):
     match x:
         case 0:
-            r = 1
+            r = x  # an int tensor in one case, a float tensor in the other: no static type
         case _:
-            r = 2.5
+            r = x * 2.5
     return r
 
 

@@ -21,9 +21,11 @@ def test_fast_and_slow_paths_agree():
     assert (x // 2).dtype is tf.int32
 
 
-def test_python_scalar_overflow_is_a_type_error():
-    with pytest.raises(TypeError, match="Cannot convert 4294967296 to a tensor of dtype int32"):
-        tf.constant([1]) + 2**32
+def test_python_scalar_beyond_int64_is_a_type_error():
+    assert (tf.constant([1]) + 2**32).dtype is tf.int64  # beyond int32: int64, as Python's int
+    with pytest.raises(TypeError, match="Cannot convert 2361183241434822606848 to a tensor of "
+                                        "dtype int32"):
+        tf.constant([1]) + 2**71
 
 
 def test_string_add_and_compare():

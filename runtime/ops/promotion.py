@@ -1,0 +1,106 @@
+"""How numbers of different types mix in binary ops: as Python mixes them (weak typing).
+
+| operands                                   | result dtype                                  |
+|--------------------------------------------|-----------------------------------------------|
+| tensor and Python int (or bool)            | the tensor's (int64 for an int32/bool tensor  |
+|                                            | and an int that needs it)                     |
+| float tensor and Python float              | the tensor's                                  |
+| int or bool tensor and Python float        | float64 (Python's float)                      |
+| bool tensor and int tensor                 | the int tensor's                              |
+| int tensor and float tensor                | the float tensor's                            |
+| two ints, or two floats, of other widths   | the wider (numpy's promotion)                 |
+
+A Python number is weakly typed (as in JAX and TensorFlow's NumPy behaviour): it adopts the
+dtype of the tensor it meets, unless Python would give a different kind of number (an int
+tensor meeting a float gives a float, as `n * 0.5` does in Python). Tensors of different
+dtypes meet in the dtype Python's result has. The table is docs/realcode.md's.
+"""
+import numpy as np
+
+from runtime import dtypes
+from runtime.ops.registry import OPS
+from runtime.ops.registry import apply
+from runtime.tensor import Tensor
+
+_INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
+_INT64_RANGE = (-2 ** 63, 2 ** 63 - 1)
+
+
+def promoted_dtype(a, b):
+    """The dtype in which tensors of dtypes `a` and `b` meet, or None when they do not.
+
+    Args:
+        a: A DType.
+        b: A DType.
+
+    Returns:
+        A DType, or None (strings, or unsigned and signed ints that numpy would make floats).
+    """
+    if a is b:
+        return a
+    if not (a.is_numeric or a.is_bool) or not (b.is_numeric or b.is_bool):
+        return None
+    if a.is_bool:
+        return b
+    if b.is_bool:
+        return a
+    if a.is_floating != b.is_floating:
+        return a if a.is_floating else b
+    joint = np.promote_types(a.np_dtype, b.np_dtype)
+    if joint.kind != a.np_dtype.kind and joint.kind != b.np_dtype.kind:
+        return None
+    return dtypes.as_dtype(joint)
+
+
+def cast(tensor, dtype):
+    """`tensor` as `dtype` (itself when it already has it)."""
+    if tensor.dtype is dtype:
+        return tensor
+    return apply(OPS["cast"], [tensor], {"dtype": dtype}, None)
+
+
+def weak_dtype(value, dtype):
+    """The dtype in which a Python number `value` meets a tensor of `dtype`, or None when
+    the number simply adopts `dtype`.
+
+    Args:
+        value: A Python int, float or bool.
+        dtype: The tensor's DType.
+
+    Returns:
+        A DType the tensor must be cast to first, or None.
+    """
+    kind = type(value)
+    if kind is float and (dtype.is_integer or dtype.is_bool):
+        return dtypes.float64
+    if kind is int and dtype.is_bool:
+        return dtypes.int64 if not _INT32_RANGE[0] <= value <= _INT32_RANGE[1] else dtypes.int32
+    if kind is int and dtype in (dtypes.int8, dtypes.int16, dtypes.int32):
+        info = np.iinfo(dtype.np_dtype)
+        if not info.min <= value <= info.max and _INT64_RANGE[0] <= value <= _INT64_RANGE[1]:
+            return dtypes.int64
+    return None
+
+
+def promote_pair(x, y):
+    """Casts two tensors of different dtypes to the dtype they meet in, when there is one.
+
+    Args:
+        x: A Tensor.
+        y: A Tensor.
+
+    Returns:
+        The pair, cast (unchanged when they do not meet: the op reports the mismatch).
+    """
+    dtype = promoted_dtype(x.dtype, y.dtype)
+    if dtype is None:
+        return x, y
+    return cast(x, dtype), cast(y, dtype)
+
+
+def weak_operand(tensor, value):
+    """The tensor operand, cast when a Python number `value` changes its kind (see table)."""
+    if type(value) not in (int, float, bool) or not isinstance(tensor, Tensor):
+        return tensor
+    dtype = weak_dtype(value, tensor.dtype)
+    return tensor if dtype is None else cast(tensor, dtype)

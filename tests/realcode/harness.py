@@ -1,0 +1,158 @@
+"""Runs each real-code call plain, converted, staged on the runtime and under jax.jit.
+
+Each call is classified by how the staged run compares with plain Python:
+
+- `same value`: both return, equal (floats within 1e-9 relative; 1e-5 for float32);
+- `same exception`: both raise the same exception class;
+- `staging error`: tracing (tf.function's get_concrete_function, jax.jit's lower) raised
+  where plain Python did not raise that exception;
+- `wrong value`: both return, or the staged run returns where Python raises, and the
+  values differ;
+- `crash`: the staged computation raised at run time where Python did not raise that.
+
+`python -m tests.realcode` prints the table of docs/realcode.md.
+"""
+
+import collections
+import math
+
+import numpy as np
+
+import autograph as ag
+
+KINDS = ('same value', 'same exception', 'staging error', 'wrong value', 'crash')
+WAYS = ('converted', 'runtime', 'jax')
+
+Outcome = collections.namedtuple('Outcome', 'value error traced')
+
+
+def _python(value):
+    """Tensors and arrays as Python values (nested), to compare with plain results."""
+    if hasattr(value, 'numpy') and callable(value.numpy):
+        value = value.numpy()
+    if isinstance(value, (np.ndarray, np.generic)) or type(value).__module__.startswith(
+            ('jax', 'jaxlib')):
+        array = np.asarray(value)
+        return array.item() if array.ndim == 0 else array.tolist()
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, (list, tuple)):
+        return type(value)(_python(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _python(v) for k, v in value.items()}
+    return value
+
+
+def same(expected, actual, rel=1e-9):
+    """Whether a staged result equals the plain one (bools and ints exactly)."""
+    if isinstance(expected, (list, tuple)):
+        return (isinstance(actual, (list, tuple)) and len(actual) == len(expected)
+                and all(same(e, a, rel) for e, a in zip(expected, actual)))
+    if isinstance(expected, float) or isinstance(actual, float):
+        if not isinstance(actual, (int, float)) or not isinstance(expected, (int, float)):
+            return False
+        if math.isnan(expected):
+            return math.isnan(actual)
+        return math.isclose(expected, actual, rel_tol=rel, abs_tol=rel)
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return bool(expected) == bool(actual) and isinstance(actual, (bool, int))
+    return expected == actual
+
+
+def _run(fn):
+    try:
+        return Outcome(fn(), None, True)
+    except Exception as e:  # noqa: BLE001 - classified by the caller
+        return Outcome(None, e, True)
+
+
+def plain(case, args):
+    return _run(lambda: case.fn(*args))
+
+
+def converted(case, args):
+    return _run(lambda: ag.convert(case.fn)(*args))
+
+
+def _split(args, to_tensor):
+    """(the staged arguments, a function rebuilding the call from them)."""
+    numeric = [type(a) in (int, float, bool) for a in args]
+    staged = [to_tensor(a) for a, n in zip(args, numeric) if n]
+
+    def rebuild(values):
+        it = iter(values)
+        return [next(it) if n else a for a, n in zip(args, numeric)]
+
+    return staged, rebuild
+
+
+def runtime(case, args):
+    import runtime as tf  # pylint: disable=import-outside-toplevel
+
+    dtypes = {int: tf.int64, float: tf.float64, bool: tf.bool}
+    staged, rebuild = _split(args, lambda a: tf.constant(a, dtype=dtypes[type(a)]))
+    fn = tf.function(lambda *values: case.fn(*rebuild(values)))
+    try:
+        concrete = fn.get_concrete_function(*staged)
+    except Exception as e:  # noqa: BLE001 - classified by the caller
+        return Outcome(None, e, False)
+    outcome = _run(lambda: concrete(*staged))
+    return outcome._replace(value=_python(outcome.value))
+
+
+def jax(case, args):
+    import jax as jax_  # pylint: disable=import-outside-toplevel
+    from autograph.backends import jax as ag_jax  # pylint: disable=import-outside-toplevel
+
+    with jax_.enable_x64(True):  # Python's ints and floats are 64-bit
+        staged, rebuild = _split(args, jax_.numpy.asarray)
+        fn = ag_jax.jit(lambda *values: case.fn(*rebuild(values)))
+        try:
+            fn.lower(*staged)
+        except Exception as e:  # noqa: BLE001 - classified by the caller
+            return Outcome(None, e, False)
+        outcome = _run(lambda: fn(*staged))
+        if outcome.error is None:
+            jax_.effects_barrier()
+        return outcome._replace(value=_python(outcome.value))
+
+
+RUNNERS = {'converted': converted, 'runtime': runtime, 'jax': jax}
+
+
+def classify(expected, actual):
+    """The kind of a staged (or converted) outcome against the plain one (see module doc)."""
+    if actual.error is not None:
+        if expected.error is not None and type(actual.error) is type(expected.error):
+            return 'same exception'
+        return 'staging error' if not actual.traced else 'crash'
+    if expected.error is not None:
+        return 'wrong value'
+    return 'same value' if same(expected.value, actual.value) else 'wrong value'
+
+
+def run_case(case, ways=WAYS):
+    """{way: [(args, kind, outcome)]} for every call of a corpus function."""
+    results = {way: [] for way in ways}
+    for args in case.calls:
+        expected = plain(case, args)
+        for way in ways:
+            outcome = RUNNERS[way](case, args)
+            results[way].append((args, classify(expected, outcome), outcome))
+    return results
+
+
+def tally(functions, ways=WAYS):
+    """{way: {'all' or 'counted': Counter of kinds}} and the details per function."""
+    totals = {way: {'all': collections.Counter(), 'counted': collections.Counter()}
+              for way in ways}
+    details = []
+    for case in functions:
+        results = run_case(case, ways)
+        details.append((case, results))
+        for way in ways:
+            for _, kind, _ in results[way]:
+                totals[way]['all'][kind] += 1
+                if case.limitation is None or way == 'converted':
+                    totals[way]['counted'][kind] += 1
+    return totals, details

@@ -1,0 +1,26 @@
+"""The real-code corpus's registry: `@realcode(*calls, limitation=None)` adds a function.
+
+Every numeric argument of a call becomes a scalar tensor when the function is staged (ints
+int64, floats float64, bools bool: Python's own precision); other arguments (lists, strings)
+stay Python values. `limitation` marks a function that a static graph cannot run as Python
+does, with the reason (see docs/realcode.md): its staged calls are reported but not counted
+in the target.
+"""
+
+import collections
+
+FUNCTIONS = []
+
+RealCode = collections.namedtuple('RealCode', 'fn calls limitation group')
+
+
+def realcode(*calls, limitation=None):
+    """Registers a function with its argument tuples (a bare value is a one-argument call)."""
+
+    def register(fn):
+        group = fn.__module__.rsplit('.', 1)[-1]
+        FUNCTIONS.append(RealCode(fn, [c if isinstance(c, tuple) else (c,) for c in calls],
+                                  limitation, group))
+        return fn
+
+    return register
