@@ -379,8 +379,7 @@ def _install_operators():
               "lshift": m.left_shift, "rshift": m.right_shift}
     for name, fn in binary.items():
         setattr(Tensor, f"__{name}__", _method(fn))
-        if name not in ("lshift", "rshift"):
-            setattr(Tensor, f"__r{name}__", _reflected(fn))
+        setattr(Tensor, f"__r{name}__", _reflected(fn))  # `1 << k` of a tensor k too
     for name, which in (("and", "and"), ("or", "or"), ("xor", "xor")):
         setattr(Tensor, f"__{name}__", _logical(which, False))
         setattr(Tensor, f"__r{name}__", _logical(which, True))

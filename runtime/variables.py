@@ -315,7 +315,7 @@ for _method in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul
                 "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__",
                 "__abs__", "__invert__", "__and__", "__rand__", "__or__", "__ror__",
                 "__xor__", "__rxor__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__",
-                "__ne__", "__lshift__", "__rshift__"):
+                "__ne__", "__lshift__", "__rshift__", "__rlshift__", "__rrshift__"):
     setattr(Variable, _method, _forward(_method))
 Variable.__hash__ = object.__hash__
 del _method

@@ -107,6 +107,14 @@ def _pow(base, exponent, modulus=None):
     return lax.while_loop(lambda s: jnp.any(s[2] > 0), step, state)[0]
 
 
+def _factorial(n):
+    jnp = _jnp()
+    n = _int(n)
+    limit = 21 if jnp.iinfo(n.dtype).bits == 64 else 13  # the factorials the dtype holds
+    table = jnp.asarray([math.factorial(k) for k in range(limit)], dtype=n.dtype)
+    return table[jnp.clip(n, 0, limit - 1)]
+
+
 def _divmod(a, b):
     return a // b, a % b
 
@@ -118,6 +126,7 @@ FUNCTIONS = {
     builtins.pow: _pow,
     math.sqrt: _float_fn('sqrt'),
     math.isqrt: _isqrt,
+    math.factorial: _factorial,
     math.exp: _float_fn('exp'),
     math.log: _log,
     math.log2: _float_fn('log2'),

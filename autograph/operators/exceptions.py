@@ -2,6 +2,7 @@
 
 import sys
 
+from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
@@ -27,10 +28,49 @@ class StagedMessage:
     __slots__ = ("pieces",)
 
     def __init__(self, pieces):
-        self.pieces = pieces
+        self.pieces = tuple(pieces)
 
     def __str__(self):
         return ''.join(p if isinstance(p, str) else format_field(*p) for p in self.pieces)
+
+    def __add__(self, other):
+        """`message + text`: still formatted at run time (`'n is ' + str(n)` in a raise)."""
+        if isinstance(other, StagedMessage):
+            return StagedMessage(self.pieces + other.pieces)
+        if isinstance(other, str):
+            return StagedMessage(self.pieces + (other,))
+        return NotImplemented
+
+    def __radd__(self, other):
+        if isinstance(other, str):
+            return StagedMessage((other,) + self.pieces)
+        return NotImplemented
+
+    def _text_unknown(self, *args, **kwargs):
+        del args, kwargs
+        raise StagingError(
+            'The text of a staged value ({!r}) is known only when the staged computation '
+            'runs: str() of it can only be printed, or be part of an exception message. To '
+            'compute with its digits, use arithmetic (n % 10, n // 10).'.format(str(self)))
+
+    __iter__ = __getitem__ = __len__ = __contains__ = __eq__ = __lt__ = _text_unknown
+    __hash__ = object.__hash__
+
+
+def str_of(value):
+    """`str(value)`: Python's for Python values; a StagedMessage for a staged one.
+
+    Args:
+        value: any object.
+
+    Returns:
+        A string, or a StagedMessage formatted when the staged computation runs (it can be
+        printed, joined with `+` and be an exception's message; anything else raises
+        StagingError).
+    """
+    if type(value) in PYTHON_TYPES or backend_for(value) is None:
+        return str(value)
+    return StagedMessage(((value, ord('s'), ''),))
 
 
 def format_field(value, conversion, spec):

@@ -5,6 +5,7 @@ import math
 
 from autograph.errors import StagingError
 from autograph.errors import UnknownSizeError
+from autograph.operators import exceptions
 from autograph.operators import staged_loops
 from autograph.operators.backends import first_backend
 
@@ -205,11 +206,30 @@ BUILTIN_FUNCTIONS_MAP = {
 }
 
 
+def str_(*args, **kwargs):
+    """Overload of `str`: of one staged value, its text formatted at run time.
+
+    Args:
+        *args: positional arguments of `str`.
+        **kwargs: keyword arguments of `str`.
+
+    Returns:
+        `str(...)`, or for one staged argument a StagedMessage (see
+        `exceptions.str_of`): printed and raised with the run-time value.
+    """
+    if len(args) == 1 and not kwargs:
+        return exceptions.str_of(args[0])
+    return builtins.str(*args, **kwargs)
+
+
+BUILTIN_FUNCTIONS_MAP[builtins.str] = str_
+
+
 # Python's numeric builtins and `math` functions that a backend may compute on staged values
 # (its `call_builtin`): the builtin itself for Python values.
 NUMERIC_FUNCTIONS = (
     builtins.bool, builtins.round, builtins.divmod, builtins.pow,
-    math.sqrt, math.isqrt, math.exp, math.log, math.log2, math.log10, math.log1p, math.expm1,
+    math.sqrt, math.isqrt, math.factorial, math.exp, math.log, math.log2, math.log10, math.log1p, math.expm1,
     math.pow, math.floor, math.ceil, math.trunc, math.fabs, math.gcd, math.radians,
     math.degrees, math.sin, math.cos, math.tan, math.asin, math.acos, math.atan, math.atan2,
     math.hypot, math.sinh, math.cosh, math.tanh,

@@ -10,6 +10,7 @@ from autograph.errors import LoopVariableError
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
+from autograph.operators import exceptions
 from autograph.operators import nest
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
@@ -213,21 +214,21 @@ class StagedLoop:
             entry = assign(loop_vars[nhead:])
             try:
                 new_head = self.body(*loop_vars[:nhead])
-            except UnboundLocalError as error:
-                if not variables.is_undefined_read(error):
-                    raise
-                # The body reads a variable that no traced path assigns: it raises whenever
-                # it runs, after the side effects staged before the read. The check runs only
-                # when the body does; the loop variables keep their entry values.
-                variables.raise_when_run(self.backend, False, error,
-                                         'the body of a staged ' + self.construct)
+            except Exception as error:  # pylint: disable=broad-except  # re-raised below
+                where = 'the body of a staged ' + self.construct
+                if exceptions.is_staged_raise(error):
+                    # The body always raises (the user's `raise`) when it runs, after the side
+                    # effects staged before it; the loop variables keep their entry values.
+                    exceptions.raise_when_run(self.backend, False, error, where)
+                elif isinstance(error, UnboundLocalError) and variables.is_undefined_read(error):
+                    # The body reads a variable that no traced path assigns: the same.
+                    variables.raise_when_run(self.backend, False, error, where)
+                else:
+                    hinted = _with_hint(error, names, carried_init, self.construct)
+                    if hinted is error:
+                        raise
+                    raise hinted from error
                 return tuple(loop_vars[:nhead]) + tuple(nest.flatten(entry))
-            except (TypeError, ValueError) as error:
-                hint = _python_number_hint(names, carried_init, self.construct)
-                if hint is None or type(error) not in (TypeError, ValueError) or (
-                        'dtype' not in str(error)):
-                    raise
-                raise type(error)('{}\n{}'.format(error, hint)) from error
             state = tuple(self.get_state())
             if captured is not None:
                 for k in skip:
@@ -338,6 +339,15 @@ def _maximum_iterations(opts, construct):
         'set_loop_options(maximum_iterations=...) of a staged {} must be an integer (a Python '
         'int or a staged integer scalar), found {} {!r}. Pass the number of iterations as an '
         'int.'.format(construct, type(bound).__name__, bound))
+
+
+def _with_hint(error, names, values, construct):
+    """`error` itself, or for a TypeError/ValueError about a dtype in a loop whose variables
+    entered as Python ints, a copy that says how to write the loop (`_python_number_hint`)."""
+    hint = _python_number_hint(names, values, construct)
+    if hint is None or type(error) not in (TypeError, ValueError) or 'dtype' not in str(error):
+        return error
+    return type(error)('{}\n{}'.format(error, hint))
 
 
 def _python_number_hint(names, values, construct):

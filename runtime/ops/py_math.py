@@ -35,6 +35,12 @@ def _isqrt_kernel(n):
     return root + ((root + 1) * (root + 1) <= n)
 
 
+def _factorial_kernel(n):
+    if np.any(n < 0):
+        raise ValueError("factorial() not defined for negative values")
+    return np.asarray(np.frompyfunc(math.factorial, 1, 1)(n), dtype=n.dtype)
+
+
 def _pow_mod_kernel(base, exponent, modulus):
     result = np.frompyfunc(pow, 3, 1)(base, exponent, modulus)
     return np.asarray(result, dtype=np.result_type(base, exponent, modulus))
@@ -43,6 +49,8 @@ def _pow_mod_kernel(base, exponent, modulus):
 register("gcd", infer=_infer_like_first, kind=OpKind.ELEMENTWISE, tf_name="Gcd")(np.gcd)
 register("isqrt", infer=_infer_like_first, kind=OpKind.ELEMENTWISE, tf_name="Isqrt")(
     _isqrt_kernel)
+register("factorial", infer=_infer_like_first, kind=OpKind.ELEMENTWISE, tf_name="Factorial")(
+    _factorial_kernel)
 register("pow_mod", infer=_infer_like_first, kind=OpKind.ELEMENTWISE, tf_name="PowMod")(
     _pow_mod_kernel)
 _FLOAT_FUNCTIONS = {
@@ -136,6 +144,11 @@ def isqrt(n):
     return apply(OPS["isqrt"], [as_int(n)], {}, None)
 
 
+def factorial(n):
+    """`math.factorial(n)` of a non-negative int (exact within the int dtype)."""
+    return apply(OPS["factorial"], [as_int(n)], {}, None)
+
+
 def pow_(base, exponent, modulus=None):
     """`pow(base, exp[, mod])`: `base ** exp`, or exact modular exponentiation of ints."""
     if modulus is None:
@@ -194,6 +207,7 @@ FUNCTIONS = {
     math.pow: math_pow,
     math.gcd: gcd,
     math.isqrt: isqrt,
+    math.factorial: factorial,
     math.radians: radians,
     math.degrees: degrees,
 }

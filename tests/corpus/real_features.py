@@ -2,6 +2,8 @@
 and loops, the truth value of numbers, ... Registered in the shared CORPUS, so they run every
 way (plain, converted, traced on both executors, jax.jit)."""
 
+import math
+
 from tests.corpus.registry import case
 
 
@@ -101,3 +103,70 @@ def truth_euclid_while_b(a):
     while b:
         a, b = b, a % b
     return a
+
+
+@case(0, 3)
+def raise_in_a_staged_loop_body(n):
+    total = 0
+    for i in range(n):
+        total += i
+        raise ValueError(f"the loop ran: n={n}")
+    return total
+
+
+# --- numbers mix as Python mixes them -------------------------------------------------------
+
+@case(4, 0, 7)
+def int_loop_variable_becomes_float(n):
+    total = 0
+    i = 0
+    while i < n:
+        total += i / 2
+        i += 1
+    return total
+
+
+@case(3.75, -2.5, 0.5)
+def float_minus_its_int_part(x):
+    frac = x - int(x)
+    if frac:
+        return frac
+    return 0
+
+
+@case(16, 15, 1)
+def int_to_the_power_one_half(n):
+    r = n ** 0.5
+    return r, int(r) * int(r) == n
+
+
+@case(3, -2)
+def python_int_beside_a_branch_float(n):
+    if n > 0:
+        r = n * 1.5
+    else:
+        r = 0
+    return r
+
+
+# --- math and numeric builtins ----------------------------------------------------------------
+
+@case((50, 2.5), (99, -3.75), (1, 0.5))
+def math_and_builtins_of_numbers(n, x):
+    return (math.sqrt(n), math.isqrt(n), math.floor(x), math.ceil(x), round(x), round(x, 1),
+            divmod(n, 7), pow(n, 5, 13), abs(-x), int(x), float(n), bool(n),
+            math.gcd(n, 84), math.log(n, 2), math.degrees(x), math.factorial(n % 6))
+
+
+@case(2.0, 9.0)
+def math_float_functions(x):
+    return (math.exp(x), math.log2(x), math.log10(x), math.sin(x), math.cos(x), math.tan(x),
+            math.atan2(x, 2.0), math.hypot(x, 3.0), math.fabs(-x), math.pow(x, 0.5),
+            math.trunc(x), math.radians(x), math.atan(x))
+
+
+@case(0, 5)
+def raise_with_str_in_message(n):
+    if n > 3:
+        raise ValueError("n is too large: " + str(n))
+    return n
