@@ -47,6 +47,7 @@ import weakref
 import numpy as np
 
 from runtime.executor import emitters
+from runtime.executor import loop_patterns
 from runtime.executor import optimize as optimize_lib
 from runtime.executor import scalars
 from runtime.executor.interpreter import _annotate
@@ -751,8 +752,8 @@ class _Generator(scalars.ScalarCode):
         return self.namer.new(hint)
 
     def offset_counter(self, node, k, increment):
-        """`emitters.offset_counter` for a while node's counting loop: the `1 + i` node."""
-        return emitters.offset_counter(node.attrs["body_graph"], k, increment)
+        """`loop_patterns.offset_counter` for a while node's counting loop: the `1 + i` node."""
+        return loop_patterns.offset_counter(node.attrs["body_graph"], k, increment)
 
     def output_unused(self, tensor):
         """Whether nothing after the node being emitted reads `tensor` (in its block).
@@ -762,8 +763,8 @@ class _Generator(scalars.ScalarCode):
         return tensor not in self._block[2]
 
     def counting_loop(self, node, test=None, ignore=None):
-        """`emitters.counting_loop` for a while node: (k, bound, increment) or None."""
-        return emitters.counting_loop(node.attrs["cond_graph"], node.attrs["body_graph"],
+        """`loop_patterns.counting_loop` for a while node: (k, bound, increment) or None."""
+        return loop_patterns.counting_loop(node.attrs["cond_graph"], node.attrs["body_graph"],
                                       node.attrs["num_loop_vars"], test, ignore)
 
     def statement_text(self, tensor):
