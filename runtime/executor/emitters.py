@@ -68,14 +68,19 @@ def ufunc_for(node):
 def makes_new_array(node):
     """Whether `node`'s result is always a new array no other value shares (an elementwise
     ufunc's, a matmul's), so a later elementwise op may write over it when it is dead."""
-    return node.op in _NEW_ARRAY_OPS or ufunc_for(node) is not None
+    return _KERNEL_CALLS.get(node.op) == _NEW_ARRAY or ufunc_for(node) is not None
 
 
-_NEW_ARRAY_OPS = frozenset({"matmul"})
-# Ops whose kernels turn their rank-0 int operands after the first into Python ints themselves
-# (`int(index)`): they take the generated code's Python ints as they are, without a conversion
-# to numpy.
-_PYTHON_INT_OPS = frozenset({"getitem", "tensor_array_read"})
+# Op name -> what a call of its kernel guarantees besides its value (checked at import).
+# _NEW_ARRAY: the result is always a new array that no other value shares. _PYTHON_INTS: the
+# kernel turns its rank-0 int operands after the first into Python ints itself (`int(index)`),
+# so it takes the generated code's Python ints as they are, without a conversion to numpy.
+_NEW_ARRAY = "new array"
+_PYTHON_INTS = "Python ints"
+_KERNEL_CALLS = {"matmul": _NEW_ARRAY, "getitem": _PYTHON_INTS,
+                 "tensor_array_read": _PYTHON_INTS}
+for _op in _KERNEL_CALLS:
+    registry.get_op(_op)  # a misspelt or removed op fails here, at import
 
 
 def takes_python_ints(node, kernel_call=False):
@@ -90,7 +95,7 @@ def takes_python_ints(node, kernel_call=False):
         True or False.
     """
     if kernel_call:
-        return node.op in _PYTHON_INT_OPS
+        return _KERNEL_CALLS.get(node.op) == _PYTHON_INTS
     return node.op in PYTHON_INDEX_STATEMENTS
 
 

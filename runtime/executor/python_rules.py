@@ -113,16 +113,17 @@ def _floormod_rule(node, ctx):
     return EXACT, lambda x, y: (0, divisor - 1) if divisor > 0 else (divisor + 1, 0)
 
 
-# Op name -> (rule(node, ctx) -> (kind, interval rule) or None, text(node, args, ctx)).
+# Op name -> (rule(node, ctx) -> (kind, interval rule) or None, text(node, args, ctx), whether
+# the rule applies to a node with attrs: it reads them itself, as cast reads its dtype).
 _OP_RULES = {
-    "cast": (_cast_rule, _cast_text),
-    "floordiv": (_floordiv_rule, lambda node, args, ctx: f"{args[0]} // {args[1]}"),
-    "floormod": (_floormod_rule, lambda node, args, ctx: f"{args[0]} % {args[1]}"),
-    "identity": (lambda node, ctx: (EXACT, lambda x: x), lambda node, args, ctx: args[0]),
+    "cast": (_cast_rule, _cast_text, True),
+    "floordiv": (_floordiv_rule, lambda node, args, ctx: f"{args[0]} // {args[1]}", False),
+    "floormod": (_floormod_rule, lambda node, args, ctx: f"{args[0]} % {args[1]}", False),
+    "identity": (lambda node, ctx: (EXACT, lambda x: x), lambda node, args, ctx: args[0],
+                 False),
 }
 for _op in _OP_RULES:
     registry.get_op(_op)  # a misspelt or removed op fails here, at import
-_ATTRS_ALLOWED = frozenset({"cast"})  # the op's attrs are what the rule reads (the dtype)
 
 
 def python_rule(node, ctx):
@@ -138,7 +139,7 @@ def python_rule(node, ctx):
         a bool, or a bitwise result of in-range operands).
     """
     entry = _OP_RULES.get(node.op)
-    if node.attrs and node.op not in _ATTRS_ALLOWED:
+    if node.attrs and not (entry is not None and entry[2]):
         return None
     if entry is not None:
         return entry[0](node, ctx)

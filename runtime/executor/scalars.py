@@ -151,7 +151,7 @@ def python_float_reader(node, tensor, may_be_python_float, python_operand):
     """
     opdef = registry.OPS[node.op]
     kernel = opdef.kernel
-    if opdef.emit is not None or node.attrs or len(node.inputs) != 2 or \
+    if opdef.structured or node.attrs or len(node.inputs) != 2 or \
             not all(t.shape == () and t.dtype == tensor.dtype for t in node.inputs):
         return None
     a, b = node.inputs
@@ -170,7 +170,7 @@ def python_float_reader(node, tensor, may_be_python_float, python_operand):
 def float_comparison(node):
     """Whether `node` is a comparison of two rank-0 floats (`python_float_reader`'s)."""
     opdef = registry.OPS[node.op]
-    return (opdef.emit is None and not node.attrs and len(node.inputs) == 2
+    return (not opdef.structured and not node.attrs and len(node.inputs) == 2
             and any(opdef.kernel is k for k in _FLOAT_COMPARISONS)
             and all(t.shape == () and t.dtype.np_dtype.kind == "f" for t in node.inputs))
 
@@ -360,7 +360,7 @@ class ScalarCode:
             exceeds = lo < low or hi > high
         consumer = self._consumer.get(t, False)
         if self._defer(node) and _nesting(expr) < MAX_NESTING and (not exceeds or (
-                consumer and registry.OPS[consumer.op].emit is None
+                consumer and not registry.OPS[consumer.op].structured
                 and (self._python_rule(consumer) or (None,))[0] == python_rules.RING)):
             self.env[t] = f"({expr})"
             self.deferred.add(t)
