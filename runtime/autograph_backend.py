@@ -17,7 +17,7 @@ from runtime import context
 from runtime import dtypes
 from runtime.control_flow import cond as _cond
 from runtime.control_flow import named_while_loop as _named_while_loop
-from runtime.control_flow import weak_type
+from runtime.weak_types import weak_type
 from runtime.control_flow import while_loop as _while_loop
 from runtime.graph import Graph
 from runtime.ops import array_ops

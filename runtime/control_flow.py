@@ -1,7 +1,5 @@
 """cond and while_loop: plain Python when eager, subgraph-holding nodes when building a graph."""
 
-import threading
-
 import numpy as np
 
 from runtime import context
@@ -16,6 +14,7 @@ from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import convert_to_tensor
+from runtime import weak_types  # after runtime.ops, whose casts it uses
 
 _MAX_RELAXATIONS = 8  # shape relaxation only loses information, so this bounds retracing
 _MAX_WIDENINGS = 8  # each widens a dtype (bool -> int32 -> int64 -> float64 at most per variable)
@@ -159,7 +158,7 @@ def add_branch_node(graph, op, selector, branches, name, on_node=None):
                 f"return the same nested structure, found {_summary(first_out)} and "
                 f"{_summary(out)}.")
     flats = [_branch_outputs(sub, out, label) for _, sub, out, _, label in traced]
-    _join_weak_outputs(traced, flats)
+    weak_types.join_branch_outputs(traced, flats)
     specs = []
     for i, first in enumerate(flats[0]):
         shape = first.shape
@@ -186,56 +185,6 @@ def add_branch_node(graph, op, selector, branches, name, on_node=None):
         return None
     return pack_sequence_as(first_out, [_rebuild_leaf(template, t)
                                         for template, t in zip(leaves, node.outputs)])
-
-
-def _join_weak_outputs(traced, flats):
-    """Gives a branch output that is a Python number the dtype of the other branches' output.
-
-    A Python number is weakly typed (runtime/ops/promotion.py): `r = 0` in one branch and
-    `r = n * 1.5` in the other meet as float64, as `0 == 0.0` in Python. Tensors of two
-    different dtypes stay an error. `flats` (one list of tensors per branch) is updated.
-    """
-    leaves = [flatten(out) for _, _, out, _, _ in traced]
-    for i in range(len(flats[0])):
-        if len({flat[i].dtype for flat in flats}) == 1:
-            continue
-        weak = {k: weak_type(branch[i]) for k, branch in enumerate(leaves)
-                if weak_type(branch[i]) is not None}
-        joint = _joint_dtype([flats[k][i].dtype for k in range(len(flats)) if k not in weak],
-                             weak.values(), [flat[i].dtype for flat in flats])
-        if joint is None:
-            continue
-        for k, (_, sub, _, _, _) in enumerate(traced):
-            tensor = flats[k][i]
-            if tensor.dtype is not joint:
-                with context.graph_scope(sub):
-                    flats[k][i] = promotion.cast(tensor, joint)
-
-
-def _joint_dtype(strong, weak, every):
-    """The dtype branch outputs meet in: one strong dtype (a bool joins an int, as Python's
-    bool is one) that the weak ones adopt, or the join of the weak ones; None if none."""
-    strong = set(strong)
-    if len(strong) > 1 and dtypes.bool in strong:
-        strong.discard(dtypes.bool)
-    if len(strong) > 1:
-        # ints of two widths are one Python type (int), as are floats: the wider; an int
-        # and a float are not (the type would depend on the branch): no join
-        if len({d.is_floating for d in strong}) > 1:
-            return None
-        joint = strong.pop()
-        for dtype in strong:
-            joint = promotion.promoted_dtype(joint, dtype) or joint
-        strong = {joint}
-    if strong:
-        joint = strong.pop()
-        for kind in weak:
-            joint = promotion.weak_dtype(kind(), joint) or joint
-        return joint
-    joint = every[0]  # Python numbers in every branch: their dtypes' join (0 and 0.5)
-    for dtype in every[1:]:
-        joint = promotion.promoted_dtype(joint, dtype) or joint
-    return joint
 
 
 def _summary(structure):
@@ -423,7 +372,7 @@ class _Loop:
         # loop variable index -> the wider dtype that the body gives a Python number entering
         # the loop (it is traced again with that dtype: weak typing, see `_widened`)
         self.widen = {}
-        self.weak_ids = []  # the ids of its weak placeholders (see `_WeakTensors`)
+        self.weak_ids = []  # the ids of its weak placeholders (see `weak_types.mark`)
         self.user_body = user_body  # the user's body, for messages
         self.nested = nested  # loop_vars is (counter, user loop vars): a bounded loop
         # the placeholder names of the subgraphs' loop variables
@@ -442,8 +391,7 @@ def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=Fals
     try:
         return _graph_while_traced(graph, cond, body, loop, name, var_names)
     finally:
-        for key in loop.weak_ids:
-            _WEAK.types.pop(key, None)
+        weak_types.unmark(loop.weak_ids)
 
 
 def _graph_while_traced(graph, cond, body, loop, name, var_names):
@@ -516,7 +464,7 @@ def _trace_loop(graph, name, cond, body, loop, shapes):
                 dtype = init[i].dtype
                 leaf = common.adopt_dtype(leaf, promotion.weak_dtype(leaf, dtype) or dtype)
             tensor = _to_graph_tensor(leaf, body_graph, f"The body's value for {what}")
-            widened = _widened(before, init[i].dtype, tensor.dtype)
+            widened = weak_types.widened(before, init[i].dtype, tensor.dtype)
             if widened is not None:
                 loop.widen[i] = widened
             elif tensor.dtype is not init[i].dtype:
@@ -538,62 +486,12 @@ def _trace_loop(graph, name, cond, body, loop, shapes):
     return cond_graph, body_graph, out_flat, [leaf for _, leaf in out_paths]
 
 
-def _widened(before, entry, after):
-    """The dtype a loop variable that enters as the Python number `before` (as a tensor of
-    dtype `entry`) widens to when the body gives it dtype `after`, or None.
-
-    A Python number is weakly typed (runtime/ops/promotion.py): `s = 0` then `s = s + 0.5`
-    makes `s` a float, as in Python, so the loop carries it as the dtype they meet in. A
-    tensor widens within its kind (int32 to int64: Python has one int type).
-    """
-    if after is entry:
-        return None
-    if type(before) not in (int, float, bool) and not (
-            entry.is_numeric and entry.is_floating == after.is_floating):
-        return None  # a tensor may widen within its kind only (int32 -> int64: both ints)
-    joint = promotion.promoted_dtype(entry, after)
-    return joint if joint is after else None
-
-
-class _WeakTensors(threading.local):
-    """Per thread: id -> Python type of the loop placeholders that stand for a Python number.
-
-    A loop variable that enters a loop as a Python number is weakly typed (see `_widened`):
-    in the loop body its placeholder is too, so that a branch that makes it wider joins
-    (`_join_weak_outputs`) and the loop is traced again with the wider dtype. Entries live
-    while their loop is traced (the placeholders stay alive with their graph till then).
-    """
-
-    def __init__(self):
-        super().__init__()
-        self.types = {}
-
-
-_WEAK = _WeakTensors()
-
-
-def weak_type(value):
-    """The Python type (int, float, bool) a weakly typed value stands for, or None.
-
-    Args:
-        value: Any object: a Python number, or a tensor.
-
-    Returns:
-        int, float or bool for a Python number or a loop placeholder that stands for one.
-    """
-    kind = type(value)
-    if kind in (int, float, bool):
-        return kind
-    return _WEAK.types.get(id(value)) if _WEAK.types else None
-
-
 def _loop_placeholders(sub, loop, shapes):
     phs = [sub.placeholder(t.dtype, s, name=name)
            for t, s, name in zip(loop.init, shapes, loop.var_names)]
     for ph, leaf in zip(phs, loop.leaves):
         if type(leaf) in (int, float, bool):
-            _WEAK.types[id(ph)] = type(leaf)
-            loop.weak_ids.append(id(ph))
+            loop.weak_ids.append(weak_types.mark(ph, type(leaf)))
     rebuilt = [_rebuild_leaf(template, ph) for template, ph in zip(loop.leaves, phs)]
     return pack_sequence_as(loop.loop_vars, rebuilt)
 

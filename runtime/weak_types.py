@@ -1,0 +1,128 @@
+"""Weak typing in staged control flow: Python numbers that adopt the dtype they meet.
+
+A loop variable that enters a staged loop as a Python number, and a branch output that is one,
+is weakly typed (runtime/ops/promotion.py has the rules): the loop is traced again with the
+dtype the body gives it (`widened`), and branch outputs join (`join_branch_outputs`). Inside
+the loop body, the placeholder standing for such a number is weak too (`mark`, `weak_type`).
+"""
+import threading
+
+from runtime import context
+from runtime import dtypes
+from runtime.nest import flatten
+from runtime.ops import promotion
+
+
+def widened(before, entry, after):
+    """The dtype a loop variable that enters as the Python number `before` (as a tensor of
+    dtype `entry`) widens to when the body gives it dtype `after`, or None.
+
+    A Python number is weakly typed (runtime/ops/promotion.py): `s = 0` then `s = s + 0.5`
+    makes `s` a float, as in Python, so the loop carries it as the dtype they meet in. A
+    tensor widens within its kind (int32 to int64: Python has one int type).
+    """
+    if after is entry:
+        return None
+    if type(before) not in (int, float, bool) and not (
+            entry.is_numeric and entry.is_floating == after.is_floating):
+        return None  # a tensor may widen within its kind only (int32 -> int64: both ints)
+    joint = promotion.promoted_dtype(entry, after)
+    return joint if joint is after else None
+
+
+class _WeakTensors(threading.local):
+    """Per thread: id -> Python type of the loop placeholders that stand for a Python number.
+
+    A loop variable that enters a loop as a Python number is weakly typed (see `widened`):
+    in the loop body its placeholder is too, so that a branch that makes it wider joins
+    (`_join_weak_outputs`) and the loop is traced again with the wider dtype. Entries live
+    while their loop is traced (the placeholders stay alive with their graph till then).
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.types = {}
+
+
+_WEAK = _WeakTensors()
+
+
+def weak_type(value):
+    """The Python type (int, float, bool) a weakly typed value stands for, or None.
+
+    Args:
+        value: Any object: a Python number, or a tensor.
+
+    Returns:
+        int, float or bool for a Python number or a loop placeholder that stands for one.
+    """
+    kind = type(value)
+    if kind in (int, float, bool):
+        return kind
+    return _WEAK.types.get(id(value)) if _WEAK.types else None
+
+
+def mark(placeholder, kind):
+    """Marks a loop placeholder as standing for a Python number of type `kind`.
+
+    Returns:
+        The key to pass to `unmark` when the loop has been traced.
+    """
+    _WEAK.types[id(placeholder)] = kind
+    return id(placeholder)
+
+
+def unmark(keys):
+    """Forgets the marks of a traced loop's placeholders."""
+    for key in keys:
+        _WEAK.types.pop(key, None)
+
+
+def join_branch_outputs(traced, flats):
+    """Gives a branch output that is a Python number the dtype of the other branches' output.
+
+    A Python number is weakly typed (runtime/ops/promotion.py): `r = 0` in one branch and
+    `r = n * 1.5` in the other meet as float64, as `0 == 0.0` in Python. Tensors of two
+    different dtypes stay an error. `flats` (one list of tensors per branch) is updated.
+    """
+    leaves = [flatten(out) for _, _, out, _, _ in traced]
+    for i in range(len(flats[0])):
+        if len({flat[i].dtype for flat in flats}) == 1:
+            continue
+        weak = {k: weak_type(branch[i]) for k, branch in enumerate(leaves)
+                if weak_type(branch[i]) is not None}
+        joint = joint_dtype([flats[k][i].dtype for k in range(len(flats)) if k not in weak],
+                             weak.values(), [flat[i].dtype for flat in flats])
+        if joint is None:
+            continue
+        for k, (_, sub, _, _, _) in enumerate(traced):
+            tensor = flats[k][i]
+            if tensor.dtype is not joint:
+                with context.graph_scope(sub):
+                    flats[k][i] = promotion.cast(tensor, joint)
+
+
+def joint_dtype(strong, weak, every):
+    """The dtype branch outputs meet in: one strong dtype (a bool joins an int, as Python's
+    bool is one) that the weak ones adopt, or the join of the weak ones; None if none."""
+    strong = set(strong)
+    if len(strong) > 1 and dtypes.bool in strong:
+        strong.discard(dtypes.bool)
+    if len(strong) > 1:
+        # ints of two widths are one Python type (int), as are floats: the wider; an int
+        # and a float are not (the type would depend on the branch): no join
+        if len({d.is_floating for d in strong}) > 1:
+            return None
+        joint = strong.pop()
+        for dtype in strong:
+            joint = promotion.promoted_dtype(joint, dtype) or joint
+        strong = {joint}
+    if strong:
+        joint = strong.pop()
+        for kind in weak:
+            joint = promotion.weak_dtype(kind(), joint) or joint
+        return joint
+    joint = every[0]  # Python numbers in every branch: their dtypes' join (0 and 0.5)
+    for dtype in every[1:]:
+        joint = promotion.promoted_dtype(joint, dtype) or joint
+    return joint
