@@ -64,6 +64,7 @@ class _Depths(threading.local):
     def __init__(self):
         super().__init__()
         self.by_code = {}
+        self.deepened_from = 0  # the recursion limit before _deepen_recursion_limit, or 0
 
 
 _depths = _Depths()
@@ -361,6 +362,29 @@ def _converted_call(f, args, kwargs, options):
     return _call_unconverted(f, args, kwargs)
 
 
+# A converted call costs about FRAMES_PER_LEVEL Python frames where the plain call costs one
+# (converted_call, the converted function, and the operators of a staged or Python `if`
+# around the recursive call). A function nested _DEEP calls deep in itself gets Python's
+# recursion limit times FRAMES_PER_LEVEL until that call returns, so that converted recursion
+# goes about as deep as plain recursion does (and a staged one reaches MAX_STAGED_RECURSION).
+FRAMES_PER_LEVEL = 6
+_DEEP = 20
+
+
+def _deepen_recursion_limit():
+    """Raises Python's recursion limit for deep converted recursion (see FRAMES_PER_LEVEL).
+
+    Returns:
+        The limit to restore, or 0 when it was deepened already (by an outer call).
+    """
+    limit = sys.getrecursionlimit()
+    if _depths.deepened_from:
+        return 0
+    _depths.deepened_from = limit
+    sys.setrecursionlimit(limit * FRAMES_PER_LEVEL)
+    return limit
+
+
 def _staged_recursion_error(func):
     site = inspect_utils.getdefinition_site(func)
     return errors.StagingError(
@@ -406,9 +430,13 @@ def _call_function(func, original, args, kwargs, options):
     if depth > MAX_STAGED_RECURSION and _has_staged(args, kwargs):
         raise _staged_recursion_error(func)
     depths[code] = depth
+    deepened = depth == _DEEP and _deepen_recursion_limit()
     try:
         return converted(*args, **kwargs) if kwargs else converted(*args)
     finally:
+        if deepened:
+            sys.setrecursionlimit(deepened)
+            _depths.deepened_from = 0
         if depth == 1:
             del depths[code]
         else:

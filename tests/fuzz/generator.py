@@ -14,6 +14,7 @@ prints a staged value when the function is traced.
 import dataclasses
 import random
 
+from tests.fuzz import realcode_features
 from tests.fuzz import vector_ops
 
 INT, FLOAT, BOOL = "int", "float", "bool"
@@ -53,9 +54,11 @@ _FLOAT_MODS = ("8.0", "64.0")
 #   count in their test (`while (k := k + 1) <= n:`), sometimes with an `else`.
 # - "match": match statements on an int (a parameter's, so staged, or an expression's), with
 #   value, `|`, capture-with-guard and `_` cases.
+# - "raise", "truthiness", "int_float", "math": what real numeric code writes (see
+#   tests/fuzz/realcode_features.py).
 FEATURES = frozenset(("branch_vars", "while_true", "chained", "while_true_staged", "vectors",
                       "lists", "module_helpers", "int_vectors", "int_matrices", "walrus",
-                      "match"))
+                      "match")) | realcode_features.FEATURES
 ALL_FEATURES = FEATURES
 # What generated programs import for the "vectors" and "lists" features.
 _IMPORT = "from tests.fuzz.vector_ops import reduce_max, reduce_mean, reduce_sum, stack"
@@ -151,6 +154,8 @@ class Generator:
                             for a, (_, t) in zip(args, params)) for args in inputs]
         if "reduce_" in source or "stack(" in source:
             source = _IMPORT + "\n\n\n" + source
+        if "math." in source:
+            source = "import math\n\n\n" + source
         return Program(source, "fuzz_fn", tuple(t for _, t in params), inputs, seed)
 
     def _input(self, t):
@@ -291,6 +296,7 @@ class Generator:
         if depth == 0 and self.scope.bumpers:
             kinds += ["bump"]
         kinds += ["assert"] if rng.random() < 0.1 else []
+        kinds += ["raise"] if "raise" in self.features and rng.random() < 0.1 else []
         kind = rng.choice(kinds)
         getattr(self, "_stmt_" + kind)(indent, depth)
 
@@ -452,6 +458,10 @@ class Generator:
             counter = self.loop_stack[-1][1]
             return "{} {} {}".format(counter, self.rng.choice(("==", ">", "<", ">=")),
                                      self.rng.randint(0, 3))
+        if "truthiness" in self.features and self.rng.random() < 0.15:
+            truthy = realcode_features.truthy_condition(self)
+            if truthy is not None:
+                return truthy
         return self._expr(BOOL, 2)
 
     def _bound(self):
@@ -598,6 +608,9 @@ class Generator:
         amount = "2" if target[1] == INT else "0.75"
         self._emit(indent, "{}({})".format(name, amount))
 
+    def _stmt_raise(self, indent, depth):
+        realcode_features.stmt_raise(self, indent)
+
     def _stmt_assert(self, indent, depth):
         p = self.rng.choice(self.scalar_params)
         cond = self._expr(BOOL, 1)
@@ -684,6 +697,10 @@ class Generator:
             if fns:
                 a, _ = self._expr_g(t, depth - 1)
                 return "{}({})".format(rng.choice(fns), a), True
+        if t in (INT, FLOAT) and "math" in self.features and rng.random() < 0.1:
+            return realcode_features.math_call(self, t, depth), True
+        if t == FLOAT and "int_float" in self.features and rng.random() < 0.1:
+            return realcode_features.float_of_ints(self, depth), True
         if t == FLOAT and r < 0.95:
             a, _ = self._expr_g(INT, depth - 1)
             return "float({})".format(a), True

@@ -119,9 +119,9 @@ def amicable_sum_below(limit):
 
 
 @realcode(2, 3, 4)
-def digit_fifth_powers_count(power):
+def digit_powers_count(power):
     count = 0
-    for n in range(10, 10000):
+    for n in range(10, 10 ** power):
         s = 0
         t = n
         while t:

@@ -1,0 +1,96 @@
+"""Generator features of what real numeric code writes (issue 29), for tests/fuzz/generator.py.
+
+- "raise": `if <a parameter's test> and <condition>: raise ValueError(f'... {p}')` (also a
+  user-visible class chosen from a few builtins, and `raise X from Y`): staged, the exception
+  (class and message, formatted from run-time values) must be raised when the branch runs.
+- "truthiness": numbers as conditions (`if a % 3:`, `if not x:`, `while k % 4:` is avoided: the
+  loops keep their counters), `a or b` of ints in a test.
+- "int_float": float expressions that mix ints and floats as Python does (`i / 2`, `x + i`,
+  `i * 0.5`): exact multiples of 0.25 while the ints stay small.
+- "math": `math.floor`, `math.ceil`, `math.trunc`, `round`, `int` of floats, `math.gcd` and
+  `divmod(...)[0]` of ints, `math.fabs`, `math.sqrt(x * x)` of floats.
+"""
+
+FEATURES = frozenset(("raise", "truthiness", "int_float", "math"))
+_EXCEPTIONS = ("ValueError", "ArithmeticError", "KeyError", "OverflowError")
+
+
+def stmt_raise(gen, indent):
+    """Writes a raise in a branch on a parameter (staged when traced), rarely taken."""
+    rng = gen.rng
+    name, t = rng.choice([p for p in gen.scalar_params if p[1] in ("int", "float", "bool")]
+                         or gen.scalar_params)
+    if t == "bool":
+        test = "{}".format(name) if rng.random() < 0.5 else "not {}".format(name)
+    elif t == "vec":
+        test = "reduce_max({}) > 4.0".format(name)
+    else:
+        test = "{} {} {}".format(name, rng.choice(("==", ">", "<")), gen._simple(t))
+    if rng.random() < 0.5:
+        test = "{} and {}".format(test, _paren(gen._expr("bool", 1)))
+    message = "f'raised at line {}: {}={{{}}}'".format(len(gen.lines), name, name)
+    if t == "vec":
+        message = "'raised at line {}'".format(len(gen.lines))
+    exc = "{}({})".format(rng.choice(_EXCEPTIONS), message)
+    cause = " from KeyError('cause')" if rng.random() < 0.25 else ""
+    gen._emit(indent, "if {}:".format(test))
+    gen._emit(indent + 1, "raise {}{}".format(exc, cause))
+
+
+def truthy_condition(gen):
+    """A number used as a condition (its truth value), or None."""
+    rng = gen.rng
+    ints = [n for n, t in gen.scope.readable if t == "int"]
+    floats = [n for n, t in gen.scope.readable if t == "float"]
+    r = rng.random()
+    if ints and r < 0.4:
+        return "{} % {}".format(rng.choice(ints), rng.choice((2, 3, 4)))
+    if floats and r < 0.6:
+        return "{}{}".format(rng.choice(("", "not ")), rng.choice(floats))
+    if len(ints) > 1 and r < 0.8:
+        a, b = rng.sample(ints, 2)
+        return "({} or {})".format(a, b)
+    if ints:
+        return "not {}".format(rng.choice(ints))
+    return None
+
+
+def float_of_ints(gen, depth):
+    """A float expression that mixes ints and floats as Python does, or None."""
+    rng = gen.rng
+    a, _ = gen._expr_g("int", depth - 1)
+    r = rng.random()
+    if r < 0.4:
+        return "{} / {}".format(_paren(a), rng.choice((2, 4)))
+    if r < 0.7:
+        return "{} * 0.5".format(_paren(a))
+    b, _ = gen._expr_g("float", depth - 1)
+    return "{} + {}".format(_paren(b), _paren(a))
+
+
+def math_call(gen, t, depth):
+    """A `math` function or numeric builtin of type `t` ("int" or "float"), or None."""
+    rng = gen.rng
+    if t == "int":
+        r = rng.random()
+        if r < 0.5:
+            x, _ = gen._expr_g("float", depth - 1)
+            return "{}({})".format(rng.choice(("math.floor", "math.ceil", "math.trunc",
+                                               "round", "int")), x)
+        a, _ = gen._expr_g("int", depth - 1)
+        if r < 0.75:
+            b, _ = gen._expr_g("int", depth - 1)
+            return "math.gcd({}, {})".format(a, b)
+        return "divmod({}, {})[0]".format(a, rng.choice((2, 3, -4)))
+    if t == "float":
+        x, _ = gen._expr_g("float", depth - 1)
+        if rng.random() < 0.5:
+            return "math.fabs({})".format(x)
+        return "math.sqrt({} * {})".format(_paren(x), _paren(x))
+    return None
+
+
+def _paren(text):
+    if text.replace("_", "").replace(".", "").isalnum() or text.startswith("("):
+        return text
+    return "({})".format(text)
