@@ -157,8 +157,8 @@ def add_branch_node(graph, op, selector, branches, name, on_node=None):
                 f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) must "
                 f"return the same nested structure, found {_summary(first_out)} and "
                 f"{_summary(out)}.")
-    flats = [_branch_outputs(sub, out, label) for _, sub, out, _, label in traced]
-    weak_types.join_branch_outputs(traced, flats)
+    flats = weak_types.join_branch_outputs(
+        traced, [_branch_outputs(sub, out, label) for _, sub, out, _, label in traced])
     specs = []
     for i, first in enumerate(flats[0]):
         shape = first.shape

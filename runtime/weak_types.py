@@ -83,7 +83,10 @@ def join_branch_outputs(traced, flats):
 
     A Python number is weakly typed (runtime/ops/promotion.py): `r = 0` in one branch and
     `r = n * 1.5` in the other meet as float64, as `0 == 0.0` in Python. Tensors of two
-    different dtypes stay an error. `flats` (one list of tensors per branch) is updated.
+    different dtypes stay an error.
+
+    Returns:
+        `flats` (one list of tensors per branch), updated.
     """
     leaves = [flatten(out) for _, _, out, _, _ in traced]
     for i in range(len(flats[0])):
@@ -92,7 +95,7 @@ def join_branch_outputs(traced, flats):
         weak = {k: weak_type(branch[i]) for k, branch in enumerate(leaves)
                 if weak_type(branch[i]) is not None}
         joint = joint_dtype([flats[k][i].dtype for k in range(len(flats)) if k not in weak],
-                             weak.values(), [flat[i].dtype for flat in flats])
+                            weak.values(), [flat[i].dtype for flat in flats])
         if joint is None:
             continue
         for k, (_, sub, _, _, _) in enumerate(traced):
@@ -100,6 +103,7 @@ def join_branch_outputs(traced, flats):
             if tensor.dtype is not joint:
                 with context.graph_scope(sub):
                     flats[k][i] = promotion.cast(tensor, joint)
+    return flats
 
 
 def joint_dtype(strong, weak, every):

@@ -1,4 +1,12 @@
-"""Converts `assert` statements into `ag__.assert_stmt` calls."""
+"""Converts the statements that raise: `assert` into `ag__.assert_stmt` calls, and `raise X
+from Y` into `raise ag__.raising(X) from Y`.
+
+`ag__.raising` marks the exception as the user's own, so that a staged branch that raises it
+while it is traced stages the raise (raised when the branch runs) instead of failing the
+trace. An f-string argument of the exception (`ValueError(f'bad n: {n}')`) becomes
+`ag__.fstring(...)`, which gives the same string for Python values and lets the backend
+format staged values at run time. A bare `raise` (re-raise) is left alone.
+"""
 
 import gast
 
@@ -47,8 +55,27 @@ def fstring_call(joined):
     return call
 
 
+class RaiseTransformer(transformer.Base):
+    """`raise X from Y` -> `raise ag__.raising(X) from Y`."""
+
+    statements_only = True
+
+    def visit_ClassDef(self, node):
+        return node
+
+    def visit_Raise(self, node):
+        if node.exc is None:
+            return node
+        exc = node.exc
+        if isinstance(exc, gast.Call):
+            exc.args = [fstring_call(a) if isinstance(a, gast.JoinedStr) else a
+                        for a in exc.args]
+        node.exc = templates.replace_as_expression('ag__.raising(exc)', exc=exc)
+        return node
+
+
 def transform(node, ctx):
-    """Converts the assert statements of a tree.
+    """Converts the assert and raise statements of a tree.
 
     Asserts are left alone under `python -O`, where the original ones do not run either.
 
@@ -59,6 +86,7 @@ def transform(node, ctx):
     Returns:
       The converted tree.
     """
+    node = RaiseTransformer(ctx).visit(node)
     if not __debug__:
         return node
     return AssertTransformer(ctx).visit(node)

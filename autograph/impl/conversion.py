@@ -22,7 +22,6 @@ from autograph.converters import lists
 from autograph.converters import logical_expressions
 from autograph.converters import match_statements
 from autograph.converters import named_expressions
-from autograph.converters import raises
 from autograph.converters import return_statements
 from autograph.converters import variables
 from autograph.impl import collector
@@ -117,8 +116,8 @@ for _feature in __future__.all_feature_names:
 # must see). After the analyses come control_flow, then conditional_expressions,
 # logical_expressions and variables (fused in one pass). The order is TensorFlow AutoGraph's.
 _BEFORE_ANALYSIS = (functions, directives, match_statements, named_expressions,
-                    break_statements, asserts, raises, continue_statements, return_statements,
-                    lists, call_trees)
+                    break_statements, asserts, continue_statements, return_statements, lists,
+                    call_trees)
 
 # Stands for "a loop with an else clause" among the node kinds of a tree (check_supported).
 LOOP_ELSE = 'loop-else'
@@ -134,14 +133,13 @@ _NAME = gast.Name
 # - named_expressions: an assignment expression (`:=`);
 # - break_statements: a break, or a loop `else` (moved after a loop without a break), or an
 #   assignment expression (named_expressions may add breaks);
-# - asserts, raises, continue_statements, return_statements: their statement.
+# - asserts (assert and raise), continue_statements, return_statements: their statement.
 _CONVERTER_KINDS = {
     directives: (gast.Call,),
     match_statements: (gast.Match,),
     named_expressions: (gast.NamedExpr,),
     break_statements: (gast.Break, LOOP_ELSE, gast.NamedExpr),
-    asserts: (gast.Assert,),
-    raises: (gast.Raise,),
+    asserts: (gast.Assert, gast.Raise),
     continue_statements: (gast.Continue,),
     return_statements: (gast.Return,),
     lists: (gast.Call,),

@@ -86,12 +86,26 @@ def _split(args, to_tensor):
     return staged, rebuild
 
 
+# (function, the call's non-numeric arguments and where its numbers go) -> the staged function,
+# so that the calls of a function share one tf.function (one trace per signature) and one jit
+_STAGED = {}
+
+
+def _staged(way, case, args, rebuild, make):
+    key = (way, case.fn, repr([a if type(a) not in (int, float, bool) else type(a)
+                               for a in args]))
+    fn = _STAGED.get(key)
+    if fn is None:
+        fn = _STAGED[key] = make(lambda *values: case.fn(*rebuild(values)))
+    return fn
+
+
 def runtime(case, args):
     import runtime as tf  # pylint: disable=import-outside-toplevel
 
     dtypes = {int: tf.int64, float: tf.float64, bool: tf.bool}
     staged, rebuild = _split(args, lambda a: tf.constant(a, dtype=dtypes[type(a)]))
-    fn = tf.function(lambda *values: case.fn(*rebuild(values)))
+    fn = _staged('runtime', case, args, rebuild, tf.function)
     try:
         concrete = fn.get_concrete_function(*staged)
     except Exception as e:  # noqa: BLE001 - classified by the caller
@@ -106,7 +120,7 @@ def jax(case, args):
 
     with jax_.enable_x64(True):  # Python's ints and floats are 64-bit
         staged, rebuild = _split(args, jax_.numpy.asarray)
-        fn = ag_jax.jit(lambda *values: case.fn(*rebuild(values)))
+        fn = _staged('jax', case, args, rebuild, ag_jax.jit)
         try:
             fn.lower(*staged)
         except Exception as e:  # noqa: BLE001 - classified by the caller

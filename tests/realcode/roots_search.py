@@ -143,7 +143,7 @@ def harmonic_number(n):
 
 @realcode((1.0, 2.0), (0.0, 3.14159), (2.0, 2.0))
 def trapezoid_x_squared(a, b):
-    steps = 1000
+    steps = 100
     h = (b - a) / steps
     total = (a * a + b * b) / 2
     for i in range(1, steps):

@@ -5,6 +5,7 @@ import pytest
 
 import runtime as tf
 from runtime import autograph_builtins
+from runtime.autograph_backend import BACKEND
 from runtime.graph import Graph
 
 EXECUTORS = ["interpreter", "compiled"]
@@ -85,3 +86,14 @@ def test_truth_of_a_vector_is_still_ambiguous():
 
     with pytest.raises(TypeError, match="scalar bool"):
         tf.function(f)(tf.constant([1, 2]))
+
+
+@pytest.mark.parametrize("before, after, compatible", [
+    ("int", "int32", True), ("int", "float64", True), ("int32", "int", True),
+    ("float", "int32", False), ("int32", "float", False), ("float", "float32", True),
+    ("bool", "int64", True), ("int32", "int64", True), ("float32", "float64", True),
+    ("int32", "float32", False), ("float64", "int64", False), ("int32", "string", False),
+    ("TensorArray[int32]", "int32", False),
+])
+def test_compatible_types_are_pythons_weak_typing(before, after, compatible):
+    assert BACKEND.compatible_types(before, after) is compatible

@@ -1,9 +1,9 @@
-"""Tests for converters/raises.py."""
+"""Tests for the raise statements of converters/asserts.py."""
 
 import pytest
 
 import autograph as ag
-from autograph.converters import raises
+from autograph.converters import asserts
 from tests.autograph.converters.conftest import golden
 from tests.autograph.converters.conftest import source
 from tests.autograph.converters.conftest import transform
@@ -21,7 +21,7 @@ def f_raise(x):
 
 
 def test_golden():
-    assert source(transform(f_raise, raises)) == golden('''
+    assert source(transform(f_raise, asserts)) == golden('''
         def f_raise(x):
             if (x < 0):
                 raise ag__.raising(ValueError(ag__.fstring('x is ', (x, 114, f'>4')), x))
