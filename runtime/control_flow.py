@@ -13,6 +13,7 @@ from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import convert_to_tensor
+from runtime.tensor_array import TensorArray
 
 _MAX_RELAXATIONS = 8  # shape relaxation only loses information, so this bounds retracing
 
@@ -31,7 +32,6 @@ def _describe(value):
         shape = value.shape
         shape = "<unknown>" if shape is None else tuple(shape)
         return f"{value.dtype.name} tensor of shape {shape}"
-    from runtime.tensor_array import TensorArray
     if isinstance(value, TensorArray):
         return f"TensorArray of {value.dtype.name}"
     return f"{type(value).__name__} {value!r}"
@@ -45,7 +45,6 @@ def _fn_name(fn):
 
 def _to_graph_tensor(leaf, graph, what):
     """Converts a structure leaf to a tensor of `graph` (TensorArrays give their handle)."""
-    from runtime.tensor_array import TensorArray
     if isinstance(leaf, TensorArray):
         return graph.capture(leaf._graph_handle())
     if leaf is None:
@@ -59,7 +58,6 @@ def _to_graph_tensor(leaf, graph, what):
 
 
 def _rebuild_leaf(template, tensor):
-    from runtime.tensor_array import TensorArray
     if isinstance(template, TensorArray):
         return template._with_handle(tensor)
     return tensor
@@ -401,7 +399,7 @@ def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=Fals
         node.output_names = loop.var_names
     record_gradient(node)
     # TensorArrays come back with the metadata (element shape) the body gave them.
-    templates = [after if type(after).__name__ == "TensorArray" else before
+    templates = [after if isinstance(after, TensorArray) else before
                  for before, after in zip(leaves, out_leaves)]
     return pack_sequence_as(loop_vars, [_rebuild_leaf(template, t)
                                         for template, t in zip(templates, node.outputs)])
@@ -437,7 +435,7 @@ def _trace_loop(graph, name, cond, body, loop, shapes):
                     f"The body ({_fn_name(user_body)}) of while_loop changes the dtype of "
                     f"{what}: it enters the loop as {_describe(init[i])} but the body returns "
                     f"{_describe(tensor)}. Keep the dtype fixed (e.g. with tf.cast).")
-            if type(before).__name__ == "TensorArray" and leaf.__class__ is not before.__class__:
+            if isinstance(before, TensorArray) and leaf.__class__ is not before.__class__:
                 raise TypeError(f"The body ({_fn_name(user_body)}) of while_loop must return a "
                                 f"TensorArray for {what}, found {_describe(leaf)}.")
             s0, s1 = shapes[i], tensor.shape

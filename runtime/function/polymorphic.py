@@ -1,7 +1,6 @@
 """tf.function: `Function`, the per-signature cache of traced graphs (ConcreteFunctions)."""
 import functools
-import inspect
-import os
+import sys
 import threading
 import types
 import warnings
@@ -9,6 +8,7 @@ import weakref
 
 import autograph
 from autograph.impl import collector
+from autograph.pyct import inspect_utils
 from runtime import config as _config
 from runtime import context
 from runtime.context import _open_scopes
@@ -51,8 +51,6 @@ SINGLETON_VARIABLE_MESSAGE = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure "
     "the tf.Variable is only created once or created outside tf.function. See "
     "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
-
-_RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class RetracingWarning(UserWarning):
@@ -691,23 +689,15 @@ def _deferrable(error, graph):
 
 
 def _user_stacklevel():
-    """Returns the warnings stacklevel of the innermost caller outside runtime/ (the user)."""
-    frame = inspect.currentframe().f_back  # the caller of warnings.warn
-    level = 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
-            _RUNTIME_DIR):
-        frame = frame.f_back
-        level += 1
-    return level
+    """Returns the warnings stacklevel of the innermost caller outside the library (the user)."""
+    _, hops = inspect_utils.first_user_frame(sys._getframe(1))  # from warnings.warn's caller
+    return hops + 1
 
 
 def _user_location():
-    """Returns 'File "...", line N, in fn' for the innermost frame outside runtime/autograph."""
-    frame = inspect.currentframe()
-    skip = (_RUNTIME_DIR, os.path.join(os.path.dirname(_RUNTIME_DIR), "autograph"))
-    while frame is not None:
-        filename = os.path.abspath(frame.f_code.co_filename)
-        if not filename.startswith(skip) and not filename.startswith("<"):
-            return f'File "{filename}", line {frame.f_lineno}, in {frame.f_code.co_name}'
-        frame = frame.f_back
-    return "(location unknown)"
+    """Returns 'File "...", line N, in fn' for the innermost user frame with a source file."""
+    frame, _ = inspect_utils.first_user_frame(sys._getframe(1), with_source=True)
+    if frame is None:
+        return "(location unknown)"
+    return f'File "{frame.f_code.co_filename}", line {frame.f_lineno}, in {frame.f_code.co_name}'
+

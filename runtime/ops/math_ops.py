@@ -108,9 +108,9 @@ def _make_binary(opdef, allowed, expr, string_opdef=None):
             check_dtype_allowed(opdef, x, allowed)
         try:
             return apply(opdef, [x, y], {}, name)
-        except ValueError as e:
-            if "broadcast" not in str(e):
-                raise
+        except ValueError:
+            # Shapes that do not broadcast raise TensorFlow's error; any other ValueError
+            # (the shapes broadcast) goes on as it is.
             common.broadcast_shapes(x.shape, y.shape, opdef.tf_name)
             raise
     op.__name__ = opdef.name
