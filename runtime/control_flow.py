@@ -292,11 +292,10 @@ def _while(cond, body, loop_vars, maximum_iterations, name, var_names=None):
     graph = context.get_graph()
     if graph is None:
         return _eager_while(cond, call_body, loop_vars, maximum_iterations)
+    spec = _WhileSpec(cond, call_body, name or "while", var_names)
     if maximum_iterations is not None:
-        return _bounded_graph_while(graph, cond, call_body, loop_vars, maximum_iterations,
-                                    name, var_names)
-    return _graph_while(graph, cond, call_body, loop_vars, name or "while",
-                        var_names=var_names)
+        return _bounded_graph_while(graph, spec, loop_vars, maximum_iterations)
+    return _graph_while(graph, spec, loop_vars)
 
 
 def _eager_while(cond, body, loop_vars, maximum_iterations):
@@ -335,7 +334,27 @@ def _check_structure(body, before, after):
             f"loop_vars: expected {_summary(before)}, found {_summary(after)}.")
 
 
-def _bounded_graph_while(graph, cond, body, loop_vars, maximum_iterations, name, var_names):
+class _WhileSpec:
+    """What a graph while loop traces: its functions, its name and its variables' names.
+
+    Attributes:
+        cond, body: The functions traced into the subgraphs.
+        name: The node's name.
+        var_names: The user's names of the loop variables, or None.
+        user_body: The user's body, for messages (`body` may wrap it).
+        nested: The loop variables are (counter, the user's loop variables): a bounded loop.
+    """
+
+    __slots__ = ("cond", "body", "name", "var_names", "user_body", "nested")
+
+    def __init__(self, cond, body, name, var_names=None, user_body=None, nested=False):
+        self.cond, self.body, self.name, self.var_names = cond, body, name, var_names
+        self.user_body = user_body or body
+        self.nested = nested
+
+
+def _bounded_graph_while(graph, spec, loop_vars, maximum_iterations):
+    cond, body, var_names = spec.cond, spec.body, spec.var_names
     limit = convert_to_tensor(maximum_iterations)
     if not limit.dtype.is_integer:
         raise TypeError(f"maximum_iterations must be an integer, found {_describe(limit)}.")
@@ -348,10 +367,10 @@ def _bounded_graph_while(graph, cond, body, loop_vars, maximum_iterations, name,
     def bounded_body(count, values):
         return (count + 1, body(*values))
 
-    _count, values = _graph_while(graph, bounded_cond, bounded_body,
-                                  (EagerTensor(dtypes.int32.as_numpy_dtype(0)), loop_vars),
-                                  name or "while", user_body=body, nested=True,
-                                  var_names=var_names and ("loop_counter",) + tuple(var_names))
+    bounded = _WhileSpec(bounded_cond, bounded_body, spec.name,
+                         var_names and ("loop_counter",) + tuple(var_names), body, nested=True)
+    _count, values = _graph_while(
+        graph, bounded, (EagerTensor(dtypes.int32.as_numpy_dtype(0)), loop_vars))
     return values
 
 
@@ -370,9 +389,9 @@ class _Loop:
                           and len(var_names) == len(init) else ("loop_var",) * len(init))
 
 
-def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=False,
-                 var_names=None):
-    user_body = user_body or body
+def _graph_while(graph, spec, loop_vars):
+    cond, body, name, var_names = spec.cond, spec.body, spec.name, spec.var_names
+    user_body, nested = spec.user_body, spec.nested
     paths_leaves = flatten_with_paths(loop_vars)
     init = []
     for path, leaf in paths_leaves:

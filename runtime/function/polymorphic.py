@@ -96,17 +96,19 @@ def function(func=None, *, input_signature=None, autograph=True, jit_compile=Non
         ValueError: for an unknown `executor`.
         TypeError: if `input_signature` holds something other than TensorSpecs.
     """
-    executor, reduce_retracing, jit_compile = function_options.resolve(
-        executor, reduce_retracing, jit_compile, experimental_compile,
-        experimental_relax_shapes, experimental_autograph_options,
+    executor, reduce_retracing = function_options.resolve(executor, reduce_retracing, dict(
+        jit_compile=jit_compile, experimental_compile=experimental_compile,
+        experimental_relax_shapes=experimental_relax_shapes,
+        experimental_autograph_options=experimental_autograph_options,
         experimental_implements=experimental_implements,
-        experimental_attributes=experimental_attributes)
+        experimental_attributes=experimental_attributes))
 
     def decorate(fn):
-        return Function(fn, input_signature=input_signature, autograph=autograph,
-                        reduce_retracing=reduce_retracing, executor=executor,
-                        jit_compile=jit_compile,
-                        follow_type_hints=bool(experimental_follow_type_hints))
+        traced = Function(fn, input_signature=input_signature, autograph=autograph,
+                          reduce_retracing=reduce_retracing, executor=executor)
+        if experimental_follow_type_hints:
+            traced._follow_type_hints_()
+        return traced
 
     if func is None:
         return decorate
@@ -117,8 +119,7 @@ class Function:
     """A Python function plus a cache of its traces (see `function`)."""
 
     def __init__(self, python_function, input_signature=None, autograph=True,
-                 reduce_retracing=False, executor="compiled", _instance=None, jit_compile=None,
-                 follow_type_hints=False):
+                 reduce_retracing=False, executor="compiled", _instance=None):
         if "_entry_of" in type(self).__dict__:  # type(f)(...): not the class of f's entry
             self.__class__ = type(self).__base__
         if executor not in EXECUTORS:
@@ -139,11 +140,9 @@ class Function:
         self._name = getattr(python_function, "__name__", type(python_function).__name__)
         self._arg_spec = signatures.ArgSpec(python_function, self._name,
                                             drop_first=_instance is not None)
-        del jit_compile  # checked by function_options.resolve; the compiled executor is its meaning
-        self._follow_type_hints = follow_type_hints
+        self._follow_type_hints = False  # experimental_follow_type_hints (_follow_type_hints_)
         # parameters annotated tf.Tensor when following type hints, else None
-        self._hinted = (function_options.tensor_hinted(python_function, self._arg_spec)
-                        if follow_type_hints else None) or None
+        self._hinted = None
         self._cache = {}  # full cache key -> ConcreteFunction, in trace order
         self._fast = function_calls.SignatureTable()  # positional call signatures -> concrete
         self._signature_concrete = None  # the single trace when input_signature is given
@@ -155,9 +154,15 @@ class Function:
         self._bound = {}  # id(instance) -> (weakref, bound Function), for methods
         self._lock = threading.RLock()
         # shared by every Function of this Python function (a new Function in a loop warns)
-        # (set here, as the last of 27 attributes, the instance dict stays a key-sharing
-        # one: one more attribute, or one added later, would make it 1.3 KB larger)
+        # (set here, as the last attribute: the instance dict stays a key-sharing one, which
+        # an attribute added after __init__ would end)
         self._detector = function_tracing.detector_for(python_function)
+
+    def _follow_type_hints_(self):
+        """Follows type hints (experimental_follow_type_hints=True): arguments of parameters
+        annotated tf.Tensor become tensors before the cache lookup."""
+        self._follow_type_hints = True
+        self._hinted = function_options.tensor_hinted(self._fn, self._arg_spec) or None
 
     # -- public surface -------------------------------------------------------------------
 
@@ -236,8 +241,9 @@ class Function:
         except TypeError:
             ref = lambda: instance  # noqa: E731 - not weakly referenceable: held strongly
         bound = Function(self._fn, self._input_signature, self._autograph,
-                         self._reduce_retracing, self._executor, _instance=ref,
-                         follow_type_hints=self._follow_type_hints)
+                         self._reduce_retracing, self._executor, _instance=ref)
+        if self._follow_type_hints:
+            bound._follow_type_hints_()
         self._bound[key] = (ref, bound)
         return bound
 
@@ -525,7 +531,7 @@ class Function:
         if not self._initialized:
             created = []
             with variables.defer_initialization() as deferred:
-                concrete = self._trace_once(positional, names, keywords, leaves, key,
+                concrete = self._trace_once((positional, names, keywords), leaves, key,
                                             created.append, values is not None)
             self._initialized = True
             if not created:
@@ -540,7 +546,7 @@ class Function:
             # As in TensorFlow: trace again, now forbidding creation, so that a function
             # creating a Variable on every call fails on its first call. The first trace
             # (which created the variables and computed their initial values) is dropped.
-        return self._trace_once(positional, names, keywords, leaves, key, self._forbid,
+        return self._trace_once((positional, names, keywords), leaves, key, self._forbid,
                                 values is not None)
 
     def _forbid(self, variable):
@@ -548,9 +554,10 @@ class Function:
                          f"`{self._name}` created the Variable '{variable.name}'.\n\n"
                          f"    ValueError: {SINGLETON_VARIABLE_MESSAGE}")
 
-    def _trace_once(self, positional, names, keywords, leaves, key, on_variable,
-                    defer_errors=False):
+    def _trace_once(self, call, leaves, key, on_variable, defer_errors=False):
         """Traces the Python function once into a new graph; returns the ConcreteFunction.
+
+        `call` is (positional arguments, their parameter names, keyword arguments).
 
         With `defer_errors` (a call, not get_concrete_function): when the Python function
         raises a Python exception while tracing after staging side effects (a print or assert
@@ -559,6 +566,7 @@ class Function:
         error too, and a staged assert that fails first raises its own error instead. This goes
         beyond TensorFlow, which raises at trace time and runs nothing.
         """
+        positional, names, keywords = call
         self._check_recursion(key, leaves)
         self._trace_count += 1
         self._maybe_warn_retrace(leaves)
@@ -595,8 +603,8 @@ class Function:
         finally:
             self._active_keys.pop()
         structure = (keys.strip_objects(args, leaves), names, keys.strip_objects_kw(kwargs, leaves))
-        concrete = ConcreteFunction(self._name, graph, self._arg_spec, leaves, structure,
-                                    outputs, self._executor)
+        concrete = ConcreteFunction(graph, self._arg_spec, leaves, structure, outputs,
+                                    self._executor)
         if error is not None:
             concrete._raise_after_run(error)
         return concrete
