@@ -118,6 +118,38 @@ def record_gradient(node):
         control_flow_grad.record_node(node)
 
 
+def _branch_specs(traced):
+    """Checks that the traced branches return one structure and dtypes; sets each subgraph's
+    outputs and returns the node's output specs, (merged shape, dtype) per output.
+
+    Args:
+        traced: (attr name, subgraph, returned structure, function, label) per branch.
+    """
+    _, _, first_out, first_fn, first_label = traced[0]
+    for _, _, out, fn, label in traced[1:]:
+        if _structure_signature(first_out) != _structure_signature(out):
+            raise ValueError(
+                f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) must "
+                f"return the same nested structure, found {_summary(first_out)} and "
+                f"{_summary(out)}.")
+    flats = [_branch_outputs(sub, out, label) for _, sub, out, _, label in traced]
+    specs = []
+    for i, first in enumerate(flats[0]):
+        shape = first.shape
+        for (_, _, _, fn, label), flat in zip(traced[1:], flats[1:]):
+            other = flat[i]
+            if other.dtype is not first.dtype:
+                raise TypeError(
+                    f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) "
+                    f"return different dtypes for output #{i}: {first.dtype.name} and "
+                    f"{other.dtype.name}. Use tf.cast so both branches return the same dtype.")
+            shape = _merge_shapes(shape, other.shape)
+        specs.append((shape, first.dtype))
+    for (_, sub, _, _, _), flat in zip(traced, flats):
+        sub.outputs = flat
+    return specs
+
+
 def add_branch_node(graph, op, selector, branches, name, on_node=None):
     """Traces branch functions into subgraphs and adds a branching node (cond, switch_case).
 
@@ -145,28 +177,8 @@ def add_branch_node(graph, op, selector, branches, name, on_node=None):
     for key, sub_name, fn, label in branches:
         sub, out = _trace_branch(graph, sub_name, fn)
         traced.append((key, sub, out, fn, label))
-    _, _, first_out, first_fn, first_label = traced[0]
-    for _, _, out, fn, label in traced[1:]:
-        if _structure_signature(first_out) != _structure_signature(out):
-            raise ValueError(
-                f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) must "
-                f"return the same nested structure, found {_summary(first_out)} and "
-                f"{_summary(out)}.")
-    flats = [_branch_outputs(sub, out, label) for _, sub, out, _, label in traced]
-    specs = []
-    for i, first in enumerate(flats[0]):
-        shape = first.shape
-        for (_, _, _, fn, label), flat in zip(traced[1:], flats[1:]):
-            other = flat[i]
-            if other.dtype is not first.dtype:
-                raise TypeError(
-                    f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) "
-                    f"return different dtypes for output #{i}: {first.dtype.name} and "
-                    f"{other.dtype.name}. Use tf.cast so both branches return the same dtype.")
-            shape = _merge_shapes(shape, other.shape)
-        specs.append((shape, first.dtype))
-    for (_, sub, _, _, _), flat in zip(traced, flats):
-        sub.outputs = flat
+    first_out = traced[0][2]
+    specs = _branch_specs(traced)
     subs = [sub for _, sub, _, _, _ in traced]
     operands = _bind_captures(graph, subs, prefix=[])
     stateful = any(sub.is_stateful() for sub in subs)
