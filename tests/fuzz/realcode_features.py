@@ -12,7 +12,9 @@
 """
 
 FEATURES = frozenset(("raise", "truthiness", "int_float", "math"))
-_EXCEPTIONS = ("ValueError", "ArithmeticError", "KeyError", "OverflowError")
+# the exception classes a generated `raise` raises
+RAISED = (ValueError, ArithmeticError, KeyError, OverflowError)
+_EXCEPTIONS = tuple(e.__name__ for e in RAISED)
 
 
 def stmt_raise(gen, indent):

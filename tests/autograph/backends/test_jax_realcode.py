@@ -1,26 +1,12 @@
-"""The JAX backend on what real numeric code does: staged `raise`, truth values, builtins."""
+"""The JAX backend on what real numeric code does: staged `raise` (the function of the
+runtime's test, tests/runtime/test_autograph_builtins.py)."""
 
 import jax.numpy as jnp
 import pytest
 
 from autograph.backends import jax as ag_jax
-
-
-class Custom(Exception):
-    """A user-defined exception class."""
-
-
-def validate(n):
-    total = 0
-    i = 0
-    while i < n:
-        total += i
-        i += 1
-        if total > 10:
-            raise Custom(f"total {total:>4} at i={i!r}") from KeyError(i)
-    if n < 0:
-        raise ValueError
-    return total
+from tests.runtime.test_autograph_builtins import Custom
+from tests.runtime.test_autograph_builtins import validate
 
 
 def test_staged_raise_when_the_branch_runs():
