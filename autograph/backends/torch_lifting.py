@@ -12,6 +12,8 @@ tensors (module parameters, values of the enclosing function). The functions are
 with the free tensors as extra inputs, under a mode that maps each free tensor to its input.
 """
 
+from types import GetSetDescriptorType
+
 import torch
 from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
@@ -29,9 +31,11 @@ class _FreeTensors(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        for leaf in pytree.tree_leaves((args, kwargs)):
-            if isinstance(leaf, torch.Tensor) and id(leaf) not in self.made:
-                self.free.setdefault(id(leaf), leaf)
+        # Reading a property (shape, dtype, device: metadata) is not reading the data.
+        if not isinstance(getattr(func, '__self__', None), GetSetDescriptorType):
+            for leaf in pytree.tree_leaves((args, kwargs)):
+                if isinstance(leaf, torch.Tensor) and id(leaf) not in self.made:
+                    self.free.setdefault(id(leaf), leaf)
         out = func(*args, **kwargs)
         for leaf in pytree.tree_leaves(out):
             if isinstance(leaf, torch.Tensor):
