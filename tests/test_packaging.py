@@ -42,9 +42,9 @@ def readme_block_after(marker):
 def test_readme_commands_make_a_venv_and_ci_runs_the_test_command():
     test_cmd = readme_block_after('Run the tests:')
     main_cmd = readme_block_after('Run the main job')
-    venv = 'python3 -m venv .venv && . .venv/bin/activate && python -m pip install -e ".[test]"'
-    assert test_cmd == venv + ' && python -m pytest'
-    assert main_cmd == venv + ' && python examples/quickstart.py'
+    venv = 'python3 -m venv .venv && . .venv/bin/activate && python -m pip install -e '
+    assert test_cmd == venv + '".[test]" && python -m pytest'
+    assert main_cmd == venv + '. && python examples/quickstart.py'
     # .ci/run extracts the command from the README rather than repeating it.
     script = os.path.join(ROOT, '.ci', 'run')
     extract = re.search(r'^cmd=\$\((.*)\)$', read('.ci/run'), re.M).group(1)
@@ -52,3 +52,18 @@ def test_readme_commands_make_a_venv_and_ci_runs_the_test_command():
                          check=True).stdout.strip()
     assert got == test_cmd
     assert 'if [ "$rc" -eq 5 ]' in read('.ci/run') and os.access(script, os.X_OK)
+
+
+def test_license_file_is_apache_2_and_goes_into_the_distribution():
+    text = read('LICENSE')
+    assert text.lstrip().startswith('Apache License\n') and 'Version 2.0, January 2004' in text
+    assert 'END OF TERMS AND CONDITIONS' in text
+    assert re.search(r'^license-files = \["LICENSE"\]$', read('pyproject.toml'), re.M)
+
+
+def test_ci_builds_the_docs_strict_with_the_docs_extra():
+    script = read('.ci/run')
+    assert 'pip install -q -e ".[docs]"' in script and 'mkdocs build --strict' in script
+    extra = re.search(r'^docs = \[(.*)\]$', read('pyproject.toml'), re.M).group(1)
+    assert '"mkdocs' in extra and '"mkdocstrings[python]' in extra
+    assert re.search(r'^strict: true$', read('mkdocs.yml'), re.M)

@@ -82,10 +82,11 @@ def function(func=None, *, input_signature=None, autograph=True, jit_compile=Non
             control flow with `autograph.convert` before tracing (default True).
         reduce_retracing: When a call's tensor shapes match no trace, trace once for
             generalised shapes (differing dimensions become None) instead of once per shape.
-        jit_compile, experimental_implements, experimental_autograph_options,
-        experimental_attributes, experimental_relax_shapes, experimental_compile,
-        experimental_follow_type_hints: TensorFlow's arguments, with TensorFlow's meaning
-            or refused with a reason (see runtime/function/options.py).
+        jit_compile: TensorFlow's other arguments (also `experimental_implements`,
+            `experimental_autograph_options`, `experimental_attributes`,
+            `experimental_relax_shapes`, `experimental_compile` and
+            `experimental_follow_type_hints`), with TensorFlow's meaning or refused with a
+            reason (see runtime/function/options.py).
         executor: How concrete functions run their graph: 'compiled' (default; Python code
             generated from the graph by `runtime.executor.compile`) or 'interpreter' (the
             reference node-by-node interpreter, `runtime.executor.interpret`). Both give the
