@@ -7,9 +7,11 @@ where everything inside a tf.function is a graph value). Eagerly, tensors run as
 """
 import builtins
 import contextlib
+import os
 
 from autograph.backends import Backend
 from autograph.backends import register_backend
+from autograph.impl import traceback_filter
 from autograph.operators.exceptions import StagedMessage
 from autograph.operators.exceptions import format_field
 
@@ -527,3 +529,5 @@ BACKEND = RuntimeBackend()
 # Installed, autograph finds BACKEND through the `autograph.backends` entry point (pyproject);
 # registering on import as well serves a checkout that is not installed (the tests).
 REGISTERED = register_backend(BACKEND) is BACKEND
+# Errors reach the user without the runtime's frames, nor those of the code it generates.
+traceback_filter.hide_frames_of(os.path.dirname(os.path.abspath(__file__)), "<runtime-")

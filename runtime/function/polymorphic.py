@@ -9,6 +9,7 @@ import weakref
 
 import autograph
 from autograph.impl import collector
+from autograph.impl import traceback_filter
 from runtime import config as _config
 from runtime import context
 from runtime.context import _open_scopes
@@ -214,11 +215,15 @@ class Function:
         Raises:
             ValueError: if the arguments do not match the input_signature.
         """
-        with self._lock:
-            if self._input_signature is not None and not args and not kwargs:
-                return self._trace_signature()
-            concrete, _ = self._lookup(args, kwargs, feed=False)
-            return concrete
+        try:
+            with self._lock:
+                if self._input_signature is not None and not args and not kwargs:
+                    return self._trace_signature()
+                concrete, _ = self._lookup(args, kwargs, feed=False)
+                return concrete
+        except Exception as error:
+            traceback_filter.filter_exception(error)
+            raise
 
     def __get__(self, instance, owner=None):
         if instance is None or self._instance is not None:
@@ -269,7 +274,11 @@ class Function:
             TypeError: if an argument is a symbolic tensor leaked from another trace.
             FunctionRecursionError: if the function calls itself with the same trace key.
         """
-        return self._call_general(args, kwargs)
+        try:  # (the generated entries filter the same way)
+            return self._call_general(args, kwargs)
+        except Exception as error:
+            traceback_filter.filter_exception(error)
+            raise
 
     def _call_general(self, args, kwargs):
         """Every call that the generated entry does not run."""
