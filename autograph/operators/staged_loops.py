@@ -10,6 +10,7 @@ from autograph.errors import LoopVariableError
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
+from autograph.operators import loop_hints
 from autograph.operators import nest
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
@@ -156,13 +157,13 @@ class StagedLoop:
             except NewStagedList as request:
                 if request.frame is not self.frame:
                     raise
-                self.set_state(init_vars)
-                init_vars = with_staged_list(self.backend, init_vars, self.symbol_names,
-                                              request,
-                                              _maximum_iterations(self.opts, self.construct))
-                self.set_state(init_vars)
+                pending = request  # handled below, so that no error chains this signal
             finally:
                 frames.pop()
+            self.set_state(init_vars)
+            init_vars = with_staged_list(self.backend, init_vars, self.symbol_names, pending,
+                                          _maximum_iterations(self.opts, self.construct))
+            self.set_state(init_vars)
 
     def _stage_once(self):
         """Stages the loop once with the current state as the initial loop variables.
@@ -223,11 +224,10 @@ class StagedLoop:
                                          'the body of a staged ' + self.construct)
                 return tuple(loop_vars[:nhead]) + tuple(nest.flatten(entry))
             except (TypeError, ValueError) as error:
-                hint = _python_number_hint(names, carried_init, self.construct)
-                if hint is None or type(error) not in (TypeError, ValueError) or (
-                        'dtype' not in str(error)):
+                hinted = loop_hints.python_number_hint(names, carried_init, self.construct, error)
+                if hinted is None:
                     raise
-                raise type(error)('{}\n{}'.format(error, hint)) from error
+                raise hinted from None
             state = tuple(self.get_state())
             if captured is not None:
                 for k in skip:
@@ -336,25 +336,6 @@ def _maximum_iterations(opts, construct):
         'int.'.format(construct, type(bound).__name__, bound))
 
 
-def _python_number_hint(names, values, construct):
-    """What to say when a staged loop body fails on a type: Python ints became staged ints.
-
-    Plain Python lets `s = 0` become a float in the loop (`s = s + 0.5`); a staged loop
-    carries `s` as the staged type of its initial value, so the float operation fails inside
-    the body. Returns None when no user variable entered the loop as a Python int or bool.
-    """
-    ints = ['{!r} (= {!r})'.format(name, value) for name, value in zip(names, values)
-            if type(name) is str and type(value) in (int, bool)]
-    if not ints:
-        return None
-    return ('(while staging the body of the {}: {} entered the loop as {}, which the '
-            'staged loop carries with a fixed integer dtype. A loop variable cannot change '
-            'dtype in a staged loop; if one of them holds floats in the loop, as plain Python '
-            'allows, initialize it with a float before the loop: 0.0 instead of '
-            '0.)'.format(construct, ', '.join(ints),
-                         'Python ints' if len(ints) > 1 else 'a Python int'))
-
-
 def _still_maybe_undefined(entry, exit_):
     """A variable that entered the iteration as MaybeUndefined and was assigned is defined."""
     if type(entry) is MaybeUndefined and type(exit_) is not MaybeUndefined and not (
@@ -399,10 +380,10 @@ def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct, co
         if not nest.same_description(desc_entry, desc_exit, compatible):
             raise LoopVariableError(
                 "{} has type {} before the loop, but type {} after one iteration: a staged "
-                '{} must keep the dtype and structure of its loop variables. Cast it (or build '
-                'the same structure) in the loop, or initialize it with the type the loop '
-                'gives it.'.format(
-                    words, nest.render(desc_entry), nest.render(desc_exit), construct))
+                '{} must keep the dtype, shape and structure of its loop variables. {} Or '
+                'initialize it before the loop with the type the loop gives it.'.format(
+                    words, nest.render(desc_entry), nest.render(desc_exit), construct,
+                    loop_hints.type_fix(desc_entry, desc_exit, 'in every iteration')))
 
 
 # ----------------------------------------------------------------------------------------------
