@@ -233,9 +233,21 @@ def user_traceback_line():
     return text + (f"\n    {line}" if line else "")
 
 
-_USE_AUTOGRAPH = (
-    "Use autograph (runtime.function converts Python control flow by default) or express "
-    "it with tf.cond / tf.while_loop.")
+def _use_autograph():
+    """How to fix Python control flow on a symbolic tensor, for the user's frame that ran it.
+
+    A function whose source cannot be read (typed at the prompt of Python 3.12 or older, or
+    made by exec) could not be converted, and autograph warned so: saying "use autograph"
+    would contradict that.
+    """
+    frame, _ = inspect_utils.first_user_frame(sys._getframe(2))
+    if frame is not None and not linecache.getline(frame.f_code.co_filename, frame.f_lineno):
+        return (f"autograph could not convert {frame.f_code.co_name}, which ran this as plain "
+                f"Python, because its source is not available (a function typed at the prompt "
+                f"of Python 3.12 or older, or made by exec). Define it in a file or a notebook "
+                f"cell (or Python 3.13's REPL), or express it with tf.cond / tf.while_loop.")
+    return ("Convert the function with autograph (tf.function does, unless autograph=False; "
+            "or autograph.convert) or express it with tf.cond / tf.while_loop.")
 
 
 _SHAPES = {}  # tuple of dims -> the TensorShape shared by every graph tensor of that shape
@@ -326,12 +338,12 @@ class SymbolicTensor(Tensor):
     def __bool__(self):
         raise TypeError(
             f"Using the symbolic tensor '{self.name}' as a Python bool is not allowed"
-            f"{_user_location()}: its value is only known when the graph runs. {_USE_AUTOGRAPH}")
+            f"{_user_location()}: its value is only known when the graph runs. {_use_autograph()}")
 
     def __iter__(self):
         raise TypeError(
             f"Iterating over the symbolic tensor '{self.name}' is not allowed{_user_location()}: "
-            f"its length is only known when the graph runs. {_USE_AUTOGRAPH}")
+            f"its length is only known when the graph runs. {_use_autograph()}")
 
     def __len__(self):
         raise TypeError(
@@ -342,14 +354,14 @@ class SymbolicTensor(Tensor):
         raise TypeError(
             f"The symbolic tensor '{self.name}' cannot be used as a Python int (e.g. as a list "
             f"index or range() bound): its value is only known when the graph runs. "
-            f"{_USE_AUTOGRAPH}")
+            f"{_use_autograph()}")
 
     __int__ = __index__
 
     def __float__(self):
         raise TypeError(
             f"The symbolic tensor '{self.name}' cannot be converted to a Python float while "
-            f"tracing. {_USE_AUTOGRAPH}")
+            f"tracing. {_use_autograph()}")
 
     def __repr__(self):
         return (f"<tf.Tensor '{self.name}' shape={shape_str(self._shape)} "

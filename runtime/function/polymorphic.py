@@ -15,6 +15,7 @@ from runtime import context
 from runtime.context import _open_scopes
 from runtime.function import calls as function_calls
 from runtime.function import keys
+from runtime.function import leaks
 from runtime.function.calls import MISS as _MISS
 from runtime.function.calls import PRIMITIVES as _PRIMITIVES
 from runtime.function import options as function_options
@@ -606,6 +607,7 @@ class Function:
                 outputs = nest.map_structure(self._to_output, result)
         finally:
             self._active_keys.pop()
+        leaks.warn_leaked(self.python_function, args, kwargs)  # (a bound method's self too)
         structure = (keys.strip_objects(args, leaves), names, keys.strip_objects_kw(kwargs, leaves))
         concrete = ConcreteFunction(self._name, graph, self._arg_spec, leaves, structure,
                                     outputs, self._executor)
