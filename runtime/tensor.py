@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 
+from autograph.impl import traceback_filter
 from autograph.pyct import inspect_utils
 from runtime import context
 from runtime import dtypes
@@ -206,8 +207,9 @@ def _user_location():
     code, so the message points at the line the user wrote.
     """
     frame, _ = inspect_utils.first_user_frame(sys._getframe(2))
-    # Frames of code made by exec or compile ("<string>") have no source to show: skip them.
-    while frame is not None and frame.f_code.co_filename.startswith("<"):
+    # Skip the code the runtime generates ("<runtime-graph ...>"); a prompt's or exec's code
+    # ("<stdin>", "<string>") is the user's, shown without its source.
+    while frame is not None and traceback_filter.is_internal(frame.f_code.co_filename):
         frame, _ = inspect_utils.first_user_frame(frame.f_back)
     if frame is not None:
         filename = frame.f_code.co_filename
@@ -246,8 +248,10 @@ def _use_autograph():
                 f"Python, because its source is not available (a function typed at the prompt "
                 f"of Python 3.12 or older, or made by exec). Define it in a file or a notebook "
                 f"cell (or Python 3.13's REPL), or express it with tf.cond / tf.while_loop.")
-    return ("Convert the function with autograph (tf.function does, unless autograph=False; "
-            "or autograph.convert) or express it with tf.cond / tf.while_loop.")
+    return ("autograph stages the if, while and for statements of the functions it converts "
+            "(tf.function converts unless autograph=False), not comprehensions, generator "
+            "expressions or functions marked do_not_convert: write it as a for loop or an if "
+            "statement, or express it with tf.cond / tf.while_loop.")
 
 
 _SHAPES = {}  # tuple of dims -> the TensorShape shared by every graph tensor of that shape
@@ -352,9 +356,10 @@ class SymbolicTensor(Tensor):
 
     def __index__(self):
         raise TypeError(
-            f"The symbolic tensor '{self.name}' cannot be used as a Python int (e.g. as a list "
-            f"index or range() bound): its value is only known when the graph runs. "
-            f"{_use_autograph()}")
+            f"The symbolic tensor '{self.name}' cannot be used as a Python int (a list index, "
+            f"a slice bound or a count){_user_location()}: its value is only known when the "
+            f"graph runs. Index a tensor instead of a Python list (tf.constant(values)[i] or "
+            f"tf.gather(values, i)), use tf.range(n) for a range, or pass a Python int.")
 
     __int__ = __index__
 
