@@ -46,11 +46,20 @@ def _jit(fn):
     return jax.jit(ag.convert(fn))
 
 
-def _no_source(x):
+def _no_source(x, filename='<stdin>'):
     namespace = {}
-    exec(compile(m.NO_SOURCE, '<stdin>', 'exec'), namespace)  # noqa: S102 - as the REPL does
-    with pytest.warns(UserWarning, match='AutoGraph could not convert bad_no_source'):
+    exec(compile(m.NO_SOURCE, filename, 'exec'), namespace)  # noqa: S102 - as the REPL does
+    with warnings.catch_warnings():  # (warned once per function: see the test below)
+        warnings.filterwarnings('ignore', 'AutoGraph could not convert bad_no_source')
         return tf.function(namespace['bad_no_source'])(x)
+
+
+def test_a_function_without_source_warns_that_it_runs_unconverted():
+    namespace = {}
+    exec(compile(m.NO_SOURCE, '<stdin-warns>', 'exec'), namespace)  # noqa: S102
+    with pytest.warns(UserWarning, match='AutoGraph could not convert bad_no_source .defined '
+                                         'at <stdin-warns>:2.: expected the source code'):
+        assert ag.convert(namespace['bad_no_source'])(-3) == 3
 
 
 def _global_in_loop(n):
