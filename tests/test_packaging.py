@@ -2,9 +2,11 @@
 import os
 import re
 import subprocess
+import sys
 
 import autograph
 import runtime
+from tests.checkout import checkout_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -67,3 +69,36 @@ def test_ci_builds_the_docs_strict_with_the_docs_extra():
     extra = re.search(r'^docs = \[(.*)\]$', read('pyproject.toml'), re.M).group(1)
     assert '"mkdocs' in extra and '"mkdocstrings[python]' in extra
     assert re.search(r'^strict: true$', read('mkdocs.yml'), re.M)
+
+
+_WITHOUT_EXTRAS = '''
+import sys
+OPTIONAL = ('jax', 'jaxlib', 'IPython', 'hypothesis')
+
+
+class NotInstalled:  # as if the optional packages were not installed
+    def find_spec(self, name, path=None, target=None):
+        if name.partition('.')[0] in OPTIONAL:
+            raise ModuleNotFoundError('No module named %r' % name)
+
+
+sys.meta_path.insert(0, NotInstalled())
+import pytest
+sys.exit(pytest.main(['--collect-only', '-p', 'no:cacheprovider', '-p', 'no:hypothesispytest',
+                      'tests']))
+'''
+
+
+def test_the_suite_collects_without_the_optional_packages_but_where_a_module_needs_one():
+    proc = subprocess.run([sys.executable, '-c', _WITHOUT_EXTRAS], cwd=ROOT, capture_output=True,
+                          text=True, check=False, env=checkout_env(), timeout=600)
+    failed = sorted(set(re.findall(r'^ERROR (tests/\S+\.py)', proc.stdout, re.M)))
+    # Only modules that import an optional package at the top (all in the test extra) fail.
+    needs = {}
+    for path in failed:
+        top = re.findall(r'^(?:import|from) (jax|IPython|hypothesis)\b', read(path), re.M)
+        needs[path] = top
+    assert failed and all(needs.values()), (needs, proc.stdout[-3000:])
+    extra = re.search(r'^test = \[(.*)\]$', read('pyproject.toml'), re.M).group(1)
+    for package in {p for packages in needs.values() for p in packages}:
+        assert '"%s' % package.lower() in extra.lower(), package

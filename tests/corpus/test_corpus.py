@@ -19,6 +19,10 @@ import autograph as ag
 import runtime as tf
 from tests.corpus.functions import CORPUS
 
+# Warnings these tests trigger on purpose: each corpus function is traced for each of its inputs,
+# and retraces on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 _IDS = [c.fn.__name__ for c in CORPUS]
 
 

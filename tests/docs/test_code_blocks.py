@@ -63,8 +63,11 @@ def test_python_blocks_run_and_print_what_the_page_shows(page, tmp_path):
     blocks = [b for b in blocks_mod.blocks_of(page) if b.lang == 'python' and not b.mark]
     paths = []
     for b in blocks:
-        # One file per block, named after its page and line, so a traceback points at it.
-        path = tmp_path / ('%s_line%d.py' % (re.sub(r'\W', '_', page), b.line))
+        # One file per block, example.py as a reader would name it (messages show the name),
+        # in a folder named after the page and line, so that a failure says which block.
+        folder = tmp_path / ('%s_line%d' % (re.sub(r'\W', '_', page), b.line))
+        folder.mkdir()
+        path = folder / 'example.py'
         path.write_text(b.text, encoding='utf-8')
         paths.append(str(path))
     result = tmp_path / 'outputs.json'

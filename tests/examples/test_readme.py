@@ -37,3 +37,11 @@ def test_the_main_job_needs_no_extra():
     with open(os.path.join(ROOT, 'examples', 'quickstart.py'), encoding='utf-8') as f:
         imports = set(re.findall(r'^(?:import|from) (\w+)', f.read(), re.M))
     assert imports <= {'autograph', 'runtime', 'numpy'}, imports
+
+
+def test_readme_names_the_core_dependencies_of_pyproject():
+    with open(os.path.join(ROOT, 'pyproject.toml'), encoding='utf-8') as f:
+        block = re.search(r'^dependencies = \[(.*?)\]', f.read(), re.M | re.S).group(1)
+    names = re.findall(r'"([\w-]+)', block)
+    assert names == ['gast', 'astunparse', 'numpy']
+    assert 'The core needs only `gast`, `astunparse` and `numpy`.' in readme()

@@ -9,6 +9,10 @@ from runtime import autograph_backend
 from runtime.autograph_backend import BACKEND
 from runtime.graph import Graph
 
+# Warnings these tests trigger on purpose: cases trace new functions of the same Python function
+# on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 
 def test_registered_on_import():
     assert autograph_backend.REGISTERED
