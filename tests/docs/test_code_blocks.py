@@ -146,7 +146,7 @@ def test_signature_listing_names_real_callables(block):
 
 # --- sh: commands to type ---------------------------------------------------------------------
 
-PROGRAMS = {'python', 'python3', 'autograph', 'mkdocs', 'dot', '.', 'git', 'cd'}
+PROGRAMS = {'python', 'python3', 'pip', 'autograph', 'mkdocs', 'dot', '.', 'git', 'cd'}
 
 
 @functools.lru_cache(maxsize=None)
