@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from tests.checkout import ROOT
+from tests.checkout import marked_for_another_python
 from tests.checkout import run_python
 from tests.docs import blocks as blocks_mod
 
@@ -59,19 +60,10 @@ RUN_PAGES = sorted({b.page for b in BLOCKS if b.lang == 'python' and not b.mark}
 
 
 def _not_in_the_test_extra_here(block):
-    """Whether `block` imports a package that the test extra does not install on this Python.
-
-    The test extra installs torch only on the Python that CI runs (a marker in pyproject);
-    elsewhere the blocks that import it are compiled, not run, and print nothing shown.
-    """
-    with open(os.path.join(ROOT, 'pyproject.toml'), encoding='utf-8') as f:
-        extra = re.search(r'^test = \[(.*?)\]', f.read(), re.M | re.S).group(1)
-    here = '%d.%d' % sys.version_info[:2]
-    for name in re.findall(r'^(?:import|from) (\w+)', block.text, re.M):
-        marker = re.search(r'"%s[^";]*; python_version == \'([\d.]+)\'"' % name, extra)
-        if marker and marker.group(1) != here and importlib.util.find_spec(name) is None:
-            return True
-    return False
+    """Whether `block` imports a package that the test extra installs only on another Python
+    (torch: CI's); there the block is compiled, not run, and must show no output."""
+    return any(marked_for_another_python(name) and importlib.util.find_spec(name) is None
+               for name in re.findall(r'^(?:import|from) (\w+)', block.text, re.M))
 
 
 @pytest.mark.parametrize('page', RUN_PAGES)
