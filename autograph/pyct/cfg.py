@@ -283,6 +283,5 @@ def build(node):
 
 
 # The builder imports Graph and Node from this module, so it comes last. It is imported with
-# this module, not on the first build: there it was 0.4 ms of a fresh process's first
-# conversion.
+# this module, not on the first build, which is on a fresh process's first conversion.
 from autograph.pyct import cfg_builder  # noqa: E402  pylint: disable=wrong-import-position

@@ -112,8 +112,8 @@ class Tracer:
                 raise TypeError(
                     f"To be compatible with tf.function, Python functions must return zero or "
                     f"more Tensors or None values; `{self._name}` returned a "
-                    f"value of type {type(value).__name__} ({value!r}), which is not convertible to a "
-                    f"tensor: {e}") from None
+                    f"value of type {type(value).__name__} ({value!r}), which is not "
+                    f"convertible to a tensor: {e}") from None
         return identity(value, name="Identity")
 
     def _check_recursion(self, key, leaves):
