@@ -364,10 +364,3 @@ def is_tensor(value):
         A Python bool.
     """
     return isinstance(value, Tensor)
-
-
-# Late: these modules import this one.
-from runtime.tensor_conversion import constant  # noqa: E402,F401 - re-exported
-from runtime.tensor_conversion import constant_value  # noqa: E402,F401 - re-exported
-from runtime.tensor_conversion import convert_to_tensor  # noqa: E402,F401 - re-exported
-from runtime.tensor_conversion import to_string_array  # noqa: E402,F401 - re-exported

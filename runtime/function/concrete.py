@@ -10,7 +10,7 @@ from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_shape import shape_str
 
 EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret}

@@ -10,7 +10,7 @@ import types
 from runtime import nest
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.variables import Variable
 
 __all__ = ["ArgSpec", "check_input_signature", "conform", "incompatible_message", "find_spec",

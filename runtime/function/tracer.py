@@ -14,7 +14,7 @@ from runtime.graph import Graph
 from runtime.ops.array_ops import identity
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.variables import Variable
 from runtime.variables import observe_creation
 
