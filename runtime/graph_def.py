@@ -44,20 +44,8 @@ def _is_data(value):
     return False
 
 
-class FunctionRef:
-    """An attribute holding a subgraph: the name of its FunctionDef in the library."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-    def __repr__(self):
-        return f"FunctionRef({self.name!r})"
-
-
-class ResourceRef:
-    """An attribute holding a live object: its key in `GraphDef.resources`."""
+class _Ref:
+    """An attribute standing for something a GraphDef holds elsewhere, by its key."""
 
     __slots__ = ("key",)
 
@@ -65,7 +53,19 @@ class ResourceRef:
         self.key = key
 
     def __repr__(self):
-        return f"ResourceRef({self.key!r})"
+        return f"{type(self).__name__}({self.key!r})"
+
+
+class FunctionRef(_Ref):
+    """An attribute holding a subgraph: `key` is its FunctionDef's name in the library."""
+
+    __slots__ = ()
+
+
+class ResourceRef(_Ref):
+    """An attribute holding a live object: `key` indexes `GraphDef.resources`."""
+
+    __slots__ = ()
 
 
 class NodeDef:
@@ -277,7 +277,7 @@ class _Reader:
         attrs = {}
         for key, value in node_def.attr.items():
             if isinstance(value, FunctionRef):
-                function = self.functions[value.name]
+                function = self.functions[value.key]
                 attrs[key] = self.graph(
                     function.graph_name, function.node_def,
                     [arg.name for arg in function.signature.input_arg], function.outputs)

@@ -92,9 +92,9 @@ def test_a_subgraph_is_a_function_of_the_library():
     graph_def = f.get_concrete_function(tf.constant(1)).graph.as_graph_def()
     cond = next(n for n in graph_def.node if n.op_name == "cond")
     assert isinstance(cond.attr["true_graph"], graph_def_lib.FunctionRef)
-    assert cond.attr["true_graph_name"] == cond.attr["true_graph"].name
+    assert cond.attr["true_graph_name"] == cond.attr["true_graph"].key
     assert {f.signature.name for f in graph_def.library.function} == {
-        cond.attr["true_graph"].name, cond.attr["false_graph"].name}
+        cond.attr["true_graph"].key, cond.attr["false_graph"].key}
 
 
 def test_another_version_or_a_missing_resource_is_refused():
