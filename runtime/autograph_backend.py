@@ -66,18 +66,21 @@ class RuntimeBackend(Backend):
             return value.handle is not None
         return False
 
-    def cond(self, pred, true_fn, false_fn):
-        """Stages `if`: runtime.cond over zero-argument branches returning tuples.
+    def cond(self, pred, true_fn, false_fn, operands=()):
+        """Stages `if`: runtime.cond over branches that capture their operands.
 
         Args:
             pred: A scalar bool tensor (or Variable).
-            true_fn: Callable returning a tuple.
-            false_fn: Callable returning a tuple.
+            true_fn: Callable taking the operands, returning a tuple.
+            false_fn: Callable taking the operands, returning a tuple.
+            operands: A tuple of values (a runtime branch may read any tensor of an enclosing
+                graph, so they are passed as they are).
 
         Returns:
             The tuple of branch outputs.
         """
-        return tuple(_cond(_as_tensor(pred), true_fn, false_fn))
+        return tuple(_cond(_as_tensor(pred), lambda: true_fn(*operands),
+                           lambda: false_fn(*operands)))
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop: runtime.while_loop over a tuple of loop variables.
