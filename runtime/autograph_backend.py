@@ -23,13 +23,14 @@ from runtime.control_flow import while_loop as _while_loop
 from runtime.graph import Graph
 from runtime.ops import array_ops
 from runtime.ops import common
+from runtime.ops import creation_ops
 from runtime.ops import io_ops
 from runtime.ops import math_ops
 from runtime.ops import reduction_ops
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_conversion import constant_value
 from runtime.tensor_array import TensorArray
 from runtime.variables import Variable
@@ -306,7 +307,7 @@ class RuntimeBackend(Backend):
         """
         if isinstance(value, (Tensor, Variable)):
             shape = [0 if d is None else d for d in value.shape]
-            return array_ops.zeros(shape, dtype=value.dtype)
+            return creation_ops.zeros(shape, dtype=value.dtype)
         if type(value) is TensorArray:
             array = TensorArray(value.dtype, size=0, dynamic_size=True,
                                 element_shape=value.element_shape)
@@ -521,7 +522,7 @@ def _all(value):
 
 _BUILTINS = {
     builtins.len: _len,
-    builtins.range: lambda *a, **k: array_ops.range(*a, **k),
+    builtins.range: lambda *a, **k: creation_ops.range(*a, **k),
     builtins.abs: math_ops.abs,
     builtins.int: lambda x: math_ops.cast(x, dtypes.int32),
     builtins.float: lambda x: math_ops.cast(x, dtypes.float32),
