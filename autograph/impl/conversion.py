@@ -33,6 +33,7 @@ from autograph.pyct import loader
 from autograph.pyct import naming
 from autograph.pyct import parser
 from autograph.pyct import qual_names
+from autograph.pyct import running_code
 from autograph.pyct import templates
 from autograph.pyct import transformer
 from autograph.pyct import traversal
@@ -51,7 +52,7 @@ _CACHE = code_cache.CodeCache()
 # original, so a table's value would keep its own key, and the module, alive for good.
 INSTANCE_ATTR = '__ag_instance__'
 
-_FUTURE_FLAGS = parser.FUTURE_FLAGS
+_FUTURE_FLAGS = running_code.FUTURE_FLAGS
 
 # Converters that run before the analyses (they create the state variables the analyses
 # must see). After the analyses come control_flow, then conditional_expressions,
@@ -253,8 +254,8 @@ def convert_tree(fn, check_code=True):
 
     Args:
       fn: a Python function.
-      check_code: whether to check that the source is the code `fn` runs (parser.
-        check_running_code); `autograph dump` converts text whose code never ran.
+      check_code: whether to check that the source is the code `fn` runs
+        (running_code.check); `autograph dump` converts text whose code never ran.
 
     Returns:
       A tuple (converted gast FunctionDef or Lambda, EntityInfo).

@@ -90,6 +90,9 @@ def _use_cache(directory):
     from autograph.impl import disk_cache  # pylint: disable=import-outside-toplevel
     os.environ['AUTOGRAPH_CACHE_DIR'] = directory
     disk_cache.reset()
+    # every program's entries kept, so that a second run can load them all
+    disk_cache.MAX_ENTRIES = 1 << 20
+    disk_cache.MAX_BYTES = 16 << 30
     sys.dont_write_bytecode = False
     harness.set_program_directory(directory.rstrip(os.sep) + ".programs")
 

@@ -1,5 +1,5 @@
 """Failures that must not escape convert (autograph/impl/conversion_guards.py), and source that
-is not the code that runs (autograph/pyct/parser.check_running_code)."""
+is not the code that runs (autograph/pyct/running_code.py)."""
 import importlib.util
 import linecache
 import os
