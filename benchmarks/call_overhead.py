@@ -3,7 +3,7 @@
 Run: `python benchmarks/call_overhead.py [--number N] [--rounds R]`. Prints microseconds per
 call for: the bare numpy computation, the graph's executor called directly, a
 ConcreteFunction call, and Function.__call__ (the generated entry of the steady signature:
-checks, unwrapping, executor, wrapping; see runtime/function_calls.py), also with a Python
+checks, unwrapping, executor, wrapping; see runtime/function/calls.py), also with a Python
 number argument, and with its own result fed back (a new tensor at every call), for both
 executors.
 The overhead column is the difference to the direct executor call. Every measurement is taken

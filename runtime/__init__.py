@@ -170,6 +170,10 @@ with _collector.paused():
     from runtime.function import function  # noqa: E402
 
     from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
+    from runtime.ops import registry as _registry  # noqa: E402
+
+# Every structured op now registered has its rule in each executor's table (raises otherwise).
+_registry.check_rules()
 
 __all__ = ['DType', 'GradientTape', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape',
            'TensorSpec', 'UnconnectedGradients', 'Variable', 'abs', 'add', 'add_n', 'argmax',

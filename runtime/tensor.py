@@ -80,7 +80,7 @@ class EagerTensor(Tensor):
             changes, and its array object's shape and dtype never change: every array handed
             out (`numpy()`, `__array__`) is a view of it, and a call entry that marks the
             tensor (`_sig`) first replaces it by a private view of itself (the same data) if
-            anything else holds the array (see runtime/function_calls.py).
+            anything else holds the array (see runtime/function/calls.py).
         _sig: None, or the canonical (dtype, shape) tuple of `_value` (function_calls.sig),
             set by a call entry that checked it, so that the next call checks `_sig is sig`
             instead of the dtype and shape.

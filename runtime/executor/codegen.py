@@ -46,7 +46,9 @@ import weakref
 
 import numpy as np
 
+from runtime.executor import emit_context
 from runtime.executor import emitters
+from runtime.executor import loop_patterns
 from runtime.executor import optimize as optimize_lib
 from runtime.executor import scalars
 from runtime.executor.interpreter import _annotate
@@ -283,6 +285,7 @@ class _Generator(scalars.ScalarCode):
 
     def __init__(self, graph):
         self.graph = graph
+        self.context = emit_context.EmitContext(self)  # what structured ops' rules see
         self.namer = _Namer()
         self.namespace = {"__builtins__": builtins}
         self.lines = []
@@ -312,7 +315,7 @@ class _Generator(scalars.ScalarCode):
         # (all but the last index), computed before the loop (`row_offsets`).
         self.offsets = {}
         # The cond whose branches end the innermost loop being emitted (a
-        # control_flow_ops._TailBreak), or None.
+        # while_code.TailBreak), or None.
         self.tail = None
         self.python_ready = set()  # Python-scalar outputs a statement left as Python scalars
         # Getitem nodes whose float32 element a loop may read as a Python float (every read
@@ -379,11 +382,23 @@ class _Generator(scalars.ScalarCode):
         if node is not None:
             self.line_nodes[len(self.lines)] = _NodeLabel.of(node)
 
-    def drop_lines(self, start):
-        """Removes the lines from index `start` on (the last ones emitted)."""
-        for number in range(start + 1, len(self.lines) + 1):
-            self.line_nodes.pop(number, None)
-        del self.lines[start:]
+    def lines_of(self, write):
+        """Calls `write()` with the lines it writes kept apart; returns (its result, Lines)."""
+        saved = self.lines, self.line_nodes
+        self.lines, self.line_nodes = [], {}
+        try:
+            result = write()
+        finally:
+            written = emit_context.Lines(self.lines, self.line_nodes)
+            self.lines, self.line_nodes = saved
+        return result, written
+
+    def add_lines(self, written):
+        """Appends the Lines of `lines_of`, their error labels renumbered."""
+        base = len(self.lines)
+        self.lines.extend(written.texts)
+        for number, label in written.labels.items():
+            self.line_nodes[base + number] = label
 
     def run(self):
         """Emits the whole function and returns a GeneratedCode."""
@@ -555,8 +570,8 @@ class _Generator(scalars.ScalarCode):
                 self.env[t] = self.global_(value, node.name)
             return
         opdef = registry.OPS[op]
-        if opdef.emit is not None:  # it materializes the operands it reads more than once
-            opdef.emit(self, node, depth)
+        if opdef.structured:  # the rule materializes the operands it reads more than once
+            registry.EMIT[op](self.context, node, depth)
             return
         rule = self._python_rule(node)
         if rule is not None:
@@ -751,8 +766,8 @@ class _Generator(scalars.ScalarCode):
         return self.namer.new(hint)
 
     def offset_counter(self, node, k, increment):
-        """`emitters.offset_counter` for a while node's counting loop: the `1 + i` node."""
-        return emitters.offset_counter(node.attrs["body_graph"], k, increment)
+        """`loop_patterns.offset_counter` for a while node's counting loop: the `1 + i` node."""
+        return loop_patterns.offset_counter(node.attrs["body_graph"], k, increment)
 
     def output_unused(self, tensor):
         """Whether nothing after the node being emitted reads `tensor` (in its block).
@@ -762,8 +777,8 @@ class _Generator(scalars.ScalarCode):
         return tensor not in self._block[2]
 
     def counting_loop(self, node, test=None, ignore=None):
-        """`emitters.counting_loop` for a while node: (k, bound, increment) or None."""
-        return emitters.counting_loop(node.attrs["cond_graph"], node.attrs["body_graph"],
+        """`loop_patterns.counting_loop` for a while node: (k, bound, increment) or None."""
+        return loop_patterns.counting_loop(node.attrs["cond_graph"], node.attrs["body_graph"],
                                       node.attrs["num_loop_vars"], test, ignore)
 
     def statement_text(self, tensor):

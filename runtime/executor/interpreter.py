@@ -103,8 +103,8 @@ class Interpreter:
                 continue
             in_slots = [slots[id(t)] for t in node.inputs]
             opdef = registry.get_op(node.op)
-            if opdef.interpret is not None:
-                payload = opdef.interpret(self, node)
+            if opdef.structured:
+                payload = registry.INTERPRET[node.op](self, node)
                 method = self.run_structured
             else:
                 if not opdef.multi_output:

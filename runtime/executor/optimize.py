@@ -224,11 +224,10 @@ class _Liveness:
             self.nodes.add(node)
             if node.is_constant or (node.outputs and all(t in value for t in node.outputs)):
                 continue  # emitted as constants: needs no inputs
-            rule = registry.OPS[node.op].prune
-            if rule is None:
+            if not registry.OPS[node.op].structured:
                 self.needed.update(plan.inputs_of[node])
                 continue
-            decision = rule(StructuredContext(self, node))
+            decision = registry.PRUNE[node.op](StructuredContext(self, node))
             if decision.dead:
                 self.nodes.discard(node)
                 continue

@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from runtime.executor import emitters
+from runtime.executor import python_rules
 from runtime.ops import math_ops
 from runtime.ops import registry
 from runtime.ops import slicing
@@ -151,7 +151,7 @@ def python_float_reader(node, tensor, may_be_python_float, python_operand):
     """
     opdef = registry.OPS[node.op]
     kernel = opdef.kernel
-    if opdef.emit is not None or node.attrs or len(node.inputs) != 2 or \
+    if opdef.structured or node.attrs or len(node.inputs) != 2 or \
             not all(t.shape == () and t.dtype == tensor.dtype for t in node.inputs):
         return None
     a, b = node.inputs
@@ -170,7 +170,7 @@ def python_float_reader(node, tensor, may_be_python_float, python_operand):
 def float_comparison(node):
     """Whether `node` is a comparison of two rank-0 floats (`python_float_reader`'s)."""
     opdef = registry.OPS[node.op]
-    return (opdef.emit is None and not node.attrs and len(node.inputs) == 2
+    return (not opdef.structured and not node.attrs and len(node.inputs) == 2
             and any(opdef.kernel is k for k in _FLOAT_COMPARISONS)
             and all(t.shape == () and t.dtype.np_dtype.kind == "f" for t in node.inputs))
 
@@ -266,9 +266,9 @@ class ScalarCode:
         """The intervals the int operands of bool `test` are in wherever it is true.
 
         Returns:
-            A list of (operand tensor, interval (lo, hi)) (see emitters.refine_when_true).
+            A list of (operand tensor, interval (lo, hi)) (see python_rules.refine_when_true).
         """
-        return emitters.refine_when_true(test.node, self._bounds)
+        return python_rules.refine_when_true(test.node, self._bounds)
 
     def _guard(self, tensor, depth):
         """Emits the wrap of the Python int local holding `tensor` where it may leave range."""
@@ -296,9 +296,9 @@ class ScalarCode:
         return all(is_scalar(u) for u in node.inputs)
 
     def _python_rule(self, node):
-        """The node's Python-scalar rule (emitters.python_rule) when it applies, else None."""
+        """The node's Python-scalar rule (python_rules.python_rule) when it applies, else None."""
         if node.outputs and all(python_scalar(t) for t in node.inputs + node.outputs):
-            return emitters.python_rule(node, self)
+            return python_rules.python_rule(node, self)
         return None
 
     def grows_from(self, counter, start):
@@ -344,14 +344,14 @@ class ScalarCode:
         return f"{self.global_(dtype.type, dtype.name)}({self.env[tensor]})"
 
     def _emit_python(self, node, rule, depth):
-        """Emits `node` on Python scalars (see emitters.python_rule)."""
+        """Emits `node` on Python scalars (see python_rules.python_rule)."""
         kind, bounds_rule = rule
-        if kind != emitters.RING:
+        if kind != python_rules.RING:
             for t in node.inputs:
                 if t in self.unwrapped:
                     self.materialize(t, depth)
         t = node.outputs[0]
-        expr = emitters.python_expression(node, [self.env[u] for u in node.inputs], self)
+        expr = python_rules.python_expression(node, [self.env[u] for u in node.inputs], self)
         exceeds = False
         if python_int(t) and bounds_rule is not None:
             lo, hi = bounds_rule(*[self._bounds(u) for u in node.inputs])
@@ -360,8 +360,8 @@ class ScalarCode:
             exceeds = lo < low or hi > high
         consumer = self._consumer.get(t, False)
         if self._defer(node) and _nesting(expr) < MAX_NESTING and (not exceeds or (
-                consumer and registry.OPS[consumer.op].emit is None
-                and (self._python_rule(consumer) or (None,))[0] == emitters.RING)):
+                consumer and not registry.OPS[consumer.op].structured
+                and (self._python_rule(consumer) or (None,))[0] == python_rules.RING)):
             self.env[t] = f"({expr})"
             self.deferred.add(t)
             if exceeds:

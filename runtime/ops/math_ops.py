@@ -19,7 +19,8 @@ from runtime.tensor import EagerTensor
 _TRUEDIV = {dtypes.int8: np.float32, dtypes.int16: np.float32, dtypes.uint8: np.float32,
             dtypes.uint16: np.float32, dtypes.int32: np.float64, dtypes.int64: np.float64,
             dtypes.uint32: np.float64, dtypes.uint64: np.float64}
-_TRUEDIV_NP = {d.np_dtype: np.dtype(t) for d, t in _TRUEDIV.items()}
+# The result dtype of true division of each int dtype (the executors read it too).
+TRUEDIV_NP = {d.np_dtype: np.dtype(t) for d, t in _TRUEDIV.items()}
 
 _BINARY_DOC = """Computes `{expr}` elementwise, with numpy broadcasting.
 
@@ -163,7 +164,7 @@ def _check_int_divisor(y):
 
 
 def _truediv_kernel(x, y):
-    target = _TRUEDIV_NP.get(x.dtype)
+    target = TRUEDIV_NP.get(x.dtype)
     with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, silently
         if target is not None:
             return np.true_divide(x, y, dtype=target)

@@ -29,26 +29,30 @@ the input is not differentiable). Ops without a rule are not differentiable: a G
 does not record them.
 
 Structured ops (``cond``, ``while``, ``switch_case``) hold subgraphs in their attrs and have no
-kernel. ``register_structured`` gives one the rules a kernel cannot express, each a function the
-executors call instead of testing the op's name (JAX ``Primitive`` rules, one per
-interpreter)::
+kernel. Each executor or pass that runs them has its own table of rules keyed by op name
+(JAX keeps one per interpreter: ``mlir.register_lowering(while_p, rule)``): ``INTERPRET`` (the
+reference interpreter), ``EMIT`` (the code generator) and ``PRUNE`` (the optimiser).
+``register_structured`` registers the op and its rule in every table at once::
 
     register_structured("cond", tf_name="If", interpret=..., emit=..., prune=...)
+
+A rule for an op the registry does not hold, a structured op missing from a table
+(``check_rules``, run when ``runtime`` finishes importing), or a second rule for one op raises.
 
 - ``interpret(interpreter, node)`` -> ``run(args)``: plans the node once for the reference
   interpreter (``interpreter.plan(subgraph)``) and returns a callable mapping its input values
   to its output values (``interpreter.run_plan(plan, values)`` runs a subgraph).
-- ``emit(gen, node, depth)``: writes the node's source for the compiled executor
-  (``gen.line``, ``gen.block``, ``gen.bind``, ``gen.new_name``, ``gen.env``). An input's
-  ``gen.env`` entry may be an expression evaluated where it is read: the rule calls
-  ``gen.materialize_all(tensors, depth)`` first on the inputs it reads more than once.
+- ``emit(ctx, node, depth)``: writes the node's source for the compiled executor through
+  ``ctx``, a ``runtime.executor.emit_context.EmitContext`` (its docstring lists what a rule
+  may use: ``ctx.line``, ``ctx.value``, ``ctx.branch``, ``ctx.output_names``, ...). An input's
+  value may be an expression evaluated where it is read: the rule calls
+  ``ctx.materialize_all(tensors, depth)`` first on the inputs it reads more than once.
 - ``prune(ctx)`` -> ``ctx.decide(...)``: says which inputs, outputs and subgraph parts survive
   optimisation (``runtime.executor.optimize.StructuredContext``). Structured nodes are never
   folded.
 - ``vjp(op, *dys)``: the gradient rule, as for ``defvjp`` (``op.node`` is the structured node;
   ``runtime.control_flow_grad`` has the shared machinery: replaying a subgraph under a tape,
   `branch_vjp` for branching ops, `while_vjp`).
-- ``lower`` is a slot for a lowering rule to another backend (None until written).
 
 Optimiser contract (`runtime.executor.optimize` reads these, never an op's name):
 
@@ -97,11 +101,6 @@ class OpDef:
         multi_output: True when the kernel returns a sequence of outputs.
         tf_name: TensorFlow's op type (e.g. 'AddV2'), used in graph_def and error messages.
         vjp: The gradient rule (see `defvjp`), or None for a non-differentiable op.
-        interpret: Structured ops: the reference interpreter's rule (see the module
-            docstring); None for ordinary ops, which run their kernel.
-        emit: Structured ops: the code generator's rule; None for ordinary ops.
-        prune: Structured ops: the optimiser's rule; None for ordinary ops.
-        lower: The lowering rule for another backend, or None (a slot, not used yet).
         fuse: The optimiser's fusion rule (see `deffuse`), or None.
         shape_only: True when the value depends only on the input's static shape.
         stateless_tf_name: Structured ops: TensorFlow's op type when no subgraph has side
@@ -109,8 +108,7 @@ class OpDef:
     """
 
     __slots__ = ("name", "kernel", "infer", "kind", "stateful", "multi_output", "tf_name",
-                 "vjp", "interpret", "emit", "prune", "lower", "stateless_tf_name", "fuse",
-                 "shape_only")
+                 "vjp", "stateless_tf_name", "fuse", "shape_only")
 
     def __init__(self, name, kernel, infer, kind, stateful, multi_output, tf_name):
         self.name = name
@@ -121,10 +119,6 @@ class OpDef:
         self.multi_output = multi_output
         self.tf_name = tf_name
         self.vjp = None
-        self.interpret = None
-        self.emit = None
-        self.prune = None
-        self.lower = None
         self.stateless_tf_name = None
         self.fuse = None
         self.shape_only = False
@@ -193,12 +187,76 @@ def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=Fals
     return decorator
 
 
+class RuleTable:
+    """One executor's or pass's rules for the structured ops, keyed by op name.
+
+    Attributes:
+        name: What the rules do ('interpret', 'emit', 'prune'), as messages name it.
+    """
+
+    __slots__ = ("name", "_rules")
+
+    def __init__(self, name):
+        self.name = name
+        self._rules = {}  # op name -> rule
+
+    def register(self, op, rule):
+        """Makes `rule` the rule of structured op `op` in this table.
+
+        Raises:
+            KeyError: if no op `op` is registered (a misspelt name).
+            ValueError: if `op` is not structured, or already has a rule here.
+            TypeError: if `rule` is not callable.
+        """
+        if not get_op(op).structured:
+            raise ValueError(f"Op {op!r} has a kernel: only structured ops take a "
+                             f"{self.name} rule.")
+        if op in self._rules:
+            raise ValueError(f"Op {op!r} already has a rule in the {self.name} table.")
+        if not callable(rule):
+            raise TypeError(f"The {self.name} rule of op {op!r} must be callable, found "
+                            f"{type(rule).__name__}.")
+        self._rules[op] = rule
+
+    def __getitem__(self, op):
+        try:
+            return self._rules[op]
+        except KeyError:
+            raise KeyError(f"Op {op!r} has no {self.name} rule.") from None
+
+    def __contains__(self, op):
+        return op in self._rules
+
+    def missing(self):
+        """The structured ops without a rule in this table, sorted."""
+        return sorted(CONTROL_FLOW - set(self._rules))
+
+
+INTERPRET = RuleTable("interpret")  # the reference interpreter's (runtime.executor.interpreter)
+EMIT = RuleTable("emit")  # the code generator's (runtime.executor.codegen)
+PRUNE = RuleTable("prune")  # the optimiser's (runtime.executor.optimize)
+RULE_TABLES = (INTERPRET, EMIT, PRUNE)
+
+
+def check_rules():
+    """Raises when a structured op lacks a rule in some table (`runtime` runs it at import).
+
+    Raises:
+        LookupError: naming each table and the ops missing from it.
+    """
+    gaps = [f"{table.name}: {', '.join(table.missing())}" for table in RULE_TABLES
+            if table.missing()]
+    if gaps:
+        raise LookupError("Structured ops without rules (register them with "
+                          "register_structured or RuleTable.register): " + "; ".join(gaps))
+
+
 def register_structured(name, *, tf_name, stateless_tf_name, interpret, emit, prune, vjp=None):
     """Registers a structured op: one holding subgraphs, run by its rules (no kernel).
 
     The tracing function that builds the node computes its output specs itself
-    (`graph.add_node`), so a structured op has no shape rule. See the module docstring for the
-    rule contracts.
+    (`graph.add_node`), so a structured op has no shape rule. The rules go into the tables
+    INTERPRET, EMIT and PRUNE; see the module docstring for their contracts.
 
     Args:
         name: The op name (`node.op`).
@@ -215,18 +273,23 @@ def register_structured(name, *, tf_name, stateless_tf_name, interpret, emit, pr
 
     Raises:
         ValueError: if `name` is already registered.
+        TypeError: if a rule is not callable (nothing is registered then).
     """
     if name in OPS:
         raise ValueError(f"Op {name!r} is already registered.")
+    rules = ((INTERPRET, interpret), (EMIT, emit), (PRUNE, prune))
+    for table, rule in rules:
+        if not callable(rule):
+            raise TypeError(f"The {table.name} rule of op {name!r} must be callable, found "
+                            f"{type(rule).__name__}.")
     opdef = OpDef(name, None, None, OpKind.CONTROL_FLOW, False, True, tf_name)
     opdef.vjp = vjp
-    opdef.interpret = interpret
-    opdef.emit = emit
-    opdef.prune = prune
     opdef.stateless_tf_name = stateless_tf_name
     OPS[name] = opdef
     _TF_NAMES[name] = tf_name
     CONTROL_FLOW.add(name)
+    for table, rule in rules:
+        table.register(name, rule)
     return opdef
 
 

@@ -106,25 +106,23 @@ def _keys(node):
     return [key for key, _ in node.subgraphs()]
 
 
-def _emit(gen, node, depth):
+def _emit(ctx, node, depth):
     """`if i == 0: ... elif i == 1: ... else: <last>` with the branches inlined."""
-    gen.materialize_all(node.inputs, depth)
-    index = gen.env[node.inputs[0]]
-    operands = [gen.env[t] for t in node.inputs[1:]]
-    names = control_flow_ops.output_names(gen, node)
+    ctx.materialize_all(node.inputs, depth)
+    index = ctx.value(node.inputs[0])
+    operands = [ctx.value(t) for t in node.inputs[1:]]
+    names = ctx.output_names(node)
     keys = _keys(node)
     for i, key in enumerate(keys[:-1]):
-        gen.line(depth, f"{'if' if i == 0 else 'elif'} {index} == {i}:", node)
-        control_flow_ops.emit_branch(gen, node.attrs[key], operands, names, depth + 1,
-                                     node.inputs[1:])
+        ctx.line(depth, f"{'if' if i == 0 else 'elif'} {index} == {i}:", node)
+        ctx.branch(node.attrs[key], operands, names, depth + 1, node.inputs[1:])
     inner = depth
     if len(keys) > 1:
-        gen.line(depth, "else:", node)
+        ctx.line(depth, "else:", node)
         inner = depth + 1
-    control_flow_ops.emit_branch(gen, node.attrs[keys[-1]], operands, names, inner,
-                                 node.inputs[1:])
+    ctx.branch(node.attrs[keys[-1]], operands, names, inner, node.inputs[1:])
     for t, name in zip(node.outputs, names):
-        gen.env[t] = name
+        ctx.set_value(t, name)
 
 
 def _vjp(op, *dys):

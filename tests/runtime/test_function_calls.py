@@ -9,7 +9,6 @@ plain Python or the general path.
 import collections
 import copy
 import gc
-import importlib
 import inspect
 import random
 import threading
@@ -23,13 +22,12 @@ import pytest
 import autograph
 import runtime as tf
 from runtime import config
-from runtime import function_calls
-from runtime import function_tracing
+from runtime.function import calls as function_calls
+from runtime.function import tracing as function_tracing
 from runtime.errors import InvalidArgumentError
 from runtime.function import RetracingWarning
+from runtime.function import polymorphic as function_module
 from runtime.tensor import EagerTensor
-
-function_module = importlib.import_module("runtime.function")  # (runtime.function: tf.function)
 
 
 @pytest.fixture(params=["compiled", "interpreter"])

@@ -1,7 +1,7 @@
 """runtime.function_signature.ArgSpec.canonicalize: binding call arguments to parameters."""
 import pytest
 
-from runtime.function_signature import ArgSpec
+from runtime.function.signature import ArgSpec
 
 
 def two(a, b):

@@ -2,10 +2,10 @@
 import collections
 import random
 
-from runtime import function_tracing
-from runtime.function_tracing import HISTORY
-from runtime.function_tracing import MAX_WARNINGS
-from runtime.function_tracing import THRESHOLD
+from runtime.function import tracing as function_tracing
+from runtime.function.tracing import HISTORY
+from runtime.function.tracing import MAX_WARNINGS
+from runtime.function.tracing import THRESHOLD
 
 
 class _Reference:

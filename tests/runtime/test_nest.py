@@ -4,7 +4,7 @@ import collections
 import pytest
 
 from runtime import control_flow
-from runtime import function_keys
+from runtime.function import keys as function_keys
 from runtime import nest
 
 Point = collections.namedtuple("Point", "y x")

@@ -14,7 +14,7 @@ def test_every_op_has_kernel_rule_and_kind():
         if opdef.structured:
             continue
         assert callable(opdef.kernel) and callable(opdef.infer)
-        assert opdef.interpret is opdef.emit is opdef.prune is None
+        assert not any(name in table for table in registry.RULE_TABLES)
 
 
 def test_structured_ops_carry_their_rules():
@@ -24,11 +24,40 @@ def test_structured_ops_carry_their_rules():
     for name in structured:
         opdef = registry.get_op(name)
         assert opdef.kind is registry.OpKind.CONTROL_FLOW
-        assert callable(opdef.interpret) and callable(opdef.emit) and callable(opdef.prune)
+        assert all(callable(table[name]) for table in registry.RULE_TABLES)
         assert opdef.vjp is None or callable(opdef.vjp)
     assert registry.get_op("cond").tf_name == "If"
     assert registry.get_op("while").stateless_tf_name == "StatelessWhile"
     assert registry.get_op("switch_case").tf_name == "Case"
+
+
+def test_every_structured_op_has_a_rule_in_every_table():
+    registry.check_rules()  # runtime's import ran it too
+    assert [table.missing() for table in registry.RULE_TABLES] == [[], [], []]
+
+
+def test_a_rule_table_refuses_a_misspelt_an_ordinary_or_a_second_rule():
+    with pytest.raises(KeyError, match="No op named 'whille'"):
+        registry.EMIT.register("whille", lambda ctx, node, depth: None)
+    with pytest.raises(ValueError, match="has a kernel"):
+        registry.EMIT.register("add", lambda ctx, node, depth: None)
+    with pytest.raises(ValueError, match="already has a rule in the emit table"):
+        registry.EMIT.register("while", lambda ctx, node, depth: None)
+    with pytest.raises(KeyError, match="Op 'add' has no interpret rule"):
+        registry.INTERPRET["add"]
+
+
+def test_a_structured_op_missing_from_a_table_fails_the_check(monkeypatch):
+    monkeypatch.setattr(registry, "CONTROL_FLOW", registry.CONTROL_FLOW | {"my_loop"})
+    with pytest.raises(LookupError, match="interpret: my_loop; emit: my_loop; prune: my_loop"):
+        registry.check_rules()
+
+
+def test_structured_registration_rejects_a_rule_that_is_not_callable():
+    with pytest.raises(TypeError, match="The emit rule of op 'my_op' must be callable"):
+        registry.register_structured("my_op", tf_name="MyOp", stateless_tf_name="MyOp",
+                                     interpret=print, emit=None, prune=print)
+    assert "my_op" not in registry.OPS
 
 
 def test_structured_registration_rejects_duplicates():

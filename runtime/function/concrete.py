@@ -3,8 +3,8 @@ import operator
 import weakref
 
 from runtime import executor as _executor
-from runtime import function_calls
-from runtime import function_keys as keys
+from runtime.function import calls as function_calls
+from runtime.function import keys
 from runtime.errors import InvalidArgumentError
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor

@@ -14,8 +14,8 @@ import weakref
 import numpy as np
 
 from runtime import nest
-from runtime.function_signature import ArgSpec  # noqa: F401 - re-exported
-from runtime.function_signature import spec_accepts
+from runtime.function.signature import ArgSpec  # noqa: F401 - re-exported
+from runtime.function.signature import spec_accepts
 from runtime.nest import children
 from runtime.nest import flatten  # noqa: F401 - re-exported
 from runtime.nest import is_namedtuple

@@ -59,7 +59,7 @@ import sys
 
 import numpy as np
 
-from runtime import function_tracing
+from runtime.function import tracing as function_tracing
 from runtime import nest
 from runtime.context import _open_scopes
 from runtime.tensor import EagerTensor

@@ -12,15 +12,15 @@ from autograph.impl import collector
 from runtime import config as _config
 from runtime import context
 from runtime.context import _open_scopes
-from runtime import function_calls
-from runtime import function_keys as keys
-from runtime.function_calls import MISS as _MISS
-from runtime.function_calls import PRIMITIVES as _PRIMITIVES
-from runtime import function_options
-from runtime import function_signature as signatures
+from runtime.function import calls as function_calls
+from runtime.function import keys
+from runtime.function.calls import MISS as _MISS
+from runtime.function.calls import PRIMITIVES as _PRIMITIVES
+from runtime.function import options as function_options
+from runtime.function import signature as signatures
 from runtime import nest
-from runtime.function_concrete import EXECUTORS
-from runtime.function_concrete import ConcreteFunction
+from runtime.function.concrete import EXECUTORS
+from runtime.function.concrete import ConcreteFunction
 from runtime.graph import Graph
 from runtime.ops.array_ops import identity
 from runtime.tensor import EagerTensor
@@ -29,8 +29,8 @@ from runtime.tensor import TensorSpec
 from runtime.tensor import convert_to_tensor
 from runtime.config import functions_run_eagerly  # noqa: F401 - re-exported for tf.config
 from runtime.config import run_functions_eagerly  # noqa: F401 - re-exported for tf.config
-from runtime import function_tracing
-from runtime import variable_lifting
+from runtime.function import tracing as function_tracing
+from runtime.function import variable_lifting
 from runtime import variables
 from runtime.variables import Variable
 from runtime.variables import observe_creation
@@ -52,7 +52,7 @@ SINGLETON_VARIABLE_MESSAGE = (
     "the tf.Variable is only created once or created outside tf.function. See "
     "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
 
-_RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
+_RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class RetracingWarning(UserWarning):
@@ -85,7 +85,7 @@ def function(func=None, *, input_signature=None, autograph=True, jit_compile=Non
         jit_compile, experimental_implements, experimental_autograph_options,
         experimental_attributes, experimental_relax_shapes, experimental_compile,
         experimental_follow_type_hints: TensorFlow's arguments, with TensorFlow's meaning
-            or refused with a reason (see runtime/function_options.py).
+            or refused with a reason (see runtime/function/options.py).
         executor: How concrete functions run their graph: 'compiled' (default; Python code
             generated from the graph by `runtime.executor.compile`) or 'interpreter' (the
             reference node-by-node interpreter, `runtime.executor.interpret`). Both give the
@@ -356,7 +356,7 @@ class Function:
                 self._hit(key, concrete, args, kwargs, order)
         result = concrete._call_values(values)
         if context._state.tapes:
-            from runtime import function_gradients
+            from runtime.function import gradients as function_gradients
             function_gradients.record_call(self, args, kwargs, concrete, result)
         return result
 
