@@ -40,6 +40,10 @@ __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
 
 # More traces than this make every further trace warn, naming the argument that changed.
 RETRACE_WARNING_THRESHOLD = 5
+# A Function keeps at most this many traces: tracing one more drops the least recently used
+# (traced or looked up by a call that was not served by the fast paths), as tf.function's
+# and jax.jit's caches are bounded; the retracing warning is unchanged.
+MAX_TRACES = 256
 # The all-tensor fast-path table is cleared when it grows past this many entries.
 _FAST_CACHE_LIMIT = 1024
 # A Function's own class (see `Function._install`) is made anew after this many entries:
@@ -426,7 +430,9 @@ class Function:
         keywords = {k: keys.normalize(v) for k, v in keywords.items()}
         key, leaves = keys.walk_arguments(positional, names, keywords)
         concrete = self._cache.get(key)
-        if concrete is None and self._reduce_retracing:
+        if concrete is not None:
+            self._cache[key] = self._cache.pop(key)  # the most recently used last
+        elif self._reduce_retracing:
             concrete = self._find_compatible(leaves)
             if concrete is None:
                 leaves = self._generalize(leaves)
@@ -439,6 +445,8 @@ class Function:
 
     def _store(self, key, concrete):
         self._cache[key] = concrete
+        while len(self._cache) > MAX_TRACES:
+            self._forget(next(iter(self._cache)))
         self_ref = weakref.ref(self)
 
         def evict():
@@ -449,6 +457,12 @@ class Function:
         for leaf in concrete._leaves:
             if isinstance(leaf.payload, keys.IdRef):
                 leaf.payload.watch(evict)
+
+    def _forget(self, key):
+        """Drops the trace of `key` from the cache, and from the fast-path table."""
+        old = self._cache.pop(key)
+        for fast_key in [k for k, v in self._fast.items() if v is old]:
+            del self._fast[fast_key]
 
     def _concretes(self):
         if self._signature_concrete is not None:
