@@ -22,6 +22,7 @@ Anything else raises Refused, whose message says what was found.
 import errno
 import os
 import stat
+import time
 
 # this user (None where the platform has no user ids: the cache is then off)
 _UID = os.geteuid() if hasattr(os, 'geteuid') else None
@@ -34,6 +35,9 @@ _DIR_FLAGS = os.O_RDONLY | getattr(os, 'O_DIRECTORY', 0) | _NOFOLLOW | _CLOEXEC
 _READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, 'O_NONBLOCK', 0) | _CLOEXEC
 _WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
 _TOUCH = os.utime in os.supports_fd
+# An entry read is marked recently used (its time set to now) when its time is older than
+# this: pruning orders entries by time, and a minute more or less does not change its order.
+_TOUCH_AFTER_NS = 60 * 10**9
 
 # The largest entry read (an entry holds the code of one converted function: a few KB).
 MAX_ENTRY_BYTES = 8 << 20
@@ -229,7 +233,7 @@ def read_entry(folder_fd, name):
                 break
             chunks.append(chunk)
             left -= len(chunk)
-        if _TOUCH:
+        if _TOUCH and st.st_mtime_ns < time.time_ns() - _TOUCH_AFTER_NS:
             os.utime(fd)  # recently used: pruning removes the least recently used first
     finally:
         os.close(fd)

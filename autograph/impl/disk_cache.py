@@ -174,9 +174,9 @@ _CONVERTER_CODE = ('converters', 'pyct', 'impl', 'directives.py')
 
 
 def _code_fingerprint():
-    """What the generated code depends on besides the function: the versions of Python and
-    autograph, the optimisation level, and the sizes and modification times of the files
-    whose code decides what conversion makes."""
+    """A digest of what the generated code depends on besides the function: the versions of
+    Python and autograph, the optimisation level, and the sizes and modification times of
+    the files whose code decides what conversion makes."""
     if not _fingerprint:
         import gast  # pylint: disable=import-outside-toplevel
 
@@ -199,7 +199,8 @@ def _code_fingerprint():
                 for name in sorted(files):
                     if name.endswith('.py'):
                         parts.append(_stat_text(os.path.join(folder, name)))
-        _fingerprint.append('\n'.join(parts))
+        text = '\n'.join(parts).encode('utf-8', 'surrogatepass')
+        _fingerprint.append(_hash(text).hexdigest())  # (hashed once, not in every key)
     return _fingerprint[0]
 
 
