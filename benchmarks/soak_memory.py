@@ -85,6 +85,8 @@ def one_round(i, directory):
 
 
 _NUMBERED_MODULE = '''
+# %s
+
 def step(x):
     while x > %d:
         x -= 3
@@ -96,7 +98,7 @@ def module_file_round(i, directory):
     """Converts the function of a module loaded from a new file (its own text); deletes it."""
     path = os.path.join(directory, 'soak_file_%d.py' % i)
     with open(path, 'w') as f:
-        f.write(_NUMBERED_MODULE % (i % 5 + 10))
+        f.write(_NUMBERED_MODULE % ('padding ' * 256, i % 5 + 10))  # 2 KB of text a file
     spec = importlib.util.spec_from_file_location('soak_file_%d' % i, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -1,4 +1,5 @@
 """tf.function: `Function`, the per-signature cache of traced graphs (ConcreteFunctions)."""
+import collections
 import functools
 import inspect
 import os
@@ -150,7 +151,8 @@ class Function:
         # parameters annotated tf.Tensor when following type hints, else None
         self._hinted = (function_options.tensor_hinted(python_function, self._arg_spec)
                         if follow_type_hints else None) or None
-        self._cache = {}  # full cache key -> ConcreteFunction, in trace order
+        # full cache key -> ConcreteFunction, least recently used first (see MAX_TRACES)
+        self._cache = collections.OrderedDict()
         self._fast = function_calls.SignatureTable()  # positional call signatures -> concrete
         self._signature_concrete = None  # the single trace when input_signature is given
         self._trace_count = 0
@@ -431,7 +433,7 @@ class Function:
         key, leaves = keys.walk_arguments(positional, names, keywords)
         concrete = self._cache.get(key)
         if concrete is not None:
-            self._cache[key] = self._cache.pop(key)  # the most recently used last
+            self._cache.move_to_end(key)  # (the stored key object stays: evict() pops it)
         elif self._reduce_retracing:
             concrete = self._find_compatible(leaves)
             if concrete is None:
