@@ -13,6 +13,7 @@ from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import convert_to_tensor
+from runtime.tensor_array import TensorArray
 
 _MAX_RELAXATIONS = 8  # shape relaxation only loses information, so this bounds retracing
 
@@ -31,7 +32,6 @@ def _describe(value):
         shape = value.shape
         shape = "<unknown>" if shape is None else tuple(shape)
         return f"{value.dtype.name} tensor of shape {shape}"
-    from runtime.tensor_array import TensorArray
     if isinstance(value, TensorArray):
         return f"TensorArray of {value.dtype.name}"
     return f"{type(value).__name__} {value!r}"
@@ -45,7 +45,6 @@ def _fn_name(fn):
 
 def _to_graph_tensor(leaf, graph, what):
     """Converts a structure leaf to a tensor of `graph` (TensorArrays give their handle)."""
-    from runtime.tensor_array import TensorArray
     if isinstance(leaf, TensorArray):
         return graph.capture(leaf._graph_handle())
     if leaf is None:
@@ -59,7 +58,6 @@ def _to_graph_tensor(leaf, graph, what):
 
 
 def _rebuild_leaf(template, tensor):
-    from runtime.tensor_array import TensorArray
     if isinstance(template, TensorArray):
         return template._with_handle(tensor)
     return tensor
@@ -120,6 +118,38 @@ def record_gradient(node):
         control_flow_grad.record_node(node)
 
 
+def _branch_specs(traced):
+    """Checks that the traced branches return one structure and dtypes; sets each subgraph's
+    outputs and returns the node's output specs, (merged shape, dtype) per output.
+
+    Args:
+        traced: (attr name, subgraph, returned structure, function, label) per branch.
+    """
+    _, _, first_out, first_fn, first_label = traced[0]
+    for _, _, out, fn, label in traced[1:]:
+        if _structure_signature(first_out) != _structure_signature(out):
+            raise ValueError(
+                f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) must "
+                f"return the same nested structure, found {_summary(first_out)} and "
+                f"{_summary(out)}.")
+    flats = [_branch_outputs(sub, out, label) for _, sub, out, _, label in traced]
+    specs = []
+    for i, first in enumerate(flats[0]):
+        shape = first.shape
+        for (_, _, _, fn, label), flat in zip(traced[1:], flats[1:]):
+            other = flat[i]
+            if other.dtype is not first.dtype:
+                raise TypeError(
+                    f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) "
+                    f"return different dtypes for output #{i}: {first.dtype.name} and "
+                    f"{other.dtype.name}. Use tf.cast so both branches return the same dtype.")
+            shape = _merge_shapes(shape, other.shape)
+        specs.append((shape, first.dtype))
+    for (_, sub, _, _, _), flat in zip(traced, flats):
+        sub.outputs = flat
+    return specs
+
+
 def add_branch_node(graph, op, selector, branches, name, on_node=None):
     """Traces branch functions into subgraphs and adds a branching node (cond, switch_case).
 
@@ -147,28 +177,8 @@ def add_branch_node(graph, op, selector, branches, name, on_node=None):
     for key, sub_name, fn, label in branches:
         sub, out = _trace_branch(graph, sub_name, fn)
         traced.append((key, sub, out, fn, label))
-    _, _, first_out, first_fn, first_label = traced[0]
-    for _, _, out, fn, label in traced[1:]:
-        if _structure_signature(first_out) != _structure_signature(out):
-            raise ValueError(
-                f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) must "
-                f"return the same nested structure, found {_summary(first_out)} and "
-                f"{_summary(out)}.")
-    flats = [_branch_outputs(sub, out, label) for _, sub, out, _, label in traced]
-    specs = []
-    for i, first in enumerate(flats[0]):
-        shape = first.shape
-        for (_, _, _, fn, label), flat in zip(traced[1:], flats[1:]):
-            other = flat[i]
-            if other.dtype is not first.dtype:
-                raise TypeError(
-                    f"{first_label} ({_fn_name(first_fn)}) and {label} ({_fn_name(fn)}) "
-                    f"return different dtypes for output #{i}: {first.dtype.name} and "
-                    f"{other.dtype.name}. Use tf.cast so both branches return the same dtype.")
-            shape = _merge_shapes(shape, other.shape)
-        specs.append((shape, first.dtype))
-    for (_, sub, _, _, _), flat in zip(traced, flats):
-        sub.outputs = flat
+    first_out = traced[0][2]
+    specs = _branch_specs(traced)
     subs = [sub for _, sub, _, _, _ in traced]
     operands = _bind_captures(graph, subs, prefix=[])
     stateful = any(sub.is_stateful() for sub in subs)
@@ -294,11 +304,10 @@ def _while(cond, body, loop_vars, maximum_iterations, name, var_names=None):
     graph = context.get_graph()
     if graph is None:
         return _eager_while(cond, call_body, loop_vars, maximum_iterations)
+    spec = _WhileSpec(cond, call_body, name or "while", var_names)
     if maximum_iterations is not None:
-        return _bounded_graph_while(graph, cond, call_body, loop_vars, maximum_iterations,
-                                    name, var_names)
-    return _graph_while(graph, cond, call_body, loop_vars, name or "while",
-                        var_names=var_names)
+        return _bounded_graph_while(graph, spec, loop_vars, maximum_iterations)
+    return _graph_while(graph, spec, loop_vars)
 
 
 def _eager_while(cond, body, loop_vars, maximum_iterations):
@@ -337,7 +346,27 @@ def _check_structure(body, before, after):
             f"loop_vars: expected {_summary(before)}, found {_summary(after)}.")
 
 
-def _bounded_graph_while(graph, cond, body, loop_vars, maximum_iterations, name, var_names):
+class _WhileSpec:
+    """What a graph while loop traces: its functions, its name and its variables' names.
+
+    Attributes:
+        cond, body: The functions traced into the subgraphs.
+        name: The node's name.
+        var_names: The user's names of the loop variables, or None.
+        user_body: The user's body, for messages (`body` may wrap it).
+        nested: The loop variables are (counter, the user's loop variables): a bounded loop.
+    """
+
+    __slots__ = ("cond", "body", "name", "var_names", "user_body", "nested")
+
+    def __init__(self, cond, body, name, var_names=None, user_body=None, nested=False):
+        self.cond, self.body, self.name, self.var_names = cond, body, name, var_names
+        self.user_body = user_body or body
+        self.nested = nested
+
+
+def _bounded_graph_while(graph, spec, loop_vars, maximum_iterations):
+    cond, body, var_names = spec.cond, spec.body, spec.var_names
     limit = convert_to_tensor(maximum_iterations)
     if not limit.dtype.is_integer:
         raise TypeError(f"maximum_iterations must be an integer, found {_describe(limit)}.")
@@ -350,10 +379,10 @@ def _bounded_graph_while(graph, cond, body, loop_vars, maximum_iterations, name,
     def bounded_body(count, values):
         return (count + 1, body(*values))
 
-    _count, values = _graph_while(graph, bounded_cond, bounded_body,
-                                  (EagerTensor(dtypes.int32.as_numpy_dtype(0)), loop_vars),
-                                  name or "while", user_body=body, nested=True,
-                                  var_names=var_names and ("loop_counter",) + tuple(var_names))
+    bounded = _WhileSpec(bounded_cond, bounded_body, spec.name,
+                         var_names and ("loop_counter",) + tuple(var_names), body, nested=True)
+    _count, values = _graph_while(
+        graph, bounded, (EagerTensor(dtypes.int32.as_numpy_dtype(0)), loop_vars))
     return values
 
 
@@ -372,9 +401,9 @@ class _Loop:
                           and len(var_names) == len(init) else ("loop_var",) * len(init))
 
 
-def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=False,
-                 var_names=None):
-    user_body = user_body or body
+def _graph_while(graph, spec, loop_vars):
+    cond, body, name, var_names = spec.cond, spec.body, spec.name, spec.var_names
+    user_body, nested = spec.user_body, spec.nested
     paths_leaves = flatten_with_paths(loop_vars)
     init = []
     for path, leaf in paths_leaves:
@@ -401,7 +430,7 @@ def _graph_while(graph, cond, body, loop_vars, name, user_body=None, nested=Fals
         node.output_names = loop.var_names
     record_gradient(node)
     # TensorArrays come back with the metadata (element shape) the body gave them.
-    templates = [after if type(after).__name__ == "TensorArray" else before
+    templates = [after if isinstance(after, TensorArray) else before
                  for before, after in zip(leaves, out_leaves)]
     return pack_sequence_as(loop_vars, [_rebuild_leaf(template, t)
                                         for template, t in zip(templates, node.outputs)])
@@ -437,7 +466,7 @@ def _trace_loop(graph, name, cond, body, loop, shapes):
                     f"The body ({_fn_name(user_body)}) of while_loop changes the dtype of "
                     f"{what}: it enters the loop as {_describe(init[i])} but the body returns "
                     f"{_describe(tensor)}. Keep the dtype fixed (e.g. with tf.cast).")
-            if type(before).__name__ == "TensorArray" and leaf.__class__ is not before.__class__:
+            if isinstance(before, TensorArray) and leaf.__class__ is not before.__class__:
                 raise TypeError(f"The body ({_fn_name(user_body)}) of while_loop must return a "
                                 f"TensorArray for {what}, found {_describe(leaf)}.")
             s0, s1 = shapes[i], tensor.shape

@@ -196,8 +196,10 @@ def _zeros_like(t):
     return zeros_like(t)
 
 
-def _subgraph_vjp(graph, operands, variables, dys, out_index, in_index, trace=None):
+def _subgraph_vjp(graph, operands, variables, seeds, in_index, trace=None):
     """Replays `graph` on `operands` under a tape; returns grads of operands[in_index] + vars.
+
+    `seeds` are (output index, upstream gradient) pairs: the outputs differentiated.
 
     `trace`, when given, is a dict that receives `env` (the replay's tensor map) and `mid`
     (the number of nodes of the current graph when the replay ended and the vector-Jacobian
@@ -214,8 +216,9 @@ def _subgraph_vjp(graph, operands, variables, dys, out_index, in_index, trace=No
     if trace is not None:
         current = context.get_graph()
         trace.update(env=env, graph=current, mid=len(current.nodes))
-    targets = [outs[i] for i in out_index]
-    return tape.gradient(targets, watched + list(variables), output_gradients=list(dys),
+    targets = [outs[i] for i, _ in seeds]
+    return tape.gradient(targets, watched + list(variables),
+                         output_gradients=[dy for _, dy in seeds],
                          unconnected_gradients=UnconnectedGradients.ZERO)
 
 
@@ -246,8 +249,8 @@ def branch_vjp(op, dys, keys, rebuild):
         return [None] * len(op.inputs)
 
     def branch(graph):
-        return lambda: tuple(_subgraph_vjp(graph, operands, variables, dys, out_index,
-                                           in_index))
+        return lambda: tuple(_subgraph_vjp(graph, operands, variables,
+                                           list(zip(out_index, dys)), in_index))
 
     grads = rebuild([branch(node.attrs[key]) for key in keys])
     result = [None] * len(op.inputs)
@@ -374,7 +377,8 @@ def while_vjp(op, *dys):
         operands = list(state) + list(captured)
         in_index = lv_index + [n + j for j in cap_index]
         trace = {}
-        grads = _subgraph_vjp(body, operands, variables, acc[:k1], lv_index, in_index, trace)
+        grads = _subgraph_vjp(body, operands, variables, list(zip(lv_index, acc[:k1])),
+                              in_index, trace)
         traces[id(trace["graph"])] = (state[0].node, trace)
         new_d = grads[:k1]
         new_c = [_sum(a, g) for a, g in zip(acc[k1:k2], grads[k1:k1 + len(cap_index)])]

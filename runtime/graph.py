@@ -100,7 +100,7 @@ class Node:
     __slots__ = ("graph", "op", "name", "inputs", "attrs", "outputs", "control_inputs",
                  "stateful", "output_names")
 
-    def __init__(self, graph, op, name, inputs, attrs, control_inputs=(), stateful=False):
+    def __init__(self, graph, op, name, inputs, attrs):
         self.graph = graph
         self.op = op
         self.name = name
@@ -109,8 +109,8 @@ class Node:
         self.inputs = tuple(inputs)
         self.attrs = attrs
         self.outputs = ()
-        self.control_inputs = tuple(control_inputs)
-        self.stateful = stateful
+        self.control_inputs = ()  # set by Graph.add_node for a stateful node
+        self.stateful = False
         # a name per output (the user's loop variables of an autograph while node), or None;
         # for people only: placeholders capturing an output and the Graphviz edges use it
         self.output_names = None
@@ -357,11 +357,11 @@ class Graph:
         Returns:
             The new Node.
         """
-        control = ()
+        node = Node(self, op, self.unique_name(name or op), inputs, attrs)
         if stateful:
+            node.stateful = True
             if self._last_stateful is not None:
-                control = (self._last_stateful,)
-        node = Node(self, op, self.unique_name(name or op), inputs, attrs, control, stateful)
+                node.control_inputs = (self._last_stateful,)
         node.outputs = tuple([SymbolicTensor(node, i, shape, dtype)
                               for i, (shape, dtype) in enumerate(output_specs)])
         if stateful:

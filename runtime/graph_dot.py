@@ -132,7 +132,8 @@ def _body(graph, prefix, lines, indent, top=False):
             src = escape(prefix + c.name)
             lines.append(f'{indent}"{src}" -> "{node_id}" [style=dashed];')
         for key, sub in node.subgraphs():
-            _cluster(node, node_id, key, sub, f"{prefix}{node.name}/{key}/", lines, indent)
+            title = f"{node.op} {key[:-len('_graph')] if key.endswith('_graph') else key}"
+            _cluster(title, node_id, sub, f"{prefix}{node.name}/{key}/", lines, indent)
     return_id = escape(prefix + "return")
     outputs = [t for t in (graph.outputs or ()) if getattr(t, "node", None) is not None]
     if outputs:
@@ -143,9 +144,8 @@ def _body(graph, prefix, lines, indent, top=False):
     return first or (return_id if outputs else None)
 
 
-def _cluster(node, node_id, key, sub, sub_prefix, lines, indent):
+def _cluster(title, node_id, sub, sub_prefix, lines, indent):
     cluster = escape("cluster_" + sub_prefix)
-    title = f"{node.op} {key[:-len('_graph')] if key.endswith('_graph') else key}"
     lines.append(f'{indent}subgraph "{cluster}" {{')
     lines.append(f'{indent}  label="{escape(title)}"; style="rounded"; color="#999999";'
                  f' fontcolor="#555555";')

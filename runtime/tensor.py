@@ -205,10 +205,7 @@ def _user_location():
     User frames are those outside the runtime and autograph packages and outside generated
     code, so the message points at the line the user wrote.
     """
-    frame, _ = inspect_utils.first_user_frame(sys._getframe(2))
-    # Frames of code made by exec or compile ("<string>") have no source to show: skip them.
-    while frame is not None and frame.f_code.co_filename.startswith("<"):
-        frame, _ = inspect_utils.first_user_frame(frame.f_back)
+    frame, _ = inspect_utils.first_user_frame(sys._getframe(2), with_source=True)
     if frame is not None:
         filename = frame.f_code.co_filename
         line = linecache.getline(filename, frame.f_lineno).strip()

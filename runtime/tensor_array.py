@@ -4,6 +4,7 @@ import numpy as np
 from runtime import context
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
+from runtime.ops import array_ops
 from runtime.ops import common
 from runtime.ops import state_ops
 from runtime.ops.registry import OPS
@@ -15,6 +16,7 @@ from runtime.tensor import Tensor
 from runtime.tensor import user_traceback_line
 
 
+@array_ops.stacks_itself
 class TensorArray:
     """A list of same-dtype tensors; `write`/`unstack` return the new array.
 

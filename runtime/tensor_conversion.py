@@ -123,6 +123,25 @@ def _has_tensors(value):
     return False
 
 
+def _numpy_to_tensor(value, dtype):
+    """`convert_to_tensor` of a numpy array or scalar (`dtype`: a DType or None)."""
+    if type(value) is not np.ndarray and isinstance(value, np.ndarray):
+        # a subclass (np.matrix, a masked array, a memmap): its data as a plain array,
+        # as TensorFlow takes it (np.matrix's `*` would multiply matrices, and its
+        # indexing keeps two dimensions)
+        value = value.view(np.ndarray)
+    if dtype is not None and _BY_NP.get(value.dtype) is not dtype:
+        if value.dtype.kind in "USO" and dtype is dtypes.string:
+            return EagerTensor(to_string_array(value))
+        return EagerTensor(np.asarray(value, dtype=dtype.np_dtype))
+    if value.dtype.kind in "US":
+        return EagerTensor(to_string_array(value))
+    if value.dtype.kind == "O":
+        _check_object_array(value)
+    dtypes.from_numpy(value.dtype)
+    return EagerTensor(value)
+
+
 def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     """Converts a Python value, numpy array, Variable or Tensor into a Tensor.
 
@@ -157,21 +176,7 @@ def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
     if dtype is not None:
         dtype = dtypes.as_dtype(dtype)
     if isinstance(value, (np.ndarray, np.generic)):
-        if type(value) is not np.ndarray and isinstance(value, np.ndarray):
-            # a subclass (np.matrix, a masked array, a memmap): its data as a plain array,
-            # as TensorFlow takes it (np.matrix's `*` would multiply matrices, and its
-            # indexing keeps two dimensions)
-            value = value.view(np.ndarray)
-        if dtype is not None and _BY_NP.get(value.dtype) is not dtype:
-            if value.dtype.kind in "USO" and dtype is dtypes.string:
-                return EagerTensor(to_string_array(value))
-            return EagerTensor(np.asarray(value, dtype=dtype.np_dtype))
-        if value.dtype.kind in "US":
-            return EagerTensor(to_string_array(value))
-        if value.dtype.kind == "O":
-            _check_object_array(value)
-        dtypes.from_numpy(value.dtype)
-        return EagerTensor(value)
+        return _numpy_to_tensor(value, dtype)
     if isinstance(value, (list, tuple)) and _has_tensors(value):
         from runtime.ops import array_ops  # late: the ops import this module
         return array_ops.stack([convert_to_tensor(v, dtype) for v in value])

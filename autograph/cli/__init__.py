@@ -83,7 +83,13 @@ def _make_parser():
                         version='autograph %s (Python %d.%d)' % (
                             autograph.__version__, *sys.version_info[:2]))
     sub = parser.add_subparsers(dest='command', metavar='COMMAND', required=True)
+    _add_dump(sub)
+    _add_graph(sub)
+    _add_survey(sub)
+    return parser
 
+
+def _add_dump(sub):
     dump = sub.add_parser(
         'dump', help='print the converted source of the functions of a file or module',
         description='Prints the code AutoGraph generates for every function and method of a'
@@ -105,6 +111,8 @@ def _make_parser():
                       help='print one JSON summary line per module instead of source')
     dump.set_defaults(handler=cmd_dump)
 
+
+def _add_graph(sub):
     graph = sub.add_parser(
         'graph', help='trace FILE:FUNCTION with runtime.function and print its graph',
         description='Imports FILE (running its module-level code), traces FUNCTION with'
@@ -119,6 +127,8 @@ def _make_parser():
     graph.add_argument('--dot', action='store_true', help='print Graphviz instead of text')
     graph.set_defaults(handler=cmd_graph)
 
+
+def _add_survey(sub):
     survey = sub.add_parser(
         'survey', help='dump every module of a directory, report totals',
         description='Runs `autograph dump --json` over every .py file under DIR (default: the'
@@ -138,4 +148,3 @@ def _make_parser():
                         help='survey only modules K, K+N, K+2N, ... (run N shards in parallel'
                         ' with one --records file, then once more to print the report)')
     survey.set_defaults(handler=cmd_survey)
-    return parser

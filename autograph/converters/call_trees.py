@@ -77,9 +77,11 @@ class CallTreeTransformer(transformer.Base):
                                values=[k.value for k in node.keywords])
         else:
             kwargs = gast_util.constant(None)
-        return templates.replace_as_expression(
+        call = templates.replace_as_expression(
             'ag__.converted_call(func, args, kwargs, scope)',
             func=func, args=args, kwargs=kwargs, scope=scope)
+        anno.setanno(call, anno.Basic.CALLEE, call.args[0])  # what activity analysis reads
+        return call
 
     def _rewrite_super(self, node):
         first = self._functions[-1][1] if self._functions else None

@@ -288,14 +288,10 @@ _FIELDLESS_AST.update((cls, _AST_CTX[cls]) for cls in _AST_CTX)
 
 
 def gast_to_ast_in_place(node):
-    """`gast_to_ast`, made of the gast tree's own nodes: the gast tree is consumed.
-
-    Each node's class becomes its ast class (its fields stay in its `__dict__`; what gast has
-    in addition, as a Name's annotation, stays too and `compile` does not read it), the kinds
-    that differ are adjusted, and contexts and operators are replaced by shared instances, as
-    CPython's parser shares them. Making no new node takes about half the time of
-    gast_to_ast: 85 -> 50 ms for the 2,000-line growth function). A node met twice (shared)
-    is converted once, located by the first parent met.
+    """`gast_to_ast` without copies: each node's class becomes its ast class (the gast tree
+    is consumed; what gast has in addition, as a Name's annotation, stays unread), the kinds
+    that differ are adjusted, contexts and operators become shared instances as CPython's
+    parser makes them, and a node met twice (shared) is converted once.
 
     Args:
       node: a gast node; its tree must not be used as gast afterwards.

@@ -157,21 +157,25 @@ def library_dirs():
     return tuple(dirs)
 
 
-def first_user_frame(frame):
+def first_user_frame(frame, with_source=False):
     """Walks outward from `frame` to the first frame outside autograph and backend modules.
 
-    Converted code counts as the user's: it is compiled under the user's file name.
+    This is the one place that finds the user's frame: warnings' stack levels and the
+    locations errors and messages name all come from it. Converted code counts as the
+    user's: it is compiled under the user's file name.
 
     Args:
       frame: a frame object (e.g. from sys._getframe()).
+      with_source: also skip frames of code without a source file (made by exec or compile,
+        named "<...>": a generated call entry), so that the frame has a line to show.
 
     Returns:
       (frame, hops): the user's frame (None if there is none) and how many frames outward it
       is from `frame`.
     """
-    dirs = library_dirs()
+    skip = library_dirs() + (('<',) if with_source else ())
     hops = 0
-    while frame is not None and frame.f_code.co_filename.startswith(dirs):
+    while frame is not None and frame.f_code.co_filename.startswith(skip):
         frame = frame.f_back
         hops += 1
     return frame, hops

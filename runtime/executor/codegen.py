@@ -34,24 +34,21 @@ the generated lines. One `try/except` around the whole body (free in the hot pat
 failing line back to its node and prefixes the error message with
 "While executing add_1 = add(x, y): ", exactly as the reference interpreter does.
 """
-import array
 import builtins
-import collections.abc
 import itertools
 import keyword
-import linecache
 import math
 import sys
-import weakref
 
 import numpy as np
 
+from runtime.executor import element_code
 from runtime.executor import emit_context
 from runtime.executor import emitters
+from runtime.executor import generated
 from runtime.executor import loop_patterns
 from runtime.executor import optimize as optimize_lib
 from runtime.executor import scalars
-from runtime.executor.interpreter import _annotate
 from runtime.graph import PLACEHOLDER
 from runtime.ops import registry
 
@@ -60,142 +57,6 @@ _counter = itertools.count()
 # Values with at least this many elements (or of unknown size) are deleted after their last use.
 LARGE_VALUE_ELEMENTS = 1024
 _RESERVED = set(keyword.kwlist) | set(dir(builtins))
-class GeneratedCode:
-    """The output of `generate`: source text plus everything needed to load it.
-
-    Attributes:
-        source: The Python source of one function definition.
-        namespace: The globals the source needs (constants, kernels, attributes).
-        name: The function's name in `namespace` after exec.
-        filename: The pseudo file name the source is registered under.
-        line_nodes: Dict mapping 1-based source lines to the _NodeLabel of the node they execute.
-    """
-
-    __slots__ = ("source", "namespace", "name", "filename", "line_nodes")
-
-    def __init__(self, source, namespace, name, filename, line_nodes):
-        self.source = source
-        self.namespace = namespace
-        self.name = name
-        self.filename = filename
-        self.line_nodes = line_nodes
-
-    def load(self):
-        """Executes the source and returns the generated function (registered in linecache).
-
-        Returns:
-            The function.
-        """
-        code = builtins.compile(self.source, self.filename, "exec")
-        namespace = self.namespace
-        namespace["_annotate_error"] = _LineLabels(self.line_nodes).annotate
-        exec(code, namespace)  # noqa: S102 - our own generated source
-        fn = namespace[self.name]
-        # The entry goes when `fn` does: SourceLines holds the weak reference that removes it.
-        lines = SourceLines(self.source, weakref.KeyedRef(fn, _forget_source, self.filename))
-        linecache.cache[self.filename] = (len(self.source), None, lines, self.filename)
-        return fn
-
-
-def _forget_source(ref):
-    """Removes a compiled function's source from linecache once the function is gone."""
-    entry = linecache.cache.get(ref.key)
-    if entry is not None and getattr(entry[2], "owner", None) is ref:
-        del linecache.cache[ref.key]
-
-
-class _NodeLabel:
-    """What an error message needs of a node (its name and `short()` form), without the node.
-
-    Keeping the Node itself would keep the whole optimised graph alive with every compiled
-    function (most of a traced function's memory).
-    """
-
-    __slots__ = ("name", "_short")
-
-    def __init__(self, name, short):
-        self.name = name
-        self._short = short
-
-    @classmethod
-    def of(cls, node):
-        return cls(node.name, node.short())
-
-    def short(self):
-        return self._short
-
-
-class _LineLabels:
-    """Maps a line of the generated source to the _NodeLabel of the node it executes.
-
-    The compiled function keeps this for its whole life but reads it only when an error
-    passes through, so it is packed: one string of every label's name and short form, and
-    an array of (line, end of the name, end of the short form) triples. That is a third of
-    the memory of a dict of label objects; the label is remade when an error needs it.
-    """
-
-    __slots__ = ("_text", "_index")
-
-    def __init__(self, line_nodes):
-        """Packs `line_nodes`, a dict of 1-based line number -> _NodeLabel."""
-        parts = []
-        index = array.array("I")
-        end = 0
-        for line, label in line_nodes.items():
-            short = label.short()
-            parts += (label.name, short)
-            index.append(line)
-            end += len(label.name)
-            index.append(end)
-            end += len(short)
-            index.append(end)
-        self._text = "".join(parts)
-        self._index = index
-
-    def annotate(self, error):
-        """Prefixes the node of the generated line `error` passed through to its message."""
-        tb = error.__traceback__
-        label = self.get(tb.tb_lineno) if tb is not None else None
-        if label is not None:
-            _annotate(error, label)
-
-    def get(self, line):
-        """Returns the _NodeLabel of `line`, or None when no node is mapped to it."""
-        index = self._index
-        for i in range(0, len(index), 3):
-            if index[i] == line:
-                start = index[i - 1] if i else 0
-                name_end = index[i + 1]
-                return _NodeLabel(self._text[start:name_end], self._text[name_end:index[i + 2]])
-        return None
-
-
-class SourceLines(collections.abc.Sequence):
-    """The lines of a source text, as `linecache` holds them, made from the text when read.
-
-    A compiled function's source stays registered in linecache for tracebacks, debuggers and
-    `inspect.getsource`, which all index, slice or iterate the lines; one string instead of
-    a list of line strings is a third of the memory.
-    """
-
-    __slots__ = ("_source", "owner")
-
-    def __init__(self, source, owner=None):
-        """Holds `source`; `owner` is any object to keep with it (a weak reference, say)."""
-        self._source = source
-        self.owner = owner
-
-    def __len__(self):
-        return len(self._source.splitlines())
-
-    def __getitem__(self, index):
-        return self._source.splitlines(True)[index]
-
-    def __iter__(self):
-        return iter(self._source.splitlines(True))
-
-    def __repr__(self):
-        return repr(list(self))
 
 
 def compile(graph, inputs=None, outputs=None, *, optimize=True):  # noqa: A001 - contract name
@@ -228,7 +89,7 @@ def generate(graph, inputs=None, outputs=None, *, optimize=True):
         optimize: Whether to run the optimiser first.
 
     Returns:
-        A GeneratedCode.
+        A generated.GeneratedCode.
 
     Raises:
         TypeError: if an output is not a symbolic tensor of `graph`.
@@ -280,7 +141,7 @@ def _is_large(tensor):
     return math.prod(shape) >= LARGE_VALUE_ELEMENTS
 
 
-class _Generator(scalars.ScalarCode):
+class _Generator(scalars.ScalarCode, element_code.ElementCode):
     """Emits the source of one graph (subgraphs are emitted inline by the same instance)."""
 
     def __init__(self, graph):
@@ -289,14 +150,11 @@ class _Generator(scalars.ScalarCode):
         self.namer = _Namer()
         self.namespace = {"__builtins__": builtins}
         self.lines = []
-        self.line_nodes = {}  # 1-based line number -> _NodeLabel
+        self.line_nodes = {}  # 1-based line number -> generated.NodeLabel
         self.env = {}  # tensor -> source expression of its value
         self.const = {}  # tensor -> compile-time value (constants)
         self._globals_by_id = {}  # id(value) -> global name (values kept alive by namespace)
         self._scalars = {}  # (dtype, bytes) of a numpy scalar constant -> its global name
-        # Tensors whose env entry is a parenthesised expression not yet evaluated: a scalar
-        # computed inline where its one use is (see `_defer`).
-        self.deferred = set()
         # Tensor -> the name its producer assigns it to directly: a name of the block's
         # outputs (a loop variable, a branch output) when the old value is dead by then.
         self.targets = {}
@@ -307,34 +165,13 @@ class _Generator(scalars.ScalarCode):
         # Arrays made by an elementwise ufunc in this code: no other value shares their memory.
         self.fresh = set()
         self.skip = set()  # nodes a structured op's rule computes itself (a range's increment)
-        # Arrays a loop reads element by element -> a memoryview of them made before the loop:
-        # indexing it gives the Python int or bool the code holds (emitters.element_read).
-        self.views = {}
-        self.flat_shapes = {}  # name of a one-dimensional view of an N-d array -> its shape
-        # Getitem nodes read from a flat view -> the name of the index's loop-invariant part
-        # (all but the last index), computed before the loop (`row_offsets`).
-        self.offsets = {}
         # The cond whose branches end the innermost loop being emitted (a
         # while_code.TailBreak), or None.
         self.tail = None
         self.python_ready = set()  # Python-scalar outputs a statement left as Python scalars
-        # Getitem nodes whose float32 element a loop may read as a Python float (every read
-        # of it computes the same on one: scalars.python_float_reader), and the float32
-        # tensors the code holds as Python floats (those elements, the branch inputs bound
-        # to them).
-        self.float_reads = set()
-        self.python_floats = set()
-        # Loop-invariant float32 scalars compared with those -> a Python float copy of them
-        # made before the loop.
-        self.float_copies = {}
         self.shape_tuples = set()  # shapes held as `x.shape`, read only for one dimension
-        # `v + c` nodes of a loop counter wrapped once after its loop, not at every step.
-        self.lazy = set()
-        # Python int tensors -> interval (lo, hi) of the exact value the source holds; absent:
-        # the dtype's range. A deferred value outside the range is in `unwrapped`: it is
-        # congruent to the int32/int64 value modulo 2**bits and wrapped before any other use.
-        self.interval = {}
-        self.unwrapped = set()
+        self.init_scalar_state()  # scalars.ScalarCode's
+        self.init_element_state()  # element_code.ElementCode's
 
     # -- helpers used by emitters and structured ops' emit rules ---------------------------
 
@@ -380,7 +217,7 @@ class _Generator(scalars.ScalarCode):
         """Appends one source line at `depth`, mapped to `node` for error messages."""
         self.lines.append(_INDENT * depth + text)
         if node is not None:
-            self.line_nodes[len(self.lines)] = _NodeLabel.of(node)
+            self.line_nodes[len(self.lines)] = generated.NodeLabel.of(node)
 
     def lines_of(self, write):
         """Calls `write()` with the lines it writes kept apart; returns (its result, Lines)."""
@@ -442,7 +279,7 @@ class _Generator(scalars.ScalarCode):
         self.line(2, "_annotate_error(_e)")
         self.line(2, "raise")
         source = "\n".join(self.lines) + "\n"
-        return GeneratedCode(source, self.namespace, fn_name, filename, self.line_nodes)
+        return generated.GeneratedCode(source, self.namespace, fn_name, filename, self.line_nodes)
 
     def block(self, graph, depth, raw=None, out_names=None):
         """Emits the nodes of `graph` (its placeholders must already be bound in env).
@@ -555,19 +392,7 @@ class _Generator(scalars.ScalarCode):
         """Emits one node (constants become globals; `raw` maps tensors to unconverted names)."""
         op = node.op
         if node.is_constant:
-            value = node.attrs["value"]
-            t = node.outputs[0]
-            self.const[t] = value
-            if raw is not None:
-                raw[t] = self.global_(value, node.name)
-            if scalars.python_scalar(t):
-                self.env[t] = scalars.literal(value[()])
-                if scalars.python_int(t):
-                    self.interval[t] = (int(value), int(value))
-            elif scalars.is_scalar(t):
-                self.env[t] = self.scalar_global(value[()])
-            else:
-                self.env[t] = self.global_(value, node.name)
+            self._emit_constant(node, raw)
             return
         opdef = registry.OPS[op]
         if opdef.structured:  # the rule materializes the operands it reads more than once
@@ -617,6 +442,22 @@ class _Generator(scalars.ScalarCode):
         else:
             self.line(depth, _tuple_items(names) + f" = {expr}", node)
             self._to_python(outs, depth)
+
+    def _emit_constant(self, node, raw):
+        """Binds a constant: a Python literal, a shared numpy scalar or a global array."""
+        value = node.attrs["value"]
+        t = node.outputs[0]
+        self.const[t] = value
+        if raw is not None:
+            raw[t] = self.global_(value, node.name)
+        if scalars.python_scalar(t):
+            self.env[t] = scalars.literal(value[()])
+            if scalars.python_int(t):
+                self.interval[t] = (int(value), int(value))
+        elif scalars.is_scalar(t):
+            self.env[t] = self.scalar_global(value[()])
+        else:
+            self.env[t] = self.global_(value, node.name)
 
     def _args(self, node, python_ints, depth):
         """Source of `node`'s operands: numpy values, or Python ints after the first one."""
@@ -673,93 +514,9 @@ class _Generator(scalars.ScalarCode):
         """The node reading `tensor`, when that is its one read in the block being emitted."""
         return self._consumer.get(tensor) if self._uses.get(tensor) == 1 else None
 
-    def element_read(self, node):
-        """`scalars.element_read`, for the emitters: `node` reads one element as a Python
-        scalar."""
-        return scalars.element_read(node)
-
-    def element_view(self, node):
-        """The memoryview to read getitem `node`'s element from, as a Python scalar, or None."""
-        view = self.views.get(node.inputs[0])
-        if view is None:
-            return None
-        if scalars.element_read(node):
-            self.python_ready.add(node.outputs[0])
-        elif node in self.float_reads:
-            self.python_floats.add(node.outputs[0])
-        else:
-            return None
-        return view
-
-    def float_copy(self, tensor, depth, node):
-        """Makes a Python float copy of float32 scalar `tensor` (compared with Python floats
-        in `node`'s loop): exact, a float32 converts to a double exactly."""
-        if tensor not in self.float_copies:
-            name = self.namer.new(self.env[tensor].lstrip("_") + "_float")
-            self.line(depth, f"{name} = float({self.env[tensor]})", node)
-            self.float_copies[tensor] = name
-
-    def read_as_python_floats(self, nodes):
-        """Lets the getitem `nodes` read their float32 element as a Python float (from a
-        memoryview, where one is made): every read of it computes the same on one."""
-        self.float_reads.update(nodes)
-
     def python_text(self, tensor, expr):
         """`expr` (a numpy value of rank-0 `tensor`) as the Python scalar the code holds."""
         return scalars.to_python_text(tensor, expr)
-
-    def view(self, tensor, depth, node):
-        """Makes a memoryview of array `tensor` (read element by element in `node`'s loop).
-
-        An array of two or more dimensions, all static, gets a one-dimensional view of its
-        elements in C order (`ravel()`: the array itself when C-contiguous, else a copy),
-        read at one linear index: `v[i * 10 + j]` takes 16 ns where the N-d view's
-        `v[i, j]` takes 34 (it builds the index tuple and walks the dimensions).
-        """
-        if tensor not in self.views:
-            name = self.namer.new(self.env[tensor].lstrip("_") + "_view")
-            shape = tensor.shape
-            if shape is not None and len(shape) >= 2 and None not in shape:
-                self.flat_shapes[name] = shape
-                self.line(depth, f"{name} = memoryview({self.env[tensor]}.ravel())", node)
-            else:
-                self.line(depth, f"{name} = memoryview({self.env[tensor]})", node)
-            self.views[tensor] = name
-
-    def row_offsets(self, body, invariant, depth, node):
-        """Computes before a loop the part of each flat read's index that does not change in
-        it: `row = i * 10` before `for j ...: v[row + j]` (a multiply less per read).
-
-        Args:
-            body: The loop's body graph; its own getitem nodes are considered.
-            invariant: The body's inputs that hold the same value at every step (captures).
-            depth: The depth of the loop's header.
-            node: The loop's node (for the line's label).
-        """
-        invariant = set(invariant)
-        for m in body.nodes:
-            view = self.views.get(m.inputs[0]) if m.inputs else None
-            shape = self.flat_shape(view)
-            if shape is None or not (
-                    scalars.element_read(m) or m in self.float_reads):
-                continue
-            spec = m.attrs["spec"][:-1]
-            if any(type(item) is not int and not (
-                    m.inputs[item.position] in invariant
-                    and self.env.get(m.inputs[item.position], "").isidentifier())
-                   for item in spec):
-                continue
-            keys = [None if type(item) is int else self.env[m.inputs[item.position]]
-                    for item in spec]
-            terms = emitters.flat_terms(shape, spec, keys)
-            if None not in terms and any(type(t) is str for t in terms):
-                name = self.namer.new(view + "_row")
-                self.line(depth, f"{name} = {emitters.sum_text(terms)}", node)
-                self.offsets[m] = name
-
-    def flat_shape(self, view):
-        """The array's shape when memoryview `view` is flat (see `view`), else None."""
-        return self.flat_shapes.get(view)
 
     def new_name(self, hint):
         """Returns a fresh local name derived from `hint`."""

@@ -349,7 +349,15 @@ def _getitem(node, args, ctx, depth):
     if view is not None:
         fallback = ctx.python_text(node.outputs[0], fallback)
         if ctx.flat_shape(view) is not None:
-            _flat_read(node, keys, view, ctx.flat_shape(view), name, fallback, ctx, depth)
+            tests, index = _flat_read(node, keys, view, ctx)
+            read = f"{name} = {view}[{index}]"
+            if not tests:
+                ctx.line(depth, read, node)
+                return True
+            ctx.line(depth, f"if {' and '.join(tests)}:", node)
+            ctx.line(depth + 1, read, node)
+            ctx.line(depth, "else:", node)
+            ctx.line(depth + 1, f"{name} = {fallback}", node)
             return True
     read = f"{name} = {view or args[0]}[{', '.join(keys)},]"
     if _in_range(node, ctx):  # it cannot raise: the kernel would index the same
@@ -393,12 +401,17 @@ def sum_text(terms):
     return " + ".join(texts + ([str(constant)] if constant or not texts else []))
 
 
-def _flat_read(node, keys, view, shape, name, fallback, ctx, depth):
-    """Emits getitem `node`'s read from the flat view of its array (codegen's `view`):
-    `v[i * 10 + j]`, or `v[row + j]` where `row = i * 10` is computed before the loop
-    (`ctx.offsets`). Each index not known to be in `range(dim)` is tested first; one that is
-    not (negative, past the end) reads through the kernel, which counts a negative index from
-    the end or raises its error."""
+def _flat_read(node, keys, view, ctx):
+    """How getitem `node` reads from the flat view of its array (codegen's `view`): the
+    index, `i * 10 + j` (or `row + j` where `row = i * 10` is computed before the loop:
+    `ctx.offsets`), and the tests of the indices not known to be in `range(dim)`. Where a
+    test fails (a negative index, one past the end) the kernel reads, which counts a
+    negative index from the end or raises its error.
+
+    Returns:
+        (tests, index): the test texts (empty: none needed) and the index text.
+    """
+    shape = ctx.flat_shape(view)
     spec = node.attrs["spec"]
     terms = flat_terms(shape, spec, keys)
     tests = []
@@ -413,14 +426,7 @@ def _flat_read(node, keys, view, shape, name, fallback, ctx, depth):
     offset = ctx.offsets.get(node)
     if offset is not None:  # the offset holds all but the last index
         terms = [offset] + terms[-1:]
-    read = f"{name} = {view}[{sum_text(terms)}]"
-    if not tests:
-        ctx.line(depth, read, node)
-        return
-    ctx.line(depth, f"if {' and '.join(tests)}:", node)
-    ctx.line(depth + 1, read, node)
-    ctx.line(depth, "else:", node)
-    ctx.line(depth + 1, f"{name} = {fallback}", node)
+    return tests, sum_text(terms)
 
 
 def _in_range(node, ctx):

@@ -225,8 +225,22 @@ WRAPS = {dtype: _make_wrap(dtype.itemsize * 8) for dtype in PYTHON_INTS}
 
 class ScalarCode:
     """The code generator's handling of scalars: deferred expressions, Python ints and bools,
-    and their wraps (a mixin of runtime.executor.codegen's generator, whose state it uses:
-    `env`, `deferred`, `unwrapped`, `interval`, `targets`, `_uses`, `_consumer`)."""
+    and their wraps (a mixin of runtime.executor.codegen's generator). It owns `deferred`,
+    `unwrapped`, `interval` and `lazy` (init_scalar_state) and reads the generator's `env`,
+    `targets`, `_uses`, `_consumer`."""
+
+    def init_scalar_state(self):
+        """Sets up the state this half owns (called by the generator's __init__)."""
+        # Tensors whose env entry is a parenthesised expression not yet evaluated: a scalar
+        # computed inline where its one use is (see `_defer`).
+        self.deferred = set()
+        # `v + c` nodes of a loop counter wrapped once after its loop, not at every step.
+        self.lazy = set()
+        # Python int tensors -> interval (lo, hi) of the exact value the source holds; absent:
+        # the dtype's range. A deferred value outside the range is in `unwrapped`: it is
+        # congruent to the int32/int64 value modulo 2**bits and wrapped before any other use.
+        self.interval = {}
+        self.unwrapped = set()
 
     def materialize(self, tensor, depth):
         """Evaluates a deferred expression into a local (before a second or repeated read),

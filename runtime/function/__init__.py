@@ -1,6 +1,7 @@
 """tf.function: `function`, `Function` and its trace cache, concrete functions, the call path.
 
-Modules: polymorphic (Function, the decorator), concrete (ConcreteFunction), calls (the
+Modules: polymorphic (Function, the decorator), tracer (tracing one ConcreteFunction),
+concrete (ConcreteFunction), calls (the
 generated `__call__` of a steady signature), signature (binding arguments), keys (trace-cache
 keys, retrace explanations), options (TensorFlow's other arguments), tracing (frequent-retrace
 detection), variable_lifting (Variables created on a first trace), gradients (a GradientTape

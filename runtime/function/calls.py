@@ -301,27 +301,6 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     given_args = "".join(a + ", " for a in positional)
     to_general = f"return general(owner, given(({given_args}), rest), kwargs)"
 
-    def ran(fast):
-        """Runs the graph and returns the result; `fast`: the marked tensors were found marked."""
-        values = [f"arg_{i}._value" if fast and i in marked else f"value_{i}" for i in order]
-        run = f"run({', '.join(values)})"
-        if outputs == -1:
-            lines = ["result = new(EagerTensor)", f"result._value, = {run}",
-                     "result._sig = None", "return result"]
-        elif outputs is not None:  # a tuple of tensors, each made as one is above
-            lines = [f"{''.join(f'out_{k}, ' for k in range(outputs))}= {run}" if outputs
-                     else run]
-            for k in range(outputs):
-                lines += [f"result_{k} = new(EagerTensor)", f"result_{k}._value = out_{k}",
-                          f"result_{k}._sig = None"]
-            lines.append(f"return ({''.join(f'result_{k}, ' for k in range(outputs))})")
-        else:
-            lines = [f"return pack({run})"]
-        if for_function:  # (the count is read up to HISTORY: a compare costs less than an add)
-            lines[:0] = [f"if detector.untraced < {function_tracing.HISTORY}:",
-                         "    detector.untraced += 1"]
-        return lines
-
     def checked(fast):
         """Reads the values, checks (and marks) the tensors, runs; `fast` as for `ran`."""
         lines = [f"value_{i} = arg_{i}" + ("._value" if patterns[i][0] == TENSOR else "")
@@ -333,8 +312,8 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
                       f"    if getrefcount(value_{i}) > PRIVATE:",
                       f"        arg_{i}._value = value_{i} = value_{i}.view()",
                       f"    arg_{i}._sig = sig_{i}"]
-        return lines + ([f"if {' and '.join(checks)}:"] + _indent(ran(fast)) if checks
-                        else ran(fast))
+        run = _run_lines(order, marked, outputs, for_function, fast)
+        return lines + ([f"if {' and '.join(checks)}:"] + _indent(run) if checks else run)
 
     if marked:  # the marks first: a mark shows the type too (see sig), with no type() call
         others = [tests[i] for i in range(len(patterns)) if i not in marked]
@@ -362,6 +341,11 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
         + [f"        {to_general}",
            "    return call",
            ""])
+    return _load_factory(source)
+
+
+def _load_factory(source):
+    """Executes the source of a `make` function (registered in linecache); returns `make`."""
     filename = f"<runtime-call-entry {next(_counter)}>"
     namespace = {"EagerTensor": EagerTensor, "ndarray": np.ndarray, "new": object.__new__,
                  "MISS": MISS, "sig": sig, "getrefcount": sys.getrefcount,
@@ -371,6 +355,29 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own source
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return namespace["make"]
+
+
+def _run_lines(order, marked, outputs, for_function, fast):
+    """The lines of an entry that run the graph and return the result (see `_compile_factory`);
+    `fast`: the marked tensors were found marked."""
+    values = [f"arg_{i}._value" if fast and i in marked else f"value_{i}" for i in order]
+    run = f"run({', '.join(values)})"
+    if outputs == -1:
+        lines = ["result = new(EagerTensor)", f"result._value, = {run}",
+                 "result._sig = None", "return result"]
+    elif outputs is not None:  # a tuple of tensors, each made as one is above
+        lines = [f"{''.join(f'out_{k}, ' for k in range(outputs))}= {run}" if outputs
+                 else run]
+        for k in range(outputs):
+            lines += [f"result_{k} = new(EagerTensor)", f"result_{k}._value = out_{k}",
+                      f"result_{k}._sig = None"]
+        lines.append(f"return ({''.join(f'result_{k}, ' for k in range(outputs))})")
+    else:
+        lines = [f"return pack({run})"]
+    if for_function:  # (the count is read up to HISTORY: a compare costs less than an add)
+        lines[:0] = [f"if detector.untraced < {function_tracing.HISTORY}:",
+                     "    detector.untraced += 1"]
+    return lines
 
 
 def _indent(lines, levels=1):

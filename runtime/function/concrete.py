@@ -22,8 +22,8 @@ class ConcreteFunction:
     Built by `Function` (see runtime.function); not meant to be constructed by users.
 
     Args:
-        name: The Python function's name.
-        graph: The traced Graph (inputs are the tensor arguments' placeholders).
+        graph: The traced Graph, named as the Python function (inputs are the tensor
+            arguments' placeholders).
         arg_spec: The function_keys.ArgSpec of the Python function.
         leaves: The function_keys.Leaf list of the traced arguments, in flattening order.
         arg_structure: (positional values, names, keywords) as traced; tensors replaced by
@@ -32,9 +32,8 @@ class ConcreteFunction:
         executor: 'compiled' or 'interpreter'.
     """
 
-    def __init__(self, name, graph, arg_spec, leaves, arg_structure, structured_outputs,
-                 executor):
-        self.name = name
+    def __init__(self, graph, arg_spec, leaves, arg_structure, structured_outputs, executor):
+        self.name = graph.name
         self.graph = graph
         self._arg_spec = arg_spec
         self._leaves = leaves

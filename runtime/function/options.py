@@ -27,27 +27,29 @@ from runtime.tensor import TensorSpec
 from runtime.tensor import convert_to_tensor
 
 
-def resolve(executor, reduce_retracing, jit_compile, experimental_compile,
-            experimental_relax_shapes, experimental_autograph_options,
-            experimental_implements=None, experimental_attributes=None):
+def resolve(executor, reduce_retracing, arguments):
     """Checks TensorFlow's extra arguments and folds them into the runtime's own.
 
     Args:
         executor: 'compiled' or 'interpreter'.
         reduce_retracing: the reduce_retracing argument.
-        jit_compile, experimental_compile, experimental_relax_shapes,
-        experimental_autograph_options, experimental_implements, experimental_attributes:
-            TensorFlow's arguments (see the module docstring).
+        arguments: dict of TensorFlow's other arguments by name (jit_compile,
+            experimental_compile, experimental_relax_shapes, experimental_autograph_options,
+            experimental_implements, experimental_attributes; see the module docstring).
 
     Returns:
-        (executor, reduce_retracing, jit_compile) to use.
+        (executor, reduce_retracing) to use (jit_compile=True means the compiled executor).
 
     Raises:
         ValueError: jit_compile=True with executor='interpreter', or optional AutoGraph
             features that this converter does not have.
     """
-    for name, value in (("experimental_implements", experimental_implements),
-                        ("experimental_attributes", experimental_attributes)):
+    jit_compile = arguments["jit_compile"]
+    experimental_compile = arguments["experimental_compile"]
+    experimental_relax_shapes = arguments["experimental_relax_shapes"]
+    experimental_autograph_options = arguments["experimental_autograph_options"]
+    for name in ("experimental_implements", "experimental_attributes"):
+        value = arguments[name]
         if value is not None:
             raise ValueError(f"tf.function expected {name}=None, found {value!r}: the runtime "
                              f"has no function library for attributes to annotate.")
@@ -71,7 +73,7 @@ def resolve(executor, reduce_retracing, jit_compile, experimental_compile,
             "converter has no optional features to switch (asserts, builtins such as print "
             "and len, and list operations are always converted)."
             % (experimental_autograph_options,))
-    return executor, reduce_retracing, jit_compile
+    return executor, reduce_retracing
 
 
 def tensor_hinted(fn, arg_spec):

@@ -1,11 +1,8 @@
 """tf.function: `Function`, the per-signature cache of traced graphs (ConcreteFunctions)."""
 import collections
 import functools
-import inspect
-import os
 import threading
 import types
-import warnings
 import weakref
 
 import autograph
@@ -19,28 +16,24 @@ from runtime.function.calls import MISS as _MISS
 from runtime.function.calls import PRIMITIVES as _PRIMITIVES
 from runtime.function import options as function_options
 from runtime.function import signature as signatures
-from runtime import nest
 from runtime.function.concrete import EXECUTORS
 from runtime.function.concrete import ConcreteFunction
-from runtime.graph import Graph
-from runtime.ops.array_ops import identity
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
-from runtime.tensor import convert_to_tensor
 from runtime.config import functions_run_eagerly  # noqa: F401 - re-exported for tf.config
 from runtime.config import run_functions_eagerly  # noqa: F401 - re-exported for tf.config
+from runtime.function import tracer
 from runtime.function import tracing as function_tracing
+from runtime.function.tracer import FunctionRecursionError
+from runtime.function.tracer import RetracingWarning
 from runtime.function import variable_lifting
 from runtime import variables
 from runtime.variables import Variable
-from runtime.variables import observe_creation
 
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
            "FunctionRecursionError", "run_functions_eagerly", "functions_run_eagerly"]
 
-# More traces than this make every further trace warn, naming the argument that changed.
-RETRACE_WARNING_THRESHOLD = 5
 # A Function keeps at most this many traces: tracing one more drops the least recently used
 # (traced or looked up by a call that was not served by the fast paths), as tf.function's
 # and jax.jit's caches are bounded; the retracing warning is unchanged.
@@ -51,22 +44,6 @@ _FAST_CACHE_LIMIT = 1024
 # each change of a class's `__call__` uses up one of its type versions, and CPython 3.13 stops
 # caching the attribute lookups of a class past 1000 of them.
 _ENTRY_CHANGES = 256
-
-SINGLETON_VARIABLE_MESSAGE = (
-    "tf.function only supports singleton tf.Variables created on the first call. Make sure "
-    "the tf.Variable is only created once or created outside tf.function. See "
-    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
-
-_RUNTIME_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-class RetracingWarning(UserWarning):
-    """A Function was traced more than RETRACE_WARNING_THRESHOLD times."""
-
-
-class FunctionRecursionError(RecursionError):
-    """A Function called itself, while being traced, with the same trace key."""
-
 
 def function(func=None, *, input_signature=None, autograph=True, jit_compile=None,
              reduce_retracing=False, experimental_implements=None,
@@ -103,29 +80,30 @@ def function(func=None, *, input_signature=None, autograph=True, jit_compile=Non
         ValueError: for an unknown `executor`.
         TypeError: if `input_signature` holds something other than TensorSpecs.
     """
-    executor, reduce_retracing, jit_compile = function_options.resolve(
-        executor, reduce_retracing, jit_compile, experimental_compile,
-        experimental_relax_shapes, experimental_autograph_options,
+    executor, reduce_retracing = function_options.resolve(executor, reduce_retracing, dict(
+        jit_compile=jit_compile, experimental_compile=experimental_compile,
+        experimental_relax_shapes=experimental_relax_shapes,
+        experimental_autograph_options=experimental_autograph_options,
         experimental_implements=experimental_implements,
-        experimental_attributes=experimental_attributes)
+        experimental_attributes=experimental_attributes))
 
     def decorate(fn):
-        return Function(fn, input_signature=input_signature, autograph=autograph,
-                        reduce_retracing=reduce_retracing, executor=executor,
-                        jit_compile=jit_compile,
-                        follow_type_hints=bool(experimental_follow_type_hints))
+        traced = Function(fn, input_signature=input_signature, autograph=autograph,
+                          reduce_retracing=reduce_retracing, executor=executor)
+        if experimental_follow_type_hints:
+            traced._follow_type_hints_()
+        return traced
 
     if func is None:
         return decorate
     return decorate(func)
 
 
-class Function:
+class Function(tracer.Tracer):
     """A Python function plus a cache of its traces (see `function`)."""
 
     def __init__(self, python_function, input_signature=None, autograph=True,
-                 reduce_retracing=False, executor="compiled", _instance=None, jit_compile=None,
-                 follow_type_hints=False):
+                 reduce_retracing=False, executor="compiled", _instance=None):
         if "_entry_of" in type(self).__dict__:  # type(f)(...): not the class of f's entry
             self.__class__ = type(self).__base__
         if executor not in EXECUTORS:
@@ -146,11 +124,9 @@ class Function:
         self._name = getattr(python_function, "__name__", type(python_function).__name__)
         self._arg_spec = signatures.ArgSpec(python_function, self._name,
                                             drop_first=_instance is not None)
-        del jit_compile  # checked by function_options.resolve; the compiled executor is its meaning
-        self._follow_type_hints = follow_type_hints
+        self._follow_type_hints = False  # experimental_follow_type_hints (_follow_type_hints_)
         # parameters annotated tf.Tensor when following type hints, else None
-        self._hinted = (function_options.tensor_hinted(python_function, self._arg_spec)
-                        if follow_type_hints else None) or None
+        self._hinted = None
         # full cache key -> ConcreteFunction, least recently used first (see MAX_TRACES)
         self._cache = collections.OrderedDict()
         self._fast = function_calls.SignatureTable()  # positional call signatures -> concrete
@@ -163,9 +139,15 @@ class Function:
         self._bound = {}  # id(instance) -> (weakref, bound Function), for methods
         self._lock = threading.RLock()
         # shared by every Function of this Python function (a new Function in a loop warns)
-        # (set here, as the last of 27 attributes, the instance dict stays a key-sharing
-        # one: one more attribute, or one added later, would make it 1.3 KB larger)
+        # (set here, as the last attribute: the instance dict stays a key-sharing one, which
+        # an attribute added after __init__ would end)
         self._detector = function_tracing.detector_for(python_function)
+
+    def _follow_type_hints_(self):
+        """Follows type hints (experimental_follow_type_hints=True): arguments of parameters
+        annotated tf.Tensor become tensors before the cache lookup."""
+        self._follow_type_hints = True
+        self._hinted = function_options.tensor_hinted(self._fn, self._arg_spec) or None
 
     # -- public surface -------------------------------------------------------------------
 
@@ -244,8 +226,9 @@ class Function:
         except TypeError:
             ref = lambda: instance  # noqa: E731 - not weakly referenceable: held strongly
         bound = Function(self._fn, self._input_signature, self._autograph,
-                         self._reduce_retracing, self._executor, _instance=ref,
-                         follow_type_hints=self._follow_type_hints)
+                         self._reduce_retracing, self._executor, _instance=ref)
+        if self._follow_type_hints:
+            bound._follow_type_hints_()
         self._bound[key] = (ref, bound)
         return bound
 
@@ -543,7 +526,7 @@ class Function:
         if not self._initialized:
             created = []
             with variables.defer_initialization() as deferred:
-                concrete = self._trace_once(positional, names, keywords, leaves, key,
+                concrete = self._trace_once((positional, names, keywords), leaves, key,
                                             created.append, values is not None)
             self._initialized = True
             if not created:
@@ -558,101 +541,8 @@ class Function:
             # As in TensorFlow: trace again, now forbidding creation, so that a function
             # creating a Variable on every call fails on its first call. The first trace
             # (which created the variables and computed their initial values) is dropped.
-        return self._trace_once(positional, names, keywords, leaves, key, self._forbid,
+        return self._trace_once((positional, names, keywords), leaves, key, self._forbid,
                                 values is not None)
-
-    def _forbid(self, variable):
-        raise ValueError(f"in user code:\n\n    {_user_location()}\n    function "
-                         f"`{self._name}` created the Variable '{variable.name}'.\n\n"
-                         f"    ValueError: {SINGLETON_VARIABLE_MESSAGE}")
-
-    def _trace_once(self, positional, names, keywords, leaves, key, on_variable,
-                    defer_errors=False):
-        """Traces the Python function once into a new graph; returns the ConcreteFunction.
-
-        With `defer_errors` (a call, not get_concrete_function): when the Python function
-        raises a Python exception while tracing after staging side effects (a print or assert
-        inside staged control flow, a variable update), the trace becomes a function that runs
-        those side effects and then raises the exception: plain Python runs them before the
-        error too, and a staged assert that fails first raises its own error instead. This goes
-        beyond TensorFlow, which raises at trace time and runs nothing.
-        """
-        self._check_recursion(key, leaves)
-        self._trace_count += 1
-        self._maybe_warn_retrace(leaves)
-        message = self._detector.traced(self._trace_count == 1, self.python_function)
-        if message is not None:
-            warnings.warn(message, RetracingWarning, stacklevel=_user_stacklevel())
-        self._last_leaves = leaves
-        graph = Graph(self._name)
-        self._active_keys.append(key)
-        try:
-            with observe_creation(on_variable), context.graph_scope(graph):
-                specs = iter(leaf for leaf in leaves if leaf.kind == keys.TENSOR)
-                placeholders = []
-
-                def feed(value):
-                    if isinstance(value, (Tensor, TensorSpec)):
-                        leaf = next(specs)
-                        spec = leaf.payload
-                        placeholders.append(graph.placeholder(spec.dtype, spec.shape,
-                                                              name=leaf.name))
-                        return placeholders[-1]
-                    return value
-
-                args = [nest.map_structure(feed, v) for v in positional]
-                kwargs = {k: nest.map_structure(feed, v) for k, v in keywords.items()}
-                error = None
-                try:
-                    result = self._call_python(args, kwargs)
-                except Exception as e:  # noqa: BLE001 - re-raised unless deferred
-                    if not (defer_errors and _deferrable(e, graph)):
-                        raise
-                    error, result = e, None
-                outputs = nest.map_structure(self._to_output, result)
-        finally:
-            self._active_keys.pop()
-        structure = (keys.strip_objects(args, leaves), names, keys.strip_objects_kw(kwargs, leaves))
-        concrete = ConcreteFunction(self._name, graph, self._arg_spec, leaves, structure,
-                                    outputs, self._executor)
-        if error is not None:
-            concrete._raise_after_run(error)
-        return concrete
-
-    def _to_output(self, value):
-        if value is None:
-            return None
-        if not isinstance(value, (Tensor, Variable)):
-            try:
-                value = convert_to_tensor(value)
-            except (TypeError, ValueError) as e:
-                raise TypeError(
-                    f"To be compatible with tf.function, Python functions must return zero or "
-                    f"more Tensors or None values; `{self._name}` returned a "
-                    f"value of type {type(value).__name__} ({value!r}), which is not convertible to a "
-                    f"tensor: {e}") from None
-        return identity(value, name="Identity")
-
-    def _check_recursion(self, key, leaves):
-        if key in self._active_keys:
-            args = ", ".join(f"{leaf.path}: {keys.leaf_text(leaf)}" for leaf in leaves)
-            raise FunctionRecursionError(
-                f"Function `{self._name}` calls itself while being traced with the same trace "
-                f"key ({args}), so tracing it would recurse forever. Recursive tf.functions "
-                f"are not supported on tensor arguments: write the recursion as a loop "
-                f"(`while` or `for i in tf.range(n)` in the function), or recurse on Python "
-                f"values so that each level is a different trace.")
-
-    def _maybe_warn_retrace(self, leaves):
-        if self._trace_count <= RETRACE_WARNING_THRESHOLD or self._last_leaves is None:
-            return
-        reasons = keys.explain_change(self._last_leaves, leaves) or [
-            "the arguments match an earlier trace's (a Variable was created, or the cache "
-            "entry was dropped)"]
-        warnings.warn(
-            f"Function `{self._name}` has been traced {self._trace_count} times (tracing is "
-            f"expensive): " + "; and ".join(reasons) + ".", RetracingWarning,
-            stacklevel=_user_stacklevel())
 
     # -- running the Python function -------------------------------------------------------
 
@@ -694,36 +584,3 @@ def _drop_entry(box, _):
     cls = box.pop()
     if "__call__" in cls.__dict__:
         del cls.__call__
-
-
-def _deferrable(error, graph):
-    """Whether a trace-time exception is raised when the trace runs (see `_trace_once`).
-
-    Only Python's own exceptions (what plain Python raises too: UnboundLocalError,
-    ZeroDivisionError, ...) after the trace staged a side effect. Autograph's staging errors
-    and the runtime's own errors are about the trace itself and are raised at once.
-    """
-    return type(error).__module__ == "builtins" and graph.is_stateful()
-
-
-def _user_stacklevel():
-    """Returns the warnings stacklevel of the innermost caller outside runtime/ (the user)."""
-    frame = inspect.currentframe().f_back  # the caller of warnings.warn
-    level = 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
-            _RUNTIME_DIR):
-        frame = frame.f_back
-        level += 1
-    return level
-
-
-def _user_location():
-    """Returns 'File "...", line N, in fn' for the innermost frame outside runtime/autograph."""
-    frame = inspect.currentframe()
-    skip = (_RUNTIME_DIR, os.path.join(os.path.dirname(_RUNTIME_DIR), "autograph"))
-    while frame is not None:
-        filename = os.path.abspath(frame.f_code.co_filename)
-        if not filename.startswith(skip) and not filename.startswith("<"):
-            return f'File "{filename}", line {frame.f_lineno}, in {frame.f_code.co_name}'
-        frame = frame.f_back
-    return "(location unknown)"

@@ -375,6 +375,17 @@ def _stack_kernel(*values, axis=0):
         raise InvalidArgumentError(f"Shapes of all inputs must match: {e}", "stack") from None
 
 
+# Types that stack themselves (`value.stack(name=...)`, along axis 0): TensorArray, which sits
+# above the ops and installs itself with `stacks_itself` (runtime/tensor_array.py).
+_SELF_STACKING = []
+
+
+def stacks_itself(cls):
+    """Class decorator: `tf.stack(value)` of an instance of `cls` calls `value.stack(name=)`."""
+    _SELF_STACKING.append(cls)
+    return cls
+
+
 def stack(values, axis=0, name=None):
     """Stacks tensors of one shape along a new dimension.
 
@@ -390,7 +401,7 @@ def stack(values, axis=0, name=None):
     Raises:
         ValueError: for a TensorArray and an axis other than 0.
     """
-    if type(values).__name__ == "TensorArray":
+    if isinstance(values, tuple(_SELF_STACKING)):
         if axis != 0:
             raise ValueError(f"tf.stack of a TensorArray (a list built in a staged loop) "
                              f"stacks along axis 0 only, found axis={axis!r}. Stack along "

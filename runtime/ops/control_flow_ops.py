@@ -90,11 +90,21 @@ def _emit_cond(ctx, node, depth):
     ctx.wrapped(node.inputs[0], depth)  # read once: it may stay an expression
     operands = [ctx.value(t) for t in node.inputs[1:]]
     names = ctx.output_names(node)
+
+    def write_branch(graph, kind):
+        """Writes one branch; one that sets a loop's exit flag breaks (see TailBreak)."""
+        if isinstance(kind, while_code.TailBreak):  # the branch ends in a cond that may break
+            kind.names = names
+            ctx.loop_tail = kind
+        ctx.branch(graph, operands, names, depth + 1, node.inputs[1:])
+        ctx.loop_tail = tail
+        if kind == "true":
+            tail.emit_break(ctx, names, depth + 1)
+
     ctx.line(depth, f"if {ctx.truth(ctx.statement_text(node.inputs[0]))}:", node)
     for k, graph in enumerate(branches):
         kind = kinds[k] if kinds else None
-        _, lines = ctx.lines_of(lambda: _write_branch(ctx, graph, kind, tail, operands, names,
-                                                       node.inputs[1:], depth + 1))
+        _, lines = ctx.lines_of(lambda: write_branch(graph, kind))
         if k and lines.only("pass"):
             continue  # no `else: pass`
         if k:
@@ -105,17 +115,6 @@ def _emit_cond(ctx, node, depth):
                            (isinstance(k, while_code.TailBreak) and k.handled) for k in kinds)
     for t, name in zip(node.outputs, names):
         ctx.set_value(t, name)
-
-
-def _write_branch(ctx, graph, kind, tail, operands, names, sources, depth):
-    """Writes one branch of a cond; one that sets a loop's exit flag breaks (see TailBreak)."""
-    if isinstance(kind, while_code.TailBreak):  # the branch ends in a cond that may break
-        kind.names = names
-        ctx.loop_tail = kind
-    ctx.branch(graph, operands, names, depth, sources)
-    ctx.loop_tail = tail
-    if kind == "true":
-        tail.emit_break(ctx, names, depth)
 
 
 def _emit_select(ctx, node, depth):
@@ -178,7 +177,7 @@ def _cond_vjp(op, *dys):
 
 
 registry.register_structured(
-    "cond", tf_name="If", stateless_tf_name="StatelessIf",
+    "cond", tf_name="If",
     interpret=branch_interpret(_cond_keys, _cond_choose), emit=_emit_cond,
     prune=branch_prune(_cond_keys), vjp=_cond_vjp)
 
@@ -237,7 +236,7 @@ def _prune_while(ctx):
 
 
 registry.register_structured(
-    "while", tf_name="While", stateless_tf_name="StatelessWhile",
+    "while", tf_name="While",
     interpret=_interpret_while, emit=while_code.emit_while, prune=_prune_while,
     vjp=lambda op, *dys: _control_flow_grad().while_vjp(op, *dys))
 

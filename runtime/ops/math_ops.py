@@ -108,9 +108,9 @@ def _make_binary(opdef, allowed, expr, string_opdef=None):
             check_dtype_allowed(opdef, x, allowed)
         try:
             return apply(opdef, [x, y], {}, name)
-        except ValueError as e:
-            if "broadcast" not in str(e):
-                raise
+        except ValueError:
+            # Shapes that do not broadcast raise TensorFlow's error; any other ValueError
+            # (the shapes broadcast) goes on as it is.
             common.broadcast_shapes(x.shape, y.shape, opdef.tf_name)
             raise
     op.__name__ = opdef.name
@@ -119,17 +119,10 @@ def _make_binary(opdef, allowed, expr, string_opdef=None):
     return op
 
 
-def _def_binary(name, kernel, allowed, tf_name, expr, kind=OpKind.ELEMENTWISE, infer=None,
-                string_kernel=None):
-    if infer is None:
-        infer = _infer_compare if kind is OpKind.COMPARISON else _infer_binary
+def _def_binary(name, kernel, allowed, tf_name, expr, kind=OpKind.ELEMENTWISE):
+    infer = _infer_compare if kind is OpKind.COMPARISON else _infer_binary
     register(name, infer=infer, kind=kind, tf_name=tf_name)(kernel)
-    string_opdef = None
-    if string_kernel is not None:
-        # Strings get their own op so the numeric kernel stays a plain operator.
-        register(name + "_strings", infer=infer, kind=kind, tf_name=tf_name)(string_kernel)
-        string_opdef = OPS[name + "_strings"]
-    return _make_binary(OPS[name], allowed, expr, string_opdef)
+    return _make_binary(OPS[name], allowed, expr)
 
 
 def _make_unary(opdef, allowed, expr):
@@ -195,12 +188,16 @@ def _add_strings_kernel(x, y):
     return out
 
 
-add = _def_binary("add", operator.add, common.NUMERIC, "AddV2", "x + y",
-                  string_kernel=_add_strings_kernel)
+register("add", infer=_infer_binary, kind=OpKind.ELEMENTWISE, tf_name="AddV2")(operator.add)
+# Strings get their own op so the numeric kernel stays a plain operator.
+register("add_strings", infer=_infer_binary, kind=OpKind.ELEMENTWISE,
+         tf_name="AddV2")(_add_strings_kernel)
+add = _make_binary(OPS["add"], common.NUMERIC, "x + y", OPS["add_strings"])
 subtract = _def_binary("subtract", operator.sub, common.NUMERIC, "Sub", "x - y")
 multiply = _def_binary("multiply", operator.mul, common.NUMERIC, "Mul", "x * y")
-divide = _def_binary("truediv", _truediv_kernel, common.NUMERIC, "RealDiv", "x / y",
-                     infer=_infer_truediv)
+register("truediv", infer=_infer_truediv, kind=OpKind.ELEMENTWISE,
+         tf_name="RealDiv")(_truediv_kernel)
+divide = _make_binary(OPS["truediv"], common.NUMERIC, "x / y")
 truediv = divide
 floordiv = _def_binary("floordiv", _floordiv_kernel, common.NUMERIC, "FloorDiv", "x // y")
 floor_div = floordiv

@@ -110,13 +110,13 @@ class OpDef:
     __slots__ = ("name", "kernel", "infer", "kind", "stateful", "multi_output", "tf_name",
                  "vjp", "stateless_tf_name", "fuse", "shape_only")
 
-    def __init__(self, name, kernel, infer, kind, stateful, multi_output, tf_name):
+    def __init__(self, name, kernel, infer, kind, tf_name):
         self.name = name
         self.kernel = kernel
         self.infer = infer
         self.kind = kind
-        self.stateful = stateful
-        self.multi_output = multi_output
+        self.stateful = kind in _STATEFUL_KINDS
+        self.multi_output = False
         self.tf_name = tf_name
         self.vjp = None
         self.stateless_tf_name = None
@@ -148,15 +148,14 @@ _GROUPS = {OpKind.ELEMENTWISE: ELEMENTWISE, OpKind.COMPARISON: COMPARISON,
 _TF_NAMES = {"placeholder": "Placeholder", "constant": "Const"}
 
 
-def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=False,
-             tf_name=None, shape_only=False):
+def register(name, *, infer, kind=OpKind.ARRAY, multi_output=False, tf_name=None,
+             shape_only=False):
     """Decorator registering a kernel as op `name`.
 
     Args:
         name: The op name.
         infer: The shape/dtype rule.
-        kind: An OpKind.
-        stateful: Override; defaults to True for RANDOM, STATE and IO kinds.
+        kind: An OpKind (RANDOM, STATE and IO ops are stateful).
         multi_output: Whether the kernel returns a sequence of outputs.
         tf_name: TensorFlow's op type; defaults to the CamelCase of `name`.
         shape_only: The value depends only on the input's static shape (folds when it is
@@ -168,19 +167,17 @@ def register(name, *, infer, kind=OpKind.ARRAY, stateful=None, multi_output=Fals
     Raises:
         ValueError: if `name` is already registered.
     """
-    if stateful is None:
-        stateful = kind in _STATEFUL_KINDS
-
     def decorator(kernel):
         if name in OPS:
             raise ValueError(f"Op {name!r} is already registered.")
         camel = tf_name or "".join(p.capitalize() for p in name.split("_"))
-        OPS[name] = OpDef(name, kernel, infer, kind, stateful, multi_output, camel)
-        OPS[name].shape_only = shape_only
+        opdef = OPS[name] = OpDef(name, kernel, infer, kind, camel)
+        opdef.multi_output = multi_output
+        opdef.shape_only = shape_only
         _TF_NAMES[name] = camel
         if kind in _GROUPS:
             _GROUPS[kind].add(name)
-        if stateful:
+        if opdef.stateful:
             STATEFUL.add(name)
         return kernel
 
@@ -251,7 +248,7 @@ def check_rules():
                           "register_structured or RuleTable.register): " + "; ".join(gaps))
 
 
-def register_structured(name, *, tf_name, stateless_tf_name, interpret, emit, prune, vjp=None):
+def register_structured(name, *, tf_name, interpret, emit, prune, vjp=None):
     """Registers a structured op: one holding subgraphs, run by its rules (no kernel).
 
     The tracing function that builds the node computes its output specs itself
@@ -260,8 +257,8 @@ def register_structured(name, *, tf_name, stateless_tf_name, interpret, emit, pr
 
     Args:
         name: The op name (`node.op`).
-        tf_name: TensorFlow's op type ('If').
-        stateless_tf_name: TensorFlow's op type when the node is not stateful ('StatelessIf').
+        tf_name: TensorFlow's op type ('If'); a node without side effects is
+            'Stateless' + tf_name ('StatelessIf'), as in TensorFlow.
         interpret: The reference interpreter's rule.
         emit: The code generator's rule.
         prune: The optimiser's rule.
@@ -282,9 +279,10 @@ def register_structured(name, *, tf_name, stateless_tf_name, interpret, emit, pr
         if not callable(rule):
             raise TypeError(f"The {table.name} rule of op {name!r} must be callable, found "
                             f"{type(rule).__name__}.")
-    opdef = OpDef(name, None, None, OpKind.CONTROL_FLOW, False, True, tf_name)
+    opdef = OpDef(name, None, None, OpKind.CONTROL_FLOW, tf_name)
+    opdef.multi_output = True
     opdef.vjp = vjp
-    opdef.stateless_tf_name = stateless_tf_name
+    opdef.stateless_tf_name = "Stateless" + tf_name
     OPS[name] = opdef
     _TF_NAMES[name] = tf_name
     CONTROL_FLOW.add(name)

@@ -133,6 +133,6 @@ def _vjp(op, *dys):
 
 
 registry.register_structured(
-    "switch_case", tf_name="Case", stateless_tf_name="StatelessCase",
+    "switch_case", tf_name="Case",
     interpret=control_flow_ops.branch_interpret(_keys, _choose), emit=_emit,
     prune=control_flow_ops.branch_prune(_keys), vjp=_vjp)

@@ -12,6 +12,7 @@ import pytest
 import runtime as tf
 from runtime.errors import InvalidArgumentError
 from runtime.executor import codegen
+from runtime.executor import generated
 from runtime.executor import interpret
 from tests.runtime.op_cases import CASES
 from tests.runtime.op_cases import ERROR_CASES
@@ -137,7 +138,7 @@ def test_registered_source_lines_read_like_the_list_linecache_would_hold():
     assert linecache.getline(filename, len(expected) + 1) == ""
     assert inspect.getsource(fn) == source
     assert entry[0] == len(source)
-    assert len(codegen.SourceLines("")) == 0 and list(codegen.SourceLines("a\nb")) == ["a\n", "b"]
+    assert len(generated.SourceLines("")) == 0 and list(generated.SourceLines("a\nb")) == ["a\n", "b"]
 
 
 def test_registered_source_leaves_linecache_with_its_function_only():
@@ -158,18 +159,18 @@ def test_registered_source_leaves_linecache_with_its_function_only():
 
 
 def test_line_labels_give_back_each_mapped_node_name_and_short_form():
-    labels = {3: codegen._NodeLabel("add", "add = add(x, y)"),
-              4: codegen._NodeLabel("n\tl\n", "odd\tname\n = print(é)"),
-              9: codegen._NodeLabel("", ""),
-              12: codegen._NodeLabel("print_1", "print(x)")}
-    packed = codegen._LineLabels(labels)
+    labels = {3: generated.NodeLabel("add", "add = add(x, y)"),
+              4: generated.NodeLabel("n\tl\n", "odd\tname\n = print(é)"),
+              9: generated.NodeLabel("", ""),
+              12: generated.NodeLabel("print_1", "print(x)")}
+    packed = generated.LineLabels(labels)
     for line in range(0, 14):
         got = packed.get(line)
         if line in labels:
             assert (got.name, got.short()) == (labels[line].name, labels[line].short())
         else:
             assert got is None
-    assert codegen._LineLabels({}).get(1) is None
+    assert generated.LineLabels({}).get(1) is None
 
 
 def test_error_inside_loop_body_names_inner_node():

@@ -26,14 +26,11 @@ class _Comprehension(object):
 
 
 def _callee_name(call):
-    """The name `call` calls, `f` in `f(x)` and in `ag__.converted_call(f, ...)`, or None."""
-    func = call.func
+    """The name `call` calls, `f` in `f(x)` and in a wrapped call of `f` (one a converter
+    marked with anno.Basic.CALLEE), or None."""
+    func = anno.getanno(call, anno.Basic.CALLEE, call.func)
     if isinstance(func, gast.Name):
         return func.id
-    if (isinstance(func, gast.Attribute) and func.attr == 'converted_call'
-            and isinstance(func.value, gast.Name) and func.value.id == 'ag__'
-            and call.args and isinstance(call.args[0], gast.Name)):
-        return call.args[0].id
     return None
 
 

@@ -79,3 +79,14 @@ def test_names_and_sites():
     assert inspect_utils.getdefinition_site(f) == '%s:%d' % (__file__,
                                                               f.__code__.co_firstlineno)
     assert inspect_utils.is_builtin_name('len') and not inspect_utils.is_builtin_name('nope')
+
+
+def test_first_user_frame_with_source_skips_code_without_a_file():
+    namespace = {}
+    exec(compile("def g(h):\n    return h()\n", "<generated>", "exec"), namespace)  # noqa: S102
+    generated = namespace["g"](lambda: sys._getframe(1))
+    assert generated.f_code.co_filename == "<generated>"
+    assert inspect_utils.first_user_frame(generated) == (generated, 0)
+    frame, hops = inspect_utils.first_user_frame(generated, with_source=True)
+    assert frame.f_code.co_name == "test_first_user_frame_with_source_skips_code_without_a_file"
+    assert hops == 1

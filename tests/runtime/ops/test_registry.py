@@ -55,14 +55,14 @@ def test_a_structured_op_missing_from_a_table_fails_the_check(monkeypatch):
 
 def test_structured_registration_rejects_a_rule_that_is_not_callable():
     with pytest.raises(TypeError, match="The emit rule of op 'my_op' must be callable"):
-        registry.register_structured("my_op", tf_name="MyOp", stateless_tf_name="MyOp",
+        registry.register_structured("my_op", tf_name="MyOp",
                                      interpret=print, emit=None, prune=print)
     assert "my_op" not in registry.OPS
 
 
 def test_structured_registration_rejects_duplicates():
     with pytest.raises(ValueError, match="already registered"):
-        registry.register_structured("cond", tf_name="If", stateless_tf_name="StatelessIf",
+        registry.register_structured("cond", tf_name="If",
                                      interpret=None, emit=None, prune=None)
 
 

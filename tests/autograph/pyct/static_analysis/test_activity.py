@@ -246,3 +246,45 @@ def test_scope_copy_and_merge():
     child.finalize()
     assert _names(parent.read) == ['a', 'b']
     assert repr(child) == "Scope{r=('a', 'b'), w=()}"
+
+
+_NONLOCAL_CALL = '''
+    def f(c):
+        def g():
+            nonlocal c
+            c = 1
+        if p:
+            CALL
+        return c
+'''
+
+
+def _if_body_scope(call):
+    tree = gast.parse(textwrap.dedent(_NONLOCAL_CALL.replace('CALL', call)))
+    fn = tree.body[0]
+    wrapped = fn.body[1].body[0].value
+    return tree, fn, wrapped
+
+
+def _analyze_tree(tree):
+    qual_names.resolve(tree)
+    activity.resolve(tree, None)
+
+
+def test_a_call_of_a_local_function_assigns_its_nonlocals():
+    tree, fn, _ = _if_body_scope('g()')
+    _analyze_tree(tree)
+    _assert_scope(anno.getanno(fn.body[1], NodeAnno.BODY_SCOPE), read=['c', 'g'],
+                  modified=['c'])
+
+
+def test_a_wrapped_call_counts_when_its_converter_marked_it():
+    # The analysis recognises a wrapped call by the mark the converter that made it left
+    # (anno.Basic.CALLEE), not by the names in it.
+    tree, fn, wrapped = _if_body_scope('wrap(g, (), None, scope)')
+    anno.setanno(wrapped, anno.Basic.CALLEE, wrapped.args[0])
+    _analyze_tree(tree)
+    assert 'c' in _names(anno.getanno(fn.body[1], NodeAnno.BODY_SCOPE).modified)
+    tree, fn, _ = _if_body_scope('ag__.converted_call(g, (), None, scope)')  # no mark
+    _analyze_tree(tree)
+    assert 'c' not in _names(anno.getanno(fn.body[1], NodeAnno.BODY_SCOPE).modified)
