@@ -35,9 +35,9 @@ class RecordingBackend(ag.Backend):
     def is_staged(self, value):
         return isinstance(value, Sym)
 
-    def cond(self, pred, true_fn, false_fn):
+    def cond(self, pred, true_fn, false_fn, operands=()):
         self.log.append('cond on %r' % pred)
-        outs = zip(true_fn(), false_fn())
+        outs = zip(true_fn(*operands), false_fn(*operands))
         return tuple(Sym('(%r if %r else %r)' % (t, pred, f)) for t, f in outs)
 
     def while_loop(self, cond_fn, body_fn, loop_vars):

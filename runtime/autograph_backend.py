@@ -21,13 +21,14 @@ from runtime.control_flow import while_loop as _while_loop
 from runtime.graph import Graph
 from runtime.ops import array_ops
 from runtime.ops import common
+from runtime.ops import creation_ops
 from runtime.ops import io_ops
 from runtime.ops import math_ops
 from runtime.ops import reduction_ops
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_conversion import constant_value
 from runtime.tensor_array import TensorArray
 from runtime.variables import Variable
@@ -65,18 +66,21 @@ class RuntimeBackend(Backend):
             return value.handle is not None
         return False
 
-    def cond(self, pred, true_fn, false_fn):
-        """Stages `if`: runtime.cond over zero-argument branches returning tuples.
+    def cond(self, pred, true_fn, false_fn, operands=()):
+        """Stages `if`: runtime.cond over branches that capture their operands.
 
         Args:
             pred: A scalar bool tensor (or Variable).
-            true_fn: Callable returning a tuple.
-            false_fn: Callable returning a tuple.
+            true_fn: Callable taking the operands, returning a tuple.
+            false_fn: Callable taking the operands, returning a tuple.
+            operands: A tuple of values (a runtime branch may read any tensor of an enclosing
+                graph, so they are passed as they are).
 
         Returns:
             The tuple of branch outputs.
         """
-        return tuple(_cond(_as_tensor(pred), true_fn, false_fn))
+        return tuple(_cond(_as_tensor(pred), lambda: true_fn(*operands),
+                           lambda: false_fn(*operands)))
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop: runtime.while_loop over a tuple of loop variables.
@@ -301,7 +305,7 @@ class RuntimeBackend(Backend):
         """
         if isinstance(value, (Tensor, Variable)):
             shape = [0 if d is None else d for d in value.shape]
-            return array_ops.zeros(shape, dtype=value.dtype)
+            return creation_ops.zeros(shape, dtype=value.dtype)
         if type(value) is TensorArray:
             array = TensorArray(value.dtype, size=0, dynamic_size=True,
                                 element_shape=value.element_shape)
@@ -510,7 +514,7 @@ def _all(value):
 
 _BUILTINS = {
     builtins.len: _len,
-    builtins.range: lambda *a, **k: array_ops.range(*a, **k),
+    builtins.range: lambda *a, **k: creation_ops.range(*a, **k),
     builtins.abs: math_ops.abs,
     builtins.int: lambda x: math_ops.cast(x, dtypes.int32),
     builtins.float: lambda x: math_ops.cast(x, dtypes.float32),

@@ -46,11 +46,9 @@ class Tensor:
     # Tensors hash by identity so they can key dicts; `==` is elementwise, as in TensorFlow.
     __hash__ = object.__hash__
 
-    # Arithmetic, comparison and bitwise operators are installed by _install_operators()
-    # at the end of this module, once the op library is importable.
-
-    def __getitem__(self, key):
-        return _array_ops.getitem(self, key)
+    # Arithmetic, comparison and bitwise operators and indexing are installed from the op
+    # layer above (runtime/ops/tensor_methods.py), as JAX's array_methods.py installs the
+    # array's: this module imports no op.
 
 
 class _TensorRef:
@@ -366,64 +364,3 @@ def is_tensor(value):
         A Python bool.
     """
     return isinstance(value, Tensor)
-
-
-def _install_operators():
-    """Binds Tensor's operators straight to the op functions (no per-call lookups)."""
-    m = _math_ops
-    binary = {"add": m.add, "sub": m.subtract, "mul": m.multiply, "truediv": m.divide,
-              "floordiv": m.floordiv, "mod": m.floormod, "pow": m.pow, "matmul": m.matmul,
-              "lshift": m.left_shift, "rshift": m.right_shift}
-    for name, fn in binary.items():
-        setattr(Tensor, f"__{name}__", _method(fn))
-        if name not in ("lshift", "rshift"):
-            setattr(Tensor, f"__r{name}__", _reflected(fn))
-    for name, which in (("and", "and"), ("or", "or"), ("xor", "xor")):
-        setattr(Tensor, f"__{name}__", _logical(which, False))
-        setattr(Tensor, f"__r{name}__", _logical(which, True))
-    for name, fn in (("lt", m.less), ("le", m.less_equal), ("gt", m.greater),
-                     ("ge", m.greater_equal)):
-        setattr(Tensor, f"__{name}__", _method(fn))
-    Tensor.__neg__ = m.negative
-    Tensor.__abs__ = m.abs
-    Tensor.__pos__ = lambda self: self
-    Tensor.__invert__ = lambda self: (m.logical_not(self) if self.dtype is dtypes.bool
-                                      else m.invert(self))
-    # `==` is elementwise as in TensorFlow, except against None.
-    Tensor.__eq__ = lambda self, other: False if other is None else m.equal(self, other)
-    Tensor.__ne__ = lambda self, other: True if other is None else m.not_equal(self, other)
-    Tensor.__hash__ = object.__hash__
-
-
-def _method(fn):
-    def method(self, other):
-        return fn(self, other)
-    method.__name__ = fn.__name__
-    return method
-
-
-def _reflected(fn):
-    def method(self, other):
-        return fn(other, self)
-    method.__name__ = "r" + fn.__name__
-    return method
-
-
-def _logical(which, reflected):
-    def method(self, other):
-        if reflected:
-            return _math_ops.logical_and_or_bitwise(other, self, which)
-        return _math_ops.logical_and_or_bitwise(self, other, which)
-    method.__name__ = which
-    return method
-
-
-# Late: these modules import this one.
-from runtime.tensor_conversion import constant  # noqa: E402,F401 - re-exported
-from runtime.tensor_conversion import constant_value  # noqa: E402,F401 - re-exported
-from runtime.tensor_conversion import convert_to_tensor  # noqa: E402,F401 - re-exported
-from runtime.tensor_conversion import to_string_array  # noqa: E402,F401 - re-exported
-from runtime.ops import array_ops as _array_ops  # noqa: E402
-from runtime.ops import math_ops as _math_ops  # noqa: E402
-
-_install_operators()

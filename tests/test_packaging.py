@@ -28,9 +28,12 @@ def test_license_is_an_spdx_expression_with_the_setuptools_that_reads_it():
 
 
 def test_test_extra_has_ipython_and_floors_that_need_python_3_10():
-    extra = re.search(r'^test = \[(.*)\]$', read('pyproject.toml'), re.M).group(1)
+    extra = re.search(r'^test = \[(.*?)\]$', read('pyproject.toml'), re.M | re.S).group(1)
     for requirement in ('"pytest>=9"', '"ipython>=8.19"'):
         assert requirement in extra
+    # torch exactly as tested (a range would take the newest release, a CUDA build on Linux),
+    # on CI's Python, where tests/torch runs
+    assert '"torch==2.13.0; python_version == \'3.11\'"' in extra
 
 
 def readme_block_after(marker):

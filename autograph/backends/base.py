@@ -17,6 +17,11 @@ loop-variable types. What reaches a backend:
 
 - `cond` and `while_loop` get flat tuples of leaves (possibly empty, possibly holding Python
   numbers and bools, which the backend converts the way it converts Python numbers).
+- `cond` gets its operands as `torch.cond(pred, true_fn, false_fn, operands)` does: the staged
+  values the branches start from (the state of an `if` statement), passed to each branch as
+  arguments. A library that traces each branch as a function of explicit inputs uses them; a
+  library that lets branches capture values (runtime, JAX) may simply call
+  `true_fn(*operands)`. Branches may still read other staged values from enclosing scopes.
 - Every staged loop goes through `staged_loop` with its `LoopOptions` (the user's names of
   the loop variables, the `maximum_iterations` of `set_loop_options`); by default it is a
   `counted_loop` or a `while_loop`.
@@ -102,14 +107,17 @@ class Backend:
         """
         raise NotImplementedError('{} must implement is_staged'.format(type(self).__name__))
 
-    def cond(self, pred, true_fn, false_fn):
-        """Stages `if pred: ... else: ...`.
+    def cond(self, pred, true_fn, false_fn, operands=()):
+        """Stages `if pred: ... else: ...`, as `torch.cond(pred, true_fn, false_fn, operands)`.
 
         Args:
             pred: a staged scalar boolean (the value `is_staged` claimed), or occasionally a
                 Python bool mixed with staged branches.
-            true_fn: callable of no arguments returning a flat tuple of leaves.
+            true_fn: callable taking the operands (`true_fn(*operands)`), returning a flat
+                tuple of leaves.
             false_fn: the same for the else branch; same length and (compatible) types.
+            operands: a flat tuple of staged values (possibly empty) that the branches start
+                from; each branch computes from its arguments in their place.
 
         Returns:
             A tuple of the same length: the chosen branch's outputs, staged.
@@ -177,8 +185,8 @@ class Backend:
             return self.while_loop(cond_fn, body_fn, loop_vars)
 
         def bounded_cond(count, *loop_vars):
-            return self.cond(count < bound, lambda: (cond_fn(*loop_vars),),
-                             lambda: (False,))[0]
+            return self.cond(count < bound, lambda *state: (cond_fn(*state),),
+                             lambda *state: (False,), loop_vars)[0]
 
         def bounded_body(count, *loop_vars):
             return (count + 1,) + tuple(body_fn(*loop_vars))
@@ -202,7 +210,7 @@ class Backend:
     def select(self, pred, true_value, false_value):
         """`true_value if pred else false_value` of two values already computed (autograph
         uses it where nothing remains to run lazily, e.g. `index < length and go_on` in the
-        test of a `for` loop with `break`). The default is `cond(pred, ...)`.
+        test of a `for` loop with `break`). The default is `cond(pred, ...)` with no operands.
 
         Args:
             pred: a staged boolean.
@@ -212,7 +220,7 @@ class Backend:
         Returns:
             The selected value.
         """
-        return self.cond(pred, lambda: (true_value,), lambda: (false_value,))[0]
+        return self.cond(pred, lambda: (true_value,), lambda: (false_value,), ())[0]
 
     def logical_not(self, value):
         """Stages `not value`. The default is `cond(value, False, True)`.
@@ -223,7 +231,7 @@ class Backend:
         Returns:
             A staged boolean.
         """
-        return self.cond(value, lambda: (False,), lambda: (True,))[0]
+        return self.cond(value, lambda: (False,), lambda: (True,), ())[0]
 
     def assert_(self, cond, message_fn):
         """Stages `assert cond, message`.

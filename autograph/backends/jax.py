@@ -126,17 +126,21 @@ class JaxBackend(Backend):
             return value.to_concrete_value() is None
         return isinstance(value, (StagedRange, StagedList))
 
-    def cond(self, pred, true_fn, false_fn):
+    def cond(self, pred, true_fn, false_fn, operands=()):
         """Stages `if` as lax.cond; outputs that differ only by weak types are promoted.
 
         Args:
             pred: a traced scalar (Python truthiness) or a Python bool.
-            true_fn: callable returning a tuple.
-            false_fn: callable returning a tuple.
+            true_fn: callable taking the operands, returning a tuple.
+            false_fn: callable taking the operands, returning a tuple.
+            operands: a tuple of values; the branches capture them (lax.cond lets a branch
+                read any tracer of the enclosing trace).
 
         Returns:
             The tuple of outputs.
         """
+        true_fn = functools.partial(true_fn, *operands)
+        false_fn = functools.partial(false_fn, *operands)
         if not self.is_staged(pred):
             return tuple(true_fn() if pred else false_fn())
         pred = predicate(pred, 'if')
@@ -238,9 +242,9 @@ class JaxBackend(Backend):
         def step(carry):  # carry: (done, *loop variables)
             done, state = carry[0], carry[1:]
             go = predicate(self.cond(done, lambda: (False,),
-                                     lambda: (predicate(cond_fn(*state), 'while'),))[0],
+                                     lambda: (predicate(cond_fn(*state), 'while'),), ())[0],
                            'while')
-            state = self.cond(go, lambda: tuple(body_fn(*state)), lambda: state)
+            state = self.cond(go, lambda: tuple(body_fn(*state)), lambda: state, ())
             return (jax_modules().numpy.logical_not(go),) + tuple(state)
 
         def steps(carry, count):
@@ -250,7 +254,7 @@ class JaxBackend(Backend):
 
         def skippable(carry, count):
             # the steps are skipped at once when the loop is done
-            return self.cond(carry[0], lambda: carry, lambda: steps(carry, count))
+            return self.cond(carry[0], lambda: carry, lambda: steps(carry, count), ())
 
         if bound <= 0:
             return tuple(loop_vars)

@@ -3,6 +3,7 @@
 import contextlib
 import importlib
 import importlib.machinery
+import importlib.util
 import os
 import sys
 import threading
@@ -22,10 +23,13 @@ _discovery_lock = threading.Lock()
 # Backends shipped with autograph, by the top-level module of the values they stage: imported
 # (and so registered) when such a value first reaches `backend_for`. Installed, they are also
 # entry points; this serves a checkout that is not installed. Emptied as they load.
-_BUILTIN_LAZY = {'jax': 'autograph.backends.jax'}
+_BUILTIN_LAZY = {'jax': 'autograph.backends.jax', 'torch': 'autograph.backends.torch'}
 # The modules that each shipped backend owns (its `owned_modules`), by its module: known
 # without importing it (see _Deferred).
-SHIPPED_OWNED_MODULES = {'autograph.backends.jax': ('jax', 'jaxlib', 'flax', 'optax', 'equinox')}
+SHIPPED_OWNED_MODULES = {
+    'autograph.backends.jax': ('jax', 'jaxlib', 'flax', 'optax', 'equinox'),
+    'autograph.backends.torch': ('torch', 'torchvision', 'torchaudio', 'functorch', 'triton'),
+}
 # The _Deferred placeholders in _BACKENDS (emptied as their backends load).
 _DEFERRED = []
 # Functions called after the set of backends changes (e.g. autograph's module-decision cache).
@@ -173,9 +177,15 @@ def _deferred_place(module):
 
 
 def _load_deferred(all_of_them=False):
-    """Imports the deferred backends whose library is imported (or all of them)."""
+    """Imports the deferred backends whose library is imported (or all of them whose library
+    is installed; a backend whose library is not installed has nothing to stage and goes)."""
     for deferred in list(_DEFERRED):
-        if all_of_them or deferred.library in sys.modules:
+        if (all_of_them and deferred.library not in sys.modules
+                and importlib.util.find_spec(deferred.library) is None):
+            _DEFERRED.remove(deferred)
+            _BACKENDS.remove(deferred)
+            _changed()
+        elif all_of_them or deferred.library in sys.modules:
             try:
                 importlib.import_module(deferred.module)  # registers it (register_backend)
             except Exception as e:  # pylint: disable=broad-except  # as _load_entry_points

@@ -31,7 +31,7 @@ def if_exp(cond, if_true, if_false, expr_repr):
     values = {}  # branch name -> value, filled as the backend stages each branch
 
     def make_branch(fn, name, other):
-        def branch():
+        def branch():  # an expression assigns no state: the cond has no operands
             value = (fn(),)
             check_branch_values(names, value, name)
             if other in values:
@@ -43,6 +43,6 @@ def if_exp(cond, if_true, if_false, expr_repr):
         return branch
 
     flat = backend.cond(cond, make_branch(if_true, 'if', 'else'),
-                        make_branch(if_false, 'else', 'if'))
+                        make_branch(if_false, 'else', 'if'), ())
     first = values['if'] if 'if' in values else values['else']
     return nest.pack(nest.structure(first), flat)[0]

@@ -127,7 +127,9 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
     raw = {}  # branch name -> its outputs before aligning
     outputs = {}  # branch name -> the aligned outputs it gave the backend
 
-    def peek(other):
+    operands, with_operands = _operands(backend, init_vars)
+
+    def peek(other, state):
         """The other branch's outputs, staged now in a discarded scratch (None without one;
         _ALWAYS_RAISES when the other branch reads a variable no path assigns: see `run`)."""
         try:
@@ -136,7 +138,7 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
             return None
         try:
             with scratch:
-                set_state(init_vars)
+                set_state(state)
                 fns[other]()
                 return tuple(get_state())[:nouts]
         except UnboundLocalError as error:
@@ -144,9 +146,9 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
                 raise
             return _ALWAYS_RAISES
         finally:
-            set_state(init_vars)
+            set_state(state)
 
-    def run(name, other):
+    def run(name, other, state):
         """Stages one branch and returns its raw outputs.
 
         A branch that reads a variable no path has assigned (`ld` of `Undefined`) always
@@ -155,16 +157,16 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
         is taken, and gives placeholder outputs of the other branch's types. When the other
         branch raises too, or the backend cannot check at run time, the error propagates.
         """
-        set_state(init_vars)
+        set_state(state)
         try:
             fns[name]()
         except UnboundLocalError as error:
             if not variables.is_undefined_read(error):
                 raise
-            set_state(init_vars)
+            set_state(state)
             other_raw = known.get(other, raw.get(other))
             if other_raw is None:
-                other_raw = peek(other)
+                other_raw = peek(other, state)
             if other_raw is _ALWAYS_RAISES:
                 # Both branches raise: the statement raises wherever it runs, after the side
                 # effects each branch staged. The outputs are placeholders (their values
@@ -182,11 +184,12 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
         return tuple(get_state())[:nouts]
 
     def make_branch(name, other):
-        def branch():
-            outs = raw[name] = run(name, other)
+        def branch(*values):
+            state = with_operands(values)
+            outs = raw[name] = run(name, other, state)
             other_raw = known.get(other, raw.get(other))
             if other_raw is None and any(isinstance(v, _UNDEFINED) for v in outs):
-                other_raw = peek(other)
+                other_raw = peek(other, state)
                 if other_raw is _ALWAYS_RAISES:
                     other_raw = None  # nothing to align with
             outs = _align_outputs(backend, out_names, outs, other_raw)
@@ -209,7 +212,7 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
             return tuple(nest.flatten([outs[k] for k in carried]))
         return branch
 
-    flat = backend.cond(cond, make_branch('if', 'else'), make_branch('else', 'if'))
+    flat = backend.cond(cond, make_branch('if', 'else'), make_branch('else', 'if'), operands)
     first = outputs['if'] if 'if' in outputs else outputs['else']
     carried = _carried(first)
     backend.name_outputs(flat, staged_loops.flat_names_of(
@@ -218,6 +221,26 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
     for k, value in zip(carried, nest.pack(nest.structure([first[k] for k in carried]), flat)):
         final[k] = value
     set_state(tuple(final) + init_vars[nouts:])
+
+
+def _operands(backend, init_vars):
+    """The operands of a staged `if`: the values of its state that the backend stages.
+
+    Returns:
+        (operands, with_operands): the tuple of staged state values (those at the top level of
+        the state; nested ones stay as they are), and a function from a tuple of the same
+        length to the state with those values in their places (what a branch starts from).
+    """
+    positions = [k for k, v in enumerate(init_vars)
+                 if type(v) not in PYTHON_TYPES and backend.is_staged(v)]
+
+    def with_operands(values):
+        state = list(init_vars)
+        for k, value in zip(positions, values):
+            state[k] = value
+        return tuple(state)
+
+    return tuple(init_vars[k] for k in positions), with_operands
 
 
 def _outputs_of_a_failing_branch(backend, other, initial):

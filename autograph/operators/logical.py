@@ -13,7 +13,7 @@ def and_(a, b):
 
     Returns:
         For a Python left operand, exactly what `a and b` returns (one of the operands). For a
-        staged one, the backend's `cond(a, b, lambda: a)` result.
+        staged one, the backend's `cond(a, b, lambda a: a, (a,))` result.
     """
     a_val = a()
     if type(a_val) in PYTHON_TYPES:
@@ -21,7 +21,7 @@ def and_(a, b):
     backend = backend_for(a_val)
     if backend is None:
         return a_val and b()
-    return backend.cond(a_val, lambda: (b(),), lambda: (a_val,))[0]
+    return backend.cond(a_val, lambda a: (b(),), lambda a: (a,), (a_val,))[0]
 
 
 def evaluated(value):
@@ -49,7 +49,7 @@ def or_(a, b):
 
     Returns:
         For a Python left operand, exactly what `a or b` returns (one of the operands). For a
-        staged one, the backend's `cond(a, lambda: a, b)` result.
+        staged one, the backend's `cond(a, lambda a: a, b, (a,))` result.
     """
     a_val = a()
     if type(a_val) in PYTHON_TYPES:
@@ -57,7 +57,7 @@ def or_(a, b):
     backend = backend_for(a_val)
     if backend is None:
         return a_val or b()
-    return backend.cond(a_val, lambda: (a_val,), lambda: (b(),))[0]
+    return backend.cond(a_val, lambda a: (a,), lambda a: (b(),), (a_val,))[0]
 
 
 def not_(a):

@@ -184,5 +184,5 @@ class ConvAnno(anno.NoValue):
             'converted again).')
 
 
-# Enum members are slow to look up by attribute (100 ns); Base.visit reads this one per node.
+# Enum members are slow to look up by attribute; Base.visit reads this one per node.
 _SKIP = ConvAnno.SKIP

@@ -41,14 +41,14 @@ shows the type too: only an entry sets it, on an EagerTensor whose type it has t
 slot is None until then). For an argument that is no EagerTensor, reading `_sig` raises
 (caught) or gives that object's own attribute, which is not the mark (a private object of
 this module, that only a copy of a tensor's private slot would hold): the checking path then
-runs, and its type tests send the call to the general path. (One attribute read costs 20-60
-ns less than two `type()` calls on a steady call; a fresh tensor pays about 20 ns more.)
+runs, and its type tests send the call to the general path. (One attribute read costs less
+than two `type()` calls on a steady call; a fresh tensor pays a little more.)
 
 The owner makes the entry its `__call__` (see `Function` and `ConcreteFunction`). Any other
 call goes to the owner's general path, which gives the same result or error: dtypes are
 compared by identity (numpy's canonical dtype objects), so an equal but distinct dtype object
 takes the general path too. The result is made without calling EagerTensor's Python
-`__init__` (50 ns less per call). The source depends only on the arity, each argument's kind
+`__init__` (one Python call less). The source depends only on the arity, each argument's kind
 and shape pattern, the keywords and the kind of owner and output, so it is compiled once per
 process; each entry is a closure over its own constants.
 """

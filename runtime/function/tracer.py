@@ -14,7 +14,7 @@ from runtime.graph import Graph
 from runtime.ops.array_ops import identity
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.variables import Variable
 from runtime.variables import observe_creation
 
@@ -112,8 +112,8 @@ class Tracer:
                 raise TypeError(
                     f"To be compatible with tf.function, Python functions must return zero or "
                     f"more Tensors or None values; `{self._name}` returned a "
-                    f"value of type {type(value).__name__} ({value!r}), which is not convertible to a "
-                    f"tensor: {e}") from None
+                    f"value of type {type(value).__name__} ({value!r}), which is not "
+                    f"convertible to a tensor: {e}") from None
         return identity(value, name="Identity")
 
     def _check_recursion(self, key, leaves):

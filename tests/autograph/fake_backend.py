@@ -195,6 +195,7 @@ class FakeBackend(backends.Backend):
 
     def __init__(self):
         self.calls = []
+        self.operands = []  # the operands of each cond, in order
         self.printed = []
         self.asserts = 0
         self._scratch_depth = 0  # > 0 while staging into a discarded scratch context
@@ -203,22 +204,23 @@ class FakeBackend(backends.Backend):
     def is_staged(self, value):
         return isinstance(value, (Sym, SymVec, SymRange, SymArray))
 
-    def cond(self, pred, true_fn, false_fn):
+    def cond(self, pred, true_fn, false_fn, operands=()):
         self.calls.append('cond')
+        self.operands.append(tuple(operands))
         pred = convert(pred, 'bool')
         true_out = tuple(convert(v) if not self.is_staged(v) else v
-                         for v in self._branch(true_fn, pred.value))
+                         for v in self._branch(true_fn, pred.value, operands))
         false_out = tuple(convert(v) if not self.is_staged(v) else v
-                          for v in self._branch(false_fn, not pred.value))
+                          for v in self._branch(false_fn, not pred.value, operands))
         if len(true_out) != len(false_out):
             raise ValueError('cond branches return {} and {} values'.format(
                 len(true_out), len(false_out)))
         return true_out if pred.value else false_out
 
-    def _branch(self, fn, taken):
+    def _branch(self, fn, taken, operands):
         self._untaken_depth += not taken
         try:
-            return fn()
+            return fn(*operands)
         finally:
             self._untaken_depth -= not taken
 

@@ -1,96 +1,126 @@
-"""Runs every corpus function four ways and checks that all four agree.
+"""Runs every corpus function every way and checks that all agree with plain Python.
 
 1. plain Python;
 2. converted by autograph, called with Python values;
-3. traced by runtime.function with tensor inputs, executed by the reference interpreter;
-4. the same, executed by the compiled executor.
+3. on every backend, through the one harness (tests/corpus/harness.py): traced by
+   runtime.function with tensor inputs and run by the reference interpreter, the same run by
+   the compiled executor, and converted and jax.jit-ted on JAX values (the PyTorch way is in
+   tests/torch/test_corpus_torch.py, beside the other tests that need torch).
 
 They must agree on the result, on what is printed to stdout, and on the exception type.
 """
 
-import contextlib
-import io
-import math
-
+import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import autograph as ag
 import runtime as tf
+from autograph.backends import jax as ag_jax
 from tests.corpus.functions import CORPUS
+from tests.corpus.harness import Way
+from tests.corpus.harness import assert_same
+from tests.corpus.harness import check
+from tests.corpus.harness import numpy_to_python
+from tests.corpus.harness import run_plain
 
 _IDS = [c.fn.__name__ for c in CORPUS]
 
 
-def _run(fn, args):
-    """Calls fn(*args); returns (result, exception type or None, stdout text)."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        try:
-            result, exc = fn(*args), None
-        except Exception as e:  # noqa: BLE001 - the type is what is compared
-            result, exc = None, type(e)
-    return result, exc, out.getvalue()
+class RuntimeWay(Way):
+    """runtime.function with tensor inputs, run by one of its executors."""
+
+    def __init__(self, executor):
+        self.name = 'runtime-' + executor
+        self.executor = executor
+
+    def to_staged(self, value):
+        return tf.constant(value)
+
+    def run(self, case, args):
+        return tf.function(case.fn, executor=self.executor)(*args)
+
+    def to_python(self, value):
+        if isinstance(value, tf.Tensor):
+            value = value.numpy()
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.to_python(v) for v in value)
+        if isinstance(value, dict):
+            return {k: self.to_python(v) for k, v in value.items()}
+        return numpy_to_python(value)
 
 
-def _to_tensor_args(args):
-    """Numeric arguments become eager tensors; everything else stays a Python value."""
-    return tuple(
-        tf.constant(a) if isinstance(a, (bool, int, float)) else a for a in args)
+class JaxWay(Way):
+    """Converted, then jax.jit-ted, on JAX values: numbers become jax arrays (traced by
+    jax.jit); other arguments stay Python values closed over by the jitted function."""
+
+    name = 'jax'
+    cannot_express = {
+        # It returns the dict's keys, strings: a jitted function can only return arrays.
+        'for_dict_items': (TypeError, 'jax.jit cannot return strings'),
+        # A list whose length depends on a traced condition: a JAX array has a fixed size, so
+        # the staged list needs a bound, which only a loop's maximum_iterations gives.
+        'list_appended_in_staged_branch': (ag.StagingError, 'a list grows under a traced if'),
+    }
+
+    def to_staged(self, value):
+        return jnp.asarray(value)
+
+    def run(self, case, args):
+        converted = ag.convert(case.fn)
+        traced = [isinstance(a, jax.Array) for a in args]
+
+        def call(*values):
+            it = iter(values)
+            return converted(*[next(it) if t else a for a, t in zip(args, traced)])
+
+        # ag_jax.jit re-raises failed staged checks as Python does
+        result = ag_jax.jit(call)(*[a for a, t in zip(args, traced) if t])
+        jax.effects_barrier()  # staged prints are done before stdout is read
+        return result
+
+    def to_python(self, value):
+        if isinstance(value, jax.Array):
+            value = np.asarray(value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.to_python(v) for v in value)
+        if isinstance(value, dict):
+            return {k: self.to_python(v) for k, v in value.items()}
+        return numpy_to_python(value)
 
 
-def _to_python(value):
-    """Turns (nested) tensors into Python values so results can be compared."""
-    if isinstance(value, tf.Tensor):
-        value = value.numpy()
-    if isinstance(value, np.ndarray):
-        value = value.item() if value.ndim == 0 else value.tolist()
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, bytes):
-        # tf.function returns Python strings as string tensors, which hold bytes (as in TF).
-        return value.decode()
-    if isinstance(value, (list, tuple)):
-        return type(value)(_to_python(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _to_python(v) for k, v in value.items()}
-    return value
-
-
-def _assert_same(expected, actual, how):
-    if isinstance(expected, float) or isinstance(actual, float):
-        assert math.isclose(expected, actual, rel_tol=1e-5, abs_tol=1e-6), (how, expected, actual)
-    elif isinstance(expected, (list, tuple)):
-        assert isinstance(actual, (list, tuple)) and len(actual) == len(expected), (
-            how, expected, actual)
-        for e, a in zip(expected, actual):
-            _assert_same(e, a, how)
-    else:
-        assert expected == actual, (how, expected, actual)
+WAYS = [RuntimeWay('interpreter'), RuntimeWay('compiled'), JaxWay()]
 
 
 @pytest.mark.parametrize("case", CORPUS, ids=_IDS)
 def test_converted_matches_plain(case):
     converted = ag.convert(case.fn)
     for args in case.inputs:
-        expected = _run(case.fn, args)
-        actual = _run(converted, args)
+        expected = run_plain(case.fn, args)
+        actual = run_plain(converted, args)
         assert actual[1] == expected[1], (args, "exception", expected[1], actual[1])
         assert actual[2] == expected[2], (args, "stdout")
-        _assert_same(expected[0], actual[0], ("converted", args))
+        assert_same(expected[0], actual[0], ("converted", args))
 
 
-@pytest.mark.parametrize("executor", ["interpreter", "compiled"])
+@pytest.mark.parametrize("way", WAYS, ids=[w.name for w in WAYS])
 @pytest.mark.parametrize("case", CORPUS, ids=_IDS)
-def test_traced_matches_plain(case, executor):
-    traced = tf.function(case.fn, executor=executor)
-    for args in case.inputs:
-        expected = _run(case.fn, args)
-        staged_args = _to_tensor_args(args) if case.stageable else args
-        result, exc, stdout = _run(traced, staged_args)
-        assert exc == expected[1], (args, "exception", expected[1], exc)
-        assert stdout == expected[2], (args, "stdout")
-        _assert_same(expected[0], _to_python(result), (executor, args))
+def test_staged_matches_plain(case, way):
+    check(way, case)
+
+
+def test_every_backend_has_a_way():
+    names = {b.name for b in ag.backends.registered_backends()}
+    assert {'runtime', 'jax'} <= names
+    # torch's way is tests/torch/test_corpus_torch.py (its tests import torch)
+    assert {w.name.partition('-')[0] for w in WAYS} | {'torch'} >= names - {'fake'}
+
+
+def test_cannot_express_lists_are_short_and_current():
+    for way in WAYS:
+        assert set(way.cannot_express) <= set(_IDS)
+        assert len(way.cannot_express) <= len(CORPUS) // 4
 
 
 def test_corpus_is_large_enough():

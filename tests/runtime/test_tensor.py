@@ -10,7 +10,7 @@ from runtime.graph import Graph
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import TensorShape
-from runtime.tensor import constant_value
+from runtime.tensor_conversion import constant_value
 
 
 def test_python_defaults_int32_float32_bool_string():

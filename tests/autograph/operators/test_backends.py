@@ -69,8 +69,8 @@ def test_register_rejects_objects_that_are_not_backends():
         def is_staged(self, value):
             return False
 
-        def cond(self, pred, true_fn, false_fn):
-            return true_fn()
+        def cond(self, pred, true_fn, false_fn, operands=()):
+            return true_fn(*operands)
 
         def while_loop(self, cond_fn, body_fn, loop_vars):
             return loop_vars
@@ -179,3 +179,23 @@ def test_staged_loop_gets_the_names_of_the_loop_variables():
         _count_while(Sym(3), {'maximum_iterations': 2})
     assert seen[-1].names == ('i', 'total') and seen[-1].maximum_iterations == 2
     assert seen[-1].trip_count is None
+
+
+def test_cond_gets_the_staged_state_as_operands(fake):
+    import autograph as ag
+
+    def f(x, y, n):
+        if x > 0:
+            y = y + x
+            n = n + 1
+        return y, n
+
+    x, y = Sym(1), Sym(2)
+    ag.convert(f)(x, y, 3)
+    # the staged values of the statement's state, in the order of its outputs; the Python
+    # int `n` is not an operand
+    assert fake.operands == [(y,)]
+    fake.operands.clear()
+    p = Sym(True)
+    ag.convert(lambda a, b: a and b)(p, y)
+    assert fake.operands == [(p,)]

@@ -1,0 +1,118 @@
+"""Branch and loop functions of converted code as closed functions of explicit tensor inputs.
+
+`torch.cond` and `torch.while_loop` trace each branch and loop function as a subgraph whose
+inputs are the operands. Called through dynamo, free tensors that a function reads from an
+enclosing scope are lifted into inputs by dynamo; converted code runs as plain Python under
+torch's tracers instead (torch.export's non-strict mode, AOTAutograd below
+`torch._dynamo.nonstrict_trace`), where nothing lifts them: a subgraph would read a tensor
+of another graph. `closed` does that lifting. It runs each function once with its inputs on
+a throwaway pass (no graph records it) under a `TorchFunctionMode` that notes every tensor an
+operation reads that is neither an input nor made inside the function: those are the free
+tensors (module parameters, values of the enclosing function). The functions are then traced
+with the free tensors as extra inputs, under a mode that maps each free tensor to its input.
+"""
+
+import torch
+from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+from torch.overrides import TorchFunctionMode
+from torch.utils import _pytree as pytree
+
+
+class _FreeTensors(TorchFunctionMode):
+    """Notes the tensors that operations read and that the traced function did not make."""
+
+    def __init__(self, inputs):
+        super().__init__()
+        self.made = {id(t) for t in inputs}  # ids of the inputs and of every tensor made since
+        self.keep = list(inputs)  # holds them, so that an id is never reused meanwhile
+        self.free = {}  # id -> free tensor, in the order first read
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        for leaf in pytree.tree_leaves((args, kwargs)):
+            if isinstance(leaf, torch.Tensor) and id(leaf) not in self.made:
+                self.free.setdefault(id(leaf), leaf)
+        out = func(*args, **kwargs)
+        for leaf in pytree.tree_leaves(out):
+            if isinstance(leaf, torch.Tensor):
+                self.made.add(id(leaf))
+                self.keep.append(leaf)
+        return out
+
+
+class _Substitute(TorchFunctionMode):
+    """Reads each free tensor's input in its place."""
+
+    def __init__(self, mapping):
+        super().__init__()
+        self.mapping = mapping  # id of a free tensor -> the subgraph input that stands for it
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if self.mapping:
+            swap = self.mapping.get
+            args, kwargs = pytree.tree_map_only(
+                torch.Tensor, lambda t: swap(id(t), t), (args, kwargs))
+        return func(*args, **kwargs)
+
+
+def free_tensors(fns, inputs, scratch):
+    """The tensors that `fns` read besides `inputs`, found on a pass that records nothing.
+
+    A tensor that a function returns without computing on it (`return w`) counts as read.
+
+    Args:
+        fns: functions taking the tensors of `inputs`, returning a tuple.
+        inputs: a tuple of tensors.
+        scratch: a function returning a context manager in which autograph's own staged side
+            effects are dropped (the backend's `scratch`).
+
+    Returns:
+        (free, outputs, mutated): a list of tensors, each once, in the order they were first
+        read; the outputs of each function on that pass (read only their types); and the set
+        of positions of the inputs that a function changes in place (`i += 1` on a tensor).
+    """
+    # Tensors made while one function runs are not free in the next (autograph reads the
+    # types of one branch's outputs while it stages the other).
+    finder = _FreeTensors(())
+    outputs, mutated = [], set()
+    for fn in fns:
+        with scratch(), disable_proxy_modes_tracing():
+            # new objects for the inputs: a function that reads an input's object from an
+            # enclosing scope (`y = w` before a loop over y that reads w) reads a free tensor
+            aliases = tuple(torch.ops.aten.alias(t) for t in inputs)
+            finder.made.update(id(t) for t in aliases)
+            finder.keep.extend(aliases)
+            versions = [t._version for t in aliases]
+            with finder:
+                outs = fn(*aliases)
+            mutated.update(k for k, (t, v) in enumerate(zip(aliases, versions))
+                           if t._version != v)
+        outputs.append(outs)
+        for leaf in pytree.tree_leaves(outs):
+            if isinstance(leaf, torch.Tensor) and id(leaf) not in finder.made:
+                finder.free.setdefault(id(leaf), leaf)
+    return list(finder.free.values()), outputs, mutated
+
+
+def closed(fn, count, free, mutated=()):
+    """`fn` of `count` inputs, as a function of those and then of a stand-in for each of `free`.
+
+    Args:
+        fn: a function of `count` arguments.
+        count: how many of the arguments are `fn`'s own.
+        free: the free tensors that `fn` reads, as `free_tensors` found them.
+        mutated: positions of the arguments that `fn` changes in place: it gets copies of
+            those (a subgraph of torch.cond or torch.while_loop must not change its inputs).
+
+    Returns:
+        A function of `count + len(free)` arguments; a free tensor that `fn` returns as it is
+        becomes its stand-in.
+    """
+    def wrapper(*args):
+        mapping = {id(t): a for t, a in zip(free, args[count:])}
+        own = [a.clone() if k in mutated else a for k, a in enumerate(args[:count])]
+        with _Substitute(mapping):
+            outs = fn(*own)
+        return pytree.tree_map_only(torch.Tensor, lambda t: mapping.get(id(t), t), outs)
+    return wrapper

@@ -1,0 +1,60 @@
+"""The PyTorch backend: plain Python on eager tensors, torch.cond / torch.while_loop when traced."""
+
+import torch
+
+import autograph as ag
+from autograph.backends import torch as ag_torch
+
+
+def branchy(x, w):
+    if x.sum() > 0:
+        y = x * 2 + w
+    else:
+        y = x - w
+    i = 0
+    while i < x.abs().sum():
+        y = y * 1.5 + w
+        i += 1
+    for r in x:
+        y = y + r
+    return y
+
+
+_INPUTS = [torch.tensor([1.0, -0.5, 0.25]), torch.tensor([-1.0, 0.5, -2.0]),
+           torch.tensor([0.0, 0.0, 0.0])]
+_W = torch.tensor([0.5, -1.0, 2.0])
+
+
+def _ops(graph_module):
+    return [n.target for n in graph_module.graph.nodes if n.op == 'call_function']
+
+
+def test_eager_tensors_run_plain_python():
+    converted = ag.convert(branchy)
+    for x in _INPUTS:
+        assert torch.equal(converted(x, _W), branchy(x, _W))
+
+
+def test_export_stages_if_while_and_for():
+    program = ag_torch.export(branchy, (_INPUTS[0], _W))
+    ops = _ops(program.graph_module)
+    assert ops.count(torch.ops.higher_order.cond) == 1
+    assert ops.count(torch.ops.higher_order.while_loop) == 2
+    for x in _INPUTS:  # each takes another path: if or else; 0, 2 or 4 iterations
+        assert torch.allclose(program.module()(x, _W), branchy(x, _W))
+
+
+def test_compile_fullgraph_has_one_graph_and_no_break():
+    compiled = ag_torch.compile(branchy, backend='aot_eager')
+    for x in _INPUTS:
+        assert torch.allclose(compiled(x, _W), branchy(x, _W))
+    explanation = torch._dynamo.explain(ag_torch.convert(branchy))(_INPUTS[0], _W)
+    assert (explanation.graph_count, explanation.graph_break_count) == (1, 0)
+
+
+def test_the_entry_point_names_this_backend():
+    from autograph.backends import registry
+
+    assert ag_torch.BACKEND in registry.registered_backends()
+    assert ag_torch.BACKEND.owned_modules == registry.SHIPPED_OWNED_MODULES[ag_torch.__name__]
+    assert 'torch' in ag_torch.BACKEND.owned_modules
