@@ -445,8 +445,7 @@ def to_code(fn, recursive=False):
             raise errors.ConversionError(
                 'to_code expected a Python function, found %r; pass a def or lambda' % (fn,))
         fn = call
-    node, _ = conversion.convert_tree(fn)
-    return parser.unparse(node)
+    return conversion.converted_source(fn)
 
 
 __all__ = ['convert', 'to_graph', 'converted_call', 'to_code', 'do_not_convert', 'set_verbosity',
