@@ -12,7 +12,7 @@ from runtime.ops import control_flow_ops  # noqa: F401 - registers the cond and 
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_array import TensorArray
 
 _MAX_RELAXATIONS = 8  # shape relaxation only loses information, so this bounds retracing

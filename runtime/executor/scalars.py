@@ -3,8 +3,8 @@ wrap back into range, the source-text helpers, and `ScalarCode`, the code genera
 that defers scalar expressions to their one read and emits Python-scalar arithmetic.
 
 Rank-0 int32/int64 values are Python ints and rank-0 bools Python bools: CPython's own
-arithmetic is several times faster than numpy scalars', and mixing the two kinds in one
-operation is ~50x slower than either. A Python int the code holds is always in its dtype's
+arithmetic is faster than numpy scalars', and mixing the two kinds in one operation is
+slower than either. A Python int the code holds is always in its dtype's
 range, except a deferred expression the generator has marked unwrapped (see codegen).
 
 Other rank-0 numbers are numpy scalars, with one exception: a float32 element a loop reads
@@ -333,8 +333,8 @@ class ScalarCode:
     def python_float_args(self, node, args):
         """The operands of `node`, a float comparison reading a Python float: its constants
         and loop-invariant operands as Python floats too (exact: a float32 converts to a
-        double exactly), so that Python compares two floats (~6 ns in an `if`; a Python
-        float and a numpy float32 take ~49 ns).
+        double exactly), so that Python compares two floats (a Python float and a numpy
+        float32 compare through numpy, which is slower).
 
         Returns:
             (args, whether every operand is a Python float: the result is a Python bool).
