@@ -118,14 +118,7 @@ class TorchBackend(Backend):
         self._scratch = _Scratch()
 
     def is_staged(self, value):
-        """True for tensors that torch is tracing (fake or functional) and staged ranges.
-
-        Args:
-            value: any object.
-
-        Returns:
-            A Python bool.
-        """
+        """True for tensors that torch is tracing (fake or functional) and staged ranges."""
         return torch_values.traced(value) or type(value) is StagedRange
 
 
