@@ -4,6 +4,7 @@ from autograph.errors import BranchVariableError
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
+from autograph.operators import loop_hints
 from autograph.operators import nest
 from autograph.operators import python_loops
 from autograph.operators import staged_loops
@@ -93,27 +94,28 @@ def _staged_if_stmt(backend, cond, branches, state, symbol_names, nouts):
         except staged_loops.NewStagedList as request:
             if request.frame is not frame:
                 raise
-            set_state(init_vars)
-            init_vars = _with_staged_list(backend, init_vars, symbol_names, request)
-            set_state(init_vars)
+            pending = request  # handled below, so that no error chains this signal
         finally:
             frames.pop()
+        set_state(init_vars)
+        init_vars = _with_staged_list(backend, init_vars, symbol_names, pending)
+        set_state(init_vars)
 
 
 def _with_staged_list(backend, init_vars, symbol_names, request):
     """`staged_loops.with_staged_list`, with a message about if statements when it fails."""
     try:
         return staged_loops.with_staged_list(backend, init_vars, symbol_names, request)
-    except StagingError as error:  # the backend's message is about loops
+    except StagingError:  # the backend's message is about loops: replaced, not chained
         name = describe_name(symbol_names[next(
             k for k, v in enumerate(init_vars) if v is request.target)])
-        raise StagingError(
-            '{} is a Python list appended to (or popped from) in a branch of a staged if '
-            'statement, so its length depends on the staged condition, and backend {!r} '
-            'cannot make it a staged list without a bound on its length. Compute the '
-            'value with a conditional expression and append it after the if statement '
-            '(`l.append(a if c else b)`), so that the length does not depend on the '
-            'condition.'.format(name, backend.name)) from error
+    raise StagingError(
+        '{} is a Python list appended to (or popped from) in a branch of a staged if '
+        'statement, so its length depends on the staged condition, and backend {!r} '
+        'cannot make it a staged list without a bound on its length. Compute the '
+        'value with a conditional expression and append it after the if statement '
+        '(`l.append(a if c else b)`), so that the length does not depend on the '
+        'condition.'.format(name, backend.name))
 
 
 class _StagedIf:
@@ -403,9 +405,10 @@ def check_same_types(names, if_values, else_values, type_of, compatible):
                 or nest.same_description(desc_b, desc_a, compatible)):
             raise BranchVariableError(
                 "{} has type {} in the if branch, but type {} in the else branch: a staged "
-                "if statement must give it the same dtype and structure in both branches. "
-                "Cast one of them or make both branches build the same structure.".format(
-                    describe_name(name), nest.render(desc_a), nest.render(desc_b)))
+                "if statement must give it the same dtype, shape and structure in both "
+                "branches. {}".format(
+                    describe_name(name), nest.render(desc_a), nest.render(desc_b),
+                    loop_hints.type_fix(desc_a, desc_b, 'in both branches')))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from autograph.backends.base import LoopOptions
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.operators import loop_checks
+from autograph.operators import loop_hints
 from autograph.operators import nest
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
@@ -154,13 +155,13 @@ class StagedLoop:
             except NewStagedList as request:
                 if request.frame is not self.frame:
                     raise
-                self.set_state(init_vars)
-                init_vars = with_staged_list(self.backend, init_vars, self.symbol_names,
-                                              request,
-                                              _maximum_iterations(self.opts, self.construct))
-                self.set_state(init_vars)
+                pending = request  # handled below, so that no error chains this signal
             finally:
                 frames.pop()
+            self.set_state(init_vars)
+            init_vars = with_staged_list(self.backend, init_vars, self.symbol_names, pending,
+                                          _maximum_iterations(self.opts, self.construct))
+            self.set_state(init_vars)
 
     def _stage_once(self):
         """Stages the loop once with the current state as the initial loop variables.
@@ -221,10 +222,10 @@ class StagedLoop:
                                          'the body of a staged ' + self.construct)
                 return tuple(loop_vars[:nhead]) + tuple(nest.flatten(entry))
             except (TypeError, ValueError) as error:
-                hinted = loop_checks.with_hint(error, names, carried_init, self.construct)
-                if hinted is error:
+                hinted = loop_hints.python_number_hint(names, carried_init, self.construct, error)
+                if hinted is None:
                     raise
-                raise hinted from error
+                raise hinted from None
             state = tuple(self.get_state())
             if captured is not None:
                 for k in skip:

@@ -59,6 +59,7 @@ import sys
 
 import numpy as np
 
+from autograph.impl import traceback_filter
 from runtime.function import tracing as function_tracing
 from runtime import nest
 from runtime.context import _open_scopes
@@ -333,15 +334,23 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     constants = "".join(f", type_{i}, traced_{i}" if kind == PYTHON else f", dtype_{i}, shape_{i}"
                         for i, (kind, _) in enumerate(patterns))
     sigs = "".join(f"    sig_{i} = sig(dtype_{i}, shape_{i})\n" for i in marked)
+    call = _filtered([f"if {' and '.join(head)}:"] + _indent(body) + [to_general])
     source = "\n".join(
         [f"def make(run, pack, owner, detector{constants}):",
-         sigs + f"    def call({params}*rest, **kwargs):",
-         f"        if {' and '.join(head)}:"]
-        + _indent(body, 3)
-        + [f"        {to_general}",
-           "    return call",
+         sigs + f"    def call({params}*rest, **kwargs):"]
+        + _indent(call, 2)
+        + ["    return call",
            ""])
     return _load_factory(source)
+
+
+def _filtered(lines):
+    """`lines` in a try that filters the traceback of what they raise, when filtering is on
+    (a try costs nothing on 3.11+ until it catches)."""
+    if not traceback_filter.ACTIVE:
+        return lines
+    return (["try:"] + _indent(lines) + ["except Exception as error:",
+                                         "    filter_exception(error)", "    raise"])
 
 
 def _load_factory(source):
@@ -351,7 +360,7 @@ def _load_factory(source):
                  "MISS": MISS, "sig": sig, "getrefcount": sys.getrefcount,
                  "PRIVATE": _PRIVATE,
                  "_open_scopes": _open_scopes, "general": general,
-                 "given": given}
+                 "given": given, "filter_exception": traceback_filter.filter_exception}
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own source
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return namespace["make"]

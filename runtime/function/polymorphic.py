@@ -7,6 +7,7 @@ import weakref
 
 import autograph
 from autograph.impl import collector
+from autograph.impl import traceback_filter
 from runtime import config as _config
 from runtime import context
 from runtime.context import _open_scopes
@@ -64,10 +65,11 @@ def function(func=None, *, input_signature=None, autograph=True, jit_compile=Non
             control flow with `autograph.convert` before tracing (default True).
         reduce_retracing: When a call's tensor shapes match no trace, trace once for
             generalised shapes (differing dimensions become None) instead of once per shape.
-        jit_compile, experimental_implements, experimental_autograph_options,
-        experimental_attributes, experimental_relax_shapes, experimental_compile,
-        experimental_follow_type_hints: TensorFlow's arguments, with TensorFlow's meaning
-            or refused with a reason (see runtime/function/options.py).
+        jit_compile: TensorFlow's other arguments (also `experimental_implements`,
+            `experimental_autograph_options`, `experimental_attributes`,
+            `experimental_relax_shapes`, `experimental_compile` and
+            `experimental_follow_type_hints`), with TensorFlow's meaning or refused with a
+            reason (see runtime/function/options.py).
         executor: How concrete functions run their graph: 'compiled' (default; Python code
             generated from the graph by `runtime.executor.compile`) or 'interpreter' (the
             reference node-by-node interpreter, `runtime.executor.interpret`). Both give the
@@ -201,11 +203,15 @@ class Function(tracer.Tracer):
         Raises:
             ValueError: if the arguments do not match the input_signature.
         """
-        with self._lock:
-            if self._input_signature is not None and not args and not kwargs:
-                return self._trace_signature()
-            concrete, _ = self._lookup(args, kwargs, feed=False)
-            return concrete
+        try:
+            with self._lock:
+                if self._input_signature is not None and not args and not kwargs:
+                    return self._trace_signature()
+                concrete, _ = self._lookup(args, kwargs, feed=False)
+                return concrete
+        except Exception as error:
+            traceback_filter.filter_exception(error)
+            raise
 
     def __get__(self, instance, owner=None):
         if instance is None or self._instance is not None:
@@ -257,7 +263,11 @@ class Function(tracer.Tracer):
             TypeError: if an argument is a symbolic tensor leaked from another trace.
             FunctionRecursionError: if the function calls itself with the same trace key.
         """
-        return self._call_general(args, kwargs)
+        try:  # (the generated entries filter the same way)
+            return self._call_general(args, kwargs)
+        except Exception as error:
+            traceback_filter.filter_exception(error)
+            raise
 
     def _call_general(self, args, kwargs):
         """Every call that the generated entry does not run."""

@@ -9,6 +9,7 @@ from autograph.pyct import inspect_utils
 from runtime import context
 from runtime import nest
 from runtime.function import keys
+from runtime.function import leaks
 from runtime.function.concrete import ConcreteFunction
 from runtime.graph import Graph
 from runtime.ops.array_ops import identity
@@ -95,6 +96,7 @@ class Tracer:
                 outputs = nest.map_structure(self._to_output, result)
         finally:
             self._active_keys.pop()
+        leaks.warn_leaked(self.python_function, args, kwargs)  # (a bound method's self too)
         structure = (keys.strip_objects(args, leaves), names, keys.strip_objects_kw(kwargs, leaves))
         concrete = ConcreteFunction(graph, self._arg_spec, leaves, structure, outputs,
                                     self._executor)

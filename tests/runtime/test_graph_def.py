@@ -17,6 +17,9 @@ from runtime.executor import compile as compile_graph
 from runtime.executor import interpret
 from tests.corpus.functions import CORPUS
 
+# Warnings these tests trigger on purpose: each corpus function is traced for each of its inputs, and retraces.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 
 def _traces():
     for case in CORPUS:

@@ -8,6 +8,9 @@ import autograph as ag
 import runtime as tf
 from tests.corpus import functions
 
+# Warnings these tests trigger on purpose: corpus functions are traced for each of their inputs, and retrace.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 
 @pytest.fixture(params=["compiled", "interpreter"])
 def executor(request):
@@ -261,8 +264,14 @@ def test_a_python_int_loop_variable_that_becomes_a_float_names_it_and_the_fix(ex
     message = str(info.value)
     assert message.startswith("Cannot convert 0.5 to a tensor of dtype int32: the other operand "
                               "is an int32 tensor")
-    assert "'s' (= 0), 'i' (= 0) entered the loop as Python ints" in message
-    assert "initialize it with a float before the loop: 0.0 instead of 0." in message
+    # Only `s`, which the failing line reads, is named: `i` stays an int.
+    assert ("\n's' entered the while loop as a Python int (s = 0), and "
+            "test_staging_coverage.py:%d (`s = s + 0.5`) gives it a value of another dtype. "
+            "A staged loop keeps the dtype a variable has when it enters the loop: initialize "
+            "it with the dtype the loop gives it, such as s = 0.0 before the loop for a "
+            "float." % (int_becomes_float.__code__.co_firstlineno + 4)) in message
+    assert "'i'" not in message and message.count("Cannot convert 0.5") == 1
+    assert info.value.__cause__ is None and info.value.__suppress_context__
 
 
 # --- an error that tracing raises after staged side effects -------------------------------------
