@@ -69,7 +69,7 @@ def test_license_file_is_apache_2_and_goes_into_the_distribution():
 def test_ci_builds_the_docs_strict_with_the_docs_extra():
     script = read('.ci/run')
     assert 'pip install -q -e ".[docs]"' in script and 'mkdocs build --strict' in script
-    extra = re.search(r'^docs = \[(.*)\]$', read('pyproject.toml'), re.M).group(1)
+    extra = re.search(r'^docs = \[(.*?)\]$', read('pyproject.toml'), re.M | re.S).group(1)
     assert '"mkdocs' in extra and '"mkdocstrings[python]' in extra
     assert re.search(r'^strict: true$', read('mkdocs.yml'), re.M)
 

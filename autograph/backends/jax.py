@@ -33,7 +33,6 @@ Python, as JAX itself does.
 """
 
 import builtins
-import collections
 import contextlib
 import functools
 import sys
@@ -42,6 +41,9 @@ import threading
 from autograph.backends import jax_cond
 from autograph.backends import jax_reverse
 from autograph.backends.base import Backend
+from autograph.backends.jax_checks import check as _check
+from autograph.backends.jax_checks import check_defined as _check_defined
+from autograph.backends.jax_checks import jit
 from autograph.backends.jax_scan import scan_loop
 from autograph.backends.jax_values import BUILTINS
 from autograph.backends.jax_values import JaxType
@@ -57,10 +59,6 @@ from autograph.backends.registry import register_backend
 from autograph.errors import StagingError
 
 __all__ = ['BACKEND', 'JaxBackend', 'JaxType', 'StagedList', 'StagedRange', 'jit', 'staged_range']
-
-# Errors of staged asserts and definedness checks that failed at run time, most recent last;
-# `jit` re-raises them (the callback may run on another thread, hence a deque, not a local).
-_FAILED_CHECKS = collections.deque(maxlen=64)
 
 
 class _Scratch(threading.local):
@@ -576,60 +574,6 @@ def _unwrap_user_errors(run):
         return run()
     except _UserError as e:
         raise e.error.with_traceback(e.error.__traceback__) from None
-
-
-def _check(ok, message, traced_message):
-    import numpy  # pylint: disable=import-outside-toplevel
-    if numpy.all(ok):
-        return
-    text = message if traced_message is None else str(traced_message)
-    error = AssertionError(*(() if text is None else (text,)))
-    _FAILED_CHECKS.append(error)
-    raise error
-
-
-def _check_defined(error, defined):
-    import numpy  # pylint: disable=import-outside-toplevel
-    if numpy.all(defined):
-        return
-    _FAILED_CHECKS.append(error)
-    raise error
-
-
-def jit(fn=None, **jit_kwargs):
-    """`jax.jit(autograph.convert(fn), **jit_kwargs)`, re-raising failed asserts as such.
-
-    Usable as `@jit`, `@jit(static_argnums=...)` or `jit(fn, ...)`; takes jax.jit's arguments.
-    A staged `assert` that fails raises AssertionError with the user's message, and a read
-    of a variable that no path that ran assigned raises UnboundLocalError (plain jax.jit
-    raises JaxRuntimeError carrying them).
-
-    Args:
-        fn: the function to convert and jit.
-        **jit_kwargs: passed to jax.jit.
-
-    Returns:
-        The jitted converted function.
-    """
-    if fn is None:
-        return functools.partial(jit, **jit_kwargs)
-    from autograph.impl import api  # pylint: disable=import-outside-toplevel
-    m = jax_modules()
-    jitted = m.jax.jit(api.convert(fn), **jit_kwargs)
-
-    @functools.wraps(fn)
-    def call(*args, **kwargs):
-        _FAILED_CHECKS.clear()
-        try:
-            return jitted(*args, **kwargs)
-        except m.jax.errors.JaxRuntimeError as e:
-            if not _FAILED_CHECKS:
-                raise
-            raise _FAILED_CHECKS.pop() from e
-
-    call.lower = jitted.lower
-    call.jitted = jitted
-    return call
 
 
 BACKEND = register_backend(JaxBackend())

@@ -6,10 +6,9 @@ import numbers
 import threading
 
 from autograph.backends.base import LoopOptions
-from autograph.errors import LoopVariableError
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
-from autograph.errors import UndefinedVariableError
+from autograph.operators import loop_checks
 from autograph.operators import loop_hints
 from autograph.operators import nest
 from autograph.operators import variables
@@ -18,7 +17,6 @@ from autograph.operators.backends import backend_for
 from autograph.operators.variables import MaybeUndefined
 from autograph.operators.variables import Symbol
 from autograph.operators.variables import Undefined
-from autograph.operators.variables import describe_name
 from autograph.operators.variables import UndefinedReturnValue
 
 
@@ -174,13 +172,13 @@ class StagedLoop:
         init_vars = tuple(self.get_state())
         undefined = [k for k, v in enumerate(init_vars) if isinstance(v, _UNDEFINED)]
         if not undefined:
-            _check_loop_init(self.symbol_names, init_vars, self.construct)
+            loop_checks.check_loop_init(self.symbol_names, init_vars, self.construct)
             self._run(init_vars)
             return
-        _check_loop_init(self.symbol_names, init_vars, self.construct, skip=undefined)
+        loop_checks.check_loop_init(self.symbol_names, init_vars, self.construct, skip=undefined)
         init_vars, held = self._placeholders(init_vars, undefined)
         self.set_state(init_vars)
-        _check_loop_init(self.symbol_names, init_vars, self.construct, skip=held)
+        loop_checks.check_loop_init(self.symbol_names, init_vars, self.construct, skip=held)
         self._run(init_vars, skip=held)
 
     def _run(self, init_vars, skip=(), captured=None):
@@ -233,9 +231,9 @@ class StagedLoop:
                 for k in skip:
                     if k not in captured and not isinstance(state[k], _UNDEFINED):
                         captured[k] = state[k]
-            exit_ = tuple(_still_maybe_undefined(e, x) for e, x in zip(
+            exit_ = tuple(loop_checks.still_maybe_undefined(e, x) for e, x in zip(
                 entry, (state[k] for k in carried)))
-            _check_loop_vars(names, entry, exit_, self.type_of, self.construct,
+            loop_checks.check_loop_vars(names, entry, exit_, self.type_of, self.construct,
                              self.backend.compatible_types)
             return tuple(new_head) + tuple(nest.flatten(exit_))
 
@@ -277,7 +275,7 @@ class StagedLoop:
         Returns:
             A tuple (new initial state, positions held out of the loop). Without the `scratch`
             and `zeros_like` hooks, the state is unchanged and nothing is held out (then
-            `_check_loop_init` reports the undefined entries).
+            `loop_checks.check_loop_init` reports the undefined entries).
         """
         try:
             scratch = self.backend.scratch()
@@ -334,56 +332,6 @@ def _maximum_iterations(opts, construct):
         'set_loop_options(maximum_iterations=...) of a staged {} must be an integer (a Python '
         'int or a staged integer scalar), found {} {!r}. Pass the number of iterations as an '
         'int.'.format(construct, type(bound).__name__, bound))
-
-
-def _still_maybe_undefined(entry, exit_):
-    """A variable that entered the iteration as MaybeUndefined and was assigned is defined."""
-    if type(entry) is MaybeUndefined and type(exit_) is not MaybeUndefined and not (
-            isinstance(exit_, _UNDEFINED)):
-        return MaybeUndefined(exit_, True, entry.symbol_name)
-    return exit_
-
-
-def _check_loop_init(symbol_names, init_vars, construct, skip=()):
-    for k, (name, value) in enumerate(zip(symbol_names, init_vars)):
-        if k in skip:
-            continue
-        words = describe_name(name)
-        if isinstance(value, Undefined):
-            raise UndefinedVariableError(
-                "{} must be defined before the loop: the {} is staged, so {} is a loop "
-                "variable and needs a value of a fixed type on entry. Initialize {} before "
-                "the loop.".format(words, construct, words, words))
-        if isinstance(value, UndefinedReturnValue):
-            raise UndefinedVariableError(
-                'the return value of a return statement inside a staged {} has no type: it '
-                'could not be found from the loop body (that needs a backend with `scratch` '
-                'and `zeros_like` hooks, and a return that gives a value). Assign the result '
-                'to a variable initialized before the loop and return it after the '
-                'loop.'.format(construct))
-        if value is None:
-            raise LoopVariableError(
-                "{} is None before the loop: the {} is staged, so {} is a loop variable and "
-                'needs a staged or numeric initial value. Initialize it with a value of the '
-                'type the loop gives it.'.format(words, construct, words))
-
-
-def _check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct, compatible):
-    for name, entry, exit_ in zip(symbol_names, entry_vars, exit_vars):
-        words = describe_name(name)
-        if isinstance(exit_, (Undefined, UndefinedReturnValue)) or exit_ is None:
-            raise LoopVariableError(
-                "{} has no value after one iteration of the staged {}: a loop variable must "
-                'keep a value of the same type in every iteration.'.format(words, construct))
-        desc_entry = nest.describe(entry, type_of)
-        desc_exit = nest.describe(exit_, type_of)
-        if not nest.same_description(desc_entry, desc_exit, compatible):
-            raise LoopVariableError(
-                "{} has type {} before the loop, but type {} after one iteration: a staged "
-                '{} must keep the dtype, shape and structure of its loop variables. {} Or '
-                'initialize it before the loop with the type the loop gives it.'.format(
-                    words, nest.render(desc_entry), nest.render(desc_exit), construct,
-                    loop_hints.type_fix(desc_entry, desc_exit, 'in every iteration')))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -19,11 +19,13 @@ import re
 import numpy as np
 
 from runtime.executor import python_rules
-from runtime.ops import math_ops
+from runtime.ops import math_ops  # noqa: F401 - registers truediv, read below
 from runtime.ops import registry
 from runtime.ops import slicing
 
 _SCALAR_KINDS = "biuf"
+# The op reading elements (its definition, found by name once, at import).
+_GETITEM = registry.get_op("getitem")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -78,7 +80,7 @@ def python_scalar(tensor):
 
 def _reads_one_element(node):
     """Whether `node` is a getitem of one element of an array at Python int indices."""
-    if registry.OPS[node.op].kernel is not slicing._getitem_kernel:
+    if registry.OPS[node.op] is not _GETITEM:
         return False
     x = node.inputs[0]
     spec = node.attrs["spec"]
@@ -92,7 +94,7 @@ def element_read(node):
     """Whether `node` is a getitem reading one element of an int32, int64 or bool array at
     Python int indices: a memoryview of the array gives it as the Python int or bool the
     generated code holds (~35 ns), where numpy makes a numpy scalar to convert (~120 ns)."""
-    return (registry.OPS[node.op].kernel is slicing._getitem_kernel
+    return (registry.OPS[node.op] is _GETITEM
             and python_scalar(node.outputs[0]) and _reads_one_element(node))
 
 
@@ -108,13 +110,13 @@ _FLOAT_COMPARISONS = (operator.lt, operator.le, operator.gt, operator.ge, operat
 # Kernels computing in float32 when one operand is a numpy float32 and the other a Python
 # float (NEP 50); two Python floats would compute in float64.
 _FLOAT_ARITHMETIC = (operator.add, operator.sub, operator.mul,
-                     getattr(math_ops, "_truediv_kernel", None))
+                     registry.get_op("truediv").kernel)
 
 
 def float_element_read(node):
     """Whether `node` reads one element of a float32 array at Python int indices (a memoryview
     gives it as a Python float, ~35 ns, where numpy makes a float32 scalar, ~65 ns)."""
-    if registry.OPS[node.op].kernel is not slicing._getitem_kernel:
+    if registry.OPS[node.op] is not _GETITEM:
         return False
     out = node.outputs[0]
     return (out.shape == () and out.dtype.np_dtype in PYTHON_FLOAT_ELEMENTS

@@ -334,10 +334,7 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     constants = "".join(f", type_{i}, traced_{i}" if kind == PYTHON else f", dtype_{i}, shape_{i}"
                         for i, (kind, _) in enumerate(patterns))
     sigs = "".join(f"    sig_{i} = sig(dtype_{i}, shape_{i})\n" for i in marked)
-    call = [f"if {' and '.join(head)}:"] + _indent(body) + [to_general]
-    if traceback_filter.ACTIVE:  # (a try costs nothing on 3.11+ until it catches)
-        call = (["try:"] + _indent(call) + ["except Exception as error:",
-                                           "    filter_exception(error)", "    raise"])
+    call = _filtered([f"if {' and '.join(head)}:"] + _indent(body) + [to_general])
     source = "\n".join(
         [f"def make(run, pack, owner, detector{constants}):",
          sigs + f"    def call({params}*rest, **kwargs):"]
@@ -345,6 +342,15 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
         + ["    return call",
            ""])
     return _load_factory(source)
+
+
+def _filtered(lines):
+    """`lines` in a try that filters the traceback of what they raise, when filtering is on
+    (a try costs nothing on 3.11+ until it catches)."""
+    if not traceback_filter.ACTIVE:
+        return lines
+    return (["try:"] + _indent(lines) + ["except Exception as error:",
+                                         "    filter_exception(error)", "    raise"])
 
 
 def _load_factory(source):
