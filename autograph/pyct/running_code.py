@@ -10,6 +10,7 @@ running code.
 import __future__
 import ast
 import dis
+import keyword
 import types
 
 from autograph import errors
@@ -112,7 +113,9 @@ def _imported_names(f):
         names.update(c.co_names)
         stack.extend(k for k in c.co_consts if hasattr(k, 'co_code'))
     namespace = getattr(f, '__globals__', None) or {}
-    return sorted(n for n in names if type(namespace.get(n)) is types.ModuleType)
+    # (only identifiers: an import hook's own names, such as pytest's `@py_builtins`, are not)
+    return sorted(n for n in names if type(namespace.get(n)) is types.ModuleType
+                  and n.isidentifier() and not keyword.iskeyword(n))
 
 
 def _wrapped(node, f, scopes):
