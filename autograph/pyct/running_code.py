@@ -10,6 +10,8 @@ running code.
 import __future__
 import ast
 import dis
+import keyword
+import types
 
 from autograph import errors
 
@@ -103,8 +105,28 @@ def _scopes(qualname, class_only):
     return scopes
 
 
-def _wrapped(node, code, scopes):
-    """A module holding `node` inside `scopes`, its free variables assigned around it."""
+def _imported_names(f):
+    """The global names `f`'s code reads whose values are modules (see _wrapped)."""
+    names, stack = set(), [f.__code__]
+    while stack:
+        c = stack.pop()
+        names.update(c.co_names)
+        stack.extend(k for k in c.co_consts if hasattr(k, 'co_code'))
+    namespace = getattr(f, '__globals__', None) or {}
+    # (only identifiers: an import hook's own names, such as pytest's `@py_builtins`, are not)
+    return sorted(n for n in names if type(namespace.get(n)) is types.ModuleType
+                  and n.isidentifier() and not keyword.iskeyword(n))
+
+
+def _wrapped(node, f, scopes):
+    """A module holding `node` inside `scopes`, its free variables assigned around it.
+
+    Python compiles `m.f()` with an attribute load where `m` is imported at the top of the
+    module, and a method load otherwise: the module imports the global names that hold
+    modules, so that the code compiles as it did in its own module (where they were most
+    likely imported).
+    """
+    code = f.__code__
     if isinstance(node, ast.Lambda):
         node = ast.Expr(value=node, lineno=node.lineno, col_offset=node.col_offset,
                         end_lineno=node.end_lineno, end_col_offset=node.end_col_offset)
@@ -112,7 +134,7 @@ def _wrapped(node, code, scopes):
                 if n != '__class__' or not any(kind == 'class' for kind, _ in scopes)]
     if freevars and not any(kind == 'def' for kind, _ in scopes):
         scopes = [('def', '_')] + scopes
-    lines = []
+    lines = ['import ' + name for name in _imported_names(f)]
     assign_at = None  # (line index, depth) where the free variables are assigned
     for depth, (kind, name) in enumerate(scopes):
         lines.append('    ' * depth + ('def %s():' if kind == 'def' else 'class %s:') % name)
@@ -166,7 +188,7 @@ def check(node, f):
     code = f.__code__
     expected = _running_signature(code)
     for class_only in (False, True):
-        module = _wrapped(node, code, _scopes(getattr(f, '__qualname__', ''), class_only))
+        module = _wrapped(node, f, _scopes(getattr(f, '__qualname__', ''), class_only))
         compiled = _compiled_code(module, code)
         if compiled is not None and (_running_signature(compiled) == expected
                                      or _instructions(compiled) == _instructions(code)

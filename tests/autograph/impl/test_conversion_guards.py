@@ -200,3 +200,20 @@ class Holder:
         warnings.simplefilter('error')
         assert autograph.convert(module.outer(2))(5.5) == 3
         assert autograph.convert(module.Holder().method)(20) == 8
+
+
+def test_module_attribute_calls_match_without_the_slow_comparison(tmp_path, monkeypatch):
+    # `math.floor(x)` compiles to an attribute load where `math` is imported at the top of the
+    # module: the check compiles the definition beside such imports, so the exact comparison
+    # holds and the instruction-by-instruction one (dis) is not needed.
+    from autograph.pyct import running_code  # pylint: disable=import-outside-toplevel
+    module = _load(tmp_path, 'import math\n\ndef f(x):\n    if x > 0:\n'
+                             '        return math.floor(x) + math.ceil(x)\n    return 0\n',
+                   'module_calls')
+
+    def no_slow_path(code):
+        raise AssertionError('compared instruction by instruction')
+    monkeypatch.setattr(running_code, '_instructions', no_slow_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        assert autograph.convert(module.f)(2.5) == 5

@@ -175,17 +175,23 @@ def test_an_entry_linked_to_dev_zero_is_refused(tmp_path, cache_dir, monkeypatch
     assert _converts_afresh(module, monkeypatch)
 
 
+# The start of a script run in a process of its own: `module` is the file sys.argv[1].
+_LOAD_ARGV1 = textwrap.dedent('''
+    import importlib.util, sys
+    import autograph
+    spec = importlib.util.spec_from_file_location('script_module', sys.argv[1])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+''')
+
+
 def test_a_fifo_entry_does_not_hang_conversion(tmp_path):
     # In a process of its own: on failure it hangs, and the timeout says so.
     module_path = tmp_path / 'fifo_module.py'
     module_path.write_text(SOURCE)
-    script = textwrap.dedent('''
-        import importlib.util, os, sys
-        import autograph
-        from autograph.impl import conversion, disk_cache
-        spec = importlib.util.spec_from_file_location('fifo_module', sys.argv[1])
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+    script = _LOAD_ARGV1 + textwrap.dedent('''
+        import os
+        from autograph.impl import conversion
         autograph.convert(module.add_ten)
         (entry,) = [os.path.join(d, f) for d, _, fs in os.walk(sys.argv[2]) for f in fs]
         os.remove(entry)
@@ -229,12 +235,7 @@ def test_optimized_and_plain_runs_keep_separate_entries(tmp_path):
             assert x > 0, 'positive'
             return x
     '''))
-    script = textwrap.dedent('''
-        import importlib.util, sys
-        import autograph
-        spec = importlib.util.spec_from_file_location('asserting', sys.argv[1])
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+    script = _LOAD_ARGV1 + textwrap.dedent('''
         try:
             print(autograph.convert(module.check)(-1))
         except AssertionError:
