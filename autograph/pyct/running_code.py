@@ -101,7 +101,9 @@ def _scopes(qualname, class_only):
             continue
         is_function = k + 1 < len(parts) and parts[k + 1] == '<locals>'
         if not (is_function and class_only):
-            scopes.append(('def' if is_function else 'class', part))
+            # A lambda or comprehension (`<lambda>`) holds the code as a def of any name would.
+            scopes.append(('def' if is_function else 'class',
+                           part if part.isidentifier() else '_'))
     return scopes
 
 

@@ -202,6 +202,19 @@ class Holder:
         assert autograph.convert(module.Holder().method)(20) == 8
 
 
+def test_code_nested_in_a_lambda_passes_the_check(tmp_path):
+    # The enclosing scopes are named <lambda> and <genexpr>, which no def can be named.
+    module = _load(tmp_path, '''
+outer = lambda k: (lambda x: x + k if x > 0 else k)
+gen = lambda n: list((lambda y: y * 2) for _ in range(n))
+''', 'check_lambdas')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        assert autograph.convert(module.outer(2))(5) == 7
+        assert autograph.convert(module.outer(2))(-5) == 2
+        assert autograph.convert(module.gen(1)[0])(4) == 8
+
+
 def test_module_attribute_calls_match_without_the_slow_comparison(tmp_path, monkeypatch):
     # `math.floor(x)` compiles to an attribute load where `math` is imported at the top of the
     # module: the check compiles the definition beside such imports, so the exact comparison
