@@ -4,8 +4,8 @@ __version__ = '0.1.0'
 
 # Importing makes thousands of objects that live as long as the process (functions, classes,
 # tables): the cyclic garbage collector would scan them again and again meanwhile, and a
-# process's first conversion would pay for the generation it leaves due (0.75 ms of
-# collatz's fresh first call). See collector.paused.
+# process's first conversion would pay for the generation it leaves due. See
+# collector.paused.
 from autograph.impl import collector as _collector
 
 with _collector.paused():

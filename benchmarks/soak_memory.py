@@ -1,16 +1,24 @@
 """Soak: converts and traces many short-lived functions and reports resident memory.
 
     python -m benchmarks.soak_memory [--functions 20000]
+    python -m benchmarks.soak_memory --module-files 20000
+
 
 Each round makes a closure, a lambda and (every tenth round) a module loaded afresh from a
 file with a 1 MB global; each is converted (autograph.convert) and traced (runtime.function),
 called, checked and dropped. Resident memory (VmRSS) is printed every tenth of the run: it
 stays flat when the caches hold nothing the user dropped.
+
+With `--module-files N`, each round instead loads a module from a new file of its own text
+(N files in all, each deleted after use) and converts its function with the on-disk
+conversion cache on (in a temporary directory): memory stays flat when the disk cache's
+memory of the files it hashed is bounded.
 """
 
 import argparse
 import gc
 import importlib.util
+import linecache
 import os
 import tempfile
 
@@ -76,10 +84,52 @@ def one_round(i, directory):
     return made
 
 
+_NUMBERED_MODULE = '''
+# %s
+
+def step(x):
+    while x > %d:
+        x -= 3
+    return x
+'''
+
+
+def module_file_round(i, directory):
+    """Converts the function of a module loaded from a new file (its own text); deletes it."""
+    path = os.path.join(directory, 'soak_file_%d.py' % i)
+    with open(path, 'w') as f:
+        f.write(_NUMBERED_MODULE % ('padding ' * 256, i % 5 + 10))  # 2 KB of text a file
+    spec = importlib.util.spec_from_file_location('soak_file_%d' % i, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert ag.convert(module.step)(20 + i % 3) == module.step(20 + i % 3)
+    os.remove(path)
+
+
+def soak_module_files(count):
+    """Runs `count` module_file_rounds with the disk cache on; prints memory as it goes."""
+    from autograph.impl import disk_cache  # pylint: disable=import-outside-toplevel
+    with tempfile.TemporaryDirectory() as directory:
+        disk_cache.set_directory(os.path.join(directory, 'cache'))
+        print('files   rss_mb   linecache_files')
+        for i in range(count):
+            module_file_round(i, directory)
+            if (i + 1) % max(count // 10, 1) == 0:
+                gc.collect()
+                print('%5d   %6.1f   %d' % (i + 1, rss_mb(), len(linecache.cache)), flush=True)
+        print('disk cache: %s' % disk_cache.stats)
+        disk_cache.reset()
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--functions', type=int, default=20000)
+    parser.add_argument('--module-files', type=int, default=0,
+                        help='soak over this many module files with the disk cache on instead')
     args = parser.parse_args(argv)
+    if args.module_files:
+        return soak_module_files(args.module_files)
     import warnings
     warnings.simplefilter('ignore')  # the retracing warning is expected here
     made, i, report_every = 0, 0, max(args.functions // 10, 1)

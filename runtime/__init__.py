@@ -31,6 +31,7 @@ with _collector.paused():
     from runtime.graph import Graph
     from runtime.module import Module
     from runtime.ops import array_ops as _array
+    from runtime.ops import creation_ops as _creation
     from runtime.ops import io_ops as _io
     from runtime.ops import math_ops as _math
     from runtime.ops import random_ops as _random
@@ -40,8 +41,8 @@ with _collector.paused():
     from runtime.tensor import Tensor
     from runtime.tensor import TensorShape
     from runtime.tensor import TensorSpec
-    from runtime.tensor import constant
-    from runtime.tensor import convert_to_tensor
+    from runtime.tensor_conversion import constant
+    from runtime.tensor_conversion import convert_to_tensor
     from runtime.tensor import is_tensor
     from runtime.tensor_array import TensorArray
     from runtime.variables import Variable
@@ -49,7 +50,7 @@ with _collector.paused():
 newaxis = None
 
 # -- array ops --------------------------------------------------------------------------------
-range = _array.range  # noqa: A001
+range = _creation.range  # noqa: A001
 where = _array.where
 reshape = _array.reshape
 transpose = _array.transpose
@@ -58,11 +59,11 @@ squeeze = _array.squeeze
 concat = _array.concat
 stack = _array.stack
 unstack = _array.unstack
-zeros = _array.zeros
-ones = _array.ones
-zeros_like = _array.zeros_like
-ones_like = _array.ones_like
-fill = _array.fill
+zeros = _creation.zeros
+ones = _creation.ones
+zeros_like = _creation.zeros_like
+ones_like = _creation.ones_like
+fill = _creation.fill
 identity = _array.identity
 shape = _array.shape
 size = _array.size

@@ -7,9 +7,11 @@ where everything inside a tf.function is a graph value). Eagerly, tensors run as
 """
 import builtins
 import contextlib
+import os
 
 from autograph.backends import Backend
 from autograph.backends import register_backend
+from autograph.impl import traceback_filter
 from autograph.operators.exceptions import StagedMessage
 from autograph.operators.exceptions import format_field
 
@@ -22,12 +24,13 @@ from runtime.control_flow import while_loop as _while_loop
 from runtime.graph import Graph
 from runtime.ops import array_ops
 from runtime.ops import common
+from runtime.ops import creation_ops
 from runtime.ops import io_ops
 from runtime.ops import math_ops
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_conversion import constant_value
 from runtime.tensor_array import TensorArray
 from runtime.autograph_builtins import BUILTINS
@@ -324,7 +327,7 @@ class RuntimeBackend(Backend):
         """
         if isinstance(value, (Tensor, Variable)):
             shape = [0 if d is None else d for d in value.shape]
-            return array_ops.zeros(shape, dtype=value.dtype)
+            return creation_ops.zeros(shape, dtype=value.dtype)
         if type(value) is TensorArray:
             array = TensorArray(value.dtype, size=0, dynamic_size=True,
                                 element_shape=value.element_shape)
@@ -441,13 +444,19 @@ class RuntimeBackend(Backend):
             try:
                 value = common.adopt_dtype(value, target.dtype)
             except (TypeError, ValueError) as e:
-                raise TypeError(f"Cannot append {element!r} to {label}: a list built in a "
-                                f"staged loop holds {target.dtype.name} tensors ({e}).") from None
+                raise TypeError(
+                    f"Cannot append {element!r} to {label}, which holds {target.dtype.name} "
+                    f"elements: the elements of a list built in staged control flow keep the "
+                    f"dtype of the first one. Append values of one dtype: make every element "
+                    f"a float (append 1.0 rather than 1, or tf.cast(value, tf.float32)), or "
+                    f"every one an int.") from None
         if value.dtype is not target.dtype:
             raise TypeError(
                 f"Cannot append a {value.dtype.name} value to {label}, which holds "
-                f"{target.dtype.name} elements: the elements of a list built in a staged loop "
-                f"must keep one dtype. Use tf.cast.")
+                f"{target.dtype.name} elements: the elements of a list built in staged "
+                f"control flow keep the dtype of the first one. Append values of one dtype: "
+                f"tf.cast(value, tf.{target.dtype.name}), or cast the first element to "
+                f"{value.dtype.name}.")
         current, shape = target.element_shape, value.shape
         if current is not None and shape is not None and (len(current) != len(shape) or any(
                 a is not None and b is not None and a != b for a, b in zip(current, shape))):
@@ -550,3 +559,5 @@ BACKEND = RuntimeBackend()
 # Installed, autograph finds BACKEND through the `autograph.backends` entry point (pyproject);
 # registering on import as well serves a checkout that is not installed (the tests).
 REGISTERED = register_backend(BACKEND) is BACKEND
+# Errors reach the user without the runtime's frames, nor those of the code it generates.
+traceback_filter.hide_frames_of(os.path.dirname(os.path.abspath(__file__)), "<runtime-")

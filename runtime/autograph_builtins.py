@@ -8,6 +8,7 @@ import builtins
 
 from runtime import dtypes
 from runtime.ops import array_ops
+from runtime.ops import creation_ops
 from runtime.ops import math_ops
 from runtime.ops import py_math
 from runtime.ops import reduction_ops
@@ -80,7 +81,7 @@ def _all(value):
 BUILTINS = dict(py_math.FUNCTIONS)
 BUILTINS.update({
     builtins.len: _len,
-    builtins.range: lambda *a, **k: array_ops.range(*a, **k),
+    builtins.range: lambda *a, **k: creation_ops.range(*a, **k),
     builtins.abs: math_ops.abs,
     builtins.int: py_math.as_int,
     builtins.float: py_math.as_float,

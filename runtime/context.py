@@ -16,7 +16,7 @@ _state = _State()
 # One entry per graph_scope, init_scope and GradientTape open in any thread, and one while
 # functions run eagerly (config.run_functions_eagerly). While it is empty, every thread
 # executes eagerly with no tape and functions trace: tf.function's call checks that with one
-# global read (a thread-local attribute costs about 50 ns to read). Entries are all None;
+# global read (a thread-local attribute is slower to read). Entries are all None;
 # list appends and pops are atomic.
 _open_scopes = []
 

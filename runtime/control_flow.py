@@ -13,7 +13,7 @@ from runtime.ops import promotion
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_array import TensorArray
 from runtime import weak_types  # after runtime.ops, whose casts it uses
 

@@ -36,3 +36,9 @@ class InternalError(OpError):
 
 class FailedPreconditionError(OpError):
     """The system is not in the state the op needs (e.g. an uninitialised variable)."""
+
+
+class DTypeMismatchError(InvalidArgumentError, TypeError):
+    """The inputs of an op differ in dtype (TensorFlow's InvalidArgumentError; also a
+    TypeError, as Python and JAX raise for mixed operand types, so that code converting
+    Python control flow can say which variable changed type)."""

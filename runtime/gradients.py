@@ -15,7 +15,7 @@ import enum
 from runtime import context
 from runtime import dtypes
 from runtime.tensor import Tensor
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 
 __all__ = ["GradientTape", "UnconnectedGradients", "stop_gradient", "custom_gradient"]
 

@@ -94,6 +94,16 @@ class _ConstantAttrs:
         self.value = value
 
 
+def placeholder_attrs(dtype, shape):
+    """A placeholder node's attrs, `{"dtype": ..., "shape": ...}`."""
+    return _PlaceholderAttrs(dtype, shape).__dict__
+
+
+def constant_attrs(value):
+    """A constant node's attrs, `{"value": ...}`."""
+    return _ConstantAttrs(value).__dict__
+
+
 class Node:
     """One operation in a Graph (see the module docstring for the field contract)."""
 
@@ -189,87 +199,6 @@ def _format_attr(value):
     if name is not None:
         return name
     return repr(value)
-
-
-class NodeDef:
-    """TensorFlow-style node description: .name, .op, .input (names), .attr, .device."""
-
-    __slots__ = ("name", "op", "input", "attr", "device")
-
-    def __init__(self, name, op, inputs, attr):
-        self.name = name
-        self.op = op
-        self.input = inputs
-        self.attr = attr
-        self.device = ""
-
-    def __repr__(self):
-        return f"NodeDef(name={self.name!r}, op={self.op!r}, input={self.input!r})"
-
-
-class ArgDef:
-    """An input or output of a FunctionDef's signature: .name and .type (a DType)."""
-
-    __slots__ = ("name", "type")
-
-    def __init__(self, name, type):  # noqa: A002 - TensorFlow's field name
-        self.name = name
-        self.type = type
-
-    def __repr__(self):
-        return f"ArgDef(name={self.name!r}, type={self.type.name})"
-
-
-class FunctionSignature:
-    """A FunctionDef's signature: .name, .input_arg and .output_arg (ArgDefs)."""
-
-    __slots__ = ("name", "input_arg", "output_arg")
-
-    def __init__(self, name, input_arg, output_arg):
-        self.name = name
-        self.input_arg = input_arg
-        self.output_arg = output_arg
-
-
-class FunctionDef:
-    """One subgraph as TensorFlow lists it: .signature, .node_def, .ret (output -> tensor)."""
-
-    __slots__ = ("signature", "node_def", "ret")
-
-    def __init__(self, signature, node_def, ret):
-        self.signature = signature
-        self.node_def = node_def
-        self.ret = ret
-
-    def __repr__(self):
-        return f"FunctionDef({self.signature.name!r}, {len(self.node_def)} nodes)"
-
-
-class FunctionDefLibrary:
-    """`GraphDef.library`: `.function` lists a FunctionDef per subgraph, nested ones too."""
-
-    __slots__ = ("function",)
-
-    def __init__(self, functions):
-        self.function = functions
-
-
-class GraphDef:
-    """TensorFlow-style graph description; `.node` lists NodeDefs in topological order.
-
-    `.library.function` holds one FunctionDef per subgraph (cond branches, while cond and
-    body, switch_case branches, at any depth), as TensorFlow 2 lists its functional control
-    flow; a node's graph-valued attr is named in `NodeDef.attr[key + "_name"]`.
-    """
-
-    __slots__ = ("node", "library")
-
-    def __init__(self, nodes, library=None):
-        self.node = nodes
-        self.library = library if library is not None else FunctionDefLibrary([])
-
-    def __repr__(self):
-        return "\n".join(repr(n) for n in self.node)
 
 
 class Graph:
@@ -404,7 +333,7 @@ class Graph:
         """
         dtype = dtypes.as_dtype(dtype)
         shape = None if shape is None else tuple(shape)  # None: unknown rank
-        node = self.add_node(PLACEHOLDER, [], _PlaceholderAttrs(dtype, shape).__dict__,
+        node = self.add_node(PLACEHOLDER, [], placeholder_attrs(dtype, shape),
                              [(shape, dtype)], name or "placeholder")
         tensor = node.outputs[0]
         self.inputs.append(tensor)
@@ -421,7 +350,7 @@ class Graph:
             The constant's SymbolicTensor.
         """
         dtype = dtypes.from_numpy(value.dtype)
-        node = self.add_node(CONSTANT, [], _ConstantAttrs(value).__dict__, [(value.shape, dtype)],
+        node = self.add_node(CONSTANT, [], constant_attrs(value), [(value.shape, dtype)],
                              name or "Const")
         return node.outputs[0]
 
@@ -486,14 +415,31 @@ class Graph:
         return list(self.nodes)
 
     def as_graph_def(self):
-        """Returns a GraphDef whose `.node` items have .name, .op (TF op type), .input.
+        """Returns the GraphDef of this graph: data only, `Graph.from_graph_def` inverts it.
 
-        Input names follow TensorFlow: 'node' for output 0, 'node:i' otherwise, and
-        '^node' for control inputs.
+        `.node` items have .name, .op (TF op type), .input: 'node' for output 0, 'node:i'
+        otherwise, and '^node' for control inputs (see runtime/graph_def.py).
         """
-        functions = []
-        nodes = _node_defs(self, functions, set())
-        return GraphDef(nodes, FunctionDefLibrary(functions))
+        from runtime import graph_def  # graph_def builds Graphs: it imports this module
+        return graph_def.as_graph_def(self)
+
+    @staticmethod
+    def from_graph_def(graph_def, resources=None):
+        """Rebuilds the Graph a GraphDef describes (`as_graph_def` inverted).
+
+        Args:
+            graph_def: A GraphDef of a supported `version`.
+            resources: dict of the objects its ResourceRefs name (variables, TensorArray
+                storage, py_function callables); default `graph_def.resources`.
+
+        Returns:
+            A Graph whose str() equals that of the graph the GraphDef was made of.
+
+        Raises:
+            ValueError: for another GraphDef version, or a ResourceRef with no resource.
+        """
+        from runtime import graph_def as graph_def_lib  # it imports this module
+        return graph_def_lib.from_graph_def(graph_def, resources)
 
     def to_dot(self):
         """Returns the graph in Graphviz dot syntax (see runtime/graph_dot.py)."""
@@ -566,34 +512,6 @@ def _pretty_body(graph, indent, lines):
         for key, sub in node.subgraphs():
             text = sub.pretty(indent + "  ")
             lines.append(text.replace(f"graph {sub.name}(", f"{key} {sub.name}(", 1))
-
-
-def _node_defs(graph, functions, taken):
-    """NodeDefs of `graph`; appends a FunctionDef per subgraph (depth first) to `functions`."""
-    from runtime.ops import registry  # pylint: disable=g-import-not-at-top
-    nodes = []
-    for node in graph.nodes:
-        inputs = [t.ref_name for t in node.inputs]
-        inputs += ["^" + c.name for c in node.control_inputs]
-        attrs = dict(node.attrs)
-        for key, sub in node.subgraphs():
-            name = sub.name
-            suffix = 0
-            while name in taken:  # function names are unique in a library, as in TF
-                suffix += 1
-                name = f"{sub.name}_{suffix}"
-            taken.add(name)
-            attrs[key + "_name"] = name
-            body = _node_defs(sub, functions, taken)
-            signature = FunctionSignature(
-                name, [ArgDef(t.node.name, t.dtype) for t in sub.inputs],
-                [ArgDef(f"output_{i}", t.dtype) for i, t in enumerate(sub.outputs or ())
-                 if isinstance(t, SymbolicTensor)])
-            ret = {f"output_{i}": t.ref_name for i, t in enumerate(sub.outputs or ())
-                   if isinstance(t, SymbolicTensor)}
-            functions.append(FunctionDef(signature, body, ret))
-        nodes.append(NodeDef(node.name, registry.tf_name(node.op, node), inputs, attrs))
-    return nodes
 
 
 def _leaked_error(tensor, graph):

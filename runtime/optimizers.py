@@ -10,7 +10,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.ops import math_ops
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.variables import Variable
 
 __all__ = ["Optimizer", "SGD", "Adam"]

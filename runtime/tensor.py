@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 
+from autograph.impl import traceback_filter
 from autograph.pyct import inspect_utils
 from runtime import context
 from runtime import dtypes
@@ -46,11 +47,9 @@ class Tensor:
     # Tensors hash by identity so they can key dicts; `==` is elementwise, as in TensorFlow.
     __hash__ = object.__hash__
 
-    # Arithmetic, comparison and bitwise operators are installed by _install_operators()
-    # at the end of this module, once the op library is importable.
-
-    def __getitem__(self, key):
-        return _array_ops.getitem(self, key)
+    # Arithmetic, comparison and bitwise operators and indexing are installed from the op
+    # layer above (runtime/ops/tensor_methods.py), as JAX's array_methods.py installs the
+    # array's: this module imports no op.
 
 
 class _TensorRef:
@@ -205,7 +204,11 @@ def _user_location():
     User frames are those outside the runtime and autograph packages and outside generated
     code, so the message points at the line the user wrote.
     """
-    frame, _ = inspect_utils.first_user_frame(sys._getframe(2), with_source=True)
+    frame, _ = inspect_utils.first_user_frame(sys._getframe(2))
+    # Skip the code the runtime generates ("<runtime-graph ...>"); a prompt's or exec's code
+    # ("<stdin>", "<string>") is the user's, shown without its source.
+    while frame is not None and traceback_filter.is_internal(frame.f_code.co_filename):
+        frame, _ = inspect_utils.first_user_frame(frame.f_back)
     if frame is not None:
         filename = frame.f_code.co_filename
         line = linecache.getline(filename, frame.f_lineno).strip()
@@ -230,9 +233,23 @@ def user_traceback_line():
     return text + (f"\n    {line}" if line else "")
 
 
-_USE_AUTOGRAPH = (
-    "Use autograph (runtime.function converts Python control flow by default) or express "
-    "it with tf.cond / tf.while_loop.")
+def _use_autograph():
+    """How to fix Python control flow on a symbolic tensor, for the user's frame that ran it.
+
+    A function whose source cannot be read (typed at the prompt of Python 3.12 or older, or
+    made by exec) could not be converted, and autograph warned so: saying "use autograph"
+    would contradict that.
+    """
+    frame, _ = inspect_utils.first_user_frame(sys._getframe(2))
+    if frame is not None and not linecache.getline(frame.f_code.co_filename, frame.f_lineno):
+        return (f"autograph could not convert {frame.f_code.co_name}, which ran this as plain "
+                f"Python, because its source is not available (a function typed at the prompt "
+                f"of Python 3.12 or older, or made by exec). Define it in a file or a notebook "
+                f"cell (or Python 3.13's REPL), or express it with tf.cond / tf.while_loop.")
+    return ("autograph stages the if, while and for statements of the functions it converts "
+            "(tf.function converts unless autograph=False), not comprehensions, generator "
+            "expressions or functions marked do_not_convert: write it as a for loop or an if "
+            "statement, or express it with tf.cond / tf.while_loop.")
 
 
 _SHAPES = {}  # tuple of dims -> the TensorShape shared by every graph tensor of that shape
@@ -323,12 +340,12 @@ class SymbolicTensor(Tensor):
     def __bool__(self):
         raise TypeError(
             f"Using the symbolic tensor '{self.name}' as a Python bool is not allowed"
-            f"{_user_location()}: its value is only known when the graph runs. {_USE_AUTOGRAPH}")
+            f"{_user_location()}: its value is only known when the graph runs. {_use_autograph()}")
 
     def __iter__(self):
         raise TypeError(
             f"Iterating over the symbolic tensor '{self.name}' is not allowed{_user_location()}: "
-            f"its length is only known when the graph runs. {_USE_AUTOGRAPH}")
+            f"its length is only known when the graph runs. {_use_autograph()}")
 
     def __len__(self):
         raise TypeError(
@@ -337,16 +354,17 @@ class SymbolicTensor(Tensor):
 
     def __index__(self):
         raise TypeError(
-            f"The symbolic tensor '{self.name}' cannot be used as a Python int (e.g. as a list "
-            f"index or range() bound): its value is only known when the graph runs. "
-            f"{_USE_AUTOGRAPH}")
+            f"The symbolic tensor '{self.name}' cannot be used as a Python int (a list index, "
+            f"a slice bound or a count){_user_location()}: its value is only known when the "
+            f"graph runs. Index a tensor instead of a Python list (tf.constant(values)[i] or "
+            f"tf.gather(values, i)), use tf.range(n) for a range, or pass a Python int.")
 
     __int__ = __index__
 
     def __float__(self):
         raise TypeError(
             f"The symbolic tensor '{self.name}' cannot be converted to a Python float while "
-            f"tracing. {_USE_AUTOGRAPH}")
+            f"tracing. {_use_autograph()}")
 
     def __repr__(self):
         return (f"<tf.Tensor '{self.name}' shape={shape_str(self._shape)} "
@@ -366,63 +384,3 @@ def is_tensor(value):
         A Python bool.
     """
     return isinstance(value, Tensor)
-
-
-def _install_operators():
-    """Binds Tensor's operators straight to the op functions (no per-call lookups)."""
-    m = _math_ops
-    binary = {"add": m.add, "sub": m.subtract, "mul": m.multiply, "truediv": m.divide,
-              "floordiv": m.floordiv, "mod": m.floormod, "pow": m.pow, "matmul": m.matmul,
-              "lshift": m.left_shift, "rshift": m.right_shift}
-    for name, fn in binary.items():
-        setattr(Tensor, f"__{name}__", _method(fn))
-        setattr(Tensor, f"__r{name}__", _reflected(fn))  # `1 << k` of a tensor k too
-    for name, which in (("and", "and"), ("or", "or"), ("xor", "xor")):
-        setattr(Tensor, f"__{name}__", _logical(which, False))
-        setattr(Tensor, f"__r{name}__", _logical(which, True))
-    for name, fn in (("lt", m.less), ("le", m.less_equal), ("gt", m.greater),
-                     ("ge", m.greater_equal)):
-        setattr(Tensor, f"__{name}__", _method(fn))
-    Tensor.__neg__ = m.negative
-    Tensor.__abs__ = m.abs
-    Tensor.__pos__ = lambda self: self
-    Tensor.__invert__ = lambda self: (m.logical_not(self) if self.dtype is dtypes.bool
-                                      else m.invert(self))
-    # `==` is elementwise as in TensorFlow, except against None.
-    Tensor.__eq__ = lambda self, other: False if other is None else m.equal(self, other)
-    Tensor.__ne__ = lambda self, other: True if other is None else m.not_equal(self, other)
-    Tensor.__hash__ = object.__hash__
-
-
-def _method(fn):
-    def method(self, other):
-        return fn(self, other)
-    method.__name__ = fn.__name__
-    return method
-
-
-def _reflected(fn):
-    def method(self, other):
-        return fn(other, self)
-    method.__name__ = "r" + fn.__name__
-    return method
-
-
-def _logical(which, reflected):
-    def method(self, other):
-        if reflected:
-            return _math_ops.logical_and_or_bitwise(other, self, which)
-        return _math_ops.logical_and_or_bitwise(self, other, which)
-    method.__name__ = which
-    return method
-
-
-# Late: these modules import this one.
-from runtime.tensor_conversion import constant  # noqa: E402,F401 - re-exported
-from runtime.tensor_conversion import constant_value  # noqa: E402,F401 - re-exported
-from runtime.tensor_conversion import convert_to_tensor  # noqa: E402,F401 - re-exported
-from runtime.tensor_conversion import to_string_array  # noqa: E402,F401 - re-exported
-from runtime.ops import array_ops as _array_ops  # noqa: E402
-from runtime.ops import math_ops as _math_ops  # noqa: E402
-
-_install_operators()

@@ -126,7 +126,7 @@ class TensorSpec:
             A Python bool.
         """
         from runtime.tensor import Tensor  # late: runtime.tensor imports this module
-        from runtime.tensor import convert_to_tensor
+        from runtime.tensor_conversion import convert_to_tensor
         if not isinstance(value, (Tensor, TensorSpec)):
             value = convert_to_tensor(value)
         if value.dtype is not self.dtype:

@@ -13,7 +13,7 @@ from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorShape
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 
 # Callbacks called with each new Variable (runtime.function uses this to enforce
 # "variables are created on the first call only").

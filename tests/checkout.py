@@ -4,6 +4,7 @@ For the tests that need a new interpreter (imports, logging set-up, examples, th
 collector's state after an import).
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -33,3 +34,12 @@ def run_python(args, env=None, timeout=120, check=True, cwd=None):
     return subprocess.run([sys.executable, *args], capture_output=True, text=True,
                           env=checkout_env() if env is None else env, timeout=timeout,
                           check=check, cwd=cwd)
+
+
+def marked_for_another_python(package):
+    """Whether the test extra installs `package` only on another Python (a marker in
+    pyproject.toml, such as torch's `python_version == '3.11'`)."""
+    with open(os.path.join(ROOT, 'pyproject.toml'), encoding='utf-8') as f:
+        extra = re.search(r'^test = \[(.*?)\]$', f.read(), re.M | re.S).group(1)
+    marker = re.search(r'"%s[^";]*; python_version == \'([\d.]+)\'"' % package, extra)
+    return marker is not None and marker.group(1) != '%d.%d' % sys.version_info[:2]

@@ -1,8 +1,16 @@
 """Test-session settings shared by every test."""
 import os
 
+from tests.checkout import marked_for_another_python
+
 # The on-disk cache of converted code (autograph/impl/disk_cache.py) is off for the suite, in
 # this process and in the processes tests start: each test converts afresh and nothing is
 # written to the user's cache directory. tests/autograph/impl/test_disk_cache.py turns it on
 # in temporary directories.
 os.environ['AUTOGRAPH_CACHE_DIR'] = ''
+
+
+# The test extra installs torch only on the Python that CI runs (torch's default Linux wheel
+# brings several GB of CUDA libraries); on the others the README's test command has no torch,
+# and the torch backend's tests are not collected.
+collect_ignore = ['torch'] if marked_for_another_python('torch') else []

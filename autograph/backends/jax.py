@@ -37,10 +37,11 @@ Python, as JAX itself does.
 import builtins
 import contextlib
 import functools
-import linecache
 import sys
 import threading
 
+from autograph.backends import jax_cond
+from autograph.backends import jax_reverse
 from autograph.backends.base import Backend
 from autograph.backends.jax_checks import check as _check
 from autograph.backends.jax_checks import check_defined as _check_defined
@@ -57,13 +58,11 @@ from autograph.backends.jax_values import leaf_type
 from autograph.backends.jax_values import predicate
 from autograph.backends.jax_values import promoted
 from autograph.backends.jax_values import staged_range
-from autograph.backends.jax_values import trace_to_jaxpr
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
 from autograph.errors import StagingError
 
 __all__ = ['BACKEND', 'JaxBackend', 'JaxType', 'StagedList', 'StagedRange', 'jit', 'staged_range']
-
 
 
 class _Scratch(threading.local):
@@ -89,18 +88,6 @@ def _user(fn):
         except Exception as e:  # pylint: disable=broad-except  # re-raised unchanged below
             raise _UserError(e) from None
     return wrapper
-
-
-_REVERSE_MODE_MESSAGE = (
-    'This loop is staged as lax.while_loop (its condition or number of iterations depends on a '
-    'traced value) and its result is differentiated in reverse mode (jax.grad, jax.vjp), '
-    'which JAX does not support for lax.while_loop ("Reverse-mode differentiation does not '
-    'work for lax.while_loop"). Make the number of iterations static: write a for loop over '
-    'range(n) with a Python int n (it stays a Python loop) or over an array (its length is '
-    'static), or use lax.fori_loop with static bounds, or lax.scan; or bound the loop: with '
-    'autograph.experimental.set_loop_options(maximum_iterations=N) (a Python int) as the first '
-    'statement of its body, autograph stages it as a scan of at most N steps, which jax.grad '
-    'differentiates. Forward mode (jax.jvp, jax.jacfwd) works as it is.')
 
 
 class JaxBackend(Backend):
@@ -162,15 +149,15 @@ class JaxBackend(Backend):
             # and constants: `continue`, `a and b` in a loop test) becomes one select instead
             # of a lax.cond, which XLA compiles as two extra computations.
             branches = _unwrap_user_errors(lambda: (
-                _traced(_user(recording('if', true_fn))),
-                _traced(_user(recording('else', false_fn)))))
-            selected = _select_if_trivial(pred, *branches)
+                jax_cond.traced(_user(recording('if', true_fn))),
+                jax_cond.traced(_user(recording('else', false_fn)))))
+            selected = jax_cond.select_if_trivial(pred, *branches)
             if selected is not None:
                 return selected
             return _unwrap_user_errors(lambda: tuple(lax.cond(
-                pred, *(_replay(b) for b in branches))))
+                pred, *(jax_cond.replay(b) for b in branches))))
         except TypeError:
-            joint = _joint_types(seen.get('if'), seen.get('else'))
+            joint = jax_cond.joint_types(seen.get('if'), seen.get('else'))
             if joint is None:
                 raise
         jnp = jax_modules().numpy
@@ -200,7 +187,7 @@ class JaxBackend(Backend):
                 does not support, saying how to write the loop instead.
         """
         lax = jax_modules().lax
-        _explain_while_transposes()
+        jax_reverse.explain_while_transposes()
 
         def test(carry):
             return predicate(cond_fn(*carry), 'while')
@@ -210,9 +197,9 @@ class JaxBackend(Backend):
 
         result = _unwrap_user_errors(lambda: tuple(lax.while_loop(
             _user(test), _user(body), tuple(loop_vars))))
-        if _differentiated(result):
+        if jax_reverse.differentiated(result):
             # JAX would fail later, when it transposes the loop, far from the user's code.
-            raise StagingError(_REVERSE_MODE_MESSAGE)
+            raise StagingError(jax_reverse.REVERSE_MODE_MESSAGE)
         return result
 
     def staged_loop(self, cond_fn, body_fn, loop_vars, options):
@@ -223,9 +210,8 @@ class JaxBackend(Backend):
         iterations is at most N, so the loop becomes `lax.scan`s of N steps in all that carry
         a `done` flag: once the test fails (or N steps ran) every later step leaves the loop
         variables unchanged (a `lax.cond` that skips the body). `jax.grad` differentiates
-        that. For a large N the steps are grouped in blocks of about sqrt(N), and a finished
-        loop skips whole blocks, so it costs about 2 sqrt(N) skipped steps, not N. Other
-        loops: the base class (`counted_loop`, `while_loop`).
+        that. For a large N the steps are grouped in blocks of about sqrt(N) and a finished
+        loop skips whole blocks (about 2 sqrt(N) skipped steps, not N). Others: the base class.
 
         Args:
             cond_fn: callable taking the loop variables, returning a scalar.
@@ -239,7 +225,7 @@ class JaxBackend(Backend):
         bound = options.maximum_iterations
         if options.trip_count is not None or type(bound) is not builtins.int:
             return super().staged_loop(cond_fn, body_fn, loop_vars, options)
-        _explain_while_transposes()
+        jax_reverse.explain_while_transposes()
         lax = jax_modules().lax
 
         def step(carry):  # carry: (done, *loop variables)
@@ -293,7 +279,7 @@ class JaxBackend(Backend):
             The final (index, *state).
         """
         lax = jax_modules().lax
-        _explain_while_transposes()
+        jax_reverse.explain_while_transposes()
 
         def body(index, state):
             return tuple(body_fn(index, *state))[1:]
@@ -308,9 +294,9 @@ class JaxBackend(Backend):
             count = jax_modules().numpy.asarray(count)
         state = _unwrap_user_errors(lambda: tuple(lax.fori_loop(
             0, count, _user(body), tuple(loop_vars[1:]))))
-        if isinstance(count, builtins.int) or not _differentiated(state):
+        if isinstance(count, builtins.int) or not jax_reverse.differentiated(state):
             return (count,) + state
-        raise StagingError(_REVERSE_MODE_MESSAGE)
+        raise StagingError(jax_reverse.REVERSE_MODE_MESSAGE)
 
     def iterate(self, iterable):
         """Describes a staged for loop over a traced array (its rows) or a staged range.
@@ -607,182 +593,6 @@ def _unwrap_user_errors(run):
         return run()
     except _UserError as e:
         raise e.error.with_traceback(e.error.__traceback__) from None
-
-
-def _joint_types(if_types, else_types):
-    """Dtypes that make two branches' outputs agree under weak-type promotion, or None."""
-    if if_types is None or else_types is None or len(if_types) != len(else_types):
-        return None
-    joint = []
-    changed = False
-    for a, b in zip(if_types, else_types):
-        if a == b:
-            joint.append(None)
-            continue
-        if not (isinstance(a, JaxType) and isinstance(b, JaxType)) or a.shape != b.shape:
-            return None
-        dtype = promoted(a, b)
-        if dtype is None:
-            return None
-        joint.append(dtype)
-        changed = True
-    return joint if changed else None
-
-
-def _traced(fn):
-    """fn's closed jaxpr (its free tracers become constants) and its output tree."""
-    return trace_to_jaxpr(lambda: tuple(fn()))
-
-
-def _replay(branch):
-    """A function of no arguments that binds a traced branch's equations again."""
-    closed, tree = branch
-    m = jax_modules()
-    return lambda: m.jax.tree_util.tree_unflatten(
-        tree, m.jax.core.eval_jaxpr(closed.jaxpr, closed.consts))
-
-
-_CHEAP = frozenset(('not', 'and', 'or', 'xor', 'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'add', 'sub',
-                    'neg', 'convert_element_type', 'select_n'))
-# a few more equations when they are this cheap and their values are scalars
-_CHEAP_SCALAR = _CHEAP | frozenset(('mul', 'max', 'min', 'abs'))
-_MAX_SCALAR_EQNS = 10
-
-
-def _select_if_trivial(pred, true_branch, false_branch):
-    """`lax.select` of two branches that compute (almost) nothing, else None.
-
-    A branch qualifies with at most one equation of `_CHEAP`, or at most `_MAX_SCALAR_EQNS`
-    of `_CHEAP_SCALAR` whose values are all scalars (no division, no transcendental:
-    evaluating the untaken branch can make neither a NaN gradient nor noticeable work, while
-    each lax.cond is two more computations for XLA to compile and a branch at run time); no
-    effects; outputs of the same shapes and dtypes (weak types join as in lax.cond).
-    """
-    (t, t_tree), (f, f_tree) = true_branch, false_branch
-    if t_tree != f_tree or t.jaxpr.effects or f.jaxpr.effects:
-        return None
-    for closed in (t, f):
-        eqns = closed.jaxpr.eqns
-        if len(eqns) <= 1:
-            if any(e.primitive.name not in _CHEAP for e in eqns):
-                return None
-        elif len(eqns) > _MAX_SCALAR_EQNS or any(
-                e.primitive.name not in _CHEAP_SCALAR
-                or any(getattr(v.aval, 'shape', None) != () for v in e.outvars)
-                for e in eqns):
-            return None
-    if [(a.shape, a.dtype) for a in t.out_avals] != [(a.shape, a.dtype) for a in f.out_avals]:
-        return None
-    m = jax_modules()
-    t_out = m.jax.core.eval_jaxpr(t.jaxpr, t.consts)
-    f_out = m.jax.core.eval_jaxpr(f.jaxpr, f.consts)
-    return tuple(m.jax.tree_util.tree_unflatten(t_tree, [
-        _select(m, pred, a, b) for a, b in zip(t_out, f_out)]))
-
-
-def _select(m, pred, a, b):
-    """lax.select(pred, a, b); a flag set to True in one branch and False in the other is
-    `pred` itself (or its negation)."""
-    if a is b:
-        return a
-    constants = _bool_constant(a), _bool_constant(b)
-    if constants == (True, False) and pred.shape == ():
-        return pred
-    if constants == (False, True) and pred.shape == ():
-        return m.numpy.logical_not(pred)
-    return m.lax.select(pred, a, b)
-
-
-def _bool_constant(value):
-    """True or False for a concrete scalar bool (a branch's literal output), else None."""
-    if isinstance(value, bool):
-        return value
-    dtype = getattr(value, 'dtype', None)
-    if dtype is None or dtype.kind != 'b' or getattr(value, 'shape', None) != ():
-        return None
-    if isinstance(value, jax_modules().tracer):
-        return None
-    try:
-        return bool(value)
-    except Exception:  # pylint: disable=broad-except  # not concrete: no constant
-        return None
-
-
-_AUTOGRAPH_DIR = __file__.rsplit('/backends/', 1)[0] + '/'
-_TRANSPOSE_HOOK = []
-
-
-def _explain_while_transposes():
-    """Makes JAX's reverse-mode error for a while_loop that autograph staged name the user's loop.
-
-    `jax.grad(jax.jit(converted))` traces the loop with no sign of differentiation (the jit
-    traces first); JAX raises its "Reverse-mode differentiation does not work for
-    lax.while_loop" only when it transposes the jitted function, far from the user's code. The
-    transpose rule of while_p is wrapped (once per process): for a loop staged by autograph it
-    raises a StagingError naming the user's loop (from the loop's source traceback, which JAX
-    keeps with the equation) and saying how to write it; any other while_loop gets JAX's error
-    unchanged. If JAX's internals differ from what this expects, nothing is wrapped.
-    """
-    if _TRANSPOSE_HOOK:
-        return
-    _TRANSPOSE_HOOK.append(True)
-    try:
-        from jax._src import source_info_util  # pylint: disable=import-outside-toplevel
-        from jax._src.interpreters import ad  # pylint: disable=import-outside-toplevel
-        from jax._src.lax.control_flow import loops  # pylint: disable=import-outside-toplevel
-        original = ad.primitive_transposes[loops.while_p]
-    except (ImportError, AttributeError, KeyError):
-        return
-
-    def transpose(*args, **params):
-        try:
-            return original(*args, **params)
-        except ValueError as e:
-            where = _staging_user_frame(source_info_util.current().traceback)
-            if where is None:
-                raise
-            function, filename, line = where
-            text = linecache.getline(filename, line).strip()
-            raise StagingError('%s\n  File "%s", line %d, in %s%s' % (
-                _REVERSE_MODE_MESSAGE, filename, line, function,
-                '\n    ' + text if text else '')) from e
-
-    ad.primitive_transposes[loops.while_p] = transpose
-
-
-def _staging_user_frame(traceback):
-    """(function, file, line) of the user code that called autograph's loop operator, or None."""
-    try:
-        frames = list(traceback.frames)
-    except AttributeError:
-        return None
-    # innermost first: find autograph's operator frames, then the first frame outside them
-    seen_autograph = False
-    for frame in frames:
-        inside = frame.file_name.startswith(_AUTOGRAPH_DIR)
-        if inside:
-            seen_autograph = True
-        elif seen_autograph and '/jax/' not in frame.file_name:
-            return frame.function_name, frame.file_name, frame.line_num
-    return None
-
-
-def _differentiated(values):
-    """Whether some of `values` carry a reverse-mode tangent (jax.grad/vjp of a loop result)."""
-    ad = sys.modules.get('jax._src.interpreters.ad')
-    pe = sys.modules.get('jax._src.interpreters.partial_eval')
-    linearize = getattr(ad, 'LinearizeTracer', None)
-    jvp = getattr(ad, 'JVPTracer', None)
-    partial = getattr(pe, 'JaxprTracer', None)
-    for v in values:
-        if linearize is not None and isinstance(v, linearize):
-            return True
-        # Older JAX (before direct linearize) runs grad as jvp with a partially evaluated
-        # tangent; a plain forward-mode jvp has a concrete or traced-to-jaxpr tangent instead.
-        if (jvp is not None and partial is not None and isinstance(v, jvp)
-                and isinstance(getattr(v, 'tangent', None), partial)):
-            return True
-    return False
 
 
 BACKEND = register_backend(JaxBackend())

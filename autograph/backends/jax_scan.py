@@ -84,6 +84,35 @@ def _type(atom):
     return (aval.shape, aval.dtype, getattr(aval, 'weak_type', False))
 
 
+def _row_reads(jaxpr, symbols, uses, count):
+    """The whole-row reads at the loop index of constant buffers of `count` rows: (the
+    equations they replace, the scan inputs that stand for the rows, and per read (position
+    in the constants, whether the rows need a unit axis))."""
+    constvars = {var: k for k, var in enumerate(jaxpr.constvars)}
+    removed, inputs, reads = set(), [], []
+    for k, eqn in enumerate(jaxpr.eqns):
+        if eqn.primitive.name != 'dynamic_slice':
+            continue
+        operand, indices = eqn.invars[0], eqn.invars[1:]
+        shape = operand.aval.shape
+        if (_is_literal(operand) or operand not in constvars or not shape or shape[0] != count
+                or tuple(eqn.params.get('slice_sizes', ())) != (1,) + tuple(shape[1:])
+                or not _at_index(symbols, indices)):
+            continue
+        row = eqn.outvars[0]
+        removed.add(k)
+        squeeze = _only_user(jaxpr, uses, row, k)
+        if squeeze is not None and jaxpr.eqns[squeeze].primitive.name == 'squeeze' and tuple(
+                jaxpr.eqns[squeeze].params.get('dimensions', ())) == (0,):
+            removed.add(squeeze)
+            inputs.append(jaxpr.eqns[squeeze].outvars[0])
+            reads.append((constvars[operand], False))
+        else:
+            inputs.append(row)
+            reads.append((constvars[operand], True))
+    return removed, inputs, reads
+
+
 def _is_literal(atom):
     return hasattr(atom, 'val')  # a jax.core Literal; a Var has no value
 
@@ -117,31 +146,10 @@ def _plan(jaxpr, count):
     for atom in jaxpr.outvars:
         if not _is_literal(atom):
             uses[atom] = uses.get(atom, 0) + 1
-    constvars = {var: k for k, var in enumerate(jaxpr.constvars)}
-    removed, inputs, reads = set(), [], []
-    for k, eqn in enumerate(jaxpr.eqns):
-        if eqn.primitive.name != 'dynamic_slice':
-            continue
-        operand, indices = eqn.invars[0], eqn.invars[1:]
-        shape = operand.aval.shape
-        if (_is_literal(operand) or operand not in constvars or not shape or shape[0] != count
-                or tuple(eqn.params.get('slice_sizes', ())) != (1,) + tuple(shape[1:])
-                or not _at_index(symbols, indices)):
-            continue
-        row = eqn.outvars[0]
-        removed.add(k)
-        squeeze = _only_user(jaxpr, uses, row, k)
-        if squeeze is not None and jaxpr.eqns[squeeze].primitive.name == 'squeeze' and tuple(
-                jaxpr.eqns[squeeze].params.get('dimensions', ())) == (0,):
-            removed.add(squeeze)
-            inputs.append(jaxpr.eqns[squeeze].outvars[0])
-            reads.append((constvars[operand], False))
-        else:
-            inputs.append(row)
-            reads.append((constvars[operand], True))
+    removed, inputs, reads = _row_reads(jaxpr, symbols, uses, count)
     outputs, writes = [], []
     for position, (before, after) in enumerate(zip(carried, jaxpr.outvars)):
-        found = _row_write(jaxpr, symbols, uses, producer, before, after, count)
+        found = _row_write(jaxpr, symbols, uses, producer, (before, after), count)
         if found is None:
             continue
         k, row, reshape = found
@@ -285,9 +293,11 @@ def _only_user(jaxpr, uses, var, after):
     return None
 
 
-def _row_write(jaxpr, symbols, uses, producer, before, after, count):
-    """(equation, row, reshape) when loop variable `before` -> `after` is a whole-row write
-    at the loop index of a buffer of `count` rows that nothing else in the body uses."""
+def _row_write(jaxpr, symbols, uses, producer, change, count):
+    """(equation, row, reshape) when `change`, a loop variable's (before, after), is a
+    whole-row write at the loop index of a buffer of `count` rows that nothing else in the
+    body uses."""
+    before, after = change
     if _is_literal(after) or after not in producer or uses.get(before) != 1 or uses.get(
             after) != 1:
         return None

@@ -25,6 +25,7 @@ from torch._higher_order_ops.cond import cond_op
 from torch._higher_order_ops.while_loop import while_loop_op
 from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 
+from autograph.backends import torch_ops
 from autograph.backends import torch_values
 from autograph.backends.base import Backend
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
@@ -58,6 +59,55 @@ def _outputs(fn, dtypes):
     return wrapper
 
 
+def _cond(pred, true_fn, false_fn, inputs):
+    """`cond_op` whose integer and bool outputs pass as floats when others are floats.
+
+    torch 2.13 cannot differentiate a torch.cond whose outputs mix floats with integers
+    ("outs_to_grad length (1) != tangents length (2)", docs/torch.md); the integers pass
+    through it bit for bit as floats of their size (`as_float`) and come back after it.
+    """
+    dtypes = []
+
+    def floats(fn):
+        def branch(*args):
+            outs = fn(*args)
+            dtypes[:] = [t.dtype for t in outs]
+            mixed = any(torch_values.is_float(d) for d in dtypes) and not all(
+                torch_values.is_float(d) for d in dtypes)
+            return tuple(torch_values.as_float(t) for t in outs) if mixed else outs
+        return branch
+
+    outs = cond_op(pred, floats(true_fn), floats(false_fn), inputs)
+    return tuple(torch_values.from_float(t, d) for t, d in zip(outs, dtypes))
+
+
+def _linked(init, free):
+    """The loop variables `init`, each floating one tied in autograd to the free tensors.
+
+    torch 2.13 gives a tensor that a while_loop reads in every iteration one iteration's
+    share of its gradient when the loop variables do not require gradients themselves
+    (docs/torch.md). Adding a zero computed from the free floating tensors (NaN-safe) makes
+    the loop variables require gradients whenever those do; the values are unchanged.
+    """
+    floats = [t for t in free if torch_values.is_float(t.dtype)]
+    if not floats:
+        return init
+    zero = sum(torch.nan_to_num(t, 0.0, 0.0, 0.0).sum() * 0 for t in floats)
+    return tuple(v + zero.to(v.dtype) if torch_values.is_float(v.dtype) else v for v in init)
+
+
+def _distinct(tensors):
+    """`tensors` with a view in place of each repeated one: torch 2.13's export names the
+    inputs of a subgraph after its operands, and one tensor passed twice to a loop nested in
+    a cond would give the subgraph two inputs of one name."""
+    seen = set()
+    result = []
+    for t in tensors:
+        result.append(t.view_as(t) if id(t) in seen else t)
+        seen.add(id(t))
+    return tuple(result)
+
+
 class TorchBackend(Backend):
     """Stages autograph control flow on traced torch tensors as torch.cond / torch.while_loop."""
 
@@ -68,14 +118,7 @@ class TorchBackend(Backend):
         self._scratch = _Scratch()
 
     def is_staged(self, value):
-        """True for tensors that torch is tracing (fake or functional) and staged ranges.
-
-        Args:
-            value: any object.
-
-        Returns:
-            A Python bool.
-        """
+        """True for tensors that torch is tracing (fake or functional) and staged ranges."""
         return torch_values.traced(value) or type(value) is StagedRange
 
 
@@ -100,7 +143,7 @@ class TorchBackend(Backend):
             *[[leaf_type(v) for v in outs] for outs in outputs])]
         true_fn, false_fn = (_outputs(closed(fn, len(operands), free, mutated), dtypes)
                              for fn in (true_fn, false_fn))
-        return tuple(cond_op(pred, true_fn, false_fn, operands + tuple(free)))
+        return _cond(pred, true_fn, false_fn, _distinct(operands + tuple(free)))
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop as torch.while_loop over the loop variables and the free tensors.
@@ -123,10 +166,22 @@ class TorchBackend(Backend):
         # A Python number takes the dtype the body gives it, as Python's arithmetic would.
         dtypes = [v.dtype if isinstance(v, torch.Tensor) else torch_values.joint_dtype(
             (type(v), leaf_type(after))) for v, after in zip(loop_vars, outputs[1])]
-        init = tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes))
-        test = closed(test, len(init), free, mutated)
-        body = _outputs(closed(body_fn, len(init), free, mutated), dtypes)
-        return tuple(while_loop_op(lambda *args: test(*args)[0], body, init, tuple(free)))
+        init = _linked(tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
+        count = len(init)
+        test = closed(test, count, free, mutated)
+        body = _outputs(closed(body_fn, count, free, mutated), dtypes)
+
+        def loop(*args):
+            return tuple(while_loop_op(lambda *a: test(*a)[0], body, args[:count],
+                                       args[count:]))
+
+        inputs = _distinct(init + tuple(free))
+        if not any(torch_values.is_float(t.dtype) for t in inputs):
+            return loop(*inputs)
+        # torch 2.13 differentiates a while_loop that runs zero times as if it ran once
+        # (docs/torch.md): a loop that may carry gradients runs only when its test holds.
+        return _cond(test(*inputs)[0], loop,
+                     lambda *args: tuple(a.clone() for a in args[:count]), inputs)
 
     def iterate(self, iterable):
         """A tensor iterates over its first dimension; a staged range over its elements."""
@@ -148,12 +203,33 @@ class TorchBackend(Backend):
         return torch.logical_not(predicate(value, 'not'))
 
     def call_builtin(self, fn, args, kwargs):
-        """`range` of a traced tensor becomes a StagedRange; `len` is the first dimension."""
-        if fn is range and not kwargs:
-            return torch_values.staged_range(*args)
-        if fn is len and len(args) == 1 and isinstance(args[0], torch.Tensor):
-            return self.iterate(args[0])[0]
-        raise NotImplementedError(fn)
+        """`range` of a traced tensor becomes a StagedRange; len, abs, int, float, min, max
+        and sum become torch operations (see `torch_values.BUILTINS`)."""
+        handler = torch_values.BUILTINS.get(fn)
+        if handler is None or kwargs:
+            raise NotImplementedError(fn)
+        return handler(*args)
+
+    def assert_(self, cond, message_fn):
+        """Stages `assert`: `torch.ops.autograph.check`, raising AssertionError when it runs."""
+        if self._scratch.depth:
+            return  # a discarded pass checks nothing
+        message = message_fn()
+        message = '' if message is None else str(message)
+        torch_ops.check(predicate(cond, 'assert'), 'AssertionError', message)
+
+    def check_defined(self, defined, error):
+        """Stages the check that raises `error` (UnboundLocalError) when `defined` is false."""
+        if self._scratch.depth:
+            return
+        torch_ops.check(predicate(defined, 'if'), torch_ops.kind_of(error),
+                        torch_ops.message_of(error))
+
+    def print_(self, *args, sep=' ', end='\n'):
+        """Stages `print`: `torch.ops.autograph.print`, printing each time the program runs."""
+        if self._scratch.depth:
+            return
+        torch_ops.staged_print(args, sep, end)
 
     def type_of(self, value):
         return leaf_type(value)
@@ -225,16 +301,28 @@ def convert(target):
     @functools.wraps(target)
     def call(*args, **kwargs):
         return converted(*args, **kwargs)
-    return call
+    return _own_code(call)
+
+
+def _own_code(fn):
+    """`fn` with a code object of its own.
+
+    Dynamo keeps compiled code per code object, and in torch 2.13 its guards do not check
+    which function a `nonstrict_trace` call calls: two wrappers sharing one code object would
+    share one compiled graph, the first one compiled (docs/torch.md).
+    """
+    copy = types.FunctionType(fn.__code__.replace(), fn.__globals__, fn.__name__,
+                              fn.__defaults__, fn.__closure__)
+    return functools.update_wrapper(copy, fn)
 
 
 def _staged_forward(bound, module):
     traced = torch._dynamo.nonstrict_trace(bound.__func__)
 
-    @functools.wraps(bound.__func__)
+    @functools.wraps(bound)  # the signature without `self`, which torch.export binds to
     def forward(*args, **kwargs):
         return traced(module, *args, **kwargs)
-    return forward
+    return _own_code(forward)
 
 
 class _Function(torch.nn.Module):

@@ -12,7 +12,11 @@ tensors (module parameters, values of the enclosing function). The functions are
 with the free tensors as extra inputs, under a mode that maps each free tensor to its input.
 """
 
+import contextlib
+from types import GetSetDescriptorType
+
 import torch
+from torch._guards import detect_fake_mode
 from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
@@ -29,9 +33,11 @@ class _FreeTensors(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        for leaf in pytree.tree_leaves((args, kwargs)):
-            if isinstance(leaf, torch.Tensor) and id(leaf) not in self.made:
-                self.free.setdefault(id(leaf), leaf)
+        # Reading a property (shape, dtype, device: metadata) is not reading the data.
+        if not isinstance(getattr(func, '__self__', None), GetSetDescriptorType):
+            for leaf in pytree.tree_leaves((args, kwargs)):
+                if isinstance(leaf, torch.Tensor) and id(leaf) not in self.made:
+                    self.free.setdefault(id(leaf), leaf)
         out = func(*args, **kwargs)
         for leaf in pytree.tree_leaves(out):
             if isinstance(leaf, torch.Tensor):
@@ -56,6 +62,18 @@ class _Substitute(TorchFunctionMode):
         return func(*args, **kwargs)
 
 
+@contextlib.contextmanager
+def _discarded_sizes(inputs):
+    """Data-dependent sizes made on the discarded pass (`x[i]` for a traced `i`) are not the
+    trace's: without this, the trace would expect them among its outputs."""
+    fake_mode = detect_fake_mode(inputs)
+    if fake_mode is None or fake_mode.shape_env is None:
+        yield
+        return
+    with fake_mode.shape_env.ignore_fresh_unbacked_symbols():
+        yield
+
+
 def free_tensors(fns, inputs, scratch):
     """The tensors that `fns` read besides `inputs`, found on a pass that records nothing.
 
@@ -77,7 +95,7 @@ def free_tensors(fns, inputs, scratch):
     finder = _FreeTensors(())
     outputs, mutated = [], set()
     for fn in fns:
-        with scratch(), disable_proxy_modes_tracing():
+        with scratch(), disable_proxy_modes_tracing(), _discarded_sizes(inputs):
             # new objects for the inputs: a function that reads an input's object from an
             # enclosing scope (`y = w` before a loop over y that reads w) reads a free tensor
             aliases = tuple(torch.ops.aten.alias(t) for t in inputs)

@@ -26,7 +26,9 @@ def as_tensor(value, dtype=None):
             'a staged torch.cond or torch.while_loop carries only tensors and Python numbers; '
             'found {!r} of type {}. Compute it outside the staged control flow, or make it a '
             'tensor.'.format(value, type(value).__name__))
-    return torch.tensor(value, dtype=dtype or _PYTHON_DTYPES[type(value)])
+    # torch.full, not torch.tensor: a factory that torch's tracers record (torch.tensor makes
+    # a real tensor, which AOTAutograd's fake mode refuses as an input of an operation).
+    return torch.full((), value, dtype=dtype or _PYTHON_DTYPES[type(value)])
 
 
 def predicate(value, construct):
@@ -37,7 +39,7 @@ def predicate(value, construct):
             construct.
     """
     if not isinstance(value, torch.Tensor):
-        return torch.tensor(builtins.bool(value))
+        return torch.full((), builtins.bool(value))
     if value.dim() != 0 and value.numel() != 1:
         raise StagingError(
             'the condition of a staged {} is a tensor of shape {}; Python takes the truth of '
@@ -63,10 +65,17 @@ def joint_dtype(types):
         pythons = [t for t in types if t in _PYTHON_DTYPES]
         # float wins over int, int over bool, as Python's arithmetic does
         return _PYTHON_DTYPES[max(pythons, key=[bool, int, float].index)] if pythons else None
-    joint = dtypes[0]
-    for dtype in dtypes[1:]:
-        joint = torch.promote_types(joint, dtype)
-    return joint
+    # torch.promote_types would be recorded in the graph being traced; this is its rule for
+    # the dtypes of one kind and across kinds (bool < integers < floats < complex).
+    return max(dtypes, key=lambda d: (_kind(d), d.itemsize))
+
+
+def _kind(dtype):
+    if dtype.is_complex:
+        return 3
+    if dtype.is_floating_point:
+        return 2
+    return 0 if dtype == torch.bool else 1
 
 
 def compatible(before, after):
@@ -127,6 +136,93 @@ def staged_range(*args):
     return StagedRange(*args)
 
 
+def _scalar_cast(kind, dtype):
+    def cast(value):
+        value = as_tensor(value)
+        if value.numel() != 1:
+            raise TypeError('only one element tensors can be converted to Python scalars '
+                            '({}() of a tensor of shape {})'.format(kind, tuple(value.shape)))
+        value = value.reshape(())
+        if kind == 'int' and value.dtype.is_floating_point:
+            value = torch.trunc(value)
+        return value.to(dtype)
+    return cast
+
+
+def _fold(pairwise, reduce):
+    def handler(*args):
+        if len(args) == 1:
+            if type(args[0]) is StagedRange:
+                raise NotImplementedError(reduce)
+            return reduce(as_tensor(args[0]), 0)  # Python's min(x) compares the rows of x
+        result = args[0]
+        for arg in args[1:]:
+            result = pairwise(as_tensor(result), as_tensor(arg))
+        return result
+    return handler
+
+
+def _sum(iterable, start=0):
+    if type(iterable) is StagedRange:
+        raise NotImplementedError(sum)
+    total = torch.sum(as_tensor(iterable), dim=0)
+    return total if type(start) in (int, float) and start == 0 else total + start
+
+
+def _len(value):
+    if type(value) is StagedRange:
+        return value.length()
+    if isinstance(value, torch.Tensor) and value.dim() > 0:
+        return value.shape[0]
+    raise NotImplementedError(len)
+
+
+def _abs(value):
+    if type(value) is StagedRange:
+        raise NotImplementedError(abs)
+    return torch.abs(value)
+
+
+# Overloads of Python builtins for traced tensors (`Backend.call_builtin`); `range` of a traced
+# bound is a StagedRange. A builtin not here runs as it is (torch's own methods, or its error).
+BUILTINS = {
+    builtins.range: lambda *args: staged_range(*args),
+    builtins.len: _len,
+    builtins.abs: _abs,
+    builtins.int: _scalar_cast('int', torch.int64),
+    builtins.float: _scalar_cast('float', torch.get_default_dtype()),
+    builtins.min: _fold(torch.minimum, lambda x, dim: torch.min(x, dim=dim).values),
+    builtins.max: _fold(torch.maximum, lambda x, dim: torch.max(x, dim=dim).values),
+    builtins.sum: _sum,
+}
+
+
+_SAME_SIZE_FLOATS = {torch.int64: torch.float64, torch.int32: torch.float32,
+                     torch.int16: torch.float16}
+
+
+def is_float(dtype):
+    return dtype.is_floating_point or dtype.is_complex
+
+
+def as_float(tensor):
+    """A tensor of integers or bools as floats that `from_float` turns back exactly (the same
+    bits where a float of the same size exists)."""
+    if is_float(tensor.dtype):
+        return tensor
+    float_dtype = _SAME_SIZE_FLOATS.get(tensor.dtype)
+    return tensor.view(float_dtype) if float_dtype else tensor.to(torch.float32)
+
+
+def from_float(tensor, dtype):
+    """Undoes `as_float` for a tensor that had `dtype`."""
+    if tensor.dtype == dtype:
+        return tensor
+    if dtype in _SAME_SIZE_FLOATS:
+        return tensor.view(dtype)
+    return tensor != 0 if dtype == torch.bool else tensor.to(dtype)
+
+
 def row(tensor, index):
     """`tensor[index]` for a traced index (indexing with it would need its value)."""
     if not isinstance(index, torch.Tensor):
@@ -135,9 +231,13 @@ def row(tensor, index):
 
 
 def zero_like(value):
-    """A zero of `value`'s type: a tensor's zeros, or the Python zero."""
+    """A zero of `value`'s type: a tensor's zeros, or the Python zero.
+
+    Made from the dtype and shape only: `value` may be a tensor of a discarded pass, which
+    the graph being traced must not read.
+    """
     if isinstance(value, torch.Tensor):
-        return torch.zeros_like(value)
+        return torch.zeros(value.shape, dtype=value.dtype, device=value.device)
     return type(value)(0)
 
 

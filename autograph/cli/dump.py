@@ -3,6 +3,7 @@
 import ast
 import collections
 import contextlib
+import importlib.machinery
 import importlib.util
 import json
 import linecache
@@ -111,11 +112,35 @@ def modules_in_directory(root, package=None, out_root=''):
     return modules
 
 
+def find_spec(name):
+    """Locates a module by its dotted name without importing it or its parent packages.
+
+    `importlib.util.find_spec('pkg.sub')` imports `pkg` (runs `pkg/__init__.py`); here each
+    package's folders come from its spec (importlib.machinery.PathFinder searches them), so
+    no code of the target runs.
+
+    Args:
+      name: a dotted module name.
+
+    Returns:
+      A ModuleSpec, or None when it cannot be found.
+    """
+    parts = name.split('.')
+    spec = importlib.util.find_spec(parts[0])  # a top-level name: nothing is imported
+    for k in range(1, len(parts)):
+        locations = spec.submodule_search_locations if spec is not None else None
+        if not locations:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec('.'.join(parts[:k + 1]),
+                                                        list(locations))
+    return spec
+
+
 def _module_by_name(name):
     try:
-        spec = importlib.util.find_spec(name)
-    except Exception as e:  # pylint: disable=broad-except  # a parent package failed to import
-        raise InputError('could not import module %r (needed to locate it): %s: %s'
+        spec = find_spec(name)
+    except Exception as e:  # pylint: disable=broad-except  # a malformed name, unreadable path
+        raise InputError('could not locate module %r: %s: %s'
                          % (name, type(e).__name__, e)) from None
     if spec is None:
         raise InputError('expected an importable module or an existing path, found neither'
@@ -237,8 +262,7 @@ def convert_entity(fn, timeout=None):
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             with _deadline(timeout):
-                node, _ = conversion.convert_tree(fn)
-                return ag_parser.unparse(node), None, None
+                return conversion.converted_source(fn, check_code=False), None, None
     except _Timeout:
         return (None, 'conversion took longer than %gs and was stopped' % timeout,
                 'conversion timed out')

@@ -11,6 +11,7 @@ from autograph import errors
 from autograph.impl import conversion
 from autograph.impl import error_mapping
 from autograph.impl import logs
+from autograph.impl import traceback_filter
 from autograph.impl.logs import get_verbosity  # noqa: F401 - part of this module's API
 from autograph.impl.logs import set_verbosity
 from autograph.impl.function_wrappers import ConversionOptions
@@ -146,7 +147,7 @@ def _report_unconvertible(fn, error, strict):
     if _strict(strict):
         raise errors.ConversionError(
             head + ' Rewrite it without that construct, or decorate it with'
-            ' @autograph.do_not_convert to run it as plain Python.') from error
+            ' @autograph.do_not_convert to run it as plain Python.') from None
     message = head + (' It runs unconverted, as plain Python. To silence this, decorate it'
                       ' with @autograph.do_not_convert; to make it an error, pass strict=True'
                       ' or set AUTOGRAPH_STRICT=1.')
@@ -224,6 +225,7 @@ def _short_repr(value, limit=60):
     return text if len(text) <= limit else text[:limit - 3] + '...'
 
 
+@traceback_filter.boundary
 def convert(fn=None, *, recursive=True, strict=None):
     """Converts a function so that its control flow can be staged.
 
@@ -473,8 +475,7 @@ def to_code(fn, recursive=False):
             raise errors.ConversionError(
                 'to_code expected a Python function, found %r; pass a def or lambda' % (fn,))
         fn = call
-    node, _ = conversion.convert_tree(fn)
-    return parser.unparse(node)
+    return conversion.converted_source(fn)
 
 
 __all__ = ['convert', 'to_graph', 'converted_call', 'to_code', 'do_not_convert', 'set_verbosity',

@@ -1,11 +1,8 @@
 """The conversion pipeline (parse, analyse, convert, load) and its per-code-object cache."""
 
-import __future__
 import collections
 import inspect
-import threading
 import types
-import weakref
 
 import gast
 
@@ -24,7 +21,9 @@ from autograph.converters import match_statements
 from autograph.converters import named_expressions
 from autograph.converters import return_statements
 from autograph.converters import variables
+from autograph.impl import code_cache
 from autograph.impl import collector
+from autograph.impl import conversion_guards
 from autograph.impl import disk_cache
 from autograph.impl import error_mapping
 from autograph.impl import logs
@@ -34,6 +33,7 @@ from autograph.pyct import loader
 from autograph.pyct import naming
 from autograph.pyct import parser
 from autograph.pyct import qual_names
+from autograph.pyct import running_code
 from autograph.pyct import templates
 from autograph.pyct import transformer
 from autograph.pyct import traversal
@@ -43,64 +43,8 @@ from autograph.pyct.static_analysis import reaching_definitions
 
 
 
-class _CodeCache(object):
-    """A cache keyed on code objects by identity, holding them weakly.
-
-    Not a WeakKeyDictionary: code objects compare equal across files (equality ignores
-    co_filename), so two files with an identical function would share one entry, and errors
-    in the second file would name the first.
-    """
-
-    def __init__(self):
-        self._entries = {}  # id(code) -> _CacheEntry (a weak reference to code, with its value)
-        self._lock = threading.Lock()
-        entries = self._entries
-
-        def forget(ref):
-            if entries.get(ref.key) is ref:
-                entries.pop(ref.key, None)
-
-        self._forget = forget  # one callback for every entry
-
-    def get(self, code):
-        entry = self._entries.get(id(code))
-        if entry is not None and entry() is code:
-            return entry.value
-        return None
-
-    def __setitem__(self, code, value):
-        with self._lock:
-            self._entries[id(code)] = _CacheEntry(code, self._forget, id(code), value)
-
-    def __contains__(self, code):
-        entry = self._entries.get(id(code))
-        return entry is not None and entry() is code
-
-    def __len__(self):
-        return len(self._entries)
-
-    def clear(self):
-        with self._lock:
-            self._entries.clear()
-
-
-class _CacheEntry(weakref.ref):
-    """A _CodeCache entry: a weak reference to the code object, with its key and value."""
-
-    __slots__ = ('key', 'value')
-
-    def __new__(cls, code, callback, key, value):
-        del key, value
-        return super().__new__(cls, code, callback)
-
-    def __init__(self, code, callback, key, value):
-        super().__init__(code, callback)
-        self.key = key
-        self.value = value
-
-
 # code object -> _Factory, or the ConversionError that converting it raised
-_CACHE = _CodeCache()
+_CACHE = code_cache.CodeCache()
 # The attribute of a user function that holds the result of instantiate(): (code, defaults,
 # kwdefaults, options, converted function), reused while the function's code and defaults
 # are unchanged. It is stored on the function, not in a table keyed on it: the converted
@@ -108,9 +52,7 @@ _CACHE = _CodeCache()
 # original, so a table's value would keep its own key, and the module, alive for good.
 INSTANCE_ATTR = '__ag_instance__'
 
-_FUTURE_FLAGS = 0
-for _feature in __future__.all_feature_names:
-    _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
+_FUTURE_FLAGS = running_code.FUTURE_FLAGS
 
 # Converters that run before the analyses (they create the state variables the analyses
 # must see). After the analyses come control_flow, then conditional_expressions,
@@ -307,11 +249,13 @@ def _analyse(node, ctx):
     return node
 
 
-def convert_tree(fn):
+def convert_tree(fn, check_code=True):
     """Parses and converts a function or lambda.
 
     Args:
       fn: a Python function.
+      check_code: whether to check that the source is the code `fn` runs
+        (running_code.check); `autograph dump` converts text whose code never ran.
 
     Returns:
       A tuple (converted gast FunctionDef or Lambda, EntityInfo).
@@ -320,16 +264,40 @@ def convert_tree(fn):
       ConversionError: the source is unavailable or uses unsupported syntax.
     """
     with collector.paused():
-        return _convert_tree(fn)
+        return conversion_guards.guarded(_convert_tree, fn, check_code)
 
 
-def _convert_tree(fn):
-    node = parser.parse_entity(fn)
+def converted_source(fn, check_code=True):
+    """Returns the source of `fn`'s conversion (convert_tree, unparsed).
+
+    Args:
+      fn: a Python function.
+      check_code: as for convert_tree.
+
+    Returns:
+      The source, a string.
+
+    Raises:
+      ConversionError: the source is unavailable or uses unsupported syntax.
+    """
+    with collector.paused():
+        return conversion_guards.guarded(_converted_source, fn, check_code)
+
+
+def _converted_source(fn, check_code):
+    node, _ = convert_tree(fn, check_code)
+    return parser.unparse(node)
+
+
+def _convert_tree(fn, check_code=True):
+    node = parser.parse_entity(fn, check_code)
     filename = parser.source_filename(fn)
     _mangle_private_names(node, _class_of(fn))
     kinds = set()
     names = check_supported(node, filename, kinds)
     ctx = transformer.EntityInfo(fn.__name__, filename, naming.Namer(names))
+    if not conversion_guards.FRAME_CALLS.isdisjoint(names):
+        ctx.notes = conversion_guards.frame_call_notes(node, fn.__qualname__, filename)
     ctx.namespace = _namespace_of(fn)
     for converter in _BEFORE_ANALYSIS:
         needs = _CONVERTER_KINDS.get(converter)
@@ -374,7 +342,7 @@ def outer_factory():
 
 def _build_factory(fn):
     with collector.paused():  # parse, convert and load; see collector.paused
-        return _build_factory_paused(fn)
+        return conversion_guards.guarded(_build_factory_paused, fn)
 
 
 def _build_factory_paused(fn):
@@ -382,14 +350,16 @@ def _build_factory_paused(fn):
     if key is not None:
         entry = disk_cache.load(key)
         if entry is not None:
-            module_code, generated, checks = entry
+            module_code, generated, checks, notes = entry
             namespace = _namespace_of(fn)
             if namespace and directives.checks_hold(checks, namespace):
+                conversion_guards.warn(notes, fn.__code__)
                 if logs.state[0] >= logs.CONVERSION:  # (level 2 and up bypass the disk cache)
                     logs.log(logs.CONVERSION, 'Conversion of %s loaded from the disk cache (%s)',
                              fn.__qualname__, disk_cache.directory())
                 return _factory_from(module_code, fn, frozenset(generated))
     node, ctx = convert_tree(fn)
+    conversion_guards.warn(ctx.notes, fn.__code__)
     if logs.has_verbosity(logs.GENERATED_CODE):
         logs.log(logs.GENERATED_CODE, 'Generated code of %s:\n\n%s\n', fn.__qualname__,
                  parser.unparse(node))
@@ -411,7 +381,8 @@ def _build_factory_paused(fn):
     flags = code.co_flags & _FUTURE_FLAGS
     module_code = loader.compile_ast(module, ctx.filename, flags)
     if key is not None and ctx.namespace:
-        disk_cache.store(key, module_code, sorted(ctx.namer.generated), ctx.directive_checks)
+        disk_cache.store(key, module_code, sorted(ctx.namer.generated), ctx.directive_checks,
+                         ctx.notes)
     return _factory_from(module_code, fn, ctx.namer.generated)
 
 
@@ -516,7 +487,8 @@ def get_factory(fn):
             entry = _build_factory(fn)
         except errors.ConversionError as e:
             entry = e
-        except (SyntaxError, ValueError, KeyError, TypeError, AttributeError) as e:
+        except (SyntaxError, ValueError, KeyError, TypeError, AttributeError, EOFError,
+                RecursionError, MemoryError) as e:
             entry = errors.ConversionError('internal conversion failure: %s: %s'
                                            % (type(e).__name__, e))
             entry.__cause__ = e

@@ -4,6 +4,7 @@ import collections
 
 from autograph import errors
 from autograph.impl import error_mapping
+from autograph.impl import traceback_filter
 from autograph.operators import backends
 from autograph.operators import variables
 
@@ -58,8 +59,10 @@ class FunctionScope(object):
         return self
 
     def __exit__(self, exc_type, exc, tb):
-        if exc_type is not None and issubclass(exc_type, errors.StagingError):
-            error_mapping.annotate(exc, tb)
+        if exc_type is not None:
+            if issubclass(exc_type, errors.StagingError):
+                error_mapping.annotate(exc, tb)
+            traceback_filter.filter_exception(exc)
         return False
 
     def ret(self, value, did_return, may_fall_off=False):

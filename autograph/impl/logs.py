@@ -124,6 +124,15 @@ def log(level, msg, *args):
         _emit(_INFO, 'INFO', msg, args)
 
 
+def notice(msg, *args):
+    """Logs `msg % args` at WARNING on the `autograph` logger, whatever the verbosity.
+
+    For messages that are not also issued as a Python warning: with no handler configured,
+    the message goes to stderr.
+    """
+    _emit(_WARNING, 'WARNING', msg, args)
+
+
 def warning(msg, *args):
     """Records `msg % args` at WARNING on the `autograph` logger, whatever the verbosity.
 

@@ -5,6 +5,7 @@ from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
 from autograph.operators import exceptions
+from autograph.operators import loop_hints
 from autograph.operators import nest
 from autograph.operators import python_loops
 from autograph.operators import staged_loops
@@ -51,14 +52,14 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
         else:
             orelse()
         return
-    _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts)
+    _staged_if_stmt(backend, cond, (body, orelse), (get_state, set_state), symbol_names, nouts)
 
 
 _UNDEFINED = (Undefined, UndefinedReturnValue)
 _MAYBE_UNDEFINED = (Undefined, UndefinedReturnValue, MaybeUndefined)
 
 
-# What `_stage_if`'s peek at the other branch gives when that branch always raises.
+# What `_StagedIf._peek` at the other branch gives when that branch always raises.
 _ALWAYS_RAISES = object()
 
 
@@ -71,50 +72,55 @@ class _Realign(BaseException):
     """
 
 
-def _staged_if_stmt(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts):
-    """Stages the if statement.
+def _staged_if_stmt(backend, cond, branches, state, symbol_names, nouts):
+    """Stages the if statement; `branches` is (body, orelse), `state` (get_state, set_state).
 
     A Python list among the outputs that a branch appends to or pops from becomes a staged
     list first (the backend's `new_list`), as in a staged loop: its length then depends on the
     staged condition. Changing the Python list in place would change it for both branches.
     """
+    get_state, set_state = state
     init_vars = tuple(get_state())
     while True:
         frame, frames = staged_loops.list_frame(init_vars[:nouts])
+        staged = _StagedIf(backend, cond, branches, state, symbol_names[:nouts])
         try:
             try:
-                _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names,
-                          nouts, init_vars, {})
+                staged.stage(init_vars, {})
             except _Realign as realign:
                 set_state(init_vars)
-                _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names,
-                          nouts, init_vars, realign.args[0])
+                staged = _StagedIf(backend, cond, branches, state, symbol_names[:nouts])
+                staged.stage(init_vars, realign.args[0])
             return
         except staged_loops.NewStagedList as request:
             if request.frame is not frame:
                 raise
-            set_state(init_vars)
-            try:
-                init_vars = staged_loops.with_staged_list(backend, init_vars, symbol_names,
-                                                          request)
-            except StagingError as error:  # the backend's message is about loops
-                name = describe_name(symbol_names[next(
-                    k for k, v in enumerate(init_vars) if v is request.target)])
-                raise StagingError(
-                    '{} is a Python list appended to (or popped from) in a branch of a staged if '
-                    'statement, so its length depends on the staged condition, and backend {!r} '
-                    'cannot make it a staged list without a bound on its length. Compute the '
-                    'value with a conditional expression and append it after the if statement '
-                    '(`l.append(a if c else b)`), so that the length does not depend on the '
-                    'condition.'.format(name, backend.name)) from error
-            set_state(init_vars)
+            pending = request  # handled below, so that no error chains this signal
         finally:
             frames.pop()
+        set_state(init_vars)
+        init_vars = _with_staged_list(backend, init_vars, symbol_names, pending)
+        set_state(init_vars)
 
 
-def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, nouts,
-              init_vars, known):
-    """Stages the if statement once; `known` holds each branch's raw outputs, if known.
+def _with_staged_list(backend, init_vars, symbol_names, request):
+    """`staged_loops.with_staged_list`, with a message about if statements when it fails."""
+    try:
+        return staged_loops.with_staged_list(backend, init_vars, symbol_names, request)
+    except StagingError:  # the backend's message is about loops: replaced, not chained
+        name = describe_name(symbol_names[next(
+            k for k, v in enumerate(init_vars) if v is request.target)])
+    raise StagingError(
+        '{} is a Python list appended to (or popped from) in a branch of a staged if '
+        'statement, so its length depends on the staged condition, and backend {!r} '
+        'cannot make it a staged list without a bound on its length. Compute the '
+        'value with a conditional expression and append it after the if statement '
+        '(`l.append(a if c else b)`), so that the length does not depend on the '
+        'condition.'.format(name, backend.name))
+
+
+class _StagedIf:
+    """One staging of an if statement: the backend's `cond` of its two branches.
 
     Outputs undefined at the end of one branch and defined at the end of the other are aligned
     (`_align_outputs`). The first branch that the backend stages may not know the other's
@@ -122,34 +128,58 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
     staged again (`_Realign`) with both known. That happens only when some output is
     undefined on a path.
     """
-    out_names = tuple(symbol_names[:nouts])
-    type_of = staged_loops.type_of_fn(backend)
-    fns = {'if': body, 'else': orelse}
-    raw = {}  # branch name -> its outputs before aligning
-    outputs = {}  # branch name -> the aligned outputs it gave the backend
 
-    operands, with_operands = _operands(backend, init_vars)
+    def __init__(self, backend, cond, branches, state, out_names):
+        self.backend = backend
+        self.cond = cond
+        self.fns = {'if': branches[0], 'else': branches[1]}
+        self.get_state, self.set_state = state
+        self.out_names = tuple(out_names)
+        self.nouts = len(self.out_names)
+        self.type_of = staged_loops.type_of_fn(backend)
+        self.init_vars = ()  # the state before the statement (set by `stage`)
+        self.known = {}  # branch name -> its raw outputs, known from an earlier staging
+        self.raw = {}  # branch name -> its outputs before aligning
+        self.outputs = {}  # branch name -> the aligned outputs it gave the backend
+        self.with_operands = None  # see _operands
 
-    def peek(other, state):
+    def stage(self, init_vars, known):
+        """Stages the statement once and assigns its outputs; `known`: see the attribute."""
+        self.init_vars, self.known = init_vars, known
+        operands, self.with_operands = _operands(self.backend, init_vars)
+        flat = self.backend.cond(self.cond, self._branch('if', 'else'),
+                                 self._branch('else', 'if'), operands)
+        outputs = self.outputs
+        first = outputs['if'] if 'if' in outputs else outputs['else']
+        carried = _carried(first)
+        self.backend.name_outputs(flat, staged_loops.flat_names_of(
+            [self.out_names[k] for k in carried], [first[k] for k in carried]))
+        final = list(first)
+        for k, value in zip(carried,
+                            nest.pack(nest.structure([first[k] for k in carried]), flat)):
+            final[k] = value
+        self.set_state(tuple(final) + init_vars[self.nouts:])
+
+    def _peek(self, other, state):
         """The other branch's outputs, staged now in a discarded scratch (None without one;
-        _ALWAYS_RAISES when the other branch reads a variable no path assigns: see `run`)."""
+        _ALWAYS_RAISES when the other branch reads a variable no path assigns: see `_run`)."""
         try:
-            scratch = backend.scratch()
+            scratch = self.backend.scratch()
         except UnsupportedByBackendError:
             return None
         try:
             with scratch:
-                set_state(state)
-                fns[other]()
-                return tuple(get_state())[:nouts]
+                self.set_state(state)
+                self.fns[other]()
+                return tuple(self.get_state())[:self.nouts]
         except Exception as error:  # pylint: disable=broad-except  # re-raised unless staged
             if not _raises_when_run(error):
                 raise
             return _ALWAYS_RAISES
         finally:
-            set_state(state)
+            self.set_state(state)
 
-    def run(name, other, state):
+    def _run(self, name, other, state):
         """Stages one branch and returns its raw outputs.
 
         A branch that reads a variable no path has assigned (`ld` of `Undefined`) always
@@ -158,73 +188,70 @@ def _stage_if(backend, cond, body, orelse, get_state, set_state, symbol_names, n
         is taken, and gives placeholder outputs of the other branch's types. When the other
         branch raises too, or the backend cannot check at run time, the error propagates.
         """
-        set_state(state)
+        self.set_state(state)
         try:
-            fns[name]()
+            self.fns[name]()
         except Exception as error:  # pylint: disable=broad-except  # re-raised unless staged
             if not _raises_when_run(error):
                 raise
-            set_state(state)
-            other_raw = known.get(other, raw.get(other))
+            self.set_state(state)
+            other_raw = self.known.get(other, self.raw.get(other))
             if other_raw is None:
-                other_raw = peek(other, state) if nouts else ()  # no outputs: none to imitate
+                # no outputs: none to imitate
+                other_raw = self._peek(other, state) if self.nouts else ()
             if other_raw is _ALWAYS_RAISES:
                 # Both branches raise: the statement raises wherever it runs, after the side
                 # effects each branch staged. The outputs are placeholders (their values
                 # before the statement), never read.
-                other_raw = tuple(init_vars[:nouts])
-            failing = _outputs_of_a_failing_branch(backend, other_raw, init_vars[:nouts])
+                other_raw = tuple(self.init_vars[:self.nouts])
+            failing = _outputs_of_a_failing_branch(self.backend, other_raw,
+                                                   self.init_vars[:self.nouts])
             if failing is None:
                 raise
             # false exactly when this branch is taken
-            not_cond = backend.logical_not(cond)
-            defined = not_cond if name == 'if' else backend.logical_not(not_cond)
+            not_cond = self.backend.logical_not(self.cond)
+            defined = not_cond if name == 'if' else self.backend.logical_not(not_cond)
             where = 'the {} branch of a staged if statement'.format(name)
             if exceptions.is_staged_raise(error):
-                exceptions.raise_when_run(backend, defined, error, where)
+                exceptions.raise_when_run(self.backend, defined, error, where)
             else:
-                variables.raise_when_run(backend, defined, error, where)
+                variables.raise_when_run(self.backend, defined, error, where)
             return failing
-        return tuple(get_state())[:nouts]
+        return tuple(self.get_state())[:self.nouts]
 
-    def make_branch(name, other):
+    def _branch(self, name, other):
+        """The function the backend stages as branch `name` (`other` is the other one)."""
         def branch(*values):
-            state = with_operands(values)
-            outs = raw[name] = run(name, other, state)
-            other_raw = known.get(other, raw.get(other))
-            if other_raw is None and any(isinstance(v, _UNDEFINED) for v in outs):
-                other_raw = peek(other, state)
-                if other_raw is _ALWAYS_RAISES:
-                    other_raw = None  # nothing to align with
-            outs = _align_outputs(backend, out_names, outs, other_raw)
-            if other in outputs:
-                first = _align_outputs(backend, out_names, raw[other], outs)
-                if not known and [type(v) for v in first] != [
-                        type(v) for v in outputs[other]]:
-                    raise _Realign({name: raw[name], other: raw[other]})
-                _check_both_defined(out_names, {name: outs, other: first})
-            carried = _carried(outs)
-            check_branch_values([out_names[k] for k in carried], [outs[k] for k in carried],
-                                name)
-            if other in outputs:
-                branches = {name: outs, other: outputs[other]}
-                check_same_types([out_names[k] for k in carried],
-                                 [branches['if'][k] for k in carried],
-                                 [branches['else'][k] for k in carried], type_of,
-                                 backend.compatible_types)
-            outputs[name] = outs
-            return tuple(nest.flatten([outs[k] for k in carried]))
+            return self._stage_branch(name, other, self.with_operands(values))
         return branch
 
-    flat = backend.cond(cond, make_branch('if', 'else'), make_branch('else', 'if'), operands)
-    first = outputs['if'] if 'if' in outputs else outputs['else']
-    carried = _carried(first)
-    backend.name_outputs(flat, staged_loops.flat_names_of(
-        [out_names[k] for k in carried], [first[k] for k in carried]))
-    final = list(first)
-    for k, value in zip(carried, nest.pack(nest.structure([first[k] for k in carried]), flat)):
-        final[k] = value
-    set_state(tuple(final) + init_vars[nouts:])
+    def _stage_branch(self, name, other, state):
+        """Stages branch `name` from `state`; returns its flat carried outputs."""
+        out_names, raw, outputs = self.out_names, self.raw, self.outputs
+        outs = raw[name] = self._run(name, other, state)
+        other_raw = self.known.get(other, raw.get(other))
+        if other_raw is None and any(isinstance(v, _UNDEFINED) for v in outs):
+            other_raw = self._peek(other, state)
+            if other_raw is _ALWAYS_RAISES:
+                other_raw = None  # nothing to align with
+        outs = _align_outputs(self.backend, out_names, outs, other_raw)
+        if other in outputs:
+            first = _align_outputs(self.backend, out_names, raw[other], outs)
+            if not self.known and [type(v) for v in first] != [
+                    type(v) for v in outputs[other]]:
+                raise _Realign({name: raw[name], other: raw[other]})
+            _check_both_defined(out_names, {name: outs, other: first})
+        carried = _carried(outs)
+        check_branch_values([out_names[k] for k in carried], [outs[k] for k in carried],
+                            name)
+        if other in outputs:
+            both = {name: outs, other: outputs[other]}
+            check_same_types([out_names[k] for k in carried],
+                             [both['if'][k] for k in carried],
+                             [both['else'][k] for k in carried], self.type_of,
+                             self.backend.compatible_types)
+        outputs[name] = outs
+        return tuple(nest.flatten([outs[k] for k in carried]))
 
 
 def _raises_when_run(error):
@@ -390,9 +417,10 @@ def check_same_types(names, if_values, else_values, type_of, compatible):
                 or nest.same_description(desc_b, desc_a, compatible)):
             raise BranchVariableError(
                 "{} has type {} in the if branch, but type {} in the else branch: a staged "
-                "if statement must give it the same dtype and structure in both branches. "
-                "Cast one of them or make both branches build the same structure.".format(
-                    describe_name(name), nest.render(desc_a), nest.render(desc_b)))
+                "if statement must give it the same dtype, shape and structure in both "
+                "branches. {}".format(
+                    describe_name(name), nest.render(desc_a), nest.render(desc_b),
+                    loop_hints.type_fix(desc_a, desc_b, 'in both branches')))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -430,7 +458,7 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     backend = None if type(init_test) in PYTHON_TYPES else backend_for(init_test)
     if backend is not None:
         staged_loops.staged_while(
-            backend, test, body, get_state, set_state, symbol_names, opts)
+            backend, (test, body), (get_state, set_state), symbol_names, opts)
         return
     # The test ran once already; consistently, run one iteration before entering the loop.
     if not init_test:
@@ -442,7 +470,7 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         if backend is not None:
             # A loop variable became staged, or a break or return depends on a staged value:
             # the loop goes on staged from here.
-            python_loops.continue_while_staged(backend, test, body, get_state, set_state,
+            python_loops.continue_while_staged(backend, (test, body), (get_state, set_state),
                                                symbol_names, opts)
             return
         if not result:
@@ -483,11 +511,11 @@ def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
         backend = None if type(iter_) in PYTHON_TYPES else backend_for(iter_)
     if backend is not None:
         staged_loops.staged_for(
-            backend, iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+            backend, iter_, (extra_test, body), (get_state, set_state), symbol_names, opts)
         return
     if extra_test is None:
         for target in iter_:
             body(target)
         return
-    python_loops.for_with_extra_test(iter_, extra_test, body, get_state, set_state,
+    python_loops.for_with_extra_test(iter_, (extra_test, body), (get_state, set_state),
                                      symbol_names, opts)

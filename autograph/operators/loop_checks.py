@@ -1,8 +1,8 @@
-"""The checks of a staged loop's variables: defined on entry, one type in every iteration,
-and the hint for an error about a dtype in a loop whose variables entered as Python ints."""
+"""The checks of a staged loop's variables: defined on entry, one type in every iteration."""
 
 from autograph.errors import LoopVariableError
 from autograph.errors import UndefinedVariableError
+from autograph.operators import loop_hints
 from autograph.operators import nest
 from autograph.operators.variables import MaybeUndefined
 from autograph.operators.variables import Undefined
@@ -10,33 +10,6 @@ from autograph.operators.variables import UndefinedReturnValue
 from autograph.operators.variables import describe_name
 
 _UNDEFINED = (Undefined, UndefinedReturnValue)
-
-def with_hint(error, names, values, construct):
-    """`error` itself, or for a TypeError/ValueError about a dtype in a loop whose variables
-    entered as Python ints, a copy that says how to write the loop (`_python_number_hint`)."""
-    hint = _python_number_hint(names, values, construct)
-    if hint is None or type(error) not in (TypeError, ValueError) or 'dtype' not in str(error):
-        return error
-    return type(error)('{}\n{}'.format(error, hint))
-
-
-def _python_number_hint(names, values, construct):
-    """What to say when a staged loop body fails on a type: Python ints became staged ints.
-
-    Plain Python lets `s = 0` become a float in the loop (`s = s + 0.5`); a staged loop
-    carries `s` as the staged type of its initial value, so the float operation fails inside
-    the body. Returns None when no user variable entered the loop as a Python int or bool.
-    """
-    ints = ['{!r} (= {!r})'.format(name, value) for name, value in zip(names, values)
-            if type(name) is str and type(value) in (int, bool)]
-    if not ints:
-        return None
-    return ('(while staging the body of the {}: {} entered the loop as {}, which the '
-            'staged loop carries with a fixed integer dtype. A loop variable cannot change '
-            'dtype in a staged loop; if one of them holds floats in the loop, as plain Python '
-            'allows, initialize it with a float before the loop: 0.0 instead of '
-            '0.)'.format(construct, ', '.join(ints),
-                         'Python ints' if len(ints) > 1 else 'a Python int'))
 
 
 def still_maybe_undefined(entry, exit_):
@@ -48,6 +21,7 @@ def still_maybe_undefined(entry, exit_):
 
 
 def check_loop_init(symbol_names, init_vars, construct, skip=()):
+    """Raises when a loop variable has no value, or None, as the staged loop begins."""
     for k, (name, value) in enumerate(zip(symbol_names, init_vars)):
         if k in skip:
             continue
@@ -72,6 +46,7 @@ def check_loop_init(symbol_names, init_vars, construct, skip=()):
 
 
 def check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct, compatible):
+    """Raises when one iteration changes a loop variable's type or structure, or undefines it."""
     for name, entry, exit_ in zip(symbol_names, entry_vars, exit_vars):
         words = describe_name(name)
         if isinstance(exit_, (Undefined, UndefinedReturnValue)) or exit_ is None:
@@ -83,7 +58,7 @@ def check_loop_vars(symbol_names, entry_vars, exit_vars, type_of, construct, com
         if not nest.same_description(desc_entry, desc_exit, compatible):
             raise LoopVariableError(
                 "{} has type {} before the loop, but type {} after one iteration: a staged "
-                '{} must keep the dtype and structure of its loop variables. Cast it (or build '
-                'the same structure) in the loop, or initialize it with the type the loop '
-                'gives it.'.format(
-                    words, nest.render(desc_entry), nest.render(desc_exit), construct))
+                '{} must keep the dtype, shape and structure of its loop variables. {} Or '
+                'initialize it before the loop with the type the loop gives it.'.format(
+                    words, nest.render(desc_entry), nest.render(desc_exit), construct,
+                    loop_hints.type_fix(desc_entry, desc_exit, 'in every iteration')))

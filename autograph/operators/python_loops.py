@@ -33,17 +33,21 @@ def staged_backend(value):
     return backend_for(value)
 
 
-def continue_while_staged(backend, test, body, get_state, set_state, symbol_names, opts):
-    """Goes on with a Python `while` whose test just became staged, as a staged while loop."""
-    staged_loops.staged_while(backend, test, body, get_state, set_state, symbol_names, opts)
+def continue_while_staged(backend, loop, state, symbol_names, opts):
+    """Goes on with a Python `while` whose test just became staged, as a staged while loop
+    (`loop`: (test, body); `state`: (get_state, set_state))."""
+    staged_loops.staged_while(backend, loop, state, symbol_names, opts)
 
 
-def for_with_extra_test(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+def for_with_extra_test(iter_, loop, state, symbol_names, opts):
     """Runs `for target in iter_` over a Python iterable, stopping when `extra_test()` is false.
 
-    `extra_test` is checked before every iteration. When it gives a staged value, the rest of
-    the loop is staged (see the module docstring).
+    `loop` is (extra_test, body), `state` (get_state, set_state). `extra_test` is checked
+    before every iteration. When it gives a staged value, the rest of the loop is staged (see
+    the module docstring).
     """
+    extra_test, body = loop
+    get_state, set_state = state
     done = 0
     rest = None
     iterator = iter(iter_)
@@ -63,17 +67,16 @@ def for_with_extra_test(iter_, extra_test, body, get_state, set_state, symbol_na
         done += 1
     if not rest:
         return
-    state = tuple(get_state())
+    values = tuple(get_state())
     sequence = _staged_sequence(backend, rest)
     if sequence is not None:
         try:
-            staged_loops.staged_for(backend, sequence, extra_test, body, get_state, set_state,
-                                    symbol_names, opts)
+            staged_loops.staged_for(backend, sequence, loop, state, symbol_names, opts)
             return
         except Exception:  # pylint: disable=broad-except
             # The body does not stage with a staged element (it indexes a Python list with
             # it, say): unroll instead, from the same state.
-            set_state(state)
+            set_state(values)
     _guarded_unroll(rest, extra_test, body, get_state, set_state, symbol_names)
 
 

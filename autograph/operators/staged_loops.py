@@ -10,6 +10,7 @@ from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.operators import exceptions
 from autograph.operators import loop_checks
+from autograph.operators import loop_hints
 from autograph.operators import nest
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
@@ -28,39 +29,39 @@ def type_of_fn(backend):
     return backend.type_of
 
 
-def staged_while(backend, test, body, get_state, set_state, symbol_names, opts=None):
+def staged_while(backend, loop, state, symbol_names, opts=None):
     """Stages `while test(): body()` with the backend's `while_loop`.
 
     Args:
         backend: the backend that owns the condition.
-        test: function of no arguments returning the condition.
-        body: function of no arguments running one iteration.
-        get_state: function returning the loop variables.
-        set_state: function assigning the loop variables.
+        loop: (test, body): a function of no arguments returning the condition, and one
+            running one iteration.
+        state: (get_state, set_state): functions returning and assigning the loop variables.
         symbol_names: the loop variable names.
         opts: the loop options (see `while_stmt`), or None.
 
     Raises:
         UndefinedVariableError, LoopVariableError: see `while_stmt`.
     """
+    test, body = loop
+
     def loop_body():
         body()
         return ()
 
-    StagedLoop(backend, lambda: test(), loop_body, (get_state, set_state), symbol_names,
-               'while loop', opts=opts).stage()
+    StagedLoop(backend, (lambda: test(), loop_body), state, symbol_names, 'while loop',
+               opts=opts).stage()
 
 
-def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_names, opts=None):
+def staged_for(backend, iter_, loop, state, symbol_names, opts=None):
     """Stages `for x in iter_: body(x)` as a backend `while_loop` over (index, *loop vars).
 
     Args:
         backend: the backend that owns `iter_`.
         iter_: the staged iterable, or a StagedSequence (from `enumerate`/`zip`).
-        extra_test: None, or a function of no arguments; False stops the loop.
-        body: function of one argument running one iteration.
-        get_state: function returning the loop variables.
-        set_state: function assigning the loop variables.
+        loop: (extra_test, body): None or a function of no arguments (False stops the
+            loop), and a function of one argument running one iteration.
+        state: (get_state, set_state): functions returning and assigning the loop variables.
         symbol_names: the loop variable names.
         opts: the loop options (see `for_stmt`), or None.
 
@@ -68,6 +69,7 @@ def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_na
         StagingError: if the backend cannot iterate over `iter_`.
         UndefinedVariableError, LoopVariableError: see `for_stmt`.
     """
+    extra_test, body = loop
     length, getitem = _iteration_spec(backend, iter_)
 
     def loop_test(index):
@@ -83,9 +85,11 @@ def staged_for(backend, iter_, extra_test, body, get_state, set_state, symbol_na
         body(getitem(index))
         return (index + 1,)
 
-    StagedLoop(backend, loop_test, loop_body, (get_state, set_state), symbol_names,
-               'for loop', head=(0,), opts=opts,
-               trip_count=length if extra_test is None else None).stage()
+    staged = StagedLoop(backend, (loop_test, loop_body), state, symbol_names, 'for loop',
+                        opts=opts)
+    staged.head = (0,)
+    staged.trip_count = length if extra_test is None else None
+    staged.stage()
 
 
 def _iteration_spec(backend, iterable):
@@ -116,28 +120,25 @@ class StagedLoop:
 
     Args:
         backend: the backend that stages the loop.
-        test: the loop condition, a function of the head.
-        body: one iteration, a function of the head returning the new head.
+        fns: (test, body): the loop condition, a function of the head; one iteration, a
+            function of the head returning the new head.
         state: the pair (get_state, set_state) of the loop variables.
         symbol_names: the loop variable names (str, or `Symbol` for generated ones).
         construct: 'while loop' or 'for loop', for messages.
-        head: the initial head values.
         opts: the loop options (`maximum_iterations`), or None.
     """
 
-    def __init__(self, backend, test, body, state, symbol_names, construct, head=(),
-                 opts=None, trip_count=None):
+    def __init__(self, backend, fns, state, symbol_names, construct, opts=None):
         self.backend = backend
-        self.test = test
-        self.body = body
+        self.test, self.body = fns
         self.get_state, self.set_state = state
         self.symbol_names = symbol_names
         self.construct = construct
-        self.head = tuple(head)
+        self.head = ()  # the initial head values (a for loop sets its index's)
         self.opts = opts or {}
         # the number of iterations of a for loop without break (head is its index), or None:
-        # the loop is the backend's counted_loop instead of a while_loop
-        self.trip_count = trip_count
+        # the loop is the backend's counted_loop instead of a while_loop (a for loop sets it)
+        self.trip_count = None
         self.type_of = type_of_fn(backend)
         # the _ListFrame of the current staging attempt (see `stage`)
         self.frame = None
@@ -155,13 +156,13 @@ class StagedLoop:
             except NewStagedList as request:
                 if request.frame is not self.frame:
                     raise
-                self.set_state(init_vars)
-                init_vars = with_staged_list(self.backend, init_vars, self.symbol_names,
-                                              request,
-                                              _maximum_iterations(self.opts, self.construct))
-                self.set_state(init_vars)
+                pending = request  # handled below, so that no error chains this signal
             finally:
                 frames.pop()
+            self.set_state(init_vars)
+            init_vars = with_staged_list(self.backend, init_vars, self.symbol_names, pending,
+                                          _maximum_iterations(self.opts, self.construct))
+            self.set_state(init_vars)
 
     def _stage_once(self):
         """Stages the loop once with the current state as the initial loop variables.
@@ -248,10 +249,12 @@ class StagedLoop:
         elif isinstance(error, UnboundLocalError) and variables.is_undefined_read(error):
             variables.raise_when_run(self.backend, False, error, where)
         else:
-            hinted = loop_checks.with_hint(error, names, carried_init, self.construct)
-            if hinted is error:
+            hinted = None
+            if isinstance(error, (TypeError, ValueError)):
+                hinted = loop_hints.python_number_hint(names, carried_init, self.construct, error)
+            if hinted is None:
                 raise error
-            raise hinted from error
+            raise hinted from None
 
     def _options(self, names, carried_init):
         """The LoopOptions of the backend's `staged_loop`: flat names, bound, trip count."""
@@ -286,7 +289,7 @@ class StagedLoop:
         Returns:
             A tuple (new initial state, positions held out of the loop). Without the `scratch`
             and `zeros_like` hooks, the state is unchanged and nothing is held out (then
-            `_check_loop_init` reports the undefined entries).
+            `loop_checks.check_loop_init` reports the undefined entries).
         """
         try:
             scratch = self.backend.scratch()

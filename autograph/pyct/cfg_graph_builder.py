@@ -1,7 +1,7 @@
 """The control flow graph builder: nodes supplied in lexical order, sections for jumps."""
 
-from autograph.pyct.cfg import Graph
-from autograph.pyct.cfg import Node
+from autograph.pyct.cfg_graph import Graph
+from autograph.pyct.cfg_graph import Node
 
 
 class GraphBuilder(object):

@@ -76,8 +76,8 @@ def is_stdlib_module(module_name):
 def _stdlib_dirs():
     """The directories of the standard library (a tuple), from sysconfig on first use.
 
-    Not at import: `sysconfig.get_paths()` loads the interpreter's build configuration
-    (about 1.3 ms in a fresh process), and is_stdlib_module rarely needs it.
+    Not at import: `sysconfig.get_paths()` loads the interpreter's build configuration, and
+    is_stdlib_module rarely needs it.
     """
     if not _STDLIB_DIRS:
         import sysconfig  # pylint: disable=import-outside-toplevel

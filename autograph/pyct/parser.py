@@ -12,6 +12,7 @@ import gast
 
 from autograph import errors
 from autograph.pyct import ast_convert
+from autograph.pyct import running_code
 
 # filename -> (lines list as returned by linecache, {first line: [lambda ast nodes]}).
 # The lines list identity tells whether linecache reloaded the file since we parsed it.
@@ -19,8 +20,14 @@ _FILE_INDEX = {}
 _FILE_INDEX_LOCK = threading.Lock()
 # Bound on the number of parsed files kept in memory.
 _MAX_FILES = 64
+# Files whose lines autograph read into linecache (filename -> that lines list), oldest
+# first. Past _MAX_FILES the oldest is dropped from linecache again (linecache reads the file
+# again when next asked), so converting functions of many files keeps the text of no more
+# than that many; lines that others put there (notebooks, registered strings) are not touched.
+_LOADED = {}
 
 _DEF_TYPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
 
 
 def parse(src, single_node=True):
@@ -99,69 +106,92 @@ def _names_text(node):
 _UNPARSER = []
 
 
+class _UnparserFixes(object):
+    """What makes astunparse's printer print the same text on every Python version (mixed
+    into it by _unparser_class).
+
+    astunparse predates some nodes (`match`, `except*`, PEP 695 type parameters): those, and any
+    node it fails on, are printed by the standard library's `ast.unparse`.
+    """
+
+    def _Subscript(self, t):  # noqa: N802 - astunparse's naming
+        # astunparse (written for Python < 3.9) prints a tuple index as `x[(a, :)]`, which is
+        # invalid when it holds a slice: print `x[a, :]`.
+        self.dispatch(t.value)
+        self.write('[')
+        index = t.slice
+        if isinstance(index, ast.Tuple) and index.elts:
+            for k, elt in enumerate(index.elts):
+                if k:
+                    self.write(', ')
+                self.dispatch(elt)
+            if len(index.elts) == 1:
+                self.write(',')
+        else:
+            self.dispatch(index)
+        self.write(']')
+
+    def _Lambda(self, t):  # noqa: N802 - astunparse's naming
+        # astunparse writes `lambda : x` when there are no arguments.
+        self.write('(lambda')
+        if any(getattr(t.args, f, None) for f in ('posonlyargs', 'args', 'vararg', 'kwonlyargs',
+                                                   'kwarg')):
+            self.write(' ')
+            self.dispatch(t.args)
+        self.write(': ')
+        self.dispatch(t.body)
+        self.write(')')
+
+    def dispatch(self, tree):
+        if isinstance(tree, list):
+            for t in tree:
+                self.dispatch(t)
+            return
+        meth = getattr(self, '_' + tree.__class__.__name__, None)
+        if meth is not None:
+            try:
+                position = self.f.tell()
+                meth(tree)
+                return
+            except Exception:  # pylint: disable=broad-except - printed by ast.unparse below
+                self.f.seek(position)
+                self.f.truncate()
+        text = ast.unparse(tree)
+        if isinstance(tree, ast.stmt):
+            self.fill(text.replace('\n', '\n' + '    ' * self._indent))
+        else:
+            self.write(text)
+
+
 def _unparser_class():
     """astunparse's printer, adapted (imported on first use: astunparse and six cost ~2 ms)."""
     if _UNPARSER:
         return _UNPARSER[0]
     import astunparse  # pylint: disable=import-outside-toplevel
 
-    class _Unparser(astunparse.Unparser):
-        """astunparse's printer, which prints the same text on every Python version.
+    unparser = type('_Unparser', (_UnparserFixes, astunparse.Unparser), {})
+    _UNPARSER.append(unparser)
+    return unparser
 
-        astunparse predates some nodes (`match`, `except*`, PEP 695 type parameters): those, and any
-        node it fails on, are printed by the standard library's `ast.unparse`.
-        """
 
-        def _Subscript(self, t):  # noqa: N802 - astunparse's naming
-            # astunparse (written for Python < 3.9) prints a tuple index as `x[(a, :)]`, which is
-            # invalid when it holds a slice: print `x[a, :]`.
-            self.dispatch(t.value)
-            self.write('[')
-            index = t.slice
-            if isinstance(index, ast.Tuple) and index.elts:
-                for k, elt in enumerate(index.elts):
-                    if k:
-                        self.write(', ')
-                    self.dispatch(elt)
-                if len(index.elts) == 1:
-                    self.write(',')
-            else:
-                self.dispatch(index)
-            self.write(']')
-
-        def _Lambda(self, t):  # noqa: N802 - astunparse's naming
-            # astunparse writes `lambda : x` when there are no arguments.
-            self.write('(lambda')
-            if any(getattr(t.args, f, None) for f in ('posonlyargs', 'args', 'vararg', 'kwonlyargs',
-                                                       'kwarg')):
-                self.write(' ')
-                self.dispatch(t.args)
-            self.write(': ')
-            self.dispatch(t.body)
-            self.write(')')
-
-        def dispatch(self, tree):
-            if isinstance(tree, list):
-                for t in tree:
-                    self.dispatch(t)
-                return
-            meth = getattr(self, '_' + tree.__class__.__name__, None)
-            if meth is not None:
-                try:
-                    position = self.f.tell()
-                    meth(tree)
-                    return
-                except Exception:  # pylint: disable=broad-except - printed by ast.unparse below
-                    self.f.seek(position)
-                    self.f.truncate()
-            text = ast.unparse(tree)
-            if isinstance(tree, ast.stmt):
-                self.fill(text.replace('\n', '\n' + '    ' * self._indent))
-            else:
-                self.write(text)
-
-    _UNPARSER.append(_Unparser)
-    return _Unparser
+def _getlines(filename, module_globals):
+    """linecache.getlines, keeping at most _MAX_FILES files that autograph read (_LOADED)."""
+    known = filename in linecache.cache
+    lines = linecache.getlines(filename, module_globals)
+    if known or not lines:
+        return lines
+    entry = linecache.cache.get(filename)
+    if entry is None or len(entry) != 4 or entry[2] is not lines or entry[1] is None:
+        return lines  # not read from a file here (a lazily loaded source: kept)
+    with _FILE_INDEX_LOCK:
+        _LOADED[filename] = lines
+        while len(_LOADED) > _MAX_FILES:
+            old = next(iter(_LOADED))
+            old_lines = _LOADED.pop(old)
+            cached = linecache.cache.get(old)
+            if cached is not None and len(cached) == 4 and cached[2] is old_lines:
+                linecache.cache.pop(old, None)
+    return lines
 
 
 def _first_line(node):
@@ -176,7 +206,7 @@ def _file_lambdas(filename, module_globals):
     Only the lambdas are kept (a def is parsed from its own lines, see _parse_def), so no
     whole-file tree stays in memory.
     """
-    lines = linecache.getlines(filename, module_globals)
+    lines = _getlines(filename, module_globals)
     if not lines:
         return None
     cached = _FILE_INDEX.get(filename)
@@ -380,10 +410,10 @@ def source_lines(f):
     """
     filename = source_filename(f)
     linecache.checkcache(filename)
-    return linecache.getlines(filename, getattr(f, '__globals__', None))
+    return _getlines(filename, getattr(f, '__globals__', None))
 
 
-def parse_entity(f):
+def parse_entity(f, check_code=True):
     """Returns the gast tree of a function or lambda, keeping its original line numbers.
 
     A def is parsed from its own lines only (found from its code object's first line by
@@ -394,12 +424,14 @@ def parse_entity(f):
 
     Args:
       f: a Python function (not a bound method).
+      check_code: whether to check that the source is the code `f` runs
+        (running_code.check).
 
     Returns:
       A gast.FunctionDef, gast.AsyncFunctionDef or gast.Lambda node.
 
     Raises:
-      ConversionError: the source cannot be found or parsed.
+      ConversionError: the source cannot be found or parsed, or is not the code `f` runs.
     """
     code = f.__code__
     filename = source_filename(f)
@@ -413,7 +445,7 @@ def parse_entity(f):
         if lambdas:
             node = lambdas[0] if len(lambdas) == 1 else _select_lambda(lambdas, code, f)
     else:
-        lines = linecache.getlines(filename, module_globals)
+        lines = _getlines(filename, module_globals)
         node = _parse_def(lines, code, filename)
         if node is None and lines:
             try:
@@ -428,5 +460,7 @@ def parse_entity(f):
                 % (f.__qualname__, filename))
         node = _parse_fallback(f)
         kept = False
+    if check_code:
+        running_code.check(node, f)
     # A tree parsed for this call alone becomes the gast tree; a kept one is copied.
     return ast_convert.ast_to_gast(node) if kept else ast_convert.ast_to_gast_in_place(node)

@@ -227,7 +227,7 @@ def _literal_ssf(value):
     return value
 
 
-# the annotation key, looked up once (an enum member's attribute lookup costs 100 ns)
+# the annotation key, looked up once (an enum member's attribute lookup is slow)
 _QN = anno.Basic.QN
 
 

@@ -9,6 +9,11 @@ import threading
 
 import gast
 
+try:  # the builtin module: `hashlib` would load OpenSSL on the first call's path
+    from _blake2 import blake2b as _hash
+except ImportError:  # pragma: no cover - CPython built without it
+    from hashlib import blake2b as _hash
+
 from autograph.pyct import ast_convert
 from autograph.pyct import qual_names
 
@@ -216,10 +221,14 @@ def _class(name):
 # used (decoding all of them took as long as parsing the few a small function uses). It is
 # used only when its key matches: the Python version, gast's version, and the size and
 # modification time of the sources that make the encodings (this file and ast_convert.py),
-# as Python checks bytecode against its source. When it cannot be read or written (a
-# read-only package directory, PYTHONDONTWRITEBYTECODE) templates are parsed as before.
+# as Python checks bytecode against its source. The file starts with a digest of the rest
+# (the blake2b of the marshalled data): a file that does not match it, or that fails to decode
+# in any way, is deleted and the templates are parsed afresh. When it cannot be read or
+# written (a read-only package directory, PYTHONDONTWRITEBYTECODE) templates are parsed as
+# before.
 
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 3
+_DIGEST_SIZE = 32
 _CACHE_LIMIT = 1024  # templates written to the file at most (the converters use about 60)
 # state of the file: [loaded, path or None (no file), key]
 _disk = [False, None, None]
@@ -270,12 +279,40 @@ def _load_disk():
         return
     try:
         with open(path, 'rb') as f:
-            stored_key, entries = marshal.loads(f.read())
-    except Exception:  # noqa: BLE001 - absent, unreadable or corrupt: parse instead
+            data = f.read()
+    except OSError:  # absent or unreadable: parse instead
         return
-    if stored_key == key and type(entries) is dict:
-        for template, data in entries.items():
-            _DISK_ENTRIES.setdefault(template, data)
+    try:
+        stored_key, entries = _decode_file(data)
+    except Exception:  # noqa: BLE001 - corrupt: parse instead  # pylint: disable=broad-except
+        _remove(path)
+        return
+    if stored_key == key:
+        for template, encoded in entries.items():
+            _DISK_ENTRIES.setdefault(template, encoded)
+
+
+def _file_digest(payload):
+    return _hash(payload, digest_size=_DIGEST_SIZE).digest()
+
+
+def _decode_file(data):
+    """The (key, entries) a file of parsed templates holds; raises ValueError if corrupt."""
+    payload = memoryview(data)[_DIGEST_SIZE:]
+    if len(data) < _DIGEST_SIZE or _file_digest(payload) != data[:_DIGEST_SIZE]:
+        raise ValueError('the digest of the file of parsed templates does not match')
+    stored_key, entries = marshal.loads(payload)
+    if type(entries) is not dict or not all(
+            type(t) is str and type(e) is bytes for t, e in entries.items()):
+        raise ValueError('the file of parsed templates holds something else')
+    return stored_key, entries
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _store_disk():
@@ -285,7 +322,8 @@ def _store_disk():
         return
     temporary = '%s.%d.%d.tmp' % (path, os.getpid(), threading.get_ident())
     try:
-        data = marshal.dumps((key, dict(_DISK_ENTRIES)))
+        payload = marshal.dumps((key, dict(_DISK_ENTRIES)))
+        data = _file_digest(payload) + payload
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(temporary, 'wb') as f:
             f.write(data)
@@ -298,6 +336,18 @@ def _store_disk():
             pass
 
 
+def _decoded(template, data):
+    """The encoding that `data` (from the file) holds for `template`, or None if corrupt."""
+    try:
+        encoded = marshal.loads(data)
+    except Exception:  # noqa: BLE001 - corrupt  # pylint: disable=broad-except
+        encoded = None
+    if type(encoded) is not list:
+        _DISK_ENTRIES.pop(template, None)
+        return None
+    return encoded
+
+
 def _parsed(template):
     encoded = _TEMPLATE_CACHE.get(template)
     if encoded is None:
@@ -305,8 +355,8 @@ def _parsed(template):
             _load_disk()
         data = _DISK_ENTRIES.get(template)
         if data is not None:
-            encoded = marshal.loads(data)
-        else:
+            encoded = _decoded(template, data)
+        if encoded is None:
             encoded = _parse(template)
             try:
                 _DISK_ENTRIES[template] = marshal.dumps(encoded)

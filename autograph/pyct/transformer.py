@@ -32,6 +32,8 @@ class EntityInfo(object):
         # (callee names, was set_loop_options) for each call the directives converter resolved
         # in `namespace`: all that conversion read from it (the disk cache rechecks them)
         self.directive_checks = []
+        # warnings to give about the conversion (str), also kept with it in the disk cache
+        self.notes = []
 
 
 def set_missing_locations(nodes, origin):
@@ -182,5 +184,5 @@ class ConvAnno(anno.NoValue):
             'converted again).')
 
 
-# Enum members are slow to look up by attribute (100 ns); Base.visit reads this one per node.
+# Enum members are slow to look up by attribute; Base.visit reads this one per node.
 _SKIP = ConvAnno.SKIP

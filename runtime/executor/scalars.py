@@ -3,8 +3,8 @@ wrap back into range, the source-text helpers, and `ScalarCode`, the code genera
 that defers scalar expressions to their one read and emits Python-scalar arithmetic.
 
 Rank-0 int32/int64 values are Python ints and rank-0 bools Python bools: CPython's own
-arithmetic is several times faster than numpy scalars', and mixing the two kinds in one
-operation is ~50x slower than either. A Python int the code holds is always in its dtype's
+arithmetic is faster than numpy scalars', and mixing the two kinds in one operation is
+slower than either. A Python int the code holds is always in its dtype's
 range, except a deferred expression the generator has marked unwrapped (see codegen).
 
 Other rank-0 numbers are numpy scalars, with one exception: a float32 element a loop reads
@@ -19,11 +19,13 @@ import re
 import numpy as np
 
 from runtime.executor import python_rules
-from runtime.ops import math_ops
+from runtime.ops import math_ops  # noqa: F401 - registers truediv, read below
 from runtime.ops import registry
 from runtime.ops import slicing
 
 _SCALAR_KINDS = "biuf"
+# The op reading elements (its definition, found by name once, at import).
+_GETITEM = registry.get_op("getitem")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -78,7 +80,7 @@ def python_scalar(tensor):
 
 def _reads_one_element(node):
     """Whether `node` is a getitem of one element of an array at Python int indices."""
-    if registry.OPS[node.op].kernel is not slicing._getitem_kernel:
+    if registry.OPS[node.op] is not _GETITEM:
         return False
     x = node.inputs[0]
     spec = node.attrs["spec"]
@@ -92,7 +94,7 @@ def element_read(node):
     """Whether `node` is a getitem reading one element of an int32, int64 or bool array at
     Python int indices: a memoryview of the array gives it as the Python int or bool the
     generated code holds (~35 ns), where numpy makes a numpy scalar to convert (~120 ns)."""
-    return (registry.OPS[node.op].kernel is slicing._getitem_kernel
+    return (registry.OPS[node.op] is _GETITEM
             and python_scalar(node.outputs[0]) and _reads_one_element(node))
 
 
@@ -108,13 +110,13 @@ _FLOAT_COMPARISONS = (operator.lt, operator.le, operator.gt, operator.ge, operat
 # Kernels computing in float32 when one operand is a numpy float32 and the other a Python
 # float (NEP 50); two Python floats would compute in float64.
 _FLOAT_ARITHMETIC = (operator.add, operator.sub, operator.mul,
-                     getattr(math_ops, "_truediv_kernel", None))
+                     registry.get_op("truediv").kernel)
 
 
 def float_element_read(node):
     """Whether `node` reads one element of a float32 array at Python int indices (a memoryview
     gives it as a Python float, ~35 ns, where numpy makes a float32 scalar, ~65 ns)."""
-    if registry.OPS[node.op].kernel is not slicing._getitem_kernel:
+    if registry.OPS[node.op] is not _GETITEM:
         return False
     out = node.outputs[0]
     return (out.shape == () and out.dtype.np_dtype in PYTHON_FLOAT_ELEMENTS
@@ -333,8 +335,8 @@ class ScalarCode:
     def python_float_args(self, node, args):
         """The operands of `node`, a float comparison reading a Python float: its constants
         and loop-invariant operands as Python floats too (exact: a float32 converts to a
-        double exactly), so that Python compares two floats (~6 ns in an `if`; a Python
-        float and a numpy float32 take ~49 ns).
+        double exactly), so that Python compares two floats (a Python float and a numpy
+        float32 compare through numpy, which is slower).
 
         Returns:
             (args, whether every operand is a Python float: the result is a Python bool).

@@ -41,14 +41,14 @@ shows the type too: only an entry sets it, on an EagerTensor whose type it has t
 slot is None until then). For an argument that is no EagerTensor, reading `_sig` raises
 (caught) or gives that object's own attribute, which is not the mark (a private object of
 this module, that only a copy of a tensor's private slot would hold): the checking path then
-runs, and its type tests send the call to the general path. (One attribute read costs 20-60
-ns less than two `type()` calls on a steady call; a fresh tensor pays about 20 ns more.)
+runs, and its type tests send the call to the general path. (One attribute read costs less
+than two `type()` calls on a steady call; a fresh tensor pays a little more.)
 
 The owner makes the entry its `__call__` (see `Function` and `ConcreteFunction`). Any other
 call goes to the owner's general path, which gives the same result or error: dtypes are
 compared by identity (numpy's canonical dtype objects), so an equal but distinct dtype object
 takes the general path too. The result is made without calling EagerTensor's Python
-`__init__` (50 ns less per call). The source depends only on the arity, each argument's kind
+`__init__` (one Python call less). The source depends only on the arity, each argument's kind
 and shape pattern, the keywords and the kind of owner and output, so it is compiled once per
 process; each entry is a closure over its own constants.
 """
@@ -59,6 +59,7 @@ import sys
 
 import numpy as np
 
+from autograph.impl import traceback_filter
 from runtime.function import tracing as function_tracing
 from runtime import nest
 from runtime.context import _open_scopes
@@ -333,15 +334,23 @@ def _compile_factory(patterns, keywords, order, outputs, for_function):
     constants = "".join(f", type_{i}, traced_{i}" if kind == PYTHON else f", dtype_{i}, shape_{i}"
                         for i, (kind, _) in enumerate(patterns))
     sigs = "".join(f"    sig_{i} = sig(dtype_{i}, shape_{i})\n" for i in marked)
+    call = _filtered([f"if {' and '.join(head)}:"] + _indent(body) + [to_general])
     source = "\n".join(
         [f"def make(run, pack, owner, detector{constants}):",
-         sigs + f"    def call({params}*rest, **kwargs):",
-         f"        if {' and '.join(head)}:"]
-        + _indent(body, 3)
-        + [f"        {to_general}",
-           "    return call",
+         sigs + f"    def call({params}*rest, **kwargs):"]
+        + _indent(call, 2)
+        + ["    return call",
            ""])
     return _load_factory(source)
+
+
+def _filtered(lines):
+    """`lines` in a try that filters the traceback of what they raise, when filtering is on
+    (a try costs nothing on 3.11+ until it catches)."""
+    if not traceback_filter.ACTIVE:
+        return lines
+    return (["try:"] + _indent(lines) + ["except Exception as error:",
+                                         "    filter_exception(error)", "    raise"])
 
 
 def _load_factory(source):
@@ -351,7 +360,7 @@ def _load_factory(source):
                  "MISS": MISS, "sig": sig, "getrefcount": sys.getrefcount,
                  "PRIVATE": _PRIVATE,
                  "_open_scopes": _open_scopes, "general": general,
-                 "given": given}
+                 "given": given, "filter_exception": traceback_filter.filter_exception}
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own source
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return namespace["make"]

@@ -2,6 +2,7 @@
 import operator
 import weakref
 
+from autograph.impl import traceback_filter
 from runtime import executor as _executor
 from runtime.function import calls as function_calls
 from runtime.function import keys
@@ -10,7 +11,7 @@ from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_shape import shape_str
 
 EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret}
@@ -174,11 +175,16 @@ class ConcreteFunction:
                 do not fit the signature.
             InvalidArgumentError: if a tensor has the wrong dtype or an incompatible shape.
         """
-        if self._fast_inputs is None:
-            return self._call_general(args, kwargs)
-        # (an attribute added after __init__: 1.3 KB more for the rare concrete called directly)
-        self._call = function_calls.entry(self._fast_inputs, self, weakref.ref(self))
-        return self._call(*args, **kwargs)
+        try:  # (the generated entry filters the same way)
+            if self._fast_inputs is None:
+                return self._call_general(args, kwargs)
+            # (an attribute added after __init__: its instance dict stops sharing keys; only
+            # the rare concrete function called directly pays that)
+            self._call = function_calls.entry(self._fast_inputs, self, weakref.ref(self))
+            return self._call(*args, **kwargs)
+        except Exception as error:
+            traceback_filter.filter_exception(error)
+            raise
 
     # Calls read `_call` through this property: the method above at the first call, then the
     # function it generates for calls with tensors only (see Function.__call__).

@@ -28,7 +28,7 @@ from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.variables import Variable
 
 _PRIMITIVES = (type(None), bool, int, float, complex, str, bytes)

@@ -24,7 +24,7 @@ import warnings
 
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 
 
 def resolve(executor, reduce_retracing, arguments):

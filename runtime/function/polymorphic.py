@@ -1,4 +1,5 @@
 """tf.function: `Function`, the per-signature cache of traced graphs (ConcreteFunctions)."""
+import collections
 import functools
 import threading
 import types
@@ -6,6 +7,7 @@ import weakref
 
 import autograph
 from autograph.impl import collector
+from autograph.impl import traceback_filter
 from runtime import config as _config
 from runtime import context
 from runtime.context import _open_scopes
@@ -33,6 +35,10 @@ from runtime.variables import Variable
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
            "FunctionRecursionError", "run_functions_eagerly", "functions_run_eagerly"]
 
+# A Function keeps at most this many traces: tracing one more drops the least recently used
+# (traced or looked up by a call that was not served by the fast paths), as tf.function's
+# and jax.jit's caches are bounded; the retracing warning is unchanged.
+MAX_TRACES = 256
 # The all-tensor fast-path table is cleared when it grows past this many entries.
 _FAST_CACHE_LIMIT = 1024
 # A Function's own class (see `Function._install`) is made anew after this many entries:
@@ -59,10 +65,11 @@ def function(func=None, *, input_signature=None, autograph=True, jit_compile=Non
             control flow with `autograph.convert` before tracing (default True).
         reduce_retracing: When a call's tensor shapes match no trace, trace once for
             generalised shapes (differing dimensions become None) instead of once per shape.
-        jit_compile, experimental_implements, experimental_autograph_options,
-        experimental_attributes, experimental_relax_shapes, experimental_compile,
-        experimental_follow_type_hints: TensorFlow's arguments, with TensorFlow's meaning
-            or refused with a reason (see runtime/function/options.py).
+        jit_compile: TensorFlow's other arguments (also `experimental_implements`,
+            `experimental_autograph_options`, `experimental_attributes`,
+            `experimental_relax_shapes`, `experimental_compile` and
+            `experimental_follow_type_hints`), with TensorFlow's meaning or refused with a
+            reason (see runtime/function/options.py).
         executor: How concrete functions run their graph: 'compiled' (default; Python code
             generated from the graph by `runtime.executor.compile`) or 'interpreter' (the
             reference node-by-node interpreter, `runtime.executor.interpret`). Both give the
@@ -122,7 +129,8 @@ class Function(tracer.Tracer):
         self._follow_type_hints = False  # experimental_follow_type_hints (_follow_type_hints_)
         # parameters annotated tf.Tensor when following type hints, else None
         self._hinted = None
-        self._cache = {}  # full cache key -> ConcreteFunction, in trace order
+        # full cache key -> ConcreteFunction, least recently used first (see MAX_TRACES)
+        self._cache = collections.OrderedDict()
         self._fast = function_calls.SignatureTable()  # positional call signatures -> concrete
         self._signature_concrete = None  # the single trace when input_signature is given
         self._trace_count = 0
@@ -195,11 +203,15 @@ class Function(tracer.Tracer):
         Raises:
             ValueError: if the arguments do not match the input_signature.
         """
-        with self._lock:
-            if self._input_signature is not None and not args and not kwargs:
-                return self._trace_signature()
-            concrete, _ = self._lookup(args, kwargs, feed=False)
-            return concrete
+        try:
+            with self._lock:
+                if self._input_signature is not None and not args and not kwargs:
+                    return self._trace_signature()
+                concrete, _ = self._lookup(args, kwargs, feed=False)
+                return concrete
+        except Exception as error:
+            traceback_filter.filter_exception(error)
+            raise
 
     def __get__(self, instance, owner=None):
         if instance is None or self._instance is not None:
@@ -251,7 +263,11 @@ class Function(tracer.Tracer):
             TypeError: if an argument is a symbolic tensor leaked from another trace.
             FunctionRecursionError: if the function calls itself with the same trace key.
         """
-        return self._call_general(args, kwargs)
+        try:  # (the generated entries filter the same way)
+            return self._call_general(args, kwargs)
+        except Exception as error:
+            traceback_filter.filter_exception(error)
+            raise
 
     def _call_general(self, args, kwargs):
         """Every call that the generated entry does not run."""
@@ -409,7 +425,9 @@ class Function(tracer.Tracer):
         keywords = {k: keys.normalize(v) for k, v in keywords.items()}
         key, leaves = keys.walk_arguments(positional, names, keywords)
         concrete = self._cache.get(key)
-        if concrete is None and self._reduce_retracing:
+        if concrete is not None:
+            self._cache.move_to_end(key)  # (the stored key object stays: evict() pops it)
+        elif self._reduce_retracing:
             concrete = self._find_compatible(leaves)
             if concrete is None:
                 leaves = self._generalize(leaves)
@@ -422,6 +440,8 @@ class Function(tracer.Tracer):
 
     def _store(self, key, concrete):
         self._cache[key] = concrete
+        while len(self._cache) > MAX_TRACES:
+            self._forget(next(iter(self._cache)))
         self_ref = weakref.ref(self)
 
         def evict():
@@ -432,6 +452,12 @@ class Function(tracer.Tracer):
         for leaf in concrete._leaves:
             if isinstance(leaf.payload, keys.IdRef):
                 leaf.payload.watch(evict)
+
+    def _forget(self, key):
+        """Drops the trace of `key` from the cache, and from the fast-path table."""
+        old = self._cache.pop(key)
+        for fast_key in [k for k, v in self._fast.items() if v is old]:
+            del self._fast[fast_key]
 
     def _concretes(self):
         if self._signature_concrete is not None:

@@ -9,12 +9,13 @@ from autograph.pyct import inspect_utils
 from runtime import context
 from runtime import nest
 from runtime.function import keys
+from runtime.function import leaks
 from runtime.function.concrete import ConcreteFunction
 from runtime.graph import Graph
 from runtime.ops.array_ops import identity
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.variables import Variable
 from runtime.variables import observe_creation
 
@@ -95,6 +96,7 @@ class Tracer:
                 outputs = nest.map_structure(self._to_output, result)
         finally:
             self._active_keys.pop()
+        leaks.warn_leaked(self.python_function, args, kwargs)  # (a bound method's self too)
         structure = (keys.strip_objects(args, leaves), names, keys.strip_objects_kw(kwargs, leaves))
         concrete = ConcreteFunction(graph, self._arg_spec, leaves, structure, outputs,
                                     self._executor)
@@ -112,8 +114,8 @@ class Tracer:
                 raise TypeError(
                     f"To be compatible with tf.function, Python functions must return zero or "
                     f"more Tensors or None values; `{self._name}` returned a "
-                    f"value of type {type(value).__name__} ({value!r}), which is not convertible to a "
-                    f"tensor: {e}") from None
+                    f"value of type {type(value).__name__} ({value!r}), which is not "
+                    f"convertible to a tensor: {e}") from None
         return identity(value, name="Identity")
 
     def _check_recursion(self, key, leaves):

@@ -10,3 +10,4 @@ from runtime.ops import io_ops  # noqa: F401
 from runtime.ops import state_ops  # noqa: F401
 from runtime.ops import linalg_ops  # noqa: F401
 from runtime.ops import tensor_array_grad  # noqa: F401
+from runtime.ops import tensor_methods  # noqa: F401 - installs Tensor's operators

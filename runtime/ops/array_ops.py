@@ -1,20 +1,21 @@
 """Array ops: creation, shape manipulation, slicing, selection and concatenation."""
-import builtins  # this module re-exports `range` (tf.range): builtins.range is Python's
-
 import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import common
+from runtime.ops import gradient_ops as _grad  # the gradient vocabulary of the vjps below
+from runtime.ops.gather_ops import gather  # noqa: F401 - re-exported (tf.gather)
 from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
 from runtime.ops.registry import apply
 from runtime.ops.registry import check_same_dtype
 from runtime.ops.registry import deffuse
+from runtime.ops.registry import defvjp
 from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
-from runtime.tensor import constant_value
+from runtime.tensor_conversion import constant_value
 
 _INT32 = np.dtype(np.int32)
 
@@ -187,7 +188,7 @@ def _infer_transpose(x, perm=None):
         return tuple(reversed(x.shape)), x.dtype
     if x.shape is None:
         return None, x.dtype
-    if sorted(perm) != list(builtins.range(len(x.shape))):
+    if sorted(perm) != list(range(len(x.shape))):
         raise InvalidArgumentError(
             f"transpose expects perm to be a permutation of 0..{len(x.shape) - 1}, found "
             f"{list(perm)}.", "transpose")
@@ -424,7 +425,7 @@ def _unstack_kernel(value, num, axis=0):
     if value.shape[axis] != num:
         raise InvalidArgumentError(f"Expected {num} values along axis {axis}, found "
                                    f"{value.shape[axis]}.", "unstack")
-    return [np.take(value, i, axis) for i in builtins.range(num)]
+    return [np.take(value, i, axis) for i in range(num)]
 
 
 def unstack(value, num=None, axis=0, name=None):
@@ -500,54 +501,10 @@ def where(condition, x=None, y=None, name=None):
     return apply(OPS["select"], [condition, x, y], {}, name)
 
 
-# -- gather -----------------------------------------------------------------------------------
-
-def _infer_gather(params, indices, axis=0):
-    dims = tuple(params.shape)
-    axis = common.normalize_axis(axis, len(dims), "GatherV2")
-    return dims[:axis] + tuple(indices.shape) + dims[axis + 1:], params.dtype
-
-
-@register("gather", infer=_infer_gather, tf_name="GatherV2")
-def _gather_kernel(params, indices, axis=0):
-    try:
-        return np.take(params, indices, axis)
-    except IndexError as e:
-        raise InvalidArgumentError(f"gather: {e}", "gather") from None
-
-
-def gather(params, indices, axis=0, name=None):
-    """Gathers slices of `params` along `axis` at `indices`.
-
-    Args:
-        params: A Tensor.
-        indices: An integer Tensor.
-        axis: An int.
-        name: Optional node name in graph mode.
-
-    Returns:
-        A Tensor.
-    """
-    params = common.to_tensor(params)
-    indices = common.to_tensor(indices)
-    axis = common.static_axis(axis)
-    return apply(OPS["gather"], [params, indices], {"axis": axis}, name)
-
-
-# Re-exports (late: these modules import this one).
-from runtime.ops.creation_ops import fill  # noqa: E402,F401
-from runtime.ops.creation_ops import ones  # noqa: E402,F401
-from runtime.ops.creation_ops import ones_like  # noqa: E402,F401
-from runtime.ops.creation_ops import range  # noqa: E402,F401,A004
-from runtime.ops.creation_ops import zeros  # noqa: E402,F401
-from runtime.ops.creation_ops import zeros_like  # noqa: E402,F401
-from runtime.ops.slicing import getitem  # noqa: E402,F401  (Tensor.__getitem__)
-
-
 # -- gradients (vjp rules; see runtime.ops.registry.defvjp) -----------------------------------
 
-from runtime.ops import gradient_ops as _grad  # noqa: E402 - the gradient vocabulary
-from runtime.ops.registry import defvjp  # noqa: E402
+def _zeros_like(x):
+    return apply(OPS["zeros_like"], [x], {"dtype": x.dtype})
 
 
 @defvjp("identity")
@@ -599,20 +556,13 @@ def _stack_vjp(op, dy):
 
 @defvjp("unstack")
 def _unstack_vjp(op, *dys):
-    parts = [zeros_like(o) if d is None else d for o, d in zip(op.outputs, dys)]
+    parts = [_zeros_like(o) if d is None else d for o, d in zip(op.outputs, dys)]
     return [apply(OPS["stack"], parts, {"axis": op.attrs.get("axis", 0)})]
 
 
 @defvjp("select")
 def _select_vjp(op, dy):
     condition, x, y = op.inputs
-    zero = zeros_like(dy)
+    zero = _zeros_like(dy)
     return [None, _grad.unbroadcast(where(condition, dy, zero), x),
             _grad.unbroadcast(where(condition, zero, dy), y)]
-
-
-@defvjp("gather")
-def _gather_vjp(op, dy):
-    params, indices = op.inputs
-    return [apply(OPS["gather_grad"], [dy, params, indices], {"axis": op.attrs.get("axis", 0)}),
-            None]

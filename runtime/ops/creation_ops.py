@@ -12,7 +12,7 @@ from runtime.ops.registry import apply
 from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
-from runtime.tensor import constant_value
+from runtime.tensor_conversion import constant_value
 
 
 @register("fill", infer=lambda dims, value: (_static_dims(dims), value.dtype), tf_name="Fill")

@@ -13,7 +13,7 @@ from runtime.ops.registry import apply
 from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
-from runtime.tensor import to_string_array
+from runtime.tensor_conversion import to_string_array
 from runtime.tensor import user_traceback_line
 
 

@@ -9,7 +9,7 @@ from runtime.ops.registry import apply
 from runtime.ops.registry import check_same_dtype
 from runtime.ops.registry import defvjp
 from runtime.ops.registry import register
-from runtime.tensor import constant_value
+from runtime.tensor_conversion import constant_value
 
 _LETTERS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 

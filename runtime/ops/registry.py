@@ -70,6 +70,7 @@ the graph being built and returns symbolic tensors; a GradientTape in scope reco
 import enum
 
 from runtime import context
+from runtime.errors import DTypeMismatchError
 from runtime.errors import InvalidArgumentError
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
@@ -423,12 +424,12 @@ def check_same_dtype(opdef, tensors):
         tensors: The input Tensors.
 
     Raises:
-        InvalidArgumentError: on a mismatch.
+        DTypeMismatchError: (an InvalidArgumentError) on a mismatch.
     """
     first = tensors[0].dtype
     for i, t in enumerate(tensors[1:], 1):
         if t.dtype is not first:
-            raise InvalidArgumentError(
+            raise DTypeMismatchError(
                 f"cannot compute {opdef.tf_name} as input #{i}(zero-based) was expected to be "
                 f"a {first.name} tensor but is a {t.dtype.name} tensor. Use tf.cast to give "
                 f"both operands the same dtype (TensorFlow does not promote dtypes).",

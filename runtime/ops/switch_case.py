@@ -13,7 +13,7 @@ from runtime.ops import control_flow_ops
 from runtime.ops import registry
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
-from runtime.tensor import convert_to_tensor
+from runtime.tensor_conversion import convert_to_tensor
 
 __all__ = ["switch_case"]
 

@@ -132,6 +132,7 @@ def test_float32_reference_rounds_as_float32_bit_for_bit(seed):
         assert float(workloads.first_crossing_reference(x, np.float32(5))[1]) > 1.0
 
 
+@pytest.mark.filterwarnings('ignore:overflow encountered in cast:RuntimeWarning')  # on purpose
 def test_float32_reference_overflows_to_inf_as_float32():
     big = np.finfo(np.float32).max
     x = np.array([[big, big, -1.0, 1.0]], np.float32)  # inf + 1 stays inf

@@ -1,4 +1,5 @@
 """Smoke test of benchmarks/jax_lax.py: hand-written lax and converted code give equal results."""
+import jax  # noqa: F401 - benchmarks.jax_lax needs it (the test extra has it)
 import pytest
 
 from benchmarks import jax_lax

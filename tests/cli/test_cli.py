@@ -127,6 +127,22 @@ def test_dump_importable_module_by_name(capsys):
     assert 'decoder.py:' in out and 'py_scanstring ---\ndef tf__py_scanstring(' in out
 
 
+def test_dump_of_a_submodule_imports_no_parent_package(tmp_path, capsys, monkeypatch):
+    package = tmp_path / 'dumped_pkg_xyz'
+    (package / 'inner').mkdir(parents=True)
+    marker = tmp_path / 'EXECUTED'
+    for init in (package / '__init__.py', package / 'inner' / '__init__.py'):
+        init.write_text('open(%r, "w").close()\nraise SystemExit("imported")\n' % str(marker))
+    (package / 'inner' / 'sub.py').write_text(
+        'def absolute(x):\n    if x > 0:\n        return x\n    return -x\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    status, out, _ = run_cli(capsys, 'dump', 'dumped_pkg_xyz.inner.sub')
+    assert status == 0
+    assert 'def tf__absolute(x):' in out
+    assert not marker.exists()
+    assert not any(m.startswith('dumped_pkg_xyz') for m in sys.modules)
+
+
 @pytest.mark.parametrize('target, message', [
     ('no/such/file.py', "expected a Python file, found no file 'no/such/file.py'"),
     ('no_such_module_xyz', "found neither for 'no_such_module_xyz'"),
@@ -152,7 +168,8 @@ def test_convert_entity_turns_internal_errors_into_reasons(sample, monkeypatch):
     entity = cli_dump.read_module(sample)[0]
     fn = cli_dump.stub_function(entity, sample, 'sample')
 
-    def broken(fn):
+    def broken(fn, check_code=True):
+        del fn, check_code
         raise KeyError('boom')
     monkeypatch.setattr(conversion, 'convert_tree', broken)
     assert cli_dump.convert_entity(fn) == (None, "internal converter error: KeyError: 'boom'",
@@ -162,7 +179,7 @@ def test_convert_entity_turns_internal_errors_into_reasons(sample, monkeypatch):
 def test_convert_entity_stops_a_hanging_conversion(sample, monkeypatch):
     entity = cli_dump.read_module(sample)[0]
     fn = cli_dump.stub_function(entity, sample, 'sample')
-    monkeypatch.setattr(conversion, 'convert_tree', lambda fn: time.sleep(30))
+    monkeypatch.setattr(conversion, 'convert_tree', lambda fn, check_code=True: time.sleep(30))
     start = time.monotonic()
     assert cli_dump.convert_entity(fn, timeout=0.2) == (
         None, 'conversion took longer than 0.2s and was stopped', 'conversion timed out')

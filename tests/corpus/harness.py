@@ -111,4 +111,5 @@ def mismatch(way, case):
 def check(way, case):
     """Asserts that `case` runs on `way` as plain Python, or fails as `cannot_express` says."""
     expected = way.cannot_express.get(case.fn.__name__, (None,))[0]
-    assert mismatch(way, case) == expected, case.fn.__name__
+    got = mismatch(way, case)
+    assert got == expected, (case.fn.__name__, got)

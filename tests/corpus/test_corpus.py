@@ -25,6 +25,10 @@ from tests.corpus.harness import check
 from tests.corpus.harness import numpy_to_python
 from tests.corpus.harness import run_plain
 
+# Warnings these tests trigger on purpose: each corpus function is traced for each of its inputs,
+# and retraces on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 _IDS = [c.fn.__name__ for c in CORPUS]
 
 

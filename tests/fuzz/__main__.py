@@ -3,6 +3,10 @@
 Generates N programs from seed S, runs each three ways (plain, converted, traced) and prints
 every failure shrunk to a minimal program, ready to paste into tests/fuzz/regressions.py.
 Exits 1 when any program failed.
+
+With `--cache-dir DIR` the on-disk conversion cache is on, in DIR, and each program is written
+to a file named after its text (in DIR.programs), so that a second run with the same seed
+loads every conversion from the cache; the cache's counts are printed at the end.
 """
 
 import argparse
@@ -11,7 +15,8 @@ import os
 import sys
 import time
 
-# Thousands of generated programs must not fill the user's on-disk conversion cache.
+# Thousands of generated programs must not fill the user's on-disk conversion cache
+# (unless --cache-dir names one).
 os.environ['AUTOGRAPH_CACHE_DIR'] = ''
 
 from tests.fuzz import harness  # noqa: E402
@@ -40,7 +45,11 @@ def main(argv=None):
                         help="comma-separated generator features (default: {}; known: {})"
                         .format(",".join(sorted(FEATURES)), ",".join(sorted(ALL_FEATURES))))
     parser.add_argument("--no-shrink", action="store_true", help="print failures as found")
+    parser.add_argument("--cache-dir", default=None,
+                        help="turn the on-disk conversion cache on, in this directory")
     args = parser.parse_args(argv)
+    if args.cache_dir:
+        _use_cache(os.path.abspath(args.cache_dir))
     features = FEATURES if args.features is None else frozenset(
         f for f in args.features.split(",") if f)
 
@@ -70,7 +79,22 @@ def main(argv=None):
     for key in sorted(stats):
         if key.startswith(("limitation:", "known bug:")):
             print("  {}: {} runs".format(key, stats[key]))
+    if args.cache_dir:
+        from autograph.impl import disk_cache  # pylint: disable=import-outside-toplevel
+        print("disk cache {}: {}".format(args.cache_dir, disk_cache.stats))
     return 1 if seen else 0
+
+
+def _use_cache(directory):
+    """Turns the disk cache on in `directory`; programs go to files named after their text."""
+    from autograph.impl import disk_cache  # pylint: disable=import-outside-toplevel
+    os.environ['AUTOGRAPH_CACHE_DIR'] = directory
+    disk_cache.reset()
+    # every program's entries kept, so that a second run can load them all
+    disk_cache.MAX_ENTRIES = 1 << 20
+    disk_cache.MAX_BYTES = 16 << 30
+    sys.dont_write_bytecode = False
+    harness.set_program_directory(directory.rstrip(os.sep) + ".programs")
 
 
 def _report(program, failure, do_shrink):

@@ -22,6 +22,7 @@ by `python -m tests.fuzz`), never dropped silently:
 import atexit
 import contextlib
 import dataclasses
+import hashlib
 import io
 import itertools
 import linecache
@@ -43,6 +44,8 @@ TIME_LIMIT_S = 10.0  # per program and way; a converter bug must not hang the fu
 
 _files = itertools.count()
 _tmpdir = []
+# [directory] when programs are written to files named after their text (set_program_directory)
+_program_dir = []
 
 
 class Timeout(Exception):
@@ -76,6 +79,29 @@ class Failure:
             self.mode, self.kind, self.args, self.detail)
 
 
+def set_program_directory(directory):
+    """Writes each program to `directory`, in a file named after a digest of its text.
+
+    The same program then has the same file name in every run (the disk cache's key
+    includes it).
+
+    Args:
+        directory: a path (created when absent).
+    """
+    os.makedirs(directory, exist_ok=True)
+    _program_dir[:] = [directory]
+
+
+def _program_file(source):
+    if _program_dir:
+        digest = hashlib.blake2b(source.encode("utf-8"), digest_size=10).hexdigest()
+        return os.path.join(_program_dir[0], "prog_{}.py".format(digest))
+    if not _tmpdir:
+        _tmpdir.append(tempfile.mkdtemp(prefix="agfuzz_"))
+        atexit.register(shutil.rmtree, _tmpdir[0], True)
+    return os.path.join(_tmpdir[0], "prog_{}_{}.py".format(os.getpid(), next(_files)))
+
+
 def load(source, name="fuzz_fn"):
     """Executes `source` from a real file (so that its source can be inspected).
 
@@ -86,10 +112,7 @@ def load(source, name="fuzz_fn"):
     Returns:
         (function, filename); call `unload(filename)` when done.
     """
-    if not _tmpdir:
-        _tmpdir.append(tempfile.mkdtemp(prefix="agfuzz_"))
-        atexit.register(shutil.rmtree, _tmpdir[0], True)
-    filename = os.path.join(_tmpdir[0], "prog_{}_{}.py".format(os.getpid(), next(_files)))
+    filename = _program_file(source)
     with open(filename, "w") as f:
         f.write(source)
     namespace = {"__name__": "agfuzz_prog", "__file__": filename}

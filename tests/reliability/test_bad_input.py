@@ -64,7 +64,7 @@ def test_loop_variable_whose_dtype_changes():
     assert isinstance(err, ag.StagingError) and isinstance(err, TypeError)
     assert str(err).startswith("'v' has type int32 before the loop, but type float64 after one "
                                "iteration")
-    assert "Cast it" in str(err)
+    assert "Give it the same dtype in every iteration: cast it (tf.cast, .astype)." in str(err)
     # The location is the staged loop statement, in the function's plain name (as tracebacks).
     assert 'File "{}", line {}, in fn\n    for _ in tf.range(x):'.format(
         HERE, _line_of(fn, "for _ in tf.range(x)")) in str(err)
@@ -486,7 +486,9 @@ def test_branch_return_mismatch_is_in_the_users_words(fn, types):
     err = _raise(lambda: tf.function(fn)(tf.constant(1)))
     assert isinstance(err, ag.StagingError)
     assert str(err).startswith("the return value has " + types), str(err)
-    assert "Cast one of them or make both branches build the same structure" in str(err)
+    fix = ("Give it the same dtype in both branches: cast it (tf.cast, .astype)."
+           if fn is _returns_int_or_float else "Build the same structure in both branches")
+    assert fix in str(err)
     assert 'File "{}", line {}, in {}\n    if x > 0:'.format(
         HERE, _line_of(fn, "if x > 0"), fn.__name__) in str(err)
     for generated in ("retval_", "do_return", "break_", "ag__"):

@@ -8,6 +8,11 @@ import weakref
 import autograph as ag
 import runtime as tf
 
+import pytest
+
+# Warnings these tests trigger on purpose: rounds make new functions of one method, on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 
 class Scaler:
     def __init__(self, k):

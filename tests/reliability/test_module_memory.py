@@ -4,8 +4,13 @@ globals) when dropped: the conversion caches do not keep them alive."""
 import gc
 import importlib.util
 import itertools
+import linecache
+import os
+import sys
 import tracemalloc
 import weakref
+
+import pytest
 
 import autograph as ag
 import runtime as tf
@@ -94,6 +99,8 @@ def _ast_nodes():
     return sum(1 for o in gc.get_objects() if isinstance(o, (ast.AST, gast.AST)))
 
 
+@pytest.mark.filterwarnings("ignore::FutureWarning")  # isinstance() on every object: torch's
+# deprecated module attributes warn when the scan touches them
 def test_no_syntax_tree_outlives_the_conversions_of_a_large_module(tmp_path):
     source = _MODULE_SOURCE + ''.join(
         '\n\ndef f_%d(x):\n    while x > %d:\n        x = x - 3 if x %% 2 == 1 else x // 2\n'
@@ -112,3 +119,26 @@ def test_no_syntax_tree_outlives_the_conversions_of_a_large_module(tmp_path):
     gc.collect()
     # the module's whole tree has about 9,000 nodes; a conversion may keep none of them
     assert _ast_nodes() - before == 0
+
+
+def test_the_text_of_a_bounded_number_of_files_is_kept(tmp_path, monkeypatch):
+    # With the disk cache on, converting the functions of many files (each deleted after) kept
+    # every file's text: in the cache's digests of the files, and in linecache.
+    from autograph.impl import conversion  # pylint: disable=import-outside-toplevel
+    from autograph.impl import disk_cache  # pylint: disable=import-outside-toplevel
+    from autograph.pyct import parser  # pylint: disable=import-outside-toplevel
+    disk_cache.set_directory(str(tmp_path / 'cache'))
+    monkeypatch.setattr(sys, 'dont_write_bytecode', False)
+    try:
+        for i in range(parser._MAX_FILES + 40):  # pylint: disable=protected-access
+            module = load_fresh_module(
+                tmp_path, 'def f(x):\n    if x > %d:\n        x = x - 1\n    return x\n' % i)
+            assert ag.convert(module.f)(1000) == 999
+            os.remove(module.__file__)
+    finally:
+        disk_cache.reset()
+        conversion.clear_cache()
+    assert disk_cache.stats['stored'] >= parser._MAX_FILES + 40  # pylint: disable=protected-access
+    kept = [name for name in linecache.cache if name.startswith(str(tmp_path))]
+    assert len(kept) <= parser._MAX_FILES  # pylint: disable=protected-access
+    assert len(disk_cache._file_digests) <= disk_cache._MAX_FILE_DIGESTS  # pylint: disable=protected-access

@@ -6,6 +6,11 @@ import autograph as ag
 import runtime as tf
 from tests.reliability.test_module_memory import load_fresh_module
 
+import pytest
+
+# Warnings these tests trigger on purpose: threads trace the same function at once, on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 N_THREADS = 8
 
 

@@ -9,6 +9,10 @@ from runtime import autograph_backend
 from runtime.autograph_backend import BACKEND
 from runtime.graph import Graph
 
+# Warnings these tests trigger on purpose: cases trace new functions of the same Python function
+# on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 
 def test_registered_on_import():
     assert autograph_backend.REGISTERED
@@ -348,7 +352,9 @@ def _stack_axis_1(n):
 @pytest.mark.parametrize("fn, error, message", [
     (_mixed_dtypes, TypeError,
      "Cannot append a float32 value to the list 'l', which holds int32 elements: the "
-     "elements of a list built in a staged loop must keep one dtype. Use tf.cast."),
+     "elements of a list built in staged control flow keep the dtype of the first one. "
+     "Append values of one dtype: tf.cast(value, tf.int32), or cast the first element to "
+     "float32."),
     (_mixed_shapes, ValueError,
      "Cannot append a value of shape (3,) to the list 'l', whose elements have shape (2,): "
      "the elements of a list built in a staged loop must keep one shape."),

@@ -15,6 +15,11 @@ from runtime.executor import optimize as opt
 from runtime.executor import scalars
 from tests.runtime.op_cases import trace_graph
 
+# Warnings these tests trigger on purpose: each case traces a new function; float32 edge cases
+# overflow as numpy's do, on purpose.
+pytestmark = [pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning"),
+              pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")]
+
 
 def _both(graph, *feeds):
     expected = interpret(graph, graph.inputs, graph.outputs)(*feeds)

@@ -350,3 +350,37 @@ def test_autograph_converts_the_python_function_of_a_tf_function():
     assert ag.to_code(traced).startswith("def tf__absolute(x):")
     converted = ag.convert(traced)
     assert getattr(converted, "__ag_converted__", False) and converted(-3) == 3
+
+
+def test_the_trace_cache_keeps_the_most_recently_used_traces(monkeypatch):
+    from runtime.function import polymorphic  # pylint: disable=import-outside-toplevel
+    monkeypatch.setattr(polymorphic, "MAX_TRACES", 4)
+    staged = tf.function(lambda x: tf.reduce_sum(x) * 2)
+    with pytest.warns(RetracingWarning):  # the retracing warning is kept
+        for n in range(1, 11):  # ten shapes, keyword calls (not the positional fast paths)
+            assert float(staged(x=tf.ones([n])).numpy()) == 2 * n
+    assert staged.experimental_get_tracing_count() == 10
+    assert len(staged._concretes()) == 4  # pylint: disable=protected-access
+    for n in (7, 8, 9, 10):  # kept: no new trace
+        assert float(staged(x=tf.ones([n])).numpy()) == 2 * n
+    assert staged.experimental_get_tracing_count() == 10
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RetracingWarning)
+        assert float(staged(x=tf.ones([1])).numpy()) == 2  # dropped: traced again
+        assert float(staged(tf.ones([2])).numpy()) == 4
+    assert staged.experimental_get_tracing_count() == 12
+    assert len(staged._concretes()) == 4  # pylint: disable=protected-access
+
+
+def test_a_trace_dropped_from_the_cache_leaves_the_positional_table_too(monkeypatch):
+    from runtime.function import polymorphic  # pylint: disable=import-outside-toplevel
+    monkeypatch.setattr(polymorphic, "MAX_TRACES", 2)
+    staged = tf.function(lambda x: x + 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RetracingWarning)
+        for n in range(1, 6):
+            for _ in range(2):  # twice: the second call is served by the positional table
+                assert staged(tf.ones([n])).numpy().tolist() == [2.0] * n
+    assert staged.experimental_get_tracing_count() == 5
+    kept = {id(c) for c in staged._concretes()}  # pylint: disable=protected-access
+    assert {id(c) for c in staged._fast.values()} <= kept  # pylint: disable=protected-access

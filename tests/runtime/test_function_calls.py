@@ -29,6 +29,9 @@ from runtime.function import RetracingWarning
 from runtime.function import polymorphic as function_module
 from runtime.tensor import EagerTensor
 
+# Warnings these tests trigger on purpose: tests of the call paths retrace on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 
 @pytest.fixture(params=["compiled", "interpreter"])
 def executor(request):

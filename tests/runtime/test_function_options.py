@@ -7,6 +7,9 @@ import pytest
 
 import runtime as tf
 
+# Warnings these tests trigger on purpose: tests of retracing options retrace on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 
 def _add(x: tf.Tensor, n: int):
     _add.traces += 1

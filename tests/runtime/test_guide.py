@@ -12,7 +12,11 @@ import numpy as np
 import pytest
 
 import runtime as tf
+from runtime.function.leaks import LeakedTensorWarning
 from runtime.function import FunctionRecursionError
+
+# Warnings these tests trigger on purpose: the guide's examples retrace on purpose.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
 
 
 @pytest.fixture(params=["compiled", "interpreter"])
@@ -508,12 +512,14 @@ def _captures_leaked_tensor(b):
 
 
 def test_leaky_functions(executor):
-    correct_a = tf.function(_leaky_function, executor=executor)(tf.constant(1))
+    with pytest.warns(LeakedTensorWarning, match="the global 'leaked'"):
+        correct_a = tf.function(_leaky_function, executor=executor)(tf.constant(1))
     assert correct_a.numpy() == 3
     # Documented difference: TensorFlow raises AttributeError here.
     with pytest.raises(NotImplementedError, match="add:0"):
         leaked.numpy()
-    correct_a = tf.function(_leaky_returning, executor=executor)(tf.constant(1))
+    with pytest.warns(LeakedTensorWarning, match="the global 'leaked'"):
+        correct_a = tf.function(_leaky_returning, executor=executor)(tf.constant(1))
     assert correct_a.numpy() == 2
     with pytest.raises(TypeError) as info:
         tf.function(_captures_leaked_tensor, executor=executor)(tf.constant(2))

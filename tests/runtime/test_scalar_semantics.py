@@ -10,6 +10,11 @@ import pytest
 
 import runtime as tf
 
+# Warnings these tests trigger on purpose: new functions per case retrace on purpose; random
+# float32 sums overflow to inf as numpy's do, on purpose.
+pytestmark = [pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning"),
+              pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")]
+
 EXECUTORS = ("compiled", "interpreter")
 
 

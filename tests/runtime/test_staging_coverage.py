@@ -8,6 +8,9 @@ import autograph as ag
 import runtime as tf
 from tests.corpus import functions
 
+# Warnings these tests trigger on purpose: corpus functions are traced for each of their inputs, and retrace.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
 
 @pytest.fixture(params=["compiled", "interpreter"])
 def executor(request):

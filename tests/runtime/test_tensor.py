@@ -10,7 +10,7 @@ from runtime.graph import Graph
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import TensorShape
-from runtime.tensor import constant_value
+from runtime.tensor_conversion import constant_value
 
 
 def test_python_defaults_int32_float32_bool_string():
@@ -209,6 +209,7 @@ def test_list_of_tensors_is_stacked():
     assert t.numpy().tolist() == [1, 2] and t.dtype is tf.int32
 
 
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")  # on purpose
 def test_array_subclasses_become_plain_arrays():
     # as in TensorFlow: np.matrix's `*` would multiply matrices, and its rows stay 2-d
     matrix = np.matrix([[1, 2], [3, 4]], dtype=np.int32)
@@ -220,6 +221,7 @@ def test_array_subclasses_become_plain_arrays():
     assert tf.constant(masked).numpy().tolist() == [1.5, 2.5]  # the data, as np.asarray gives
 
 
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")  # on purpose
 @pytest.mark.parametrize("executor", ["compiled", "interpreter"])
 def test_a_matrix_argument_is_read_element_by_element_as_an_array(executor):
     @tf.function(executor=executor)

@@ -14,7 +14,7 @@ from autograph.pyct.static_analysis.scopes import Scope
 __all__ = ['ActivityAnalyzer', 'Scope', 'resolve']
 
 # the annotation key read for every name, looked up once (an enum member's attribute lookup
-# costs 100 ns)
+# is slow)
 _QN = anno.Basic.QN
 
 

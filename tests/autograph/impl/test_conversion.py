@@ -11,6 +11,7 @@ import pytest
 
 import autograph as ag
 from autograph import errors
+from autograph.impl import code_cache
 from autograph.impl import conversion
 from autograph.pyct import naming
 
@@ -179,7 +180,7 @@ def test_cache_is_per_code_object():
 
 
 def test_cache_entries_go_with_their_code_objects():
-    cache = conversion._CodeCache()  # pylint: disable=protected-access
+    cache = code_cache.CodeCache()  # pylint: disable=protected-access
     codes = [compile('x = %d' % i, '<c%d>' % i, 'exec') for i in range(3)]
     for i, code in enumerate(codes):
         cache[code] = 'value %d' % i

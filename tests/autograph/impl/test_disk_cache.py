@@ -218,15 +218,32 @@ def test_the_cache_is_off_for_an_empty_directory_setting(monkeypatch):
         disk_cache.reset()
 
 
-def test_pruning_keeps_the_most_recently_used_entries(tmp_path, cache_dir):
-    for i in range(8):
-        folder = cache_dir / ('%02x' % i)
-        folder.mkdir(parents=True, exist_ok=True)
-        entry = folder / ('%02x' % i + 'entry')
-        entry.write_bytes(b'x')
+def _fake_entries(cache_dir, count, size=1):
+    """Entries with valid names (not loadable), the i-th used at time i."""
+    paths = []
+    for i in range(count):
+        key = ('%02x' % i) * 20
+        folder = cache_dir / key[:2]
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        entry = folder / key
+        entry.write_bytes(b'x' * size)
         os.utime(entry, ns=(i * 10**9, i * 10**9))
+        paths.append(entry)
+    return paths
+
+
+def test_pruning_keeps_the_most_recently_used_entries(cache_dir):
+    cache_dir.mkdir(mode=0o700)
+    paths = _fake_entries(cache_dir, 8)
     disk_cache.prune(max_entries=4)
-    assert _entries(cache_dir) == ['05entry', '06entry', '07entry']  # 3/4 of 4, newest kept
+    assert _entries(cache_dir) == [p.name for p in paths[5:]]  # 3/4 of 4, newest kept
+
+
+def test_pruning_bounds_the_bytes_too(cache_dir):
+    cache_dir.mkdir(mode=0o700)
+    paths = _fake_entries(cache_dir, 8, size=1000)
+    disk_cache.prune(max_bytes=4000)
+    assert _entries(cache_dir) == [p.name for p in paths[5:]]  # at most 3,000 bytes left
 
 
 def test_a_load_from_the_disk_cache_is_logged(tmp_path, cache_dir, caplog):

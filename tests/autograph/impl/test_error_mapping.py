@@ -76,9 +76,9 @@ def test_loop_variable_changing_dtype():
             ag.convert(dtype_changes)(Sym(3))
     assert str(info.value) == (
         "'x' has type int32 before the loop, but type float32 after one iteration: a staged "
-        "while loop must keep the dtype and structure of its loop variables. Cast it (or "
-        "build the same structure) in the loop, or initialize it with the type the loop "
-        "gives it.\n"
+        "while loop must keep the dtype, shape and structure of its loop variables. Give it "
+        "the same dtype in every iteration: cast it (tf.cast, .astype). Or initialize it "
+        "before the loop with the type the loop gives it.\n"
         '  File "%s", line %d, in dtype_changes\n'
         '    while i < n:' % (HERE, _line(dtype_changes, 3)))
 

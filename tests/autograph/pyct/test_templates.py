@@ -122,6 +122,25 @@ def test_a_corrupt_file_is_ignored(template_file, monkeypatch, recwarn):
     assert not recwarn.list
 
 
+def test_every_flipped_byte_of_the_file_is_detected_and_the_file_removed(template_file,
+                                                                       monkeypatch):
+    # Before the file had a digest, a truncated file made EOFError escape convert, and a
+    # changed byte could change a template (the generated code) silently.
+    expected = _fill()
+    good = template_file.read_bytes()
+    for position in range(len(good)):
+        data = bytearray(good)
+        data[position] ^= 0x20
+        template_file.write_bytes(bytes(data))
+        _new_process(monkeypatch)
+        monkeypatch.setattr(templates.sys, 'dont_write_bytecode', True)  # (nothing rewritten)
+        assert _fill() == expected, position
+        assert not template_file.exists(), position
+    template_file.write_bytes(good[:len(good) // 2])  # truncated
+    _new_process(monkeypatch)
+    assert _fill() == expected
+
+
 def test_an_unwritable_directory_falls_back_to_parsing_silently(tmp_path, monkeypatch,
                                                                   recwarn):
     (tmp_path / 'pycache').write_text('a file where the directory should be')

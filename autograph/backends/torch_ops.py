@@ -1,0 +1,84 @@
+"""Two torch operators for what staged Python does besides computing: checks and prints.
+
+`torch.ops.autograph.check(pred, kind, message)` raises `kind(message)` when `pred` is false
+as the program runs; `kind` is the name of a builtin exception class (AssertionError for an
+`assert`, UnboundLocalError for a variable that staged control flow assigns on some paths
+only). `torch.ops.autograph.print(values, layout, sep, end)` prints as `print` does, each
+time the program runs. Both are ordinary custom operators: they stay in an exported program
+(they are marked as having side effects, so no pass removes them), and a process that loads
+the program needs `import autograph.backends.torch` to run them. Their arguments are data
+(strings and tensors); nothing is looked up but builtin exception classes.
+"""
+
+import builtins
+import json
+import sys
+
+import torch
+from torch.fx.node import has_side_effect
+
+
+def _exception_class(kind):
+    """The builtin exception class named `kind`, or RuntimeError."""
+    cls = getattr(builtins, kind, None)
+    return cls if isinstance(cls, type) and issubclass(cls, BaseException) else RuntimeError
+
+
+def kind_of(error):
+    """What `check` raises for `error`: its class's name when it is a builtin exception, else
+    RuntimeError (with the class's name in the message, see `message_of`)."""
+    name = type(error).__name__
+    return name if _exception_class(name) is type(error) else 'RuntimeError'
+
+
+def message_of(error):
+    """The message `check` raises for `error`."""
+    if kind_of(error) == 'RuntimeError' and type(error) is not RuntimeError:
+        return '{}: {}'.format(type(error).__name__, error)
+    return str(error)
+
+
+@torch.library.custom_op('autograph::check', mutates_args=())
+def check(pred: torch.Tensor, kind: str, message: str) -> None:
+    """Raises the builtin exception `kind` with `message` when `pred` is false."""
+    if not bool(pred):
+        raise _exception_class(kind)(message)
+
+
+@check.register_fake
+def _check_fake(pred, kind, message):
+    del pred, kind, message
+
+
+def _text(value):
+    """How `print` shows a value: a 0-d tensor as its element (`3`, `0.5`, `True`)."""
+    if isinstance(value, torch.Tensor):
+        array = value.detach().cpu().numpy()
+        return str(array[()] if array.ndim == 0 else array.tolist())
+    return str(value)
+
+
+@torch.library.custom_op('autograph::print', mutates_args=())
+def print_values(values: list[torch.Tensor], layout: str, sep: str, end: str) -> None:
+    """Prints the texts and tensors that `layout` (JSON: a list of strings, null where the next
+    tensor goes) lists, as `print(..., sep=sep, end=end)`."""
+    tensors = iter(values)
+    texts = [_text(next(tensors)) if part is None else part for part in json.loads(layout)]
+    sys.stdout.write(sep.join(texts) + end)
+
+
+@print_values.register_fake
+def _print_fake(values, layout, sep, end):
+    del values, layout, sep, end
+
+
+def staged_print(args, sep, end):
+    """Stages `print(*args, sep=sep, end=end)`: Python values as their text, tensors as inputs."""
+    tensors = [a for a in args if isinstance(a, torch.Tensor)]
+    layout = json.dumps([None if isinstance(a, torch.Tensor) else str(a) for a in args])
+    torch.ops.autograph.print(tensors, layout, sep if sep is not None else ' ',
+                              end if end is not None else '\n')
+
+
+has_side_effect(torch.ops.autograph.check.default)
+has_side_effect(torch.ops.autograph.print.default)

@@ -1,0 +1,115 @@
+"""runtime.graph_def: a graph as data, and Graph.from_graph_def, which rebuilds it.
+
+Every corpus graph and every benchmark workload's graph round-trips: the rebuilt graph prints
+the same (`str(graph)`) and computes the same outputs (or raises the same error) on both
+executors.
+"""
+import contextlib
+import io
+
+import numpy as np
+import pytest
+
+import runtime as tf
+from benchmarks.workloads import WORKLOADS
+from runtime import graph_def as graph_def_lib
+from runtime.executor import compile as compile_graph
+from runtime.executor import interpret
+from tests.corpus.functions import CORPUS
+
+# Warnings these tests trigger on purpose: each corpus function is traced for each of its inputs, and retraces.
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
+
+def _traces():
+    for case in CORPUS:
+        for k, plain in enumerate(case.inputs):
+            args = plain
+            if case.stageable:
+                args = tuple(tf.constant(a) if isinstance(a, (bool, int, float)) else a
+                             for a in plain)
+            yield pytest.param(case.fn, args, plain, id=f"{case.fn.__name__}-{k}")
+    for workload in WORKLOADS:
+        plain = tuple(workload.make_inputs())
+        yield pytest.param(workload.fn, tuple(tf.constant(a) for a in plain), plain,
+                           id=workload.name)
+
+
+def _run(executor, graph, values):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            run = executor(graph, list(graph.inputs), list(graph.outputs))
+            return [np.asarray(v) for v in run(*values)], None, out.getvalue()
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            return None, type(e), out.getvalue()
+
+
+@pytest.mark.parametrize("fn, args, plain", list(_traces()))
+def test_every_graph_round_trips(fn, args, plain):
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            graph = tf.function(fn).get_concrete_function(*args).graph
+        except Exception as e:  # noqa: BLE001 - no graph: plain Python raises it too
+            with pytest.raises(type(e)):
+                fn(*plain)
+            return
+    graph_def = graph.as_graph_def()
+    assert graph_def.version == graph_def_lib.VERSION
+    rebuilt = tf.Graph.from_graph_def(graph_def)
+    assert str(rebuilt) == str(graph)
+    values = [a.numpy() for a in tf.nest.flatten(args) if isinstance(a, tf.Tensor)]
+    assert len(values) == len(graph.inputs)
+    expected = _run(interpret, graph, values)
+    for executor in (interpret, compile_graph):
+        found = _run(executor, rebuilt, values)
+        assert found[1:] == expected[1:]
+        if expected[0] is not None:
+            assert len(found[0]) == len(expected[0])
+            for a, b in zip(found[0], expected[0]):
+                np.testing.assert_array_equal(a, b)
+
+
+def test_attributes_are_data_and_objects_are_resources_by_key():
+    v = tf.Variable(1.0, name="v")
+
+    @tf.function
+    def f(x):
+        v.assign_add(x)
+        return tf.py_function(lambda a: a * 2, [x], tf.float32)
+
+    graph = f.get_concrete_function(tf.constant(1.0)).graph
+    graph_def = graph.as_graph_def()
+    refs = [value for node in graph_def.node for value in node.attr.values()
+            if isinstance(value, graph_def_lib.ResourceRef)]
+    assert len(refs) >= 2 and {r.key for r in refs} == set(graph_def.resources)
+    assert v in graph_def.resources.values()
+    assert str(tf.Graph.from_graph_def(graph_def)) == str(graph)
+
+
+def test_a_subgraph_is_a_function_of_the_library():
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: x + 1, lambda: x - 1)
+
+    graph_def = f.get_concrete_function(tf.constant(1)).graph.as_graph_def()
+    cond = next(n for n in graph_def.node if n.op_name == "cond")
+    assert isinstance(cond.attr["true_graph"], graph_def_lib.FunctionRef)
+    assert cond.attr["true_graph_name"] == cond.attr["true_graph"].key
+    assert {f.signature.name for f in graph_def.library.function} == {
+        cond.attr["true_graph"].key, cond.attr["false_graph"].key}
+
+
+def test_another_version_or_a_missing_resource_is_refused():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f():
+        return v.read_value()
+
+    graph_def = f.get_concrete_function().graph.as_graph_def()
+    with pytest.raises(ValueError, match="needs resource 'resource_0'"):
+        tf.Graph.from_graph_def(graph_def, resources={})
+    graph_def.version = graph_def_lib.VERSION + 1
+    with pytest.raises(ValueError, match="reads GraphDef version 1, found version 2"):
+        tf.Graph.from_graph_def(graph_def)
