@@ -190,6 +190,7 @@ def add_branch_node(graph, op, selector, branches, name, on_node=None):
                           specs, name, stateful)
     if on_node is not None:
         on_node(node)
+    weak_types.mark_outputs(node.outputs, weak_types.all_weak(traced))
     leaves = flatten(first_out)
     if not leaves and first_out is None:
         return None
@@ -433,7 +434,9 @@ def _graph_while_traced(graph, cond, body, loop, name, var_names):
         while loop.widen and widenings < _MAX_WIDENINGS:
             # a Python number that the body makes a wider tensor: trace again with that dtype
             for i, dtype in loop.widen.items():
-                init[i] = promotion.cast(init[i], dtype)
+                init[i] = (graph.capture(convert_to_tensor(leaves[i], dtype))
+                           if type(leaves[i]) in (int, float, bool)  # exact: 0.1 not cast
+                           else promotion.cast(init[i], dtype))
             loop.widen.clear()
             widenings += 1
             traced = _trace_loop(graph, name, cond, body, loop, shapes)

@@ -30,6 +30,7 @@ class Tensor:
     __slots__ = ()
     # Make numpy defer to our operators in `ndarray + Tensor`.
     __array_priority__ = 100
+    _weak = None  # a SymbolicTensor standing for a Python number sets its own (weak_types.py)
 
     def get_shape(self):
         """Returns the static shape (same as `.shape`)."""
@@ -271,11 +272,12 @@ def _interned_shape(shape):
 class SymbolicTensor(Tensor):
     """Output number `index` of `node` in the graph being built; has no value."""
 
-    __slots__ = ("node", "index", "_shape", "_dtype")
+    __slots__ = ("node", "index", "_shape", "_dtype", "_weak")
 
     def __init__(self, node, index, shape, dtype):
         self.node = node  # the producing runtime.graph.Node
         self.index = index  # position in node.outputs
+        self._weak = None  # int, float or bool: stands for a Python number (weak_types.py)
         # None only for an unknown rank (py_function outputs); else dims with None = unknown
         self._shape = None if shape is None else _interned_shape(shape)
         self._dtype = dtype

@@ -11,6 +11,8 @@ from runtime import context
 from runtime import dtypes
 from runtime.nest import flatten
 from runtime.ops import promotion
+from runtime.tensor import SymbolicTensor
+from runtime.tensor_conversion import convert_to_tensor
 
 
 def widened(before, entry, after):
@@ -59,7 +61,33 @@ def weak_type(value):
     kind = type(value)
     if kind in (int, float, bool):
         return kind
+    if kind is SymbolicTensor and value._weak is not None:
+        return value._weak
     return _WEAK.types.get(id(value)) if _WEAK.types else None
+
+
+def all_weak(traced):
+    """Per flat branch output: the Python type it stands for when every branch gives a Python
+    number there (float when one is a float, then int, then bool), else None.
+
+    Args:
+        traced: (attr name, subgraph, returned structure, function, label) per branch.
+    """
+    leaves = [flatten(out) for _, _, out, _, _ in traced]
+    kinds = []
+    for i in range(len(leaves[0])):
+        weak = {weak_type(branch[i]) for branch in leaves}
+        kinds.append(None if None in weak else next(
+            k for k in (float, int, bool) if k in weak))
+    return kinds
+
+
+def mark_outputs(outputs, kinds):
+    """Marks the outputs of a branching node whose every branch gives a Python number there
+    (`all_weak`): they stay weakly typed, as JAX's weak types (`r = 0.5 if p else 1.5`
+    then `r * x` for a float32 `x` is float32)."""
+    for tensor, kind in zip(outputs, kinds):
+        tensor._weak = kind
 
 
 def mark(placeholder, kind):
@@ -89,21 +117,34 @@ def join_branch_outputs(traced, flats):
         `flats` (one list of tensors per branch), updated.
     """
     leaves = [flatten(out) for _, _, out, _, _ in traced]
-    for i in range(len(flats[0])):
+    for i, kind in enumerate(all_weak(traced)):
+        if kind is float:
+            # Python's float is a double: `lo, hi = -10.0, 10.0` halved by a staged `if`
+            # must not lose precision a plain loop on them has (float32 would not converge)
+            _cast_all(traced, flats, i, dtypes.float64, [branch[i] for branch in leaves])
+            continue
         if len({flat[i].dtype for flat in flats}) == 1:
             continue
         weak = {k: weak_type(branch[i]) for k, branch in enumerate(leaves)
                 if weak_type(branch[i]) is not None}
         joint = joint_dtype([flats[k][i].dtype for k in range(len(flats)) if k not in weak],
                             weak.values(), [flat[i].dtype for flat in flats])
-        if joint is None:
-            continue
-        for k, (_, sub, _, _, _) in enumerate(traced):
-            tensor = flats[k][i]
-            if tensor.dtype is not joint:
-                with context.graph_scope(sub):
-                    flats[k][i] = promotion.cast(tensor, joint)
+        if joint is not None:
+            _cast_all(traced, flats, i, joint)
     return flats
+
+
+def _cast_all(traced, flats, i, dtype, numbers=None):
+    """Casts every branch's output `i` to `dtype`, in that branch's graph; a Python number
+    among `numbers` (the branches' leaves) is converted afresh, not cast (0.1 stays exact)."""
+    for k, (_, sub, _, _, _) in enumerate(traced):
+        tensor = flats[k][i]
+        if tensor.dtype is not dtype:
+            with context.graph_scope(sub):
+                if numbers is not None and type(numbers[k]) in (int, float, bool):
+                    flats[k][i] = sub.capture(convert_to_tensor(numbers[k], dtype))
+                else:
+                    flats[k][i] = promotion.cast(tensor, dtype)
 
 
 def joint_dtype(strong, weak, every):

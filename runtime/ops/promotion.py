@@ -92,10 +92,24 @@ def promote_pair(x, y):
     Returns:
         The pair, cast (unchanged when they do not meet: the op reports the mismatch).
     """
-    dtype = promoted_dtype(x.dtype, y.dtype)
+    dtype = _weak_adopted(x, y) or promoted_dtype(x.dtype, y.dtype)
     if dtype is None:
         return x, y
     return cast(x, dtype), cast(y, dtype)
+
+
+def _weak_adopted(x, y):
+    """The strong operand's dtype when the other stands for a Python number of the same kind
+    (a staged `if` whose branches all give Python numbers: `SymbolicTensor._weak`), else None."""
+    weak_x, weak_y = x._weak, y._weak
+    if (weak_x is None) == (weak_y is None):
+        return None
+    weak, strong = (x, y) if weak_x is not None else (y, x)
+    if strong.dtype.is_floating and weak.dtype.is_floating:
+        return strong.dtype
+    if strong.dtype.is_integer and weak.dtype.is_integer:
+        return strong.dtype
+    return None
 
 
 def weak_operand(tensor, value):

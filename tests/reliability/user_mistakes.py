@@ -12,19 +12,17 @@ import runtime as tf
 calls = 0
 
 
-def bad_dtype_through_tensor(x):
-    total = 0
-    for v in x:
-        if v > 0:
-            total += v  # MISTAKE: dtype_through_tensor
+def bad_branch_dtypes(x, cap):
+    total = tf.reduce_sum(x)
+    if total > 10.0:  # MISTAKE: branch_dtypes
+        total = cap
     return total
 
 
-def fixed_dtype_through_tensor(x):
-    total = 0.0
-    for v in x:
-        if v > 0:
-            total += v
+def fixed_branch_dtypes(x, cap):
+    total = tf.reduce_sum(x)
+    if total > 10.0:
+        total = tf.cast(cap, tf.float32)
     return total
 
 
@@ -52,17 +50,17 @@ def fixed_mixed_list(n):
     return tf.stack(values)
 
 
-def bad_int_becomes_float(n):
-    s = 0
+def bad_int_tensor_becomes_float(n):
+    s = tf.constant(0)
     i = 0
-    while i < n:
-        s = s + 0.5  # MISTAKE: int_becomes_float
+    while i < n:  # MISTAKE: int_tensor_becomes_float
+        s = s + 0.5
         i += 1
     return s
 
 
-def fixed_int_becomes_float(n):
-    s = 0.0
+def fixed_int_tensor_becomes_float(n):
+    s = tf.constant(0.0, tf.float64)
     i = 0
     while i < n:
         s = s + 0.5
