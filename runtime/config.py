@@ -40,3 +40,44 @@ def functions_run_eagerly():
         A Python bool (the value last passed to `run_functions_eagerly`, default False).
     """
     return _run_functions_eagerly
+
+
+# The dtypes of a Python number that staged control flow makes a tensor by itself.
+_PYTHON_NUMBER_DTYPES = {False: {int: "int32", float: "float64", bool: "bool"},
+                         True: {int: "int64", float: "float64", bool: "bool"}}
+_x64 = False
+
+
+def enable_x64(enabled=True):
+    """Makes Python numbers that staged control flow carries by themselves 64-bit.
+
+    A loop variable that enters a staged loop as a Python number (`total = 0.0`, `a, b = 0,
+    1`), and a staged `if` whose branches all give Python numbers, become tensors of their
+    own. By default these are int32 and float32, as in TensorFlow; with x64 enabled they are
+    int64 and float64, which Python's ints and floats are closer to (a float32 sum drifts,
+    an int32 Fibonacci number wraps at 2**31). `jax_enable_x64` is JAX's switch for the same
+    choice. A Python number meeting a tensor adopts that tensor's dtype either way. It
+    affects functions traced after it is set, in every thread.
+
+    Args:
+        enabled: A Python bool.
+
+    Raises:
+        TypeError: if `enabled` is not a Python bool.
+    """
+    global _x64
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enable_x64 expected a Python bool, found {type(enabled).__name__}: "
+                        f"{enabled!r}. Pass True or False.")
+    _x64 = enabled
+
+
+def x64_enabled():
+    """Returns whether `enable_x64(True)` is in effect (default False)."""
+    return _x64
+
+
+def python_number_dtype(kind):
+    """The dtype name of a Python number of type `kind` (int, float, bool) that staged control
+    flow carries by itself (see `enable_x64`)."""
+    return _PYTHON_NUMBER_DTYPES[_x64][kind]

@@ -402,7 +402,6 @@ class _Loop:
         # loop variable index -> the wider dtype that the body gives a Python number entering
         # the loop (it is traced again with that dtype: weak typing, see `_widened`)
         self.widen = {}
-        self.weak_ids = []  # the ids of its weak placeholders (see `weak_types.mark`)
         self.user_body = user_body  # the user's body, for messages
         self.nested = nested  # loop_vars is (counter, user loop vars): a bounded loop
         # the placeholder names of the subgraphs' loop variables
@@ -416,12 +415,11 @@ def _graph_while(graph, spec, loop_vars):
     paths_leaves = flatten_with_paths(loop_vars)
     init = []
     for path, leaf in paths_leaves:
+        if type(leaf) in (int, float, bool):  # carried by itself: runtime.config.enable_x64
+            leaf = convert_to_tensor(leaf, weak_types.carried_dtype(leaf))
         init.append(_to_graph_tensor(leaf, graph, f"loop variable loop_vars{path}"))
     loop = _Loop(loop_vars, paths_leaves, init, user_body, nested, var_names)
-    try:
-        return _graph_while_traced(graph, cond, body, loop, name, var_names)
-    finally:
-        weak_types.unmark(loop.weak_ids)
+    return _graph_while_traced(graph, cond, body, loop, name, var_names)
 
 
 def _graph_while_traced(graph, cond, body, loop, name, var_names):
@@ -522,8 +520,8 @@ def _loop_placeholders(sub, loop, shapes):
     phs = [sub.placeholder(t.dtype, s, name=name)
            for t, s, name in zip(loop.init, shapes, loop.var_names)]
     for ph, leaf in zip(phs, loop.leaves):
-        if type(leaf) in (int, float, bool):
-            loop.weak_ids.append(weak_types.mark(ph, type(leaf)))
+        if weak_types.weak_type(leaf) is not None:  # stands for a Python number
+            ph._weak = weak_types.weak_type(leaf)
     rebuilt = [_rebuild_leaf(template, ph) for template, ph in zip(loop.leaves, phs)]
     return pack_sequence_as(loop.loop_vars, rebuilt)
 

@@ -3,10 +3,10 @@
 A loop variable that enters a staged loop as a Python number, and a branch output that is one,
 is weakly typed (runtime/ops/promotion.py has the rules): the loop is traced again with the
 dtype the body gives it (`widened`), and branch outputs join (`join_branch_outputs`). Inside
-the loop body, the placeholder standing for such a number is weak too (`mark`, `weak_type`).
+the loop body, the placeholder standing for such a number is weak too (`SymbolicTensor._weak`,
+`weak_type`), and so is the output of a staged `if` whose branches all give Python numbers.
 """
-import threading
-
+from runtime import config
 from runtime import context
 from runtime import dtypes
 from runtime.nest import flatten
@@ -20,33 +20,23 @@ def widened(before, entry, after):
     dtype `entry`) widens to when the body gives it dtype `after`, or None.
 
     A Python number is weakly typed (runtime/ops/promotion.py): `s = 0` then `s = s + 0.5`
-    makes `s` a float, as in Python, so the loop carries it as the dtype they meet in. A
-    tensor widens within its kind (int32 to int64: Python has one int type).
+    makes `s` a float, as in Python, so the loop carries it as the dtype they meet in; in the
+    body its placeholder is weak too (`SymbolicTensor._weak`), so that meeting a float32
+    tensor gives float32. A tensor widens within its kind (int32 to int64: Python has one int
+    type).
     """
     if after is entry:
         return None
-    if type(before) not in (int, float, bool) and not (
-            entry.is_numeric and entry.is_floating == after.is_floating):
+    if weak_type(before) is not None:
+        # the dtype of the tensor it met (`total = 0.0` then `total += x` of a float32 x is
+        # float32), or a float where Python makes one (`s = 0` then `s = s + 0.5`); never
+        # back from a float to an int
+        return after if (after.is_numeric or after.is_bool) and (
+            after.is_floating or not entry.is_floating) else None
+    if not (entry.is_numeric and entry.is_floating == after.is_floating):
         return None  # a tensor may widen within its kind only (int32 -> int64: both ints)
     joint = promotion.promoted_dtype(entry, after)
     return joint if joint is after else None
-
-
-class _WeakTensors(threading.local):
-    """Per thread: id -> Python type of the loop placeholders that stand for a Python number.
-
-    A loop variable that enters a loop as a Python number is weakly typed (see `widened`):
-    in the loop body its placeholder is too, so that a branch that makes it wider joins
-    (`_join_weak_outputs`) and the loop is traced again with the wider dtype. Entries live
-    while their loop is traced (the placeholders stay alive with their graph till then).
-    """
-
-    def __init__(self):
-        super().__init__()
-        self.types = {}
-
-
-_WEAK = _WeakTensors()
 
 
 def weak_type(value):
@@ -61,9 +51,7 @@ def weak_type(value):
     kind = type(value)
     if kind in (int, float, bool):
         return kind
-    if kind is SymbolicTensor and value._weak is not None:
-        return value._weak
-    return _WEAK.types.get(id(value)) if _WEAK.types else None
+    return value._weak if kind is SymbolicTensor else None
 
 
 def all_weak(traced):
@@ -90,22 +78,6 @@ def mark_outputs(outputs, kinds):
         tensor._weak = kind
 
 
-def mark(placeholder, kind):
-    """Marks a loop placeholder as standing for a Python number of type `kind`.
-
-    Returns:
-        The key to pass to `unmark` when the loop has been traced.
-    """
-    _WEAK.types[id(placeholder)] = kind
-    return id(placeholder)
-
-
-def unmark(keys):
-    """Forgets the marks of a traced loop's placeholders."""
-    for key in keys:
-        _WEAK.types.pop(key, None)
-
-
 def join_branch_outputs(traced, flats):
     """Gives a branch output that is a Python number the dtype of the other branches' output.
 
@@ -118,10 +90,11 @@ def join_branch_outputs(traced, flats):
     """
     leaves = [flatten(out) for _, _, out, _, _ in traced]
     for i, kind in enumerate(all_weak(traced)):
-        if kind is float:
-            # Python's float is a double: `lo, hi = -10.0, 10.0` halved by a staged `if`
-            # must not lose precision a plain loop on them has (float32 would not converge)
-            _cast_all(traced, flats, i, dtypes.float64, [branch[i] for branch in leaves])
+        if kind is not None:
+            # Python numbers in every branch: the dtype of `kind` (runtime.config.enable_x64),
+            # each number converted afresh (a float32 cast to float64 loses digits)
+            numbers = [branch[i] for branch in leaves]
+            _cast_all(traced, flats, i, _joint_carried(kind, numbers), numbers)
             continue
         if len({flat[i].dtype for flat in flats}) == 1:
             continue
@@ -132,6 +105,22 @@ def join_branch_outputs(traced, flats):
         if joint is not None:
             _cast_all(traced, flats, i, joint)
     return flats
+
+
+def carried_dtype(number):
+    """The dtype of a Python number that staged control flow carries by itself: int32 or
+    float32 (int64 and float64 with runtime.config.enable_x64), int64 for an int too large."""
+    dtype = dtypes.as_dtype(config.python_number_dtype(type(number)))
+    return promotion.weak_dtype(number, dtype) or dtype
+
+
+def _joint_carried(kind, numbers):
+    """The carried dtype of branch outputs that stand for Python numbers of type `kind`."""
+    joint = dtypes.as_dtype(config.python_number_dtype(kind))
+    for number in numbers:
+        if type(number) is int and kind is int:
+            joint = promotion.promoted_dtype(joint, carried_dtype(number)) or joint
+    return joint
 
 
 def _cast_all(traced, flats, i, dtype, numbers=None):

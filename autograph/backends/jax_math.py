@@ -9,7 +9,9 @@ functions give floats.
 
 import builtins
 import math
+import types
 
+from autograph.backends import exact_round
 from autograph.backends.jax_values import jax_modules
 from autograph.backends.jax_values import predicate
 
@@ -67,8 +69,21 @@ def _round(x, ndigits=None):
         return (jnp.round(x / scale) * scale).astype(x.dtype)
     if ndigits is None:
         return jnp.round(x).astype(jnp.result_type(builtins.int))  # half to even
+    if x.dtype == jnp.float64 and type(ndigits) is int and ndigits >= 0:
+        ops = types.SimpleNamespace(floor=jnp.floor, rint=jnp.round, where=jnp.where,
+                                    divide=_true_divide)
+        return exact_round.round_decimal(x, ndigits, ops)  # round(2.675, 2) == 2.67
     scale = 10.0 ** ndigits
     return jnp.round(x * scale) / scale
+
+
+def _true_divide(a, scale):
+    """a / scale correctly rounded: XLA turns a division by a scalar into a product with its
+    reciprocal (-7313 / 10 gives -731.3000000000001), but not a division by an array it
+    cannot see through."""
+    m = jax_modules()
+    divisor = m.lax.optimization_barrier(m.numpy.full(m.numpy.shape(a), scale, a.dtype))
+    return a / divisor
 
 
 def _isqrt(n):

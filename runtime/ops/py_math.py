@@ -7,10 +7,13 @@ float); `math.floor`, `math.ceil`, `round(x)`, `int(x)` of a float give int64 (P
 int() truncates toward zero, round() rounds half to even); `//` and `%` floor as in Python.
 """
 import math
+import types
 
 import numpy as np
 
+from autograph.backends import exact_round
 from runtime import dtypes
+from runtime.ops import array_ops
 from runtime.ops import common
 from runtime.ops import math_ops
 from runtime.ops.promotion import cast
@@ -119,8 +122,15 @@ def round_(x, ndigits=None):
         return as_int(x) if ndigits is None or ndigits >= 0 else _round_int(x, ndigits)
     if ndigits is None:
         return cast(math_ops.round(x), dtypes.int64)
+    if x.dtype is dtypes.float64 and type(ndigits) is int and ndigits >= 0:
+        return exact_round.round_decimal(x, ndigits, _ROUND_OPS)  # round(2.675, 2) == 2.67
     scale = 10.0 ** ndigits
     return math_ops.round(x * scale) / scale
+
+
+_ROUND_OPS = types.SimpleNamespace(floor=math_ops.floor, rint=math_ops.round,
+                                   where=lambda c, a, b: array_ops.where(c, a, b),
+                                   divide=lambda a, b: a / b)
 
 
 def _round_int(x, ndigits):

@@ -145,7 +145,7 @@ def champernowne_digit(position):
     return (number // 10 ** (length - 1 - digit_index)) % 10
 
 
-@realcode(100, 1000)
+@realcode(20, 30)
 def count_lattice_paths_small(n):
     result = 1
     for i in range(1, n + 1):

@@ -106,10 +106,14 @@ def runtime(case, args):
     dtypes = {int: tf.int64, float: tf.float64, bool: tf.bool}
     staged, rebuild = _split(args, lambda a: tf.constant(a, dtype=dtypes[type(a)]))
     fn = _staged('runtime', case, args, rebuild, tf.function)
+    before = tf.config.x64_enabled()
+    tf.config.enable_x64(True)  # Python's ints and floats are 64-bit (as JAX's x64 below)
     try:
         concrete = fn.get_concrete_function(*staged)
     except Exception as e:  # noqa: BLE001 - classified by the caller
         return Outcome(None, e, False)
+    finally:
+        tf.config.enable_x64(before)
     outcome = _run(lambda: concrete(*staged))
     return outcome._replace(value=_python(outcome.value))
 

@@ -143,7 +143,7 @@ def bell_like_double_factorial(n):
     return result
 
 
-@realcode(4, 10, 1)
+@realcode(4, 7, 1)
 def sylvester(n):
     s = 2
     for _ in range(n - 1):
