@@ -69,9 +69,10 @@ def _round(x, ndigits=None):
         return (jnp.round(x / scale) * scale).astype(x.dtype)
     if ndigits is None:
         return jnp.round(x).astype(jnp.result_type(builtins.int))  # half to even
-    if x.dtype == jnp.float64 and type(ndigits) is int and ndigits >= 0:
-        ops = types.SimpleNamespace(floor=jnp.floor, rint=jnp.round, where=jnp.where,
-                                    divide=_true_divide)
+    if x.dtype == jnp.float64:
+        ops = types.SimpleNamespace(
+            floor=jnp.floor, rint=jnp.round, where=jnp.where, divide=_true_divide,
+            power=lambda n: jnp.asarray(exact_round.POWERS)[jnp.clip(n, 0, 22)])
         return exact_round.round_decimal(x, ndigits, ops)  # round(2.675, 2) == 2.67
     scale = 10.0 ** ndigits
     return jnp.round(x * scale) / scale

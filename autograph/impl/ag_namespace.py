@@ -27,6 +27,7 @@ from autograph.operators import not_
 from autograph.operators import not_in
 from autograph.operators import or_
 from autograph.operators import raising
+from autograph.operators.generators import reduce_generator
 from autograph.operators import Symbol
 from autograph.operators import Undefined
 from autograph.operators import UndefinedReturnValue

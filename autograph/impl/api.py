@@ -47,8 +47,8 @@ AG_NAMES = (
     'ConversionOptions', 'FunctionScope', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'and_',
     'assert_stmt', 'compare', 'converted_call', 'evaluated', 'for_stmt', 'fstring', 'if_exp',
     'if_stmt', 'in_',
-    'ld', 'ldu', 'list_append', 'list_pop', 'not_', 'not_in', 'or_', 'raising', 'while_stmt',
-    'with_function_scope')
+    'ld', 'ldu', 'list_append', 'list_pop', 'not_', 'not_in', 'or_', 'raising',
+    'reduce_generator', 'while_stmt', 'with_function_scope')
 # ConversionOptions -> the `ag__` namespace object for those options (see _namespace_for)
 _NAMESPACES = {}
 _NAMESPACES_LOCK = threading.Lock()

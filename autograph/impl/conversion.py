@@ -15,6 +15,7 @@ from autograph.converters import continue_statements
 from autograph.converters import control_flow
 from autograph.converters import directives
 from autograph.converters import functions
+from autograph.converters import generators
 from autograph.converters import lists
 from autograph.converters import logical_expressions
 from autograph.converters import match_statements
@@ -57,7 +58,7 @@ _FUTURE_FLAGS = running_code.FUTURE_FLAGS
 # Converters that run before the analyses (they create the state variables the analyses
 # must see). After the analyses come control_flow, then conditional_expressions,
 # logical_expressions and variables (fused in one pass). The order is TensorFlow AutoGraph's.
-_BEFORE_ANALYSIS = (functions, directives, match_statements, named_expressions,
+_BEFORE_ANALYSIS = (functions, directives, generators, match_statements, named_expressions,
                     break_statements, asserts, continue_statements, return_statements, lists,
                     call_trees)
 
@@ -71,6 +72,7 @@ _NAME = gast.Name
 # A small function's first conversion then skips most of them (and their first run).
 # - directives, lists, call_trees: a call (a directive is a call, so is l.append; the calls
 #   that earlier converters generate, `ag__.*` and the function scope's, are left alone);
+# - generators: a generator expression (as an argument of sum, any or all);
 # - match_statements: a match statement;
 # - named_expressions: an assignment expression (`:=`);
 # - break_statements: a break, or a loop `else` (moved after a loop without a break), or an
@@ -78,6 +80,7 @@ _NAME = gast.Name
 # - asserts (assert and raise), continue_statements, return_statements: their statement.
 _CONVERTER_KINDS = {
     directives: (gast.Call,),
+    generators: (gast.GeneratorExp,),
     match_statements: (gast.Match,),
     named_expressions: (gast.NamedExpr,),
     break_statements: (gast.Break, LOOP_ELSE, gast.NamedExpr),

@@ -15,8 +15,10 @@ from autograph.backends import exact_round
 from runtime import dtypes
 from runtime.ops import array_ops
 from runtime.ops import common
+from runtime.ops import gather_ops
 from runtime.ops import math_ops
 from runtime.ops.promotion import cast
+from runtime.tensor_conversion import constant
 from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
 from runtime.ops.registry import apply
@@ -122,7 +124,7 @@ def round_(x, ndigits=None):
         return as_int(x) if ndigits is None or ndigits >= 0 else _round_int(x, ndigits)
     if ndigits is None:
         return cast(math_ops.round(x), dtypes.int64)
-    if x.dtype is dtypes.float64 and type(ndigits) is int and ndigits >= 0:
+    if x.dtype is dtypes.float64:
         return exact_round.round_decimal(x, ndigits, _ROUND_OPS)  # round(2.675, 2) == 2.67
     scale = 10.0 ** ndigits
     return math_ops.round(x * scale) / scale
@@ -130,7 +132,13 @@ def round_(x, ndigits=None):
 
 _ROUND_OPS = types.SimpleNamespace(floor=math_ops.floor, rint=math_ops.round,
                                    where=lambda c, a, b: array_ops.where(c, a, b),
-                                   divide=lambda a, b: a / b)
+                                   divide=lambda a, b: a / b, power=lambda n: _power_of_ten(n))
+
+
+def _power_of_ten(n):
+    """10.0 ** clip(n, 0, 22) from a table of exact doubles (exact_round.round_decimal)."""
+    index = math_ops.minimum(math_ops.maximum(as_int(n), 0), 22)
+    return gather_ops.gather(constant(exact_round.POWERS, dtypes.float64), index)
 
 
 def _round_int(x, ndigits):

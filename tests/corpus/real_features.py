@@ -170,3 +170,15 @@ def raise_with_str_in_message(n):
     if n > 3:
         raise ValueError("n is too large: " + str(n))
     return n
+
+
+# --- sum, any and all of a generator expression ---------------------------------------------
+
+@case(10, 1, 0)
+def sum_of_generators_over_range(n):
+    return sum(i * i for i in range(1, n + 1)), sum((k for k in range(n) if k % 3 == 0), 100)
+
+
+@case(7, 16, 1)
+def any_and_all_of_generators(n):
+    return any(k * k == n for k in range(n + 1)), all(n % d != 0 for d in range(2, n))

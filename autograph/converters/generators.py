@@ -1,0 +1,106 @@
+"""Converts `sum()`, `any()` and `all()` of a generator expression into the loop it stands for.
+
+`sum(i * i for i in range(1, n + 1))` iterates inside the builtin, where a staged `range` or
+tensor cannot be iterated. This becomes::
+
+    ag__.reduce_generator(sum, range(1, n + 1), lambda i: i * i, None, 'i')
+
+and the operator (`operators/generators.py`) runs the loop through `for_stmt`: as Python over
+Python values, staged over staged ones. The element and the `if` clauses become lambdas of
+the loop target, so the target stays local to them, as it is to the generator expression.
+Left alone: generator expressions with several `for` clauses, a target other than a name or
+a flat tuple of names, an assignment expression (it binds in the enclosing function), or
+`await`; calls with other arguments than sum's start.
+"""
+
+import gast
+
+from autograph.pyct import gast_util
+from autograph.pyct import parser
+from autograph.pyct import transformer
+
+_REDUCTIONS = frozenset(('sum', 'any', 'all'))
+
+
+def _target_names(target):
+    """The names a loop target binds when it is a name or a flat tuple of names, else None."""
+    if isinstance(target, gast.Name):
+        return [target.id]
+    if isinstance(target, gast.Tuple) and all(isinstance(e, gast.Name) for e in target.elts):
+        return [e.id for e in target.elts]
+    return None
+
+
+def _lambda(params, body):
+    args = gast.arguments(args=[gast_util.name(p, gast.Param) for p in params], posonlyargs=[],
+                          vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    return gast.Lambda(args=args, body=body)
+
+
+def _convertible(node):
+    """The generator expression of `sum(<genexp>[, start])`, `any(<genexp>)`, `all(...)`, or
+    None."""
+    if not (isinstance(node.func, gast.Name) and node.func.id in _REDUCTIONS and node.args
+            and isinstance(node.args[0], gast.GeneratorExp)):
+        return None
+    if len(node.args) + len(node.keywords) > (2 if node.func.id == 'sum' else 1):
+        return None
+    if any(isinstance(a, gast.Starred) for a in node.args) or any(
+            k.arg != 'start' for k in node.keywords):
+        return None
+    gen = node.args[0]
+    if len(gen.generators) != 1 or gen.generators[0].is_async:
+        return None
+    if _target_names(gen.generators[0].target) is None:
+        return None
+    if any(isinstance(n, (gast.NamedExpr, gast.Await, gast.Yield, gast.YieldFrom))
+           for n in gast.walk(gen)):
+        return None
+    return gen
+
+
+class GeneratorReductionTransformer(transformer.Base):
+    """`sum(e for t in it if c)` -> `ag__.reduce_generator(sum, it, lambda t: e, ...)`."""
+
+    def visit_ClassDef(self, node):
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        gen = _convertible(node)
+        if gen is None:
+            return node
+        comp = gen.generators[0]
+        names = _target_names(comp.target)
+        test = None
+        if comp.ifs:
+            test = comp.ifs[0] if len(comp.ifs) == 1 else gast.BoolOp(gast.And(), comp.ifs)
+        args = [node.func, comp.iter, self._of_target(names, gen.elt),
+                gast_util.constant(None) if test is None else self._of_target(names, test),
+                gast_util.constant(parser.unparse(comp.target).strip().strip('()'))]
+        call = gast.Call(
+            func=gast.Attribute(gast_util.name('ag__'), 'reduce_generator', gast.Load()),
+            args=args + node.args[1:], keywords=node.keywords)
+        return gast.copy_location(call, node)
+
+    def _of_target(self, names, body):
+        """`lambda t: body`, or for a tuple target `lambda item: (lambda a, b: body)(*item)`."""
+        if len(names) == 1:
+            return _lambda(names, body)
+        item = self.ctx.namer.new_symbol('item_', names)
+        inner = gast.Call(func=_lambda(names, body),
+                          args=[gast.Starred(gast_util.name(item), gast.Load())], keywords=[])
+        return _lambda([item], inner)
+
+
+def transform(node, ctx):
+    """Converts the generator reductions of a tree.
+
+    Args:
+      node: a gast tree.
+      ctx: transformer.EntityInfo.
+
+    Returns:
+      The converted tree.
+    """
+    return GeneratorReductionTransformer(ctx).visit(node)

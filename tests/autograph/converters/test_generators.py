@@ -1,0 +1,109 @@
+"""sum(), any() and all() of a generator expression: the converted loop gives what Python
+gives with Python values (elements evaluated once, in order; any/all stop early; errors as
+Python raises them; a shadowed `sum` gets the generator), and stages over staged values."""
+import jax.numpy as jnp
+import pytest
+
+import autograph as ag
+import runtime as tf
+from autograph.backends import jax as ag_jax
+
+
+def squares(n):
+    return sum(i * i for i in range(1, n + 1))
+
+
+def positive_total(xs):
+    return sum(x for x in xs if x > 0)
+
+
+def first_descent(xs):
+    return any(a > b for a, b in zip(xs, xs[1:]))
+
+
+def all_positive(xs):
+    return all(x > 0 for x in xs)
+
+
+def logged(xs, log):
+    def seen(x):
+        log.append(x)
+        return x
+    return any(seen(x) > 1 for x in xs), all(seen(x) < 3 for x in xs if x != 0)
+
+
+def target_stays_local(n):
+    i = 'kept'
+    return sum(i for i in range(n)), i
+
+
+def shadowed(xs):
+    sum = list  # noqa: A001 - a user's own `sum` gets the generator itself
+    return sum(x * 2 for x in xs)
+
+
+def with_start(xs):
+    return sum((x for x in xs), 10), sum((x for x in xs), start=0.5), sum(([x] for x in xs), [])
+
+
+def several_ifs(n):
+    return sum(k for k in range(n) if k % 2 if k > 3)
+
+
+def raises_inside(xs):
+    return sum(1 / x for x in xs)
+
+
+def left_alone(xs):
+    return sum(a * b for a in xs for b in xs), sum(a + c for a, (b, c) in zip(xs, zip(xs, xs)))
+
+
+CALLS = [(squares, (10,)), (squares, (0,)), (positive_total, ([1.0, -2.0, 3.0],)),
+         (first_descent, ([1, 2, 3],)), (first_descent, ([1, 3, 2],)),
+         (all_positive, ([1.0, 2.0],)), (all_positive, ([1.0, -2.0],)),
+         (all_positive, ([],)), (target_stays_local, (4,)), (shadowed, ([1, 2],)),
+         (with_start, ([1, 2, 3],)), (several_ifs, (10,)), (left_alone, ([1, 2],))]
+
+
+@pytest.mark.parametrize('fn, args', CALLS, ids=lambda v: getattr(v, '__name__', ''))
+def test_converted_with_python_values_is_plain(fn, args):
+    assert ag.convert(fn)(*args) == fn(*args)
+
+
+def test_elements_are_evaluated_once_in_order_and_any_all_stop_early():
+    plain_log, converted_log = [], []
+    xs = [0, 1, 2, 3, 4]
+    assert ag.convert(logged)(xs, converted_log) == logged(xs, plain_log) == (True, False)
+    assert converted_log == plain_log == [0, 1, 2, 1, 2, 3]
+
+
+def test_an_element_that_raises_raises_as_in_python():
+    with pytest.raises(ZeroDivisionError):
+        raises_inside([1.0, 0.0])
+    with pytest.raises(ZeroDivisionError):
+        ag.convert(raises_inside)([1.0, 0.0])
+
+
+def test_the_generated_code_is_a_reduce_generator_call():
+    code = ag.to_code(squares)
+    assert "ag__.reduce_generator(sum, " in code and "(lambda i: (i * i)), None, 'i')" in code
+    assert 'reduce_generator' not in ag.to_code(left_alone)
+
+
+@pytest.mark.parametrize('executor', ['compiled', 'interpreter'])
+def test_staged_on_the_runtime(executor):
+    def run(fn, *args):
+        return tf.function(fn, executor=executor)(*args).numpy().item()
+    assert run(squares, tf.constant(10)) == squares(10) == 385
+    assert run(positive_total, tf.constant([1.0, -2.0, 3.0])) == 4.0
+    assert run(first_descent, tf.constant([1, 3, 2])) is True
+    assert run(first_descent, tf.constant([1, 2, 3])) is False
+    assert run(all_positive, tf.constant([1.0, -2.0])) is False
+    assert run(several_ifs, tf.constant(10)) == several_ifs(10) == 21
+
+
+def test_staged_under_jax():
+    assert int(ag_jax.jit(squares)(jnp.asarray(10))) == 385
+    assert float(ag_jax.jit(positive_total)(jnp.asarray([1.0, -2.0, 3.0]))) == 4.0
+    assert bool(ag_jax.jit(first_descent)(jnp.asarray([1, 3, 2])))
+    assert not bool(ag_jax.jit(all_positive)(jnp.asarray([1.0, -2.0])))
