@@ -19,6 +19,7 @@ from runtime import context
 from runtime import dtypes
 from runtime.control_flow import cond as _cond
 from runtime.control_flow import named_while_loop as _named_while_loop
+from runtime import weak_types
 from runtime.weak_types import weak_type
 from runtime.control_flow import while_loop as _while_loop
 from runtime.graph import Graph
@@ -307,6 +308,11 @@ class RuntimeBackend(Backend):
         Returns:
             A tensor.
         """
+        kinds = {type(v) for v in values}
+        if kinds <= {int, float, bool}:  # Python numbers carried by themselves (weak_types)
+            kind = float if float in kinds else int if int in kinds else bool
+            number = max(values, key=abs) if kind is int else kind()
+            return convert_to_tensor(list(values), weak_types.carried_dtype(kind(number)))
         return array_ops.stack([_as_tensor(v) for v in values])
 
     def zeros_like(self, value):

@@ -55,8 +55,15 @@ class LogicalExpressionTransformer(transformer.Base):
             op = _MEMBERSHIP.get(type(node.ops[0]))
             if op is None:
                 return node
+            right = node.comparators[0]
+            if isinstance(right, gast.Set) and not any(
+                    isinstance(e, gast.Starred) for e in right.elts):
+                # `x in {0, n}`: JAX cannot hash a traced n (see operators.set_display)
+                call = templates.replace_as_expression('ag__.set_display()')
+                call.args = right.elts
+                right = call
             return templates.replace_as_expression(
-                op + '(left, right)', left=node.left, right=node.comparators[0])
+                op + '(left, right)', left=node.left, right=right)
         args = [node.left, gast_util.constant(_COMPARE_OPS[type(node.ops[0])]),
                 node.comparators[0]]
         for op, operand in zip(node.ops[1:], node.comparators[1:]):

@@ -16,6 +16,7 @@ from autograph.operators import compare
 from autograph.operators import evaluated
 from autograph.operators import for_stmt
 from autograph.operators import fstring
+from autograph.operators import get_item
 from autograph.operators import if_exp
 from autograph.operators import if_stmt
 from autograph.operators import in_
@@ -27,6 +28,7 @@ from autograph.operators import not_
 from autograph.operators import not_in
 from autograph.operators import or_
 from autograph.operators import raising
+from autograph.operators import set_display
 from autograph.operators.generators import reduce_generator
 from autograph.operators import Symbol
 from autograph.operators import Undefined

@@ -45,10 +45,11 @@ _warned = set()
 # operators plus converted_call and the function-scope helpers.
 AG_NAMES = (
     'ConversionOptions', 'FunctionScope', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'and_',
-    'assert_stmt', 'compare', 'converted_call', 'evaluated', 'for_stmt', 'fstring', 'if_exp',
+    'assert_stmt', 'compare', 'converted_call', 'evaluated', 'for_stmt', 'fstring', 'get_item',
+    'if_exp',
     'if_stmt', 'in_',
     'ld', 'ldu', 'list_append', 'list_pop', 'not_', 'not_in', 'or_', 'raising',
-    'reduce_generator', 'while_stmt', 'with_function_scope')
+    'reduce_generator', 'set_display', 'while_stmt', 'with_function_scope')
 # ConversionOptions -> the `ag__` namespace object for those options (see _namespace_for)
 _NAMESPACES = {}
 _NAMESPACES_LOCK = threading.Lock()

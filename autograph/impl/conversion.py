@@ -21,6 +21,7 @@ from autograph.converters import logical_expressions
 from autograph.converters import match_statements
 from autograph.converters import named_expressions
 from autograph.converters import return_statements
+from autograph.converters import subscripts
 from autograph.converters import variables
 from autograph.impl import code_cache
 from autograph.impl import collector
@@ -60,7 +61,7 @@ _FUTURE_FLAGS = running_code.FUTURE_FLAGS
 # logical_expressions and variables (fused in one pass). The order is TensorFlow AutoGraph's.
 _BEFORE_ANALYSIS = (functions, directives, generators, match_statements, named_expressions,
                     break_statements, asserts, continue_statements, return_statements, lists,
-                    call_trees)
+                    subscripts, call_trees)
 
 # Stands for "a loop with an else clause" among the node kinds of a tree (check_supported).
 LOOP_ELSE = 'loop-else'
@@ -73,6 +74,7 @@ _NAME = gast.Name
 # - directives, lists, call_trees: a call (a directive is a call, so is l.append; the calls
 #   that earlier converters generate, `ag__.*` and the function scope's, are left alone);
 # - generators: a generator expression (as an argument of sum, any or all);
+# - subscripts: a subscript;
 # - match_statements: a match statement;
 # - named_expressions: an assignment expression (`:=`);
 # - break_statements: a break, or a loop `else` (moved after a loop without a break), or an
@@ -88,6 +90,7 @@ _CONVERTER_KINDS = {
     continue_statements: (gast.Continue,),
     return_statements: (gast.Return,),
     lists: (gast.Call,),
+    subscripts: (gast.Subscript,),
     call_trees: (gast.Call,),
 }
 

@@ -7,7 +7,9 @@ from autograph.operators.backends import unregister_backend
 from autograph.operators.comparisons import compare
 from autograph.operators.comparisons import in_
 from autograph.operators.comparisons import not_in
+from autograph.operators.comparisons import set_display
 from autograph.operators.conditional_expressions import if_exp
+from autograph.operators.constant_tables import get_item
 from autograph.operators.control_flow import BranchVariableError
 from autograph.operators.control_flow import for_stmt
 from autograph.operators.control_flow import if_stmt
@@ -48,7 +50,7 @@ __all__ = [
     'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'MaybeUndefined', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'abs_',
     'all_', 'and_', 'any_', 'assert_stmt', 'fstring', 'backend_for', 'compare', 'enumerate_',
     'evaluated', 'float_', 'for_stmt', 'if_exp', 'if_stmt', 'in_', 'int_', 'is_staged', 'ld', 'ldu', 'len_',
-    'list_append', 'list_pop', 'max_', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'raising', 'range_', 'reduce_generator',
+    'list_append', 'list_pop', 'max_', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'raising', 'range_', 'reduce_generator', 'set_display', 'get_item',
     'register_backend',
     'sum_', 'unregister_backend', 'while_stmt', 'zip_',
 ]

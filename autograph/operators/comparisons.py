@@ -38,6 +38,21 @@ def in_(value, container):
     return value in container
 
 
+def set_display(*items):
+    """`{a, b, ...}` as the right operand of `in`/`not in`, built as Python builds it.
+
+    A display holding a staged value that cannot be hashed (a JAX tracer) is the tuple of its
+    items instead: `in_` tests a tuple as it tests a set (`x in {0, n}` is `x == 0 or x ==
+    n`), where building the set would raise "unhashable type".
+    """
+    try:
+        return set(items)
+    except TypeError:
+        if any(type(i) not in PYTHON_TYPES and backend_for(i) is not None for i in items):
+            return tuple(items)
+        raise
+
+
 def not_in(value, container):
     """Evaluates `value not in container`; staged as `not in_(value, container)` (see in_)."""
     if type(value) not in PYTHON_TYPES and type(container) in _CONTAINERS and container:

@@ -182,3 +182,34 @@ def sum_of_generators_over_range(n):
 @case(7, 16, 1)
 def any_and_all_of_generators(n):
     return any(k * k == n for k in range(n + 1)), all(n % d != 0 for d in range(2, n))
+
+
+# --- constant Python containers read at a staged index ---------------------------------------
+
+DIGIT_SQUARES = [d * d for d in range(10)]
+KNOWN_VALUES = {0: 1.5, 1: 2.25, 5: 7.0}
+SMALL_PRIMES = (2, 3, 5, 7, 11)
+
+
+@case(145, 7, 0)
+def table_read_at_a_staged_index(n):
+    total = 0
+    while n > 0:
+        total += DIGIT_SQUARES[n % 10]
+        n //= 10
+    return total, SMALL_PRIMES[-1 - total % 5]
+
+
+@case(5, 1, 3)
+def dict_of_numbers_at_a_staged_key(k):
+    return KNOWN_VALUES[k]  # KeyError for 3, when run
+
+
+@case(4, 6, -7)
+def tuple_index_out_of_range(i):
+    return SMALL_PRIMES[i]  # IndexError for 6 and -7, when run
+
+
+@case((3, 5), (0, 2), (4, 4))
+def membership_in_a_set_display(x, n):
+    return x in {0, n}, x not in {n, 7}, x in [3, 4]

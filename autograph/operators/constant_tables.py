@@ -1,0 +1,70 @@
+"""`TABLE[i]` and `d[k]` with a staged index into a Python list, tuple or dict of numbers.
+
+Real code reads module-level tables at a computed index (`DIGIT_SQUARES[n % 10]`, a dict of
+known values). Python's own `table[i]` would ask a staged `i` for a Python int. With a staged
+index, the numbers become one staged table (the backend's `stack`) read at that index, and a
+bad index raises what Python raises, when the computation runs: IndexError for a list or
+tuple (negative indices count from the end, as in Python), KeyError for a dict. Any other
+container or index is indexed by Python itself.
+"""
+
+import numbers
+
+from autograph.errors import UnsupportedByBackendError
+from autograph.operators.backends import PYTHON_TYPES
+from autograph.operators.backends import backend_for
+
+
+def get_item(container, key):
+    """Evaluates `container[key]` (generated for subscripts of names the function does not
+    assign: globals and closure variables).
+
+    Args:
+        container: the subscripted value.
+        key: the index.
+
+    Returns:
+        `container[key]` for Python values; a staged element for a staged `key` into a
+        non-empty list, tuple or dict whose values (and dict keys) are Python numbers.
+    """
+    if type(key) in PYTHON_TYPES or type(container) not in (list, tuple, dict) or not container:
+        return container[key]
+    backend = backend_for(key)
+    values = list(container.values()) if type(container) is dict else container
+    if backend is None or not all(_is_number(v) for v in values) or (
+            type(container) is dict and not all(_is_number(k) for k in container)):
+        return container[key]
+    try:
+        table = backend.stack(list(values))
+    except UnsupportedByBackendError:
+        return container[key]
+    if type(container) is dict:
+        return table[_dict_position(backend, list(container), key)]
+    return table[_list_position(backend, len(values), key, type(container).__name__)]
+
+
+def _is_number(value):
+    return type(value) is bool or isinstance(value, numbers.Number)
+
+
+def _list_position(backend, size, key, kind):
+    """The staged position of `key` in a list or tuple of `size`; raises IndexError when run
+    for a key out of range (the position read then is 0, a valid one)."""
+    index = backend.select(key < 0, key + size, key)
+    ok = (index >= 0) & (index < size)
+    backend.raise_unless(ok, [], lambda: IndexError(kind + ' index out of range'))
+    return backend.select(ok, index, 0 * index)
+
+
+def _dict_position(backend, keys, key):
+    """The staged position of `key` among `keys`; raises KeyError(key) when run for a key
+    that is not there."""
+    position = 0 * key
+    found = key == keys[0]
+    for j, candidate in enumerate(keys[1:], 1):
+        hit = key == candidate
+        position = backend.select(hit, 0 * key + j, position)
+        found = found | hit
+    backend.raise_unless(found, [key], lambda k: KeyError(k.item() if hasattr(k, 'item')
+                                                          else k))
+    return position

@@ -1,0 +1,95 @@
+"""`TABLE[i]` of a table the function does not assign: Python's result and errors with Python
+values, a staged lookup (IndexError and KeyError when run) with a staged index; `x in {0, n}`
+builds no set of unhashable traced values."""
+import jax
+import jax.numpy as jnp
+import pytest
+
+import autograph as ag
+import runtime as tf
+from autograph.backends import jax as ag_jax
+
+SQUARES = [d * d for d in range(10)]
+HALVES = {2: 1.0, 3: 1.5, 10: 5.0}
+PRIMES = (2, 3, 5, 7)
+NAMES = ['zero', 'one']
+
+
+def square_of_last_digit(n):
+    return SQUARES[n % 10]
+
+
+def half(k):
+    return HALVES[k]
+
+
+def prime(i):
+    return PRIMES[i]
+
+
+def name(i):
+    return NAMES[i]
+
+
+def local_table(i):
+    table = [5, 6]
+    return table[i], SQUARES[1:3]
+
+
+def member(x, n):
+    return x in {0, n}, x not in {n, 7}
+
+
+def test_only_free_names_without_slices_are_rewritten():
+    assert ag.to_code(square_of_last_digit).count('ag__.get_item(SQUARES, ') == 1
+    assert 'get_item' not in ag.to_code(local_table)
+    assert 'ag__.set_display(0, n)' in ag.to_code(member)
+
+
+@pytest.mark.parametrize('fn, args', [(square_of_last_digit, (47,)), (half, (3,)), (prime, (-1,)),
+                                      (name, (1,)), (local_table, (1,)), (member, (5, 5))])
+def test_python_values_give_pythons_result(fn, args):
+    assert ag.convert(fn)(*args) == fn(*args)
+
+
+@pytest.mark.parametrize('fn, args, error', [(half, (4,), KeyError), (prime, (4,), IndexError),
+                                             (prime, (-5,), IndexError)])
+def test_python_values_raise_pythons_error(fn, args, error):
+    with pytest.raises(error) as plain:
+        fn(*args)
+    with pytest.raises(error) as converted:
+        ag.convert(fn)(*args)
+    assert converted.value.args == plain.value.args
+
+
+@pytest.mark.parametrize('executor', ['compiled', 'interpreter'])
+def test_staged_lookups_on_the_runtime(executor):
+    staged = {fn: tf.function(fn, executor=executor) for fn in (square_of_last_digit, half, prime)}
+
+    def run(fn, *args):
+        return staged[fn](*[tf.constant(a) for a in args]).numpy().item()
+    assert run(square_of_last_digit, 47) == 49
+    assert run(half, 10) == 5.0 and run(prime, -1) == 7 and run(prime, 2) == 5
+    with pytest.raises(KeyError) as error:
+        run(half, 4)
+    assert error.value.args == (4,)
+    with pytest.raises(IndexError, match='tuple index out of range'):
+        run(prime, -5)
+    got = tf.function(member, executor=executor)(tf.constant(5), tf.constant(5))
+    assert [t.numpy().item() for t in got] == [True, False]
+
+
+def test_staged_lookups_under_jax():
+    with jax.enable_x64(True):
+        assert int(ag_jax.jit(square_of_last_digit)(jnp.asarray(47))) == 49
+        assert float(ag_jax.jit(half)(jnp.asarray(3))) == 1.5
+        assert int(ag_jax.jit(prime)(jnp.asarray(-2))) == 5
+        with pytest.raises(IndexError, match='tuple index out of range'):
+            ag_jax.jit(prime)(jnp.asarray(9))
+        got = ag_jax.jit(member)(jnp.asarray(0), jnp.asarray(5))
+    assert [bool(v) for v in got] == [True, True]
+
+
+def test_a_table_of_other_values_is_indexed_by_python():
+    with pytest.raises(TypeError):
+        tf.function(name)(tf.constant(1))
