@@ -1,11 +1,13 @@
 """Run-time support that converted functions use: FunctionScope and conversion options."""
 
 import collections
+import sys
 
 from autograph import errors
 from autograph.impl import error_mapping
 from autograph.impl import traceback_filter
 from autograph.operators import backends
+from autograph.operators import py_builtins
 from autograph.operators import variables
 
 
@@ -59,6 +61,10 @@ class FunctionScope(object):
         return self
 
     def __exit__(self, exc_type, exc, tb):
+        if py_builtins.GUARDS.last is not None:
+            note = py_builtins.staged_guard_note()  # an isinstance guard was False
+            if exc_type is not None and note is not None and sys.version_info >= (3, 11):
+                exc.add_note(note)
         if exc_type is not None:
             if issubclass(exc_type, errors.StagingError):
                 error_mapping.annotate(exc, tb)

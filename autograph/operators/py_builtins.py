@@ -2,12 +2,19 @@
 
 import builtins
 import math
+import numbers
+import os
+import sys
+import threading
 
 from autograph.errors import StagingError
 from autograph.errors import UnknownSizeError
 from autograph.operators import exceptions
 from autograph.operators import staged_loops
+from autograph.operators.backends import PYTHON_TYPES
+from autograph.operators.backends import backend_for
 from autograph.operators.backends import first_backend
+from autograph.pyct import inspect_utils
 
 _PRINT_KWARGS = frozenset({'sep', 'end', 'file', 'flush'})
 
@@ -223,6 +230,49 @@ def str_(*args, **kwargs):
 
 
 BUILTIN_FUNCTIONS_MAP[builtins.str] = str_
+
+
+class _Guards(threading.local):
+    """Per thread: the last `isinstance` of a staged value against number types that was
+    False, as (text, file, line), until a function scope reports it (`staged_guard_note`)."""
+    last = None
+
+
+GUARDS = _Guards()
+_NUMBER_TYPES = (int, float, complex, bool, numbers.Number, numbers.Integral, numbers.Real)
+
+
+def isinstance_(obj, classinfo):
+    """`isinstance`, exactly; a False for a staged value tested against number types is
+    remembered, so that an error the guard then raises can say why (see staged_guard_note).
+    """
+    result = builtins.isinstance(obj, classinfo)
+    if not result and type(obj) not in PYTHON_TYPES and backend_for(obj) is not None:
+        kinds = classinfo if type(classinfo) is tuple else (classinfo,)
+        if any(k in _NUMBER_TYPES for k in kinds):
+            frame, _ = inspect_utils.first_user_frame(sys._getframe(1))
+            where = (None, None) if frame is None else (frame.f_code.co_filename,
+                                                         frame.f_lineno)
+            names = ', '.join(getattr(k, '__name__', repr(k)) for k in kinds)
+            GUARDS.last = (names,) + where
+    return result
+
+
+def staged_guard_note():
+    """The note for an error raised while a function traced after `isinstance` of a staged
+    value against number types was False (then forgotten), or None."""
+    last, GUARDS.last = GUARDS.last, None
+    if last is None:
+        return None
+    names, filename, line = last
+    where = '' if filename is None else ' at {}:{}'.format(os.path.basename(filename), line)
+    return ('Note: isinstance(..., {}){} was False because the value is staged: while '
+            'tracing, a tensor stands for the number (as in TensorFlow and JAX). To let such '
+            'a guard stage, accept tensors too, e.g. `isinstance(n, {}) or hasattr(n, '
+            "'dtype')`.".format(names, where, names.split(', ')[0]))
+
+
+BUILTIN_FUNCTIONS_MAP[builtins.isinstance] = isinstance_
 
 
 # Python's numeric builtins and `math` functions that a backend may compute on staged values

@@ -3,6 +3,7 @@ float is a double), ints int32 (int64 with runtime.config.enable_x64), each adop
 of a tensor it meets; round(x, n) rounds the exact decimal value as Python does."""
 import math
 import random
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -137,3 +138,29 @@ def test_round_to_a_staged_number_of_digits_is_pythons(executor):
         got = [jitted(jnp.asarray(x), jnp.asarray(n)).item()
                for x, n in [(2.675, 2), (1234.5, -2), (1.5, 30)]]
     assert got == [2.67, 1200.0, 1.5]
+
+
+def checked_factorial(n):
+    if not isinstance(n, int):
+        raise TypeError("factorial() only accepts integers")
+    result = 1
+    for i in range(2, n + 1):
+        result *= i
+    return result
+
+
+def test_an_isinstance_guard_that_raises_while_tracing_says_why():
+    # isinstance(tensor, int) stays False, as in TensorFlow and JAX; the error gets a note.
+    assert checked_factorial(5) == tf.function(checked_factorial)(5).numpy() == 120
+    line = checked_factorial.__code__.co_firstlineno + 1
+    for run in (lambda: tf.function(checked_factorial)(tf.constant(5)),
+                lambda: ag_jax.jit(checked_factorial)(jnp.asarray(5))):
+        with pytest.raises(TypeError, match="only accepts integers") as error:
+            run()
+        if sys.version_info >= (3, 11):
+            assert error.value.__notes__[0].startswith(
+                "Note: isinstance(..., int) at test_python_numbers.py:%d was False because the "
+                "value is staged: while tracing, a tensor stands for the number" % line)
+    with pytest.raises(ZeroDivisionError) as error:  # a guard that is True adds nothing
+        tf.function(lambda n: isinstance(n, tf.Tensor) and 1 / 0)(tf.constant(1))
+    assert not getattr(error.value, "__notes__", [])
