@@ -163,4 +163,4 @@ def test_an_isinstance_guard_that_raises_while_tracing_says_why():
                 "value is staged: while tracing, a tensor stands for the number" % line)
     with pytest.raises(ZeroDivisionError) as error:  # a guard that is True adds nothing
         tf.function(lambda n: isinstance(n, tf.Tensor) and 1 / 0)(tf.constant(1))
-    assert not getattr(error.value, "__notes__", [])
+    assert not [n for n in getattr(error.value, "__notes__", []) if "isinstance" in n]
