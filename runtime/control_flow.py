@@ -459,6 +459,7 @@ def _graph_while_traced(graph, cond, body, loop, name, var_names):
     if var_names is not None:
         node.output_names = loop.var_names
     record_gradient(node)
+    weak_types.mark_loop_outputs(node.outputs, leaves, out_leaves)
     # TensorArrays come back with the metadata (element shape) the body gave them.
     templates = [after if isinstance(after, TensorArray) else before
                  for before, after in zip(leaves, out_leaves)]

@@ -78,6 +78,16 @@ def mark_outputs(outputs, kinds):
         tensor._weak = kind
 
 
+def mark_loop_outputs(outputs, before, after):
+    """Marks the outputs of a while node whose loop variable stands for a Python number on
+    entry and at the end of the body (`u = 2.0` in a staged loop): weakly typed, as a branch
+    output of Python numbers is (`mark_outputs`)."""
+    for tensor, entry, exit_ in zip(outputs, before, after):
+        if weak_type(entry) is not None and weak_type(exit_) is not None:
+            tensor._weak = float if tensor.dtype.is_floating else int if (
+                tensor.dtype.is_integer) else bool
+
+
 def join_branch_outputs(traced, flats):
     """Gives a branch output that is a Python number the dtype of the other branches' output.
 

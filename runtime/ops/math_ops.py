@@ -15,6 +15,7 @@ from runtime.ops.registry import check_same_dtype
 from runtime.ops.registry import deffuse
 from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
+from runtime.tensor import SymbolicTensor
 
 _TRUEDIV = {dtypes.int8: np.float32, dtypes.int16: np.float32, dtypes.uint8: np.float32,
             dtypes.uint16: np.float32, dtypes.int32: np.float64, dtypes.int64: np.float64,
@@ -98,6 +99,7 @@ def _make_binary(opdef, allowed, expr, string_opdef=None):
                     return EagerTensor(kernel(xv, yv))
                 except ValueError:
                     pass  # the slow path reports it in TensorFlow's words
+        weak = _both_weak(x, y) if opdef.kind is OpKind.ELEMENTWISE else None
         x, y = common.binary_operands(x, y)
         dtype = x.dtype
         if y.dtype is not dtype:
@@ -107,7 +109,10 @@ def _make_binary(opdef, allowed, expr, string_opdef=None):
         if dtype not in allowed:
             check_dtype_allowed(opdef, x, allowed)
         try:
-            return apply(opdef, [x, y], {}, name)
+            result = apply(opdef, [x, y], {}, name)
+            if weak and type(result) is SymbolicTensor and not result.dtype.is_bool:
+                result._weak = float if result.dtype.is_floating else int
+            return result
         except ValueError:
             # Shapes that do not broadcast raise TensorFlow's error; any other ValueError
             # (the shapes broadcast) goes on as it is.
@@ -117,6 +122,19 @@ def _make_binary(opdef, allowed, expr, string_opdef=None):
     op.__qualname__ = opdef.name
     op.__doc__ = _BINARY_DOC.format(expr=expr)
     return op
+
+
+def _both_weak(x, y):
+    """Whether both operands stand for Python numbers, one of them a weak SymbolicTensor
+    (runtime/weak_types.py): their result is weak too, as in JAX (`s - s` of a weak `s` then
+    meets a float32 tensor in float32)."""
+    if type(x) is SymbolicTensor:
+        return x._weak is not None and (type(y) in _PY_NUMBERS or (
+            type(y) is SymbolicTensor and y._weak is not None))
+    return type(y) is SymbolicTensor and y._weak is not None and type(x) in _PY_NUMBERS
+
+
+_PY_NUMBERS = (int, float, bool)
 
 
 def _def_binary(name, kernel, allowed, tf_name, expr, kind=OpKind.ELEMENTWISE):

@@ -187,4 +187,36 @@ def fuzz_fn(a, b):
     h8(0.75)
     return (f7, 1)
 """, [(2.0, -2), (-1.0, 2), (-1.0, 0), (2.0, 20)], ("float", "int"), None),
+    Regression(
+        "weak_float_loop_output_then_a_float32_in_the_next_loop",
+        # Found by `python -m tests.fuzz --programs 20000 --seed 20261127` (seed
+        # '20261127:222'), when Python floats carried alone became float64. u13 = 2.0 leaves
+        # the staged loop as a float64 tensor; f6 = u13 then entered the next staged loop as a
+        # strong float64 that the body made float32 (f6 = a): a dtype change. A loop output
+        # that is a Python number on entry and at the end of the body is weak, like `u13`.
+        """
+def fuzz_fn(a, b):
+    def h8(t):
+        return f6
+    for i11 in range(2):
+        for i12 in range(b % 4, 1, -1):
+            u13 = 2.0
+            f6 = a
+        f6 = u13
+    return h8(0)
+""", [(0.5, -1), (0.5, 2)], ("float", "int"), None),
+    Regression(
+        "weak_minus_weak_meets_a_float32",
+        # Seed '20261127:46' of the same run: `f6 - f6` of a weak loop placeholder was a strong
+        # float64, so min(1.5 - a, f6 - f6) made f6 float64 and a later loop that assigns a
+        # float32 failed. The result of two weak operands is weak, as in JAX.
+        """
+def fuzz_fn(a, b):
+    f6 = -0.5
+    for i9 in range(b % 5, 0, -1):
+        f6 = (min(1.5 - a, f6 - f6)) % 64.0
+    for i17 in range(b % 4):
+        f6 = a if i17 != 5 else 0.0
+    return f6
+""", [(-0.25, 9), (1.0, 3), (1.0, 0)], ("float", "int"), None),
 ]
