@@ -102,7 +102,9 @@ def _render(part, values, summarize, style):
 def _print_kernel(*values, template, sep=" ", end="\n", stream="stdout", summarize=3,
                   style="tf"):
     parts = [_render(p, values, summarize, style) for p in template]
-    out = getattr(sys, stream)  # looked up at run time so redirection (capsys) works
+    # looked up at run time so redirection (capsys) works; only these two (a loaded graph
+    # names its stream as data)
+    out = sys.stderr if stream == "stderr" else sys.stdout
     out.write(sep.join(parts) + end)
     return ()
 

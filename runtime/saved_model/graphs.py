@@ -17,6 +17,7 @@ of earlier nodes, and a function may only use functions listed before it (no cyc
 """
 import keyword
 
+from runtime import control_flow_grad  # noqa: F401 - registers the ops gradients use
 from runtime import graph_def as graph_def_lib
 from runtime.graph import CONSTANT
 from runtime.graph import PLACEHOLDER

@@ -11,7 +11,6 @@ from runtime.graph import Graph
 from runtime.module import Module
 from runtime.saved_model.replay import replay_graph
 from runtime.saved_model.structures import decode_structure
-from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor_conversion import convert_to_tensor
@@ -137,8 +136,7 @@ def _match(traced, value, flat, spec_index, path):
                                                                                traced.dtype)
         except (TypeError, ValueError) as e:
             raise _NoMatch(f"`{path}` must be a {traced.dtype.name} tensor: {e}") from None
-        if type(tensor) is not EagerTensor or tensor.dtype is not traced.dtype or \
-                not traced.is_compatible_with(tensor):
+        if tensor.dtype is not traced.dtype or not traced.is_compatible_with(tensor):
             raise _NoMatch(f"`{path}` must fit {traced}, found {tensor!r}")
         flat[index] = tensor
     elif isinstance(traced, (list, tuple, dict)):
