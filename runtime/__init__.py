@@ -169,6 +169,8 @@ with _collector.paused():
     from runtime.ops.linalg_ops import einsum  # noqa: E402
     from runtime.ops.linalg_ops import one_hot  # noqa: E402
     from runtime.function import function  # noqa: E402
+    from runtime import data  # noqa: E402 - tf.data (Dataset)
+    from runtime import saved_model  # noqa: E402 - tf.saved_model.save / load
 
     from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
     from runtime.ops import registry as _registry  # noqa: E402
@@ -180,7 +182,7 @@ __all__ = ['DType', 'GradientTape', 'Graph', 'Module', 'Tensor', 'TensorArray', 
            'TensorSpec', 'UnconnectedGradients', 'Variable', 'abs', 'add', 'add_n', 'argmax',
            'argmin', 'as_dtype', 'autograph', 'bitwise', 'bool', 'cast', 'clip_by_value',
            'concat', 'cond', 'config', 'constant', 'convert_to_tensor', 'cos', 'custom_gradient',
-           'debugging', 'divide', 'dtypes', 'einsum', 'equal', 'errors', 'executing_eagerly',
+           'data', 'debugging', 'divide', 'dtypes', 'einsum', 'equal', 'errors', 'executing_eagerly',
            'exp', 'expand_dims', 'fill', 'float16', 'float32', 'float64', 'floor', 'floordiv',
            'function', 'gather', 'greater', 'greater_equal', 'identity', 'init_scope', 'int16',
            'int32', 'int64', 'int8', 'is_tensor', 'less', 'less_equal', 'logical_and',
@@ -188,7 +190,7 @@ __all__ = ['DType', 'GradientTape', 'Graph', 'Module', 'Tensor', 'TensorArray', 
            'multiply', 'negative', 'nest', 'newaxis', 'not_equal', 'one_hot', 'ones', 'ones_like',
            'optimizers', 'pow', 'print', 'py_function', 'random', 'range', 'rank', 'reduce_all',
            'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min', 'reduce_prod', 'reduce_sum',
-           'reshape', 'round', 'scan', 'shape', 'sigmoid', 'sign', 'sin', 'size', 'sqrt',
+           'reshape', 'round', 'saved_model', 'scan', 'shape', 'sigmoid', 'sign', 'sin', 'size', 'sqrt',
            'square', 'squeeze', 'stack', 'stop_gradient', 'string', 'subtract', 'switch_case',
            'tanh', 'transpose', 'truediv', 'uint8', 'unstack', 'where', 'while_loop', 'zeros',
            'zeros_like']

@@ -22,6 +22,7 @@ from runtime.control_flow import named_while_loop as _named_while_loop
 from runtime import weak_types
 from runtime.weak_types import weak_type
 from runtime.control_flow import while_loop as _while_loop
+from runtime.data.dataset import Dataset
 from runtime.graph import Graph
 from runtime.ops import array_ops
 from runtime.ops import common
@@ -68,6 +69,9 @@ class RuntimeBackend(Backend):
             return not context.executing_eagerly()
         if kind is TensorArray:
             return value.handle is not None
+        if kind is Dataset:
+            # as in TensorFlow, a dataset loop inside a graph is always staged
+            return value._variant is not None or not context.executing_eagerly()
         return False
 
     def cond(self, pred, true_fn, false_fn, operands=()):
@@ -133,7 +137,8 @@ class RuntimeBackend(Backend):
         """Describes a staged for-loop over a tensor's first dimension or a TensorArray.
 
         Args:
-            iterable: A tensor, Variable or TensorArray.
+            iterable: A tensor, Variable, TensorArray or tf.data.Dataset (read in order
+                through an iterator made when the graph runs).
 
         Returns:
             (length, getitem): a scalar length and a function from index to element; or
@@ -144,6 +149,8 @@ class RuntimeBackend(Backend):
         """
         if type(iterable) is TensorArray:
             return iterable.size(), iterable.read
+        if type(iterable) is Dataset:
+            return iterable._iteration()
         iterable = _as_tensor(iterable)
         if not isinstance(iterable, Tensor):
             return None
@@ -226,20 +233,15 @@ class RuntimeBackend(Backend):
     def check_defined(self, defined, error):
         """Stages a check raising `error` (an UnboundLocalError) when `defined` is false.
 
-        A py_function with no outputs: stateful, so it runs where it is staged (inside a
-        branch only when the branch is taken), and it raises the Python exception as is.
+        A `check_defined` op with no outputs: stateful, so it runs where it is staged (inside a
+        branch only when the branch is taken); it raises an UnboundLocalError with `error`'s
+        message, as plain Python raises it.
 
         Args:
             defined: A bool tensor.
-            error: The exception to raise.
+            error: The exception to raise (an UnboundLocalError; its message is kept).
         """
-        def check(flag):
-            if not bool(flag.numpy()):
-                # the user's own error, as plain Python raises it: no executor node prefix
-                error._runtime_node = "check_defined"
-                raise error
-
-        io_ops.py_function(check, [_as_tensor(defined)], None)
+        io_ops.check_defined(_as_tensor(defined), str(error))
 
     def raise_unless(self, ok, values, make_error):
         """Stages a `raise` as a py_function that raises `make_error(*values)` when `ok` is
