@@ -10,7 +10,6 @@ from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.operators import exceptions
 from autograph.operators import loop_checks
-from autograph.operators import loop_hints
 from autograph.operators import nest
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
@@ -214,7 +213,7 @@ class StagedLoop:
             try:
                 new_head = self.body(*loop_vars[:nhead])
             except Exception as error:  # pylint: disable=broad-except  # see _raise_when_run
-                self._raise_when_run(error, names, carried_init)
+                self._raise_when_run(error)
                 return tuple(loop_vars[:nhead]) + tuple(nest.flatten(entry))
             state = tuple(self.get_state())
             if captured is not None:
@@ -236,8 +235,8 @@ class StagedLoop:
         final = tuple(self.backend.staged_loop(cond_fn, body_fn, loop_vars, options))
         assign(final[nhead:])
 
-    def _raise_when_run(self, error, names, carried_init):
-        """Stages an error that the body raised while traced, or raises it (with a hint).
+    def _raise_when_run(self, error):
+        """Stages an error that the body raised while traced, or raises it.
 
         A body that raises the user's `raise`, or reads a variable that no traced path
         assigns, raises whenever it runs, after the side effects staged before it: that
@@ -249,12 +248,7 @@ class StagedLoop:
         elif isinstance(error, UnboundLocalError) and variables.is_undefined_read(error):
             variables.raise_when_run(self.backend, False, error, where)
         else:
-            hinted = None
-            if isinstance(error, (TypeError, ValueError)):
-                hinted = loop_hints.python_number_hint(names, carried_init, self.construct, error)
-            if hinted is None:
-                raise error
-            raise hinted from None
+            raise error
 
     def _options(self, names, carried_init):
         """The LoopOptions of the backend's `staged_loop`: flat names, bound, trip count."""

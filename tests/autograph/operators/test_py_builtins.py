@@ -32,7 +32,7 @@ def test_map_covers_every_overload():
     numeric = {f: py_builtins.BUILTIN_FUNCTIONS_MAP[f] for f in py_builtins.NUMERIC_FUNCTIONS}
     assert py_builtins.BUILTIN_FUNCTIONS_MAP == {
         **{getattr(builtins, name): fn for name, fn in OVERLOADS.items()},
-        builtins.str: py_builtins.str_, **numeric}
+        builtins.str: py_builtins.str_, builtins.isinstance: py_builtins.isinstance_, **numeric}
     assert all(fn.__name__ == f.__name__ + '_' for f, fn in numeric.items())
     assert py_builtins.overload_of(len) is py_builtins.len_
     assert py_builtins.overload_of(sorted) is sorted
