@@ -7,6 +7,7 @@ from runtime import context
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import common
+from runtime.ops import promotion
 from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
 from runtime.ops.registry import apply
@@ -99,7 +100,7 @@ def _make_binary(opdef, allowed, expr, string_opdef=None):
                     return EagerTensor(kernel(xv, yv))
                 except ValueError:
                     pass  # the slow path reports it in TensorFlow's words
-        weak = _both_weak(x, y) if opdef.kind is OpKind.ELEMENTWISE else None
+        weak = promotion.both_weak(x, y) if opdef.kind is OpKind.ELEMENTWISE else None
         x, y = common.binary_operands(x, y)
         dtype = x.dtype
         if y.dtype is not dtype:
@@ -122,19 +123,6 @@ def _make_binary(opdef, allowed, expr, string_opdef=None):
     op.__qualname__ = opdef.name
     op.__doc__ = _BINARY_DOC.format(expr=expr)
     return op
-
-
-def _both_weak(x, y):
-    """Whether both operands stand for Python numbers, one of them a weak SymbolicTensor
-    (runtime/weak_types.py): their result is weak too, as in JAX (`s - s` of a weak `s` then
-    meets a float32 tensor in float32)."""
-    if type(x) is SymbolicTensor:
-        return x._weak is not None and (type(y) in _PY_NUMBERS or (
-            type(y) is SymbolicTensor and y._weak is not None))
-    return type(y) is SymbolicTensor and y._weak is not None and type(x) in _PY_NUMBERS
-
-
-_PY_NUMBERS = (int, float, bool)
 
 
 def _def_binary(name, kernel, allowed, tf_name, expr, kind=OpKind.ELEMENTWISE):

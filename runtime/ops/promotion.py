@@ -20,6 +20,7 @@ import numpy as np
 from runtime import dtypes
 from runtime.ops.registry import OPS
 from runtime.ops.registry import apply
+from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 
 _INT32_RANGE = (-2 ** 31, 2 ** 31 - 1)
@@ -118,3 +119,16 @@ def weak_operand(tensor, value):
         return tensor
     dtype = weak_dtype(value, tensor.dtype)
     return tensor if dtype is None else cast(tensor, dtype)
+
+
+def both_weak(x, y):
+    """Whether both operands stand for Python numbers, one of them a weak SymbolicTensor
+    (runtime/weak_types.py; an op on them marks its result weak): their result is weak too, as in JAX (`s - s` of a weak `s` then
+    meets a float32 tensor in float32)."""
+    if type(x) is SymbolicTensor:
+        return x._weak is not None and (type(y) in _PY_NUMBERS or (
+            type(y) is SymbolicTensor and y._weak is not None))
+    return type(y) is SymbolicTensor and y._weak is not None and type(x) in _PY_NUMBERS
+
+
+_PY_NUMBERS = (int, float, bool)
