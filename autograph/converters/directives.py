@@ -20,6 +20,7 @@ import gast
 from autograph import directives
 from autograph import errors
 from autograph.pyct import anno
+from autograph.pyct import bindings
 from autograph.pyct import transformer
 from autograph.pyct import traversal
 
@@ -92,7 +93,7 @@ class DirectivesTransformer(transformer.Base):
             if value is None:
                 return None
             if self._local_names is None:
-                self._local_names = _local_names(self._tree)
+                self._local_names = bindings.bound_anywhere(self._tree)
             return None if node.id in self._local_names else value
         if isinstance(node, gast.Attribute):
             parent = self._static_value(node.value)
@@ -148,19 +149,6 @@ def checks_hold(checks, namespace):
         if (value is directives.set_loop_options) != found:
             return False
     return True
-
-
-def _local_names(node):
-    """Names that the tree binds (parameters, assignments, definitions, imports)."""
-    names = set()
-    for n in traversal.walk(node):
-        if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load):
-            names.add(n.id)
-        elif isinstance(n, (gast.FunctionDef, gast.ClassDef)):
-            names.add(n.name)
-        elif isinstance(n, gast.alias):
-            names.add((n.asname or n.name).partition('.')[0])
-    return names
 
 
 def transform(node, ctx):

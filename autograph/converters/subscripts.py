@@ -8,23 +8,9 @@ and assignment targets are left alone.
 
 import gast
 
+from autograph.pyct import bindings
 from autograph.pyct import templates
 from autograph.pyct import transformer
-
-
-def _bound_names(node):
-    """Every name the tree binds anywhere: assigned, deleted, a parameter, declared."""
-    bound = set()
-    for n in gast.walk(node):
-        if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load):
-            bound.add(n.id)
-        elif isinstance(n, (gast.Global, gast.Nonlocal)):
-            bound.update(n.names)
-        elif isinstance(n, (gast.FunctionDef, gast.ClassDef)):
-            bound.add(n.name)
-        elif isinstance(n, gast.alias):
-            bound.add((n.asname or n.name).split('.')[0])
-    return bound
 
 
 class SubscriptTransformer(transformer.Base):
@@ -58,4 +44,4 @@ def transform(node, ctx):
     Returns:
       The converted tree.
     """
-    return SubscriptTransformer(ctx, _bound_names(node)).visit(node)
+    return SubscriptTransformer(ctx, bindings.bound_anywhere(node)).visit(node)

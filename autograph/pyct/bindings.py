@@ -102,3 +102,19 @@ def _generic_names(node, bound, declared):
         elif isinstance(n, gast.alias):
             bound.add((n.asname or n.name).partition('.')[0])
         stack.extend(traversal.iter_child_nodes(n))
+
+
+def bound_anywhere(node):
+    """Every name the tree binds anywhere, in any scope within it: assigned, deleted, a
+    parameter, a definition, an import, or declared global or nonlocal."""
+    names = set()
+    for n in traversal.walk(node):
+        if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load):
+            names.add(n.id)
+        elif isinstance(n, (gast.FunctionDef, gast.ClassDef)):
+            names.add(n.name)
+        elif isinstance(n, gast.alias):
+            names.add((n.asname or n.name).partition('.')[0])
+        elif isinstance(n, (gast.Global, gast.Nonlocal)):
+            names.update(n.names)
+    return names

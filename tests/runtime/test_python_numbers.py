@@ -12,21 +12,9 @@ import pytest
 
 import runtime as tf
 from autograph.backends import jax as ag_jax
+from tests.realcode.roots_search import golden_section_min
 
 EXECUTORS = ["compiled", "interpreter"]
-
-
-def golden_section_min(c):
-    lo, hi = -10.0, 10.0
-    ratio = (math.sqrt(5) - 1) / 2
-    while hi - lo > 1e-8:
-        x1 = hi - ratio * (hi - lo)
-        x2 = lo + ratio * (hi - lo)
-        if (x1 - c) ** 2 < (x2 - c) ** 2:
-            hi = x2
-        else:
-            lo = x1
-    return (lo + hi) / 2
 
 
 def fibonacci(n):
