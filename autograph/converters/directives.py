@@ -22,7 +22,6 @@ from autograph import errors
 from autograph.pyct import anno
 from autograph.pyct import bindings
 from autograph.pyct import transformer
-from autograph.pyct import traversal
 
 _LOOPS = (gast.While, gast.For)
 _SIGNATURE = inspect.signature(directives.set_loop_options)
