@@ -384,6 +384,7 @@ class _JaxNamespace:
         self.shape = jnp.shape
         self.range = range
         self.float32 = jnp.float32
+        self.int32 = jnp.int32
         self.TensorArray = _jax_tensor_array(jnp)  # pylint: disable=invalid-name
 
 
