@@ -5,8 +5,8 @@ The variables' values are part of every loop's carry and every branch's operands
 so a loop or a branch that assigns a variable passes the new value on (the program is
 functional; the call stores the final values back). A TensorArray is one array of its fixed
 size and element shape (runtime/executor/array_buffers.py finds them, as for the generated
-numpy code): a write is `lax.dynamic_update_index_in_dim`, a read `lax.dynamic_index_in_dim`
-(an index out of range is clamped where the numpy executors raise), a stack the array.
+numpy code): a write is `lax.dynamic_update_slice`, a read `lax.dynamic_index_in_dim` (an
+index out of range is clamped where the numpy executors raise), a stack the array.
 """
 import jax.numpy as jnp
 import numpy as np
@@ -129,13 +129,17 @@ def _ta_new(ctx, node, size):
 @register_lowering("tensor_array_write")
 def _ta_write(ctx, node, handle, index, value):
     _buffer(ctx, node, node.inputs[0])
-    return lax.dynamic_update_index_in_dim(handle, jnp.asarray(value, handle.dtype), index, 0)
+    # A negative index is an error on the numpy executors: no wrap-around select for it.
+    update = jnp.expand_dims(jnp.asarray(value, handle.dtype), 0)
+    return lax.dynamic_update_slice(handle, update, (index,) + (0,) * (handle.ndim - 1),
+                                    allow_negative_indices=False)
 
 
 @register_lowering("tensor_array_read")
 def _ta_read(ctx, node, handle, index):
     _buffer(ctx, node, node.inputs[0])
-    return lax.dynamic_index_in_dim(handle, index, 0, keepdims=False)
+    return lax.dynamic_index_in_dim(handle, index, 0, keepdims=False,
+                                    allow_negative_indices=False)
 
 
 @register_lowering("tensor_array_size")

@@ -8,17 +8,14 @@ import numpy as np
 import pytest
 
 import runtime as tf
-from runtime.errors import InvalidArgumentError
 from runtime.executor import array_buffers
 from runtime.executor import codegen
 from runtime.executor import interpret
 from runtime.ops import registry
+from tests.runtime.test_codegen_fastpaths import _errors_agree
+from tests.runtime.test_codegen_fastpaths import _graph
 
 pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
-
-
-def _graph(fn, *specs):
-    return tf.function(fn).get_concrete_function(*specs).graph
 
 
 def _both(graph, *feeds):
@@ -29,15 +26,6 @@ def _both(graph, *feeds):
         assert np.shape(e) == np.shape(a)
         np.testing.assert_array_equal(np.asarray(e), np.asarray(a))
     return actual
-
-
-def _errors_agree(graph, *feeds):
-    with pytest.raises(InvalidArgumentError) as interpreted:
-        interpret(graph, graph.inputs, graph.outputs)(*feeds)
-    with pytest.raises(InvalidArgumentError) as compiled:
-        codegen.compile(graph)(*feeds)
-    assert str(compiled.value) == str(interpreted.value)
-    return str(compiled.value)
 
 
 def test_bindings_name_structured_ops():
