@@ -8,6 +8,8 @@ size and element shape (runtime/executor/array_buffers.py finds them, as for the
 numpy code): a write is `lax.dynamic_update_slice`, a read `lax.dynamic_index_in_dim` (an
 index out of range is clamped where the numpy executors raise), a stack the array.
 """
+import contextlib
+
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -25,14 +27,27 @@ def _branch(ctx, graph):
     return run
 
 
+@contextlib.contextmanager
+def _typed(node):
+    """Turns JAX's TypeError for values whose shapes differ between branches or iterations
+    into a NotLowerableError naming the node."""
+    try:
+        yield
+    except TypeError as e:
+        raise xla.not_lowerable(node, "XLA needs each output of a branch, and each loop "
+                                      "variable, to keep one shape and dtype; JAX said: "
+                                      + str(e).splitlines()[0].rstrip(".")) from None
+
+
 @register_lowering("cond")
 def _cond(ctx, node, pred, *operands):
     attrs = node.attrs
     graphs = [attrs["false_graph"], attrs["true_graph"]]
     if xla.is_known(pred):
         return ctx.run(graphs[int(bool(pred))], list(operands))
-    results, state = lax.cond(pred, _branch(ctx, graphs[1]), _branch(ctx, graphs[0]),
-                              operands, ctx.state_values())
+    with _typed(node):
+        results, state = lax.cond(pred, _branch(ctx, graphs[1]), _branch(ctx, graphs[0]),
+                                  operands, ctx.state_values())
     ctx.state.update(enumerate(state))
     return results
 
@@ -45,8 +60,9 @@ def _switch_case(ctx, node, index, *operands):
         k = int(index)
         return ctx.run(graphs[k if 0 <= k < last else last], list(operands))
     index = jnp.where((index >= 0) & (index < last), index, last)
-    results, state = lax.switch(index, [_branch(ctx, g) for g in graphs], operands,
-                                ctx.state_values())
+    with _typed(node):
+        results, state = lax.switch(index, [_branch(ctx, g) for g in graphs], operands,
+                                    ctx.state_values())
     ctx.state.update(enumerate(state))
     return results
 
@@ -69,7 +85,8 @@ def _while(ctx, node, *inputs):
         return tuple(_like(v, t) for v, t in zip(outs, node.outputs)), inner.state_values()
 
     start = tuple(_like(v, t) for v, t in zip(inputs[:count], node.outputs))
-    loop, state = lax.while_loop(test, body, (start, ctx.state_values()))
+    with _typed(node):
+        loop, state = lax.while_loop(test, body, (start, ctx.state_values()))
     ctx.state.update(enumerate(state))
     return loop
 

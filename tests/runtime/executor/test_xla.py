@@ -134,3 +134,17 @@ def test_a_growing_tensor_array_is_not_lowerable():
 
     with pytest.raises(xla.NotLowerableError, match=r"tensor_array_new.*fixed size"):
         tf.function(grow, jit_compile=True)(np.int32(3))
+
+
+def test_branches_of_different_shapes_are_named():
+    def ragged(x, p):
+        if p > 0:
+            y = x
+        else:
+            y = x[:2]
+        return y
+
+    x = np.arange(4, dtype=np.float32)
+    assert tf.function(ragged)(x, np.int32(1)).shape == (4,)  # the numpy executor runs it
+    with pytest.raises(xla.NotLowerableError, match=r"op 'cond'.*keep one shape"):
+        tf.function(ragged, jit_compile=True)(x, np.int32(1))
