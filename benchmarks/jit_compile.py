@@ -79,11 +79,14 @@ def measure(workload, rounds, calls):
     inputs = workload.make_inputs()
     record = {"name": workload.name, "loop": workload.name not in NO_LOOP}
     contenders = _contenders(workload, inputs)
-    results = {key: fn() for key, fn in contenders}
+    results, first = {}, {}
+    for key, fn in contenders:  # the first call of each: the first sample of its first calls
+        start = time.perf_counter()
+        results[key] = fn()
+        first[key] = [time.perf_counter() - start]
     record["match"] = _same(results["xla"], results["numpy"]) and _same(
         results["xla"], results["hand"])
     steady = {key: [] for key, _ in contenders}
-    first = {key: [] for key, _ in contenders}
     for index in range(rounds):
         order = contenders if index % 2 == 0 else contenders[::-1]
         for key, fn in order:
@@ -91,8 +94,9 @@ def measure(workload, rounds, calls):
             for _ in range(calls):
                 fn()
             steady[key].append((time.perf_counter() - start) / calls)
-        for key, seconds in _first_calls(workload, inputs).items():
-            first[key].append(seconds)
+        if index:
+            for key, seconds in _first_calls(workload, inputs).items():
+                first[key].append(seconds)
     record["steady"] = {k: statistics.median(v) for k, v in steady.items()}
     record["first_call"] = {k: statistics.median(v) for k, v in first.items()}
     record["ratio"] = record["steady"]["xla"] / record["steady"]["hand"]
