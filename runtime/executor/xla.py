@@ -29,6 +29,8 @@ CANNOT_LOWER = {
     "print": "it prints from Python each time it runs; XLA would print once, when it traces",
     "py_function": "it calls a Python function on numpy values, which XLA cannot run",
     "assert": "XLA cannot raise an error from inside a compiled program",
+    "check_defined": "XLA cannot raise an error from inside a compiled program (a variable "
+                     "that a path leaves unbound is read)",
     "random_normal": "it draws from numpy's random stream, which XLA does not have",
     "random_uniform": "it draws from numpy's random stream, which XLA does not have",
     "add_strings": "XLA has no string type",
@@ -39,6 +41,10 @@ CANNOT_LOWER = {
     "tensor_array_pop_back": "a staged list.pop() changes the array's size, and XLA needs "
                              "static shapes",
     "gather_grad": "gradient graphs run on the numpy executor",
+    "loop_stack_new": "gradient graphs run on the numpy executor",
+    "loop_stack_push": "gradient graphs run on the numpy executor",
+    "loop_stack_pop": "gradient graphs run on the numpy executor",
+    "loop_stack_size": "gradient graphs run on the numpy executor",
     "getitem_grad": "gradient graphs run on the numpy executor",
     "reduce_grad": "gradient graphs run on the numpy executor",
     "split_like": "gradient graphs run on the numpy executor",

@@ -103,7 +103,7 @@ class XlaWay(RuntimeWay):
         name: (NotLowerableError, 'prints each time it runs')
         for name in ('if_print', 'while_print', 'fizzbuzz_print')}
     cannot_express.update({
-        name: (NotLowerableError, 'raises from staged code (py_function or assert)')
+        name: (NotLowerableError, 'raises from staged code (check_defined, py_function or assert)')
         for name in ('assert_ok', 'first_assigned_in_loop', 'assigned_in_one_branch',
                      'undefined_read_in_a_branch', 'walrus_in_while_and_test',
                      'match_values_guard_and_wildcard', 'match_capture_as_and_guard_binding')})
