@@ -24,6 +24,8 @@ from runtime import errors
 from runtime.ops import registry
 
 LOWER = {}  # op name -> rule(ctx, node, *values)
+_DATASETS = ("a tf.data pipeline runs Python to make its elements; pass the elements as "
+             "arguments of the function instead")
 # op name -> why it has no lowering (said in NotLowerableError).
 CANNOT_LOWER = {
     "print": "it prints from Python each time it runs; XLA would print once, when it traces",
@@ -34,6 +36,9 @@ CANNOT_LOWER = {
     "random_normal": "it draws from numpy's random stream, which XLA does not have",
     "random_uniform": "it draws from numpy's random stream, which XLA does not have",
     "add_strings": "XLA has no string type",
+    "dataset_source": _DATASETS, "dataset_build": _DATASETS, "dataset_iterator": _DATASETS,
+    "iterator_source": _DATASETS, "iterator_length": _DATASETS, "iterator_get": _DATASETS,
+    "iterator_next": _DATASETS,
     "where_indices": "its result's length depends on the values, and XLA needs static shapes",
     "tensor_array_concat": "it concatenates elements whose first dimensions may differ",
     "tensor_array_unstack": "only TensorArrays that are created, written, read and stacked "
