@@ -5,10 +5,14 @@ results agree but for rounding in the last place of transcendental functions, an
 kernel raises on bad values (an integer division by zero, an index out of range), which a
 compiled XLA program cannot do (it returns a value: see docs/runtime.md).
 """
+import builtins
+import math
+
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from autograph.backends import jax_math
 from runtime.executor import xla
 from runtime.executor.xla import register_lowering
 from runtime.ops import math_ops
@@ -48,6 +52,20 @@ _elementwise({
     "right_shift": jnp.right_shift, "floordiv": jnp.floor_divide, "floormod": jnp.remainder,
     "pow": jnp.power, "squared_difference": lambda x, y: (x - y) * (x - y),
 }, 2)
+# Python's math functions and numeric builtins on staged values (runtime/ops/py_math.py): the
+# JAX backend's implementations, which give Python's results as the numpy kernels do.
+_elementwise({
+    "tan": jnp.tan, "asin": jnp.arcsin, "acos": jnp.arccos, "atan": jnp.arctan,
+    "log2": jnp.log2, "log10": jnp.log10, "log1p": jnp.log1p, "expm1": jnp.expm1,
+    "sinh": jnp.sinh, "cosh": jnp.cosh, "trunc": jnp.trunc,
+    "isqrt": jax_math.FUNCTIONS[math.isqrt], "factorial": jax_math.FUNCTIONS[math.factorial],
+}, 1)
+_elementwise({"atan2": jnp.arctan2, "hypot": jnp.hypot, "gcd": jnp.gcd}, 2)
+
+
+@register_lowering("pow_mod")
+def _pow_mod(ctx, node, base, exponent, modulus):
+    return jax_math.FUNCTIONS[builtins.pow](base, exponent, modulus)
 
 
 @register_lowering("truediv")
