@@ -21,6 +21,7 @@ from runtime.control_flow_grad import _is_variable
 from runtime.control_flow_grad import _subgraph_vjp
 from runtime.control_flow_grad import _sum
 from runtime.control_flow_grad import _zeros_like
+from runtime.control_flow_grad import placed
 from runtime.control_flow_grad import replay
 
 
@@ -96,11 +97,6 @@ def while_vjp_recomputed(op, *dys):
 
     final = while_loop(lambda k, *acc: k >= 0, body_fn,
                        (loop.trip_count() - 1,) + tuple(init_d + init_c + init_v))[1:]
-    result = [None] * len(op.inputs)
-    for k, i in enumerate(lv_index):
-        result[i] = final[k]
-    for k, j in enumerate(cap_index):
-        result[n + j] = final[k1 + k]
-    for k, j in enumerate(var_index):
-        result[n_inputs + j] = final[k2 + k]
-    return result
+    return placed(len(op.inputs), (lv_index, final[:k1]),
+                  ([n + j for j in cap_index], final[k1:k2]),
+                  ([n_inputs + j for j in var_index], final[k2:]))
