@@ -65,8 +65,13 @@ class Dataset(structure.DatasetBase):
         return self._spec
 
     def cardinality(self):
-        """The number of elements as an int64 tensor (-1 infinite, -2 unknown)."""
-        return convert_to_tensor(np.int64(self._cardinality))
+        """The number of elements as an int64 tensor (-1 infinite, -2 unknown).
+
+        Inside a graph it is computed when the graph runs (datasets there are made then).
+        """
+        if self._variant is None and context.executing_eagerly():
+            return convert_to_tensor(np.int64(self._cardinality))
+        return ops.cardinality(self._as_variant())
 
     def __len__(self):
         if self._cardinality == INFINITE:

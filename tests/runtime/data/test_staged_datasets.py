@@ -93,7 +93,8 @@ def test_known_results():
     # Worked out by hand, so that an agreeing but wrong pair of runs fails.
     assert sum_until_big(tf.data.Dataset.range(10)).numpy() == 15
     assert tf.function(first_big)(tf.data.Dataset.range(10)).numpy() == 60
-    assert tf.function(transformed_inside)(tf.data.Dataset.range(9)).numpy() == 63024  # batches [0, 6], [12, 18], [24]
+    # batches [0, 6], [12, 18], [24]
+    assert tf.function(transformed_inside)(tf.data.Dataset.range(9)).numpy() == 63024
     assert tf.function(reduced)(tf.data.Dataset.range(1, 4)).numpy() == 11
 
 
@@ -197,3 +198,21 @@ def test_plain_python_iteration_in_a_graph_is_refused():
 
     with pytest.raises(TypeError, match="iterated by plain Python while a graph"):
         f(tf.data.Dataset.range(2))
+
+
+def test_len_in_a_graph_says_to_use_cardinality():
+    @tf.function
+    def f(ds):
+        return len(ds)
+
+    with pytest.raises(TypeError, match=r"use dataset.cardinality\(\) inside tf.function"):
+        f(tf.data.Dataset.range(3))
+    assert len(tf.data.Dataset.range(3)) == 3  # eagerly it is the count
+
+    @tf.function
+    def g(ds):
+        kept = ds.filter(lambda x: x > 0)
+        return ds.cardinality(), ds.batch(2).cardinality(), kept.cardinality()
+
+    assert [int(c) for c in g(tf.data.Dataset.range(5))] == [5, 3, tf.data.UNKNOWN_CARDINALITY]
+    assert [int(c) for c in g(tf.data.Dataset.range(2))] == [2, 1, tf.data.UNKNOWN_CARDINALITY]
