@@ -133,6 +133,17 @@ def test_a_dataset_made_inside_from_a_tensor_argument():
     assert f(tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])).numpy() == 15.0
     assert f.experimental_get_tracing_count() == 2  # (a new shape, as for any tensor)
 
+    @tf.function(input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None])])
+    def pairs(x, y):
+        total = tf.constant(0.0)
+        for a, b in tf.data.Dataset.from_tensor_slices((x, y)):
+            total += a * b
+        return total
+
+    assert pairs(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])).numpy() == 11.0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="one first dimension"):
+        pairs(tf.constant([1.0, 2.0]), tf.constant([3.0]))
+
 
 def test_a_dataset_closed_over_is_read_at_every_call():
     ds = tf.data.Dataset.range(4).shuffle(4, seed=1)
