@@ -352,7 +352,7 @@ def while_vjp(op, *dys):
     ops only.
     """
     from runtime import control_flow_grad_nested as nested
-    if nested.recorded_here():
+    if nested.recorded_here(list(op.inputs) + list(dys)):
         return nested.while_vjp_recomputed(op, *dys)
     return _while_vjp_stacked(op, *dys)
 
