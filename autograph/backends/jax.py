@@ -13,13 +13,14 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
   jax_scan.py), or a `lax.while_loop` over an index when the loop has a `break`. A
   `for` over a Python `range` with Python bounds stays a Python loop (unrolled while
   tracing), which keeps it reverse-differentiable.
-- `print` -> `jax.debug.print(..., ordered=True)` (values printed at every run, in order).
-- `assert` -> a `jax.debug.callback` that raises AssertionError with the user's message: the
-  jitted call fails with a JaxRuntimeError that carries it, and `autograph.backends.jax.jit`
-  re-raises it as the AssertionError itself. (`jax.experimental.checkify` would need the user
-  to wrap the function in `checkify.checkify`; this needs nothing.) Reading a variable that
-  staged control flow assigns on some paths only is checked the same way (`check_defined`):
-  `autograph.backends.jax.jit` re-raises the UnboundLocalError that plain Python raises.
+- `print` -> an ordered `jax.debug.callback` (values printed at every run, in order).
+- `assert`, a read of a variable that staged control flow assigns on some paths only
+  (`check_defined`) and a staged `raise` (`raise_unless`) are checks (jax_checks.py): under
+  `autograph.backends.jax.jit` they are values (an error code and the failing check's message
+  values, threaded through branches and loops, as `jax.experimental.checkify` does), and the
+  user's exception is raised on the host after the call. A failed check stops its loop, and
+  later loops and prints do not run. Under plain `jax.jit` a check is a `jax.debug.callback`
+  that raises (JaxRuntimeError carrying the message).
 - Branch outputs and loop variables follow JAX's promotion rules, weak types included: `s = 0.0`
   may become float16 in a loop; a real dtype change is autograph's usual error.
 - A Python list appended to in a staged loop cannot grow (arrays have a fixed size): the error
@@ -40,9 +41,8 @@ import threading
 
 from autograph.backends import jax_cond
 from autograph.backends import jax_reverse
+from autograph.backends import jax_checks
 from autograph.backends.base import Backend
-from autograph.backends.jax_checks import check as _check
-from autograph.backends.jax_checks import check_defined as _check_defined
 from autograph.backends.jax_checks import jit
 from autograph.backends.jax_scan import scan_loop
 from autograph.backends.jax_values import BUILTINS
@@ -130,42 +130,12 @@ class JaxBackend(Backend):
         if not self.is_staged(pred):
             return tuple(true_fn() if pred else false_fn())
         pred = predicate(pred, 'if')
-        lax = jax_modules().lax
-        seen = {}
-
-        def recording(name, fn):
-            def branch():
-                outs = tuple(fn())
-                seen[name] = tuple(leaf_type(v) for v in outs)
-                return outs
-            return branch
-
-        try:
-            # Each branch is traced once, here; a pair of branches that compute nothing (flags
-            # and constants: `continue`, `a and b` in a loop test) becomes one select instead
-            # of a lax.cond, which XLA compiles as two extra computations.
-            branches = _unwrap_user_errors(lambda: (
-                jax_cond.traced(_user(recording('if', true_fn))),
-                jax_cond.traced(_user(recording('else', false_fn)))))
-            selected = jax_cond.select_if_trivial(pred, *branches)
-            if selected is not None:
-                return selected
-            return _unwrap_user_errors(lambda: tuple(lax.cond(
-                pred, *(jax_cond.replay(b) for b in branches))))
-        except TypeError:
-            joint = jax_cond.joint_types(seen.get('if'), seen.get('else'))
-            if joint is None:
-                raise
-        jnp = jax_modules().numpy
-
-        def cast(fn):
-            def branch():
-                return tuple(v if t is None else jnp.asarray(v, dtype=t)
-                             for v, t in zip(fn(), joint))
-            return branch
-
-        return _unwrap_user_errors(lambda: tuple(lax.cond(
-            pred, _user(cast(true_fn)), _user(cast(false_fn)))))
+        frame = jax_checks.current()
+        fns = (_user(true_fn), _user(false_fn))
+        if frame is None:
+            return _unwrap_user_errors(lambda: jax_cond.staged_cond(pred, *fns))
+        return _unwrap_user_errors(lambda: jax_checks.threaded_branches(
+            frame, fns, lambda t, f: jax_cond.staged_cond(pred, t, f)))
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop as lax.while_loop over the tuple of loop variables.
@@ -191,8 +161,13 @@ class JaxBackend(Backend):
         def body(carry):
             return tuple(body_fn(*carry))
 
-        result = _unwrap_user_errors(lambda: tuple(lax.while_loop(
-            _user(test), _user(body), tuple(loop_vars))))
+        frame = jax_checks.current()
+        if frame is None:
+            result = _unwrap_user_errors(lambda: tuple(lax.while_loop(
+                _user(test), _user(body), tuple(loop_vars))))
+        else:
+            result = _unwrap_user_errors(lambda: tuple(jax_checks.threaded_while(
+                frame, _user(test), _user(body), tuple(loop_vars))))
         if jax_reverse.differentiated(result):
             # JAX would fail later, when it transposes the loop, far from the user's code.
             raise StagingError(jax_reverse.REVERSE_MODE_MESSAGE)
@@ -229,13 +204,14 @@ class JaxBackend(Backend):
             go = predicate(self.cond(done, lambda: (False,),
                                      lambda: (predicate(cond_fn(*state), 'while'),), ())[0],
                            'while')
+            go = jax_checks.and_ok(go)  # a failed check stops the loop
             state = self.cond(go, lambda: tuple(body_fn(*state)), lambda: state, ())
             return (jax_modules().numpy.logical_not(go),) + tuple(state)
 
         def steps(carry, count):
             if count == 1:
                 return _user(step)(carry)
-            return lax.scan(lambda c, _: (_user(step)(c), None), carry, None, length=count)[0]
+            return _scan(_user(step), carry, count)
 
         def skippable(carry, count):
             # the steps are skipped at once when the loop is done
@@ -251,8 +227,7 @@ class JaxBackend(Backend):
             if blocks == 1:
                 carry = steps(carry, block)
             else:
-                carry = lax.scan(lambda c, _: (skippable(c, block), None), carry, None,
-                                 length=blocks)[0]
+                carry = _scan(lambda c: skippable(c, block), carry, blocks)
             if rest:
                 carry = skippable(carry, rest)
             return tuple(carry[1:])
@@ -280,16 +255,25 @@ class JaxBackend(Backend):
         def body(index, state):
             return tuple(body_fn(index, *state))[1:]
 
-        if isinstance(count, builtins.int) and count > 0:
-            # reads xs[i] and writes ys[i] become the xs and ys of a lax.scan (jax_scan.py)
-            state = _unwrap_user_errors(lambda: scan_loop(count, _user(body),
-                                                          tuple(loop_vars[1:])))
-            if state is not None:
-                return (count,) + state
         if not isinstance(count, builtins.int):
             count = jax_modules().numpy.asarray(count)
-        state = _unwrap_user_errors(lambda: tuple(lax.fori_loop(
-            0, count, _user(body), tuple(loop_vars[1:]))))
+
+        def run(step, carry, threaded=False):
+            if isinstance(count, builtins.int) and count > 0:
+                # reads xs[i] and writes ys[i] become the xs and ys of a lax.scan (jax_scan.py)
+                final = scan_loop(count, lambda i, c: step(c, i), carry)
+                if final is not None:
+                    return final
+            return tuple(lax.fori_loop(0, count, lambda i, c: step(c, i), carry))
+
+        frame = jax_checks.current()
+        if frame is None:
+            state = _unwrap_user_errors(lambda: run(lambda c, i: _user(body)(i, c),
+                                                    tuple(loop_vars[1:])))
+        else:
+            state = _unwrap_user_errors(lambda: tuple(jax_checks.threaded_loop(
+                frame, lambda c, i: _user(body)(i, c), tuple(loop_vars[1:]), run,
+                (jax_modules().numpy.int32(0),))))
         if isinstance(count, builtins.int) or not jax_reverse.differentiated(state):
             return (count,) + state
         raise StagingError(jax_reverse.REVERSE_MODE_MESSAGE)
@@ -351,24 +335,22 @@ class JaxBackend(Backend):
         return jax_modules().numpy.logical_not(predicate(value, 'not'))
 
     def assert_(self, cond, message_fn):
-        """Stages `assert` as a debug callback that raises AssertionError at run time.
+        """Stages `assert` as a check (jax_checks.py): under `autograph.backends.jax.jit` a
+        failing one raises AssertionError with the user's message after the call.
 
         Args:
             cond: a traced scalar.
-            message_fn: callable returning the message (a string, a traced value or None).
+            message_fn: callable returning the message (a string, a traced value, an f-string
+                with traced fields, or None).
         """
         if self._scratch.depth:
             return
-        message = message_fn()
-        ok = predicate(cond, 'assert')
-        if isinstance(message, jax_modules().tracer):
-            jax_modules().jax.debug.callback(_check, ok, None, message, ordered=True)
-        else:
-            jax_modules().jax.debug.callback(_check, ok, message, None, ordered=True)
+        values, make_error = jax_checks.assertion_error(message_fn())
+        jax_checks.stage_check(predicate(cond, 'assert'), values, make_error)
 
     def check_defined(self, defined, error):
-        """Stages a debug callback that raises `error` (an UnboundLocalError) when `defined`
-        is false at run time; `jit` re-raises it as such (see `assert_`).
+        """Stages a check that raises `error` (an UnboundLocalError) when `defined` is false
+        at run time (see `assert_`).
 
         Args:
             defined: a traced bool (or a Python bool).
@@ -376,8 +358,20 @@ class JaxBackend(Backend):
         """
         if self._scratch.depth:
             return
-        jax_modules().jax.debug.callback(functools.partial(_check_defined, error),
-                                         predicate(defined, 'check'), ordered=True)
+        jax_checks.stage_check(predicate(defined, 'check'), (), lambda: error)
+
+    def raise_unless(self, ok, values, make_error):
+        """Stages a `raise` as a check that raises `make_error(*values)` when `ok` is false
+        at run time (see `assert_`).
+
+        Args:
+            ok: a traced bool (or a Python bool).
+            values: traced values the exception's message shows.
+            make_error: callable taking their run-time values, returning the exception.
+        """
+        if self._scratch.depth:
+            return
+        jax_checks.stage_check(predicate(ok, 'raise'), tuple(values), make_error)
 
     def print_(self, *args, sep=' ', end='\n'):
         """Stages `print` as jax.debug.print (values printed at every run).
@@ -393,13 +387,17 @@ class JaxBackend(Backend):
         traced = [a for a in args if isinstance(a, m.tracer)]
         parts = ['{}' if isinstance(a, m.tracer) else str(a).replace('{', '{{').replace(
             '}', '}}') for a in args]
-        # ordered: prints in staged branches and loops appear in program order.
-        if end == '\n':
-            m.jax.debug.print(sep.join(parts), *traced, ordered=True)
-            return
         template = sep.join(parts) + end.replace('{', '{{').replace('}', '}}')
-        m.jax.debug.callback(
-            lambda *values: sys.stdout.write(template.format(*values)), *traced, ordered=True)
+
+        def write(*values):  # ordered: prints in branches and loops appear in program order
+            m.jax.debug.callback(lambda *v: sys.stdout.write(template.format(*v)), *values,
+                                 ordered=True)
+
+        ok = jax_checks.ok_so_far()  # after a failed check, nothing more is printed
+        if ok is None:
+            write(*traced)
+        else:
+            m.lax.cond(ok, write, lambda *v: None, *traced)
 
     def call_builtin(self, fn, args, kwargs):
         """Overloads range/len/int/float/min/max/sum/any/all for tracers.
@@ -567,6 +565,19 @@ class JaxBackend(Backend):
             yield
         finally:
             self._scratch.depth -= 1
+
+
+def _scan(fn, carry, count):
+    """`count` steps of `fn(carry) -> carry` as a lax.scan, the checks threaded through."""
+    lax = jax_modules().lax
+
+    def run(step, c, threaded=False):
+        return lax.scan(lambda c, _: (step(c), None), c, None, length=count)[0]
+
+    frame = jax_checks.current()
+    if frame is None:
+        return run(fn, carry)
+    return jax_checks.threaded_loop(frame, fn, carry, run)
 
 
 def _unwrap_user_errors(run):
