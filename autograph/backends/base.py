@@ -233,6 +233,49 @@ class Backend:
         """
         return self.cond(value, lambda: (False,), lambda: (True,), ())[0]
 
+    def is_pure(self, fn):
+        """Whether calling `fn` only computes a value: no effects, no staged checks.
+
+        `a and b` and `a or b` with a staged `a` evaluate a right operand whose calls are all
+        pure at once (`logical_and`, `logical_or`) instead of staging a `cond`. The default
+        knows no function to be pure.
+
+        Args:
+            fn: a function the right operand calls.
+
+        Returns:
+            A Python bool.
+        """
+        del fn
+        return False
+
+    def logical_and(self, a, b):
+        """`a and b` of a staged `a` and an evaluated `b` (see `is_pure`).
+
+        The default is the lazy form's `cond(a, b, a)`; a backend may combine two booleans
+        with its elementwise `and` instead.
+
+        Args:
+            a: a staged value.
+            b: a value.
+
+        Returns:
+            What `a and b` gives.
+        """
+        return self.cond(a, lambda a: (b,), lambda a: (a,), (a,))[0]
+
+    def logical_or(self, a, b):
+        """`a or b` of a staged `a` and an evaluated `b` (see `logical_and`).
+
+        Args:
+            a: a staged value.
+            b: a value.
+
+        Returns:
+            What `a or b` gives.
+        """
+        return self.cond(a, lambda a: (a,), lambda a: (b,), (a,))[0]
+
     def assert_(self, cond, message_fn):
         """Stages `assert cond, message`.
 

@@ -45,6 +45,7 @@ from autograph.backends import jax_checks
 from autograph.backends.base import Backend
 from autograph.backends.jax_checks import jit
 from autograph.backends.jax_scan import scan_loop
+from autograph.backends.jax_lists import ListHooks
 from autograph.backends.jax_values import BUILTINS
 from autograph.backends.jax_values import JaxType
 from autograph.backends.jax_values import StagedList
@@ -53,6 +54,7 @@ from autograph.backends.jax_values import jax_modules
 from autograph.backends.jax_values import leaf_type
 from autograph.backends.jax_values import predicate
 from autograph.backends.jax_values import promoted
+from autograph.backends.jax_values import pure_functions
 from autograph.backends.jax_values import staged_range
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
@@ -86,7 +88,7 @@ def _user(fn):
     return wrapper
 
 
-class JaxBackend(Backend):
+class JaxBackend(ListHooks, Backend):
     """Stages autograph control flow on jax tracers as lax.cond and lax.while_loop."""
 
     name = 'jax'
@@ -334,6 +336,48 @@ class JaxBackend(Backend):
         """
         return jax_modules().numpy.logical_not(predicate(value, 'not'))
 
+    def is_pure(self, fn):
+        """Whether `fn` is a jax.numpy or lax function (or builtin) that only computes a value.
+
+        Args:
+            fn: a function the right operand of `and`/`or` calls.
+
+        Returns:
+            A Python bool.
+        """
+        try:
+            return fn in pure_functions()
+        except TypeError:  # unhashable
+            return False
+
+    def logical_and(self, a, b):
+        """`a and b` of two scalar booleans as `jnp.logical_and` (no `lax.cond`).
+
+        Args:
+            a: a traced value.
+            b: a value.
+
+        Returns:
+            A traced bool, or (for other values) the base class's `cond`.
+        """
+        if _scalar_bools(a, b):
+            return jax_modules().numpy.logical_and(a, b)
+        return super().logical_and(a, b)
+
+    def logical_or(self, a, b):
+        """`a or b` of two scalar booleans as `jnp.logical_or` (see `logical_and`).
+
+        Args:
+            a: a traced value.
+            b: a value.
+
+        Returns:
+            A traced bool, or (for other values) the base class's `cond`.
+        """
+        if _scalar_bools(a, b):
+            return jax_modules().numpy.logical_or(a, b)
+        return super().logical_or(a, b)
+
     def assert_(self, cond, message_fn):
         """Stages `assert` as a check (jax_checks.py): under `autograph.backends.jax.jit` a
         failing one raises AssertionError with the user's message after the call.
@@ -453,92 +497,6 @@ class JaxBackend(Backend):
         # when JAX's promotion of the two is that type; `cond` here does the same for branches.
         return before.weak and promoted(before, after) == after.dtype
 
-    def new_list(self, items, element, name, maximum_iterations=None):
-        """A list appended to in a staged loop: a buffer of `maximum_iterations` more slots.
-
-        Without `maximum_iterations` it refuses, saying how to write the loop: a JAX array
-        cannot grow inside lax.while_loop.
-
-        Args:
-            items: the list's elements on entry.
-            element: the first appended value (only its shape and dtype are read).
-            name: the variable name.
-            maximum_iterations: None, or N from the loop options (`opts['maximum_iterations']`).
-
-        Returns:
-            A StagedList of len(items) + N slots.
-
-        Raises:
-            StagingError: without `maximum_iterations`.
-        """
-        if maximum_iterations is None:
-            raise StagingError(
-                "The list '{name}' is appended to (or popped from) in a loop that JAX stages "
-                'as lax.while_loop, and a JAX array cannot change its size inside a staged '
-                'loop. Build the values with lax.scan (the loop body returns one element per '
-                'step and scan stacks them), preallocate an array before the loop and write '
-                "element i with {name} = {name}.at[i].set(value), or bound the loop: with "
-                'autograph.experimental.set_loop_options(maximum_iterations=N) as the first '
-                "statement of the loop body, '{name}' becomes a buffer of N more "
-                'elements.'.format(name=name))
-        if type(maximum_iterations) is not builtins.int:
-            raise StagingError(
-                "The list '{}' is appended to in a loop whose maximum_iterations is a traced "
-                'value: JAX needs the size of the list buffer when it traces. Pass '
-                'maximum_iterations as a Python int.'.format(name))
-        jnp = jax_modules().numpy
-        first = items[0] if items else element
-        prototype = jax_modules().jax.typeof(first)
-        buffer = jnp.zeros((len(items) + int(maximum_iterations),) + tuple(prototype.shape),
-                           prototype.dtype)
-        for k, item in enumerate(items):
-            buffer = buffer.at[k].set(item)
-        return StagedList(buffer, jnp.asarray(len(items), jnp.int32), name)
-
-    def list_append(self, target, element):
-        """Writes `element` at the staged list's length (beyond the buffer: dropped, as JAX
-        drops out-of-bounds writes).
-
-        Args:
-            target: a StagedList.
-            element: a value of the list's element shape and dtype.
-
-        Returns:
-            The new StagedList.
-        """
-        return StagedList(target.buffer.at[target.length].set(element), target.length + 1,
-                          target.name)
-
-    def list_pop(self, target, i):
-        """Removes the last element of a staged list.
-
-        Args:
-            target: a StagedList.
-            i: the index; only None (the last element) is supported.
-
-        Returns:
-            (the new StagedList, the removed element).
-
-        Raises:
-            ValueError: for an index other than None.
-        """
-        if i is not None:
-            raise ValueError("pop({!r}) on the staged list '{}' is not supported: only pop() "
-                             'of the last element.'.format(i, target.name))
-        length = target.length - 1
-        return StagedList(target.buffer, length, target.name), target.buffer[length]
-
-    def stack(self, values):
-        """Stacks Python numbers of one type, or arrays of one dtype and shape (jnp.stack).
-
-        Args:
-            values: a non-empty list.
-
-        Returns:
-            A jax array.
-        """
-        return jax_modules().numpy.stack([jax_modules().numpy.asarray(v) for v in values])
-
     def zeros_like(self, value):
         """A zero of `value`'s dtype and shape (placeholders for return values).
 
@@ -578,6 +536,13 @@ def _scan(fn, carry, count):
     if frame is None:
         return run(fn, carry)
     return jax_checks.threaded_loop(frame, fn, carry, run)
+
+
+def _scalar_bools(*values):
+    m = jax_modules()
+    return all(type(v) is builtins.bool or (
+        isinstance(v, (m.tracer, m.array)) and v.dtype == m.numpy.bool_ and v.shape == ())
+        for v in values)
 
 
 def _unwrap_user_errors(run):

@@ -618,3 +618,54 @@ def test_a_failing_staged_check_stops_the_prints_after_it(capsys):
     assert int(jitted(jnp.asarray(2), jnp.asarray(1))) == 3
     jax.effects_barrier()
     assert capsys.readouterr().out == 'after the check 2\nafter the assert 2\n'
+
+
+def steps_while_both(x, y, limit):
+    n = 0
+    while n < limit and jnp.any(x * x + y * y <= 4.0):
+        x, y = x * x - y * y + 0.25, 2.0 * x * y
+        n += 1
+    return n
+
+
+def either_positive(x, y):
+    if x > 0 or abs(y) > 1.5:
+        return 1
+    return 0
+
+
+def logged(x):
+    print('evaluated', x)
+    return x > 0
+
+
+def lazy_when_impure(x, y):
+    if x > 0 and logged(y):
+        return 1
+    return 0
+
+
+def test_pure_right_operands_are_evaluated_eagerly_without_a_cond():
+    x = jnp.linspace(-1.0, 1.0, 8)
+    plain = np.linspace(-1.0, 1.0, 8, dtype=np.float32)
+    for limit in (0, 3, 50):
+        with np.errstate(all='ignore'):  # the points that escape overflow to inf
+            expected = steps_while_both(plain, plain, limit)
+        assert int(jax.jit(ag.convert(steps_while_both))(x, x, limit)) == expected
+    primitives = _primitives(jax.make_jaxpr(ag.convert(steps_while_both))(x, x, 3).jaxpr)
+    assert 'cond' not in primitives and 'and' in primitives, primitives
+    for a in (-1.0, 0.0, 2.0):
+        for b in (-2.0, 0.5, 3.0):
+            assert int(jax.jit(ag.convert(either_positive))(a, b)) == either_positive(a, b)
+    assert 'cond' not in str(jax.make_jaxpr(ag.convert(either_positive))(1.0, 2.0))
+
+
+def test_an_impure_right_operand_stays_lazy(capfd):
+    assert 'cond' in str(jax.make_jaxpr(ag.convert(lazy_when_impure))(1.0, 2.0))
+    f = jax.jit(ag.convert(lazy_when_impure))
+    assert int(f(-1.0, 2.0)) == 0
+    jax.effects_barrier()
+    assert 'evaluated' not in capfd.readouterr().out  # Python skips logged(y): so does this
+    assert int(f(1.0, 2.0)) == 1
+    jax.effects_barrier()
+    assert 'evaluated 2.0' in capfd.readouterr().out
