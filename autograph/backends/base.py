@@ -233,24 +233,25 @@ class Backend:
         """
         return self.cond(value, lambda: (False,), lambda: (True,), ())[0]
 
-    def is_pure(self, fn):
-        """Whether calling `fn` only computes a value: no effects, no staged checks.
+    def pure_operand(self, functions):
+        """Whether a right operand of `and`/`or` that calls `functions` and has no other
+        effect (the converter checked that) may be evaluated at once.
 
-        `a and b` and `a or b` with a staged `a` evaluate a right operand whose calls are all
-        pure at once (`logical_and`, `logical_or`) instead of staging a `cond`. The default
-        knows no function to be pure.
+        `a and b` and `a or b` with a staged `a` then evaluate `b` and combine the two with
+        `logical_and`/`logical_or` instead of staging a `cond`. The default says no, for
+        every operand: the lazy `cond` stays.
 
         Args:
-            fn: a function the right operand calls.
+            functions: a tuple of the functions the operand calls (possibly empty).
 
         Returns:
             A Python bool.
         """
-        del fn
+        del functions
         return False
 
     def logical_and(self, a, b):
-        """`a and b` of a staged `a` and an evaluated `b` (see `is_pure`).
+        """`a and b` of a staged `a` and an evaluated `b` (see `pure_operand`).
 
         The default is the lazy form's `cond(a, b, a)`; a backend may combine two booleans
         with its elementwise `and` instead.

@@ -40,12 +40,12 @@ import sys
 import threading
 
 from autograph.backends import jax_cond
-from autograph.backends import jax_reverse
 from autograph.backends import jax_checks
 from autograph.backends.base import Backend
 from autograph.backends.jax_checks import jit
 from autograph.backends.jax_scan import scan_loop
 from autograph.backends.jax_lists import ListHooks
+from autograph.backends import jax_while_grad
 from autograph.backends.jax_values import BUILTINS
 from autograph.backends.jax_values import JaxType
 from autograph.backends.jax_values import StagedList
@@ -58,7 +58,6 @@ from autograph.backends.jax_values import pure_functions
 from autograph.backends.jax_values import staged_range
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
-from autograph.errors import StagingError
 
 __all__ = ['BACKEND', 'JaxBackend', 'JaxType', 'StagedList', 'StagedRange', 'jit', 'staged_range']
 
@@ -150,12 +149,11 @@ class JaxBackend(ListHooks, Backend):
         Returns:
             The final loop variables, as a tuple.
 
-        Raises:
-            StagingError: under reverse-mode differentiation (jax.grad), which lax.while_loop
-                does not support, saying how to write the loop instead.
+        Under `autograph.backends.jax.jit` the loop is reverse-differentiable (a custom VJP
+        with checkpoints, jax_while_grad.py); under plain `jax.jit` it is JAX's
+        `lax.while_loop`, which forward mode differentiates and reverse mode does not.
         """
         lax = jax_modules().lax
-        jax_reverse.explain_while_transposes()
 
         def test(carry):
             return predicate(cond_fn(*carry), 'while')
@@ -170,9 +168,6 @@ class JaxBackend(ListHooks, Backend):
         else:
             result = _unwrap_user_errors(lambda: tuple(jax_checks.threaded_while(
                 frame, _user(test), _user(body), tuple(loop_vars))))
-        if jax_reverse.differentiated(result):
-            # JAX would fail later, when it transposes the loop, far from the user's code.
-            raise StagingError(jax_reverse.REVERSE_MODE_MESSAGE)
         return result
 
     def staged_loop(self, cond_fn, body_fn, loop_vars, options):
@@ -198,7 +193,6 @@ class JaxBackend(ListHooks, Backend):
         bound = options.maximum_iterations
         if options.trip_count is not None or type(bound) is not builtins.int:
             return super().staged_loop(cond_fn, body_fn, loop_vars, options)
-        jax_reverse.explain_while_transposes()
         lax = jax_modules().lax
 
         def step(carry):  # carry: (done, *loop variables)
@@ -252,7 +246,6 @@ class JaxBackend(ListHooks, Backend):
             The final (index, *state).
         """
         lax = jax_modules().lax
-        jax_reverse.explain_while_transposes()
 
         def body(index, state):
             return tuple(body_fn(index, *state))[1:]
@@ -260,25 +253,28 @@ class JaxBackend(ListHooks, Backend):
         if not isinstance(count, builtins.int):
             count = jax_modules().numpy.asarray(count)
 
-        def run(step, carry, threaded=False):
+        def run(step, carry, threaded):
             if isinstance(count, builtins.int) and count > 0:
                 # reads xs[i] and writes ys[i] become the xs and ys of a lax.scan (jax_scan.py)
                 final = scan_loop(count, lambda i, c: step(c, i), carry)
                 if final is not None:
                     return final
+            if threaded is not None and not isinstance(count, builtins.int):
+                # under jit (a frame): reverse-differentiable (jax_while_grad.py)
+                return jax_while_grad.while_loop(
+                    lambda c: c[0] < count, lambda c: (c[0] + 1, step(c[1], c[0])),
+                    (jax_modules().numpy.int32(0), carry))[1]
             return tuple(lax.fori_loop(0, count, lambda i, c: step(c, i), carry))
 
         frame = jax_checks.current()
         if frame is None:
             state = _unwrap_user_errors(lambda: run(lambda c, i: _user(body)(i, c),
-                                                    tuple(loop_vars[1:])))
+                                                    tuple(loop_vars[1:]), None))
         else:
             state = _unwrap_user_errors(lambda: tuple(jax_checks.threaded_loop(
                 frame, lambda c, i: _user(body)(i, c), tuple(loop_vars[1:]), run,
                 (jax_modules().numpy.int32(0),))))
-        if isinstance(count, builtins.int) or not jax_reverse.differentiated(state):
-            return (count,) + state
-        raise StagingError(jax_reverse.REVERSE_MODE_MESSAGE)
+        return (count,) + tuple(state)
 
     def iterate(self, iterable):
         """Describes a staged for loop over a traced array (its rows) or a staged range.
@@ -336,17 +332,19 @@ class JaxBackend(ListHooks, Backend):
         """
         return jax_modules().numpy.logical_not(predicate(value, 'not'))
 
-    def is_pure(self, fn):
-        """Whether `fn` is a jax.numpy or lax function (or builtin) that only computes a value.
+    def pure_operand(self, functions):
+        """True when every function is a jax.numpy or lax function (or a builtin this backend
+        overloads) that only computes a value.
 
         Args:
-            fn: a function the right operand of `and`/`or` calls.
+            functions: the functions the right operand of `and`/`or` calls.
 
         Returns:
             A Python bool.
         """
+        pure = pure_functions()
         try:
-            return fn in pure_functions()
+            return all(fn in pure for fn in functions)
         except TypeError:  # unhashable
             return False
 

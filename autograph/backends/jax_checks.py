@@ -22,6 +22,7 @@ import sys
 import threading
 import types
 
+from autograph.backends import jax_while_grad
 from autograph.backends.jax_values import jax_modules
 from autograph.operators.exceptions import StagedMessage
 from autograph.operators.exceptions import format_field
@@ -312,8 +313,8 @@ def framed(fn, frame):
 
 def threaded_while(frame, test, body, init):
     """lax.while_loop(test, body, init) with the frame's state threaded through: a check
-    that fails in the test or the body stops the loop."""
-    lax = jax_modules().lax
+    that fails in the test or the body stops the loop. The loop is reverse-differentiable
+    (jax_while_grad.py)."""
     jnp = jax_modules().numpy
     go = test(init)  # stages the test's checks in this frame: they fail before the loop
     outer_ok = frame.ok_so_far()
@@ -324,12 +325,12 @@ def threaded_while(frame, test, body, init):
 
     def run(step, carry, threaded):
         if threaded:
-            return lax.while_loop(lambda c: c[0][0], step, carry)
+            return jax_while_grad.while_loop(lambda c: c[0][0], step, carry)
         # no check in the loop: the loop a JAX user writes, skipped after a failed check
         cond = framed(test, frame)
         if outer_ok is not None:
             cond = lambda v: jnp.logical_and(framed(test, frame)(v), outer_ok)  # noqa: E731
-        return (None, lax.while_loop(cond, framed(body, frame), carry[1]))
+        return (None, jax_while_grad.while_loop(cond, framed(body, frame), carry[1]))
 
     if outer_ok is not None:
         go = jnp.logical_and(go, outer_ok)

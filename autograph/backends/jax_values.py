@@ -288,7 +288,7 @@ BUILTINS = {
 
 
 # The functions that `a and b` may call in a right operand evaluated at once
-# (`JaxBackend.is_pure`): jax.numpy and lax functions that only compute a value, and Python's
+# (`JaxBackend.pure_operand`): jax.numpy and lax functions that only compute a value, and Python's
 # builtins that the backend overloads for tracers.
 _PURE_JNP = (
     'abs absolute add all allclose amax amin any argmax argmin array_equal asarray ceil clip '
@@ -305,7 +305,7 @@ _pure = []
 
 
 def pure_functions():
-    """The set of function objects `JaxBackend.is_pure` accepts (built on first use)."""
+    """The set of function objects `JaxBackend.pure_operand` accepts (built on first use)."""
     if not _pure:
         m = jax_modules()
         functions = set(_PURE_BUILTINS)

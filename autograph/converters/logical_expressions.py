@@ -96,7 +96,7 @@ def _pure_callees(node):
 
     Calls count only where call_trees wrapped them (`anno.Basic.CALLEE`); any other call, a
     lambda, a comprehension or an assignment makes the operand impure (None). Whether the
-    functions themselves are pure is the backend's to say at run time (`Backend.is_pure`).
+    functions themselves are pure is the backend's to say at run time (`Backend.pure_operand`).
 
     Args:
       node: an operand of `and`/`or`, not yet converted by this pass.

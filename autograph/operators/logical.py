@@ -16,7 +16,7 @@ def and_(a, b, pure=None):
     Returns:
         For a Python left operand, exactly what `a and b` returns (one of the operands). For a
         staged one, the backend's `cond(a, b, lambda a: a, (a,))` result; or, when `pure` is
-        given and the backend says every function `b` calls is pure (`Backend.is_pure`),
+        given and the backend says so (`Backend.pure_operand` of the functions `b` calls),
         `b` evaluated at once and the backend's `logical_and(a, b)`.
     """
     a_val = a()
@@ -33,7 +33,7 @@ def and_(a, b, pure=None):
 def _eager(backend, pure):
     """Whether the right operand may be evaluated at once: the converter found it pure but
     for its calls, and the backend knows every function it calls to be pure."""
-    return pure is not None and all(backend.is_pure(f) for f in pure())
+    return pure is not None and backend.pure_operand(tuple(pure()))
 
 
 def evaluated(value):

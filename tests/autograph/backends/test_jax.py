@@ -227,34 +227,16 @@ def doubling(x):
     return x
 
 
-def test_grad_through_staged_while_is_explained():
+def test_grad_of_a_staged_while():
     assert float(jax.grad(ag.convert(doubling))(1.0)) == 16.0  # concrete: plain Python
-    with pytest.raises(StagingError) as e:
-        jax.jit(jax.grad(ag.convert(doubling)))(1.0)
-    assert 'differentiated in reverse mode' in str(e.value)
-    assert 'for loop over range(n) with a Python int n' in str(e.value)
-    assert 'while x < 10.0:' in str(e.value)
-    # Forward mode works.
+    # autograph.backends.jax.jit stages it reverse-differentiable (test_jax_while_grad.py)
+    assert float(jax.grad(ag_jax.jit(doubling))(1.0)) == 16.0
+    # plain jax.jit stages JAX's lax.while_loop: forward mode works, reverse mode is JAX's
+    # own error (no private hook rewrites it)
     _, tangent = jax.jvp(jax.jit(ag.convert(doubling)), (1.0,), (1.0,))
     assert float(tangent) == 16.0
-
-
-def test_grad_of_jitted_staged_while_names_the_users_loop():
-    # jax.grad(jax.jit(f)): the jit traces the loop first, with no sign of differentiation;
-    # JAX fails only when it transposes it. The error still names the user's loop.
-    with pytest.raises(StagingError) as e:
-        jax.grad(jax.jit(ag.convert(doubling)))(1.0)
-    message = str(e.value)
-    assert 'differentiated in reverse mode' in message
-    assert 'for loop over range(n) with a Python int n' in message
-    assert 'set_loop_options(maximum_iterations=N)' in message
-    assert 'line %d, in doubling' % (doubling.__code__.co_firstlineno + 1) in message
-    assert __file__ in message and 'while x < 10.0:' in message
-    # A hand-written lax.while_loop keeps JAX's own error.
-    def hand_written(x):
-        return jax.lax.while_loop(lambda v: v < 10.0, lambda v: v * 2.0, x)
     with pytest.raises(ValueError, match='Reverse-mode differentiation does not work'):
-        jax.grad(jax.jit(hand_written))(1.0)
+        jax.grad(jax.jit(ag.convert(doubling)))(1.0)
 
 
 def bounded_growth(x):

@@ -38,7 +38,7 @@ def operands(a, b, xs):
 
 def test_a_pure_right_operand_lists_the_functions_it_calls():
     # names, constants, attribute reads, subscripts, arithmetic and comparisons are pure;
-    # calls are listed for the backend to judge (`Backend.is_pure`); a call of a computed
+    # calls are listed for the backend to judge (`Backend.pure_operand`); a call of a computed
     # function or a comprehension is not pure: no third argument, the lazy form.
     code = ag.to_code(operands)
     assert "lambda: (abs,)" in code and "lambda: (helper,)" in code
