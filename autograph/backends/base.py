@@ -265,16 +265,9 @@ class Backend:
         """
         return self.cond(a, lambda a: (b,), lambda a: (a,), (a,))[0]
 
-    def logical_or(self, a, b):
-        """`a or b` of a staged `a` and an evaluated `b` (see `logical_and`).
-
-        Args:
-            a: a staged value.
-            b: a value.
-
-        Returns:
-            What `a or b` gives.
-        """
+    def logical_or(self, a, b):  # pylint: disable=missing-param-doc  # as logical_and
+        """`a or b` of a staged `a` and an evaluated `b`: as `logical_and`, the lazy form's
+        `cond(a, a, b)` by default."""
         return self.cond(a, lambda a: (a,), lambda a: (b,), (a,))[0]
 
     def assert_(self, cond, message_fn):

@@ -362,16 +362,8 @@ class JaxBackend(ListHooks, Backend):
             return jax_modules().numpy.logical_and(a, b)
         return super().logical_and(a, b)
 
-    def logical_or(self, a, b):
-        """`a or b` of two scalar booleans as `jnp.logical_or` (see `logical_and`).
-
-        Args:
-            a: a traced value.
-            b: a value.
-
-        Returns:
-            A traced bool, or (for other values) the base class's `cond`.
-        """
+    def logical_or(self, a, b):  # pylint: disable=missing-param-doc  # as logical_and
+        """`a or b` of two scalar booleans as `jnp.logical_or`, as `logical_and` does."""
         if _scalar_bools(a, b):
             return jax_modules().numpy.logical_or(a, b)
         return super().logical_or(a, b)

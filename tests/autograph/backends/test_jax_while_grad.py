@@ -15,10 +15,14 @@ from autograph.backends import jax_while_grad
 
 
 def grow(x, a):
+    return grow_with(x, a, jnp.sin)
+
+
+def grow_with(x, a, sin):
     steps = 0
     total = 0.0
     while x < 10.0:
-        total = total + jnp.sin(x) * a
+        total = total + sin(x) * a
         x = x * a + 0.5
         steps += 1
     return total + x * steps
@@ -36,14 +40,7 @@ def grow_bounded(x, a, bound=1000):
 
 
 def grow_float64(x, a):
-    # the loop in Python floats (float64), for finite differences
-    steps = 0
-    total = 0.0
-    while x < 10.0:
-        total = total + math.sin(x) * a
-        x = x * a + 0.5
-        steps += 1
-    return total + x * steps
+    return grow_with(x, a, math.sin)  # Python floats (float64), for finite differences
 
 
 def _finite_difference(fn, args, argnum, h=1e-6):
