@@ -179,7 +179,9 @@ def test_variables_keep_names_dtypes_and_trainability(tmp_path):
     module.table = [tf.Variable([1, 2], name="ids"),
                     tf.Variable(0.5, name="rate", trainable=False)]
     module.words = tf.Variable(np.array([b"a", b"b\x00"], dtype=object), name="words")
+    module.sizes = [3, 4]  # Python values are not saved (TensorFlow saves trackables only)
     loaded = _save_load(module, tmp_path)
+    assert not hasattr(loaded, "sizes")
     ids, rate = loaded.table
     assert (ids.name, ids.dtype, ids.trainable, ids.numpy().tolist()) == (
         "ids:0", tf.int32, True, [1, 2])
@@ -222,3 +224,23 @@ def test_the_format_is_json_and_npy_and_documented(tmp_path):
         assert arrays["a0"].tolist() == [1.0, 2.0]
     doc = (ROOT / "docs" / "saved_model.md").read_text()
     assert "runtime-saved-model" in doc and "allow_pickle=False" in doc
+
+
+def test_switch_case_and_tensor_arrays_round_trip_with_their_gradients(tmp_path):
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32), tf.TensorSpec([3], tf.float32)])
+    def f(i, x):
+        y = tf.switch_case(i, [lambda: x * 2.0, lambda: x * x, lambda: -x])
+        squares = tf.TensorArray(tf.float32, size=3)
+        for k in tf.range(3):
+            squares = squares.write(k, y[k] * y[k])
+        return tf.reduce_sum(squares.stack())
+
+    loaded = _save_load(f, tmp_path)
+    x = tf.constant([1.0, 2.0, 3.0])
+    for i in (0, 1, 2, 5):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            want, got = f(tf.constant(i), x), loaded(tf.constant(i), x)
+        assert float(got) == float(want)
+        np.testing.assert_allclose(tape.gradient(got, x).numpy(),
+                                   tape.gradient(want, x).numpy())
