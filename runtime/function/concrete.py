@@ -6,6 +6,7 @@ from autograph.impl import traceback_filter
 from runtime.data.structure import DatasetBase
 from runtime.data.structure import DatasetSpec
 from runtime import executor as _executor
+from runtime.executor import xla as _xla
 from runtime.function import calls as function_calls
 from runtime.function import keys
 from runtime.errors import InvalidArgumentError
@@ -16,7 +17,8 @@ from runtime.tensor import TensorSpec
 from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_shape import shape_str
 
-EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret}
+EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret,
+             "xla": _xla.compile}
 
 
 class ConcreteFunction:
