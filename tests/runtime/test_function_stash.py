@@ -43,7 +43,7 @@ def test_a_stashed_trace_runs_without_its_graph(stash_every_graph):
     assert out["twice"][1] is None
     concrete = f.get_concrete_function(x, tf.constant(3))
     assert isinstance(concrete._state, stash.Stash)
-    assert _graphs_alive() == before  # no graph, nor subgraph, stays alive
+    assert _graphs_alive() <= before  # no graph, nor subgraph, stays alive
     assert float(f(x, tf.constant(2))["total"]) == 1.0  # the fast path, still without it
     assert isinstance(concrete._state, stash.Stash)
 
