@@ -7,6 +7,7 @@
 import builtins
 
 from runtime import dtypes
+from runtime.data.dataset import Dataset
 from runtime.ops import array_ops
 from runtime.ops import creation_ops
 from runtime.ops import math_ops
@@ -44,6 +45,10 @@ def truth(value):
 def _len(value):
     if type(value) is TensorArray:
         return value.size()
+    if type(value) is Dataset:
+        raise TypeError("len() of a tf.data.Dataset is only known eagerly (TensorFlow: "
+                        "`tf.data.Dataset` only supports `len` in eager mode); use "
+                        "dataset.cardinality() inside tf.function.")
     shape = value.shape
     if len(shape) == 0:
         raise TypeError(f"len() of the scalar (rank 0) tensor {value!r} is not defined.")
