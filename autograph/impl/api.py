@@ -372,10 +372,18 @@ def _converted_call(f, args, kwargs, options):
 # goes about as deep as plain recursion does (and a staged one reaches MAX_STAGED_RECURSION).
 FRAMES_PER_LEVEL = 6
 _DEEP = 20
+# A call with staged arguments deepens at _DEEP_STAGED, by STAGED_FACTOR more.
+_DEEP_STAGED = 5
+STAGED_FACTOR = 3
 
 
-def _deepen_recursion_limit():
+def _deepen_recursion_limit(staged):
     """Raises Python's recursion limit for deep converted recursion (see FRAMES_PER_LEVEL).
+
+    Args:
+        staged: whether the call has staged arguments: staging a branch per level costs a
+            backend's tracing frames too (JAX's checks and cond, several times a plain
+            call's), so the limit is raised further, for the StagingError to come first.
 
     Returns:
         The limit to restore, or 0 when it was deepened already (by an outer call).
@@ -384,7 +392,7 @@ def _deepen_recursion_limit():
     if _depths.deepened_from:
         return 0
     _depths.deepened_from = limit
-    sys.setrecursionlimit(limit * FRAMES_PER_LEVEL)
+    sys.setrecursionlimit(limit * FRAMES_PER_LEVEL * (STAGED_FACTOR if staged else 1))
     return limit
 
 
@@ -433,7 +441,10 @@ def _call_function(func, original, args, kwargs, options):
     if depth > MAX_STAGED_RECURSION and _has_staged(args, kwargs):
         raise _staged_recursion_error(func)
     depths[code] = depth
-    deepened = depth == _DEEP and _deepen_recursion_limit()
+    if depth == _DEEP_STAGED and _has_staged(args, kwargs):
+        deepened = _deepen_recursion_limit(True)  # earlier: a staged level costs more frames
+    else:
+        deepened = depth == _DEEP and _deepen_recursion_limit(False)
     try:
         return converted(*args, **kwargs) if kwargs else converted(*args)
     finally:
