@@ -264,7 +264,7 @@ class JaxBackend(ListHooks, Backend):
                 # under jit (a frame): reverse-differentiable (jax_while_grad.py)
                 return jax_while_grad.while_loop(
                     lambda c: c[0] < count, lambda c: (c[0] + 1, step(c[1], c[0])),
-                    (jax_modules().numpy.int32(0), carry))[1]
+                    (jax_modules().numpy.zeros((), count.dtype), carry))[1]  # fori's index
             return tuple(lax.fori_loop(0, count, lambda i, c: step(c, i), carry))
 
         frame = jax_checks.current()

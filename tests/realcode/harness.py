@@ -126,7 +126,7 @@ def jax(case, args):
         staged, rebuild = _split(args, jax_.numpy.asarray)
         fn = _staged('jax', case, args, rebuild, ag_jax.jit)
         try:
-            fn.lower(*staged)
+            fn.jitted.lower(*staged)  # traces: a staging error is raised here
         except Exception as e:  # noqa: BLE001 - classified by the caller
             return Outcome(None, e, False)
         outcome = _run(lambda: fn(*staged))
