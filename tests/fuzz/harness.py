@@ -149,12 +149,13 @@ def _time_limit(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
-def run(fn, args):
+def run(fn, args, limit=None):
     """Calls fn(*args), capturing stdout and any exception.
 
     Args:
         fn: the callable.
         args: tuple of arguments.
+        limit: seconds before Timeout is raised (default TIME_LIMIT_S).
 
     Returns:
         An Outcome.
@@ -162,7 +163,7 @@ def run(fn, args):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         try:
-            with _time_limit(TIME_LIMIT_S):
+            with _time_limit(limit or TIME_LIMIT_S):
                 result = fn(*args)
             exc_type, exc_msg = None, None
         except Timeout:

@@ -1,0 +1,35 @@
+"""The differential fuzzer under torch.export: generated programs, converted and exported
+with torch tensors, must agree with plain Python on every input (tests/torch/fuzz_way.py).
+
+Two hundred programs from a fixed seed, statements nested two deep (each staged `if`, `and`
+and `or` is a torch.cond traced apart, so deep nesting costs seconds a program);
+`python -m tests.fuzz --backend torch --programs N --seed S` runs more.
+"""
+
+import collections
+
+import pytest
+
+from tests.fuzz.generator import generate
+from tests.torch import fuzz_way
+
+PROGRAMS = 200
+CHUNK = 100
+SEED = 'torch'
+CI_SIZE = dict(max_stmts=6, max_locals=4, max_helpers=1, max_depth=2)
+
+
+@pytest.mark.parametrize('chunk', range(PROGRAMS // CHUNK))
+def test_generated_programs_agree_when_exported(chunk):
+    stats = collections.Counter()
+    problems = []
+    for i in range(chunk * CHUNK, (chunk + 1) * CHUNK):
+        program = generate('{}:{}'.format(SEED, i), **CI_SIZE)
+        failures = fuzz_way.check_program(program, stats)
+        if failures:
+            problems.append('seed {!r}: {}\n{}'.format(program.seed, failures[0],
+                                                        program.source))
+    assert not problems, '{} of {} programs disagree:\n\n{}'.format(
+        len(problems), CHUNK, '\n'.join(problems[:3]))
+    assert stats['programs'] == CHUNK
+    assert stats['exported'] >= 1.5 * CHUNK, stats  # most programs really run exported
