@@ -169,6 +169,7 @@ with _collector.paused():
     from runtime.ops.linalg_ops import einsum  # noqa: E402
     from runtime.ops.linalg_ops import one_hot  # noqa: E402
     from runtime.function import function  # noqa: E402
+    from runtime import saved_model  # noqa: E402 - tf.saved_model.save / load
 
     from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
     from runtime.ops import registry as _registry  # noqa: E402
@@ -188,7 +189,7 @@ __all__ = ['DType', 'GradientTape', 'Graph', 'Module', 'Tensor', 'TensorArray', 
            'multiply', 'negative', 'nest', 'newaxis', 'not_equal', 'one_hot', 'ones', 'ones_like',
            'optimizers', 'pow', 'print', 'py_function', 'random', 'range', 'rank', 'reduce_all',
            'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min', 'reduce_prod', 'reduce_sum',
-           'reshape', 'round', 'scan', 'shape', 'sigmoid', 'sign', 'sin', 'size', 'sqrt',
+           'reshape', 'round', 'saved_model', 'scan', 'shape', 'sigmoid', 'sign', 'sin', 'size', 'sqrt',
            'square', 'squeeze', 'stack', 'stop_gradient', 'string', 'subtract', 'switch_case',
            'tanh', 'transpose', 'truediv', 'uint8', 'unstack', 'where', 'while_loop', 'zeros',
            'zeros_like']

@@ -222,20 +222,15 @@ class RuntimeBackend(Backend):
     def check_defined(self, defined, error):
         """Stages a check raising `error` (an UnboundLocalError) when `defined` is false.
 
-        A py_function with no outputs: stateful, so it runs where it is staged (inside a
-        branch only when the branch is taken), and it raises the Python exception as is.
+        A `check_defined` op with no outputs: stateful, so it runs where it is staged (inside a
+        branch only when the branch is taken); it raises an UnboundLocalError with `error`'s
+        message, as plain Python raises it.
 
         Args:
             defined: A bool tensor.
-            error: The exception to raise.
+            error: The exception to raise (an UnboundLocalError; its message is kept).
         """
-        def check(flag):
-            if not bool(flag.numpy()):
-                # the user's own error, as plain Python raises it: no executor node prefix
-                error._runtime_node = "check_defined"
-                raise error
-
-        io_ops.py_function(check, [_as_tensor(defined)], None)
+        io_ops.check_defined(_as_tensor(defined), str(error))
 
     @contextlib.contextmanager
     def scratch(self):

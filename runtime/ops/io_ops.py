@@ -102,7 +102,9 @@ def _render(part, values, summarize, style):
 def _print_kernel(*values, template, sep=" ", end="\n", stream="stdout", summarize=3,
                   style="tf"):
     parts = [_render(p, values, summarize, style) for p in template]
-    out = getattr(sys, stream)  # looked up at run time so redirection (capsys) works
+    # looked up at run time so redirection (capsys) works; only these two (a loaded graph
+    # names its stream as data)
+    out = sys.stderr if stream == "stderr" else sys.stdout
     out.write(sep.join(parts) + end)
     return ()
 
@@ -228,6 +230,32 @@ def py_function(func, inp, Tout, name=None):  # noqa: N803
     if Tout is None:
         return None
     return outputs[0] if single else list(outputs)
+
+
+def _check_defined_kernel(defined, *, message):
+    if not bool(defined):
+        error = UnboundLocalError(message)
+        # the user's own error, as plain Python raises it: no executor node prefix
+        error._runtime_node = "check_defined"
+        raise error
+    return ()
+
+
+# autograph's staged check that a variable assigned on some paths only is bound where it is
+# read (RuntimeBackend.check_defined): the message is data, so a saved graph can hold it.
+register("check_defined", infer=lambda defined, **a: [], kind=OpKind.IO, multi_output=True,
+         tf_name="Assert")(_check_defined_kernel)
+
+
+def check_defined(defined, message, name=None):
+    """Raises UnboundLocalError(message) where this runs while `defined` is false.
+
+    Args:
+        defined: A bool Tensor.
+        message: The error's message.
+        name: Optional node name in graph mode.
+    """
+    apply(OPS["check_defined"], [common.to_tensor(defined)], {"message": message}, name)
 
 
 def _assert_kernel(condition, *data, message, summarize=3, location="", fields=None):

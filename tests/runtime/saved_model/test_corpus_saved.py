@@ -1,0 +1,129 @@
+"""Every corpus function traced, saved, and loaded in a fresh process without its source.
+
+The corpus module is copied to a scratch directory and imported from there; each function is
+traced on each of its inputs (as tests/runtime/test_graph_def.py does), run, and saved; the
+copy is deleted; then one subprocess, started in the directory of saved models with no Python
+source in reach, loads each and calls it on the same inputs. Results, printed text and
+exception types must equal the original traces'. The functions that cannot be saved are listed
+in `NOT_SAVED` with the reason, and the test checks that exactly those fail, so the list
+cannot go stale.
+"""
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import runtime as tf
+from tests.corpus.harness import assert_same
+from tests.corpus.harness import numpy_to_python
+
+pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+# function name -> why it is not saved (what save raises says the same)
+NOT_SAVED = {}
+
+_CHILD = r"""
+import contextlib, importlib.util, io, json, os, sys
+import runtime as tf
+from tests.corpus.harness import numpy_to_python
+assert importlib.util.find_spec("corpus_copy") is None, "the corpus source is reachable"
+cases = json.load(open("cases.json"))
+results = []
+for name, args in cases:
+    fn = tf.saved_model.load(name)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            value, error = fn(*[tf.constant(a) if s else a for a, s in args]), None
+        except Exception as e:
+            value, error = None, type(e).__name__
+    value = tf.nest.map_structure(lambda t: t.numpy() if isinstance(t, tf.Tensor) else t,
+                                  value)
+    results.append([numpy_to_python(value), error, out.getvalue()])
+print(json.dumps(results))
+"""
+
+
+def _import_copy(directory):
+    source = ROOT / "tests" / "corpus" / "functions.py"
+    copy = directory / "corpus_copy.py"
+    shutil.copyfile(source, copy)
+    spec = importlib.util.spec_from_file_location("corpus_copy", copy)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["corpus_copy"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(fn, args):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            value, error = fn(*args), None
+        except Exception as e:  # noqa: BLE001 - the type is what is compared
+            value, error = None, type(e).__name__
+    value = tf.nest.map_structure(lambda t: t.numpy() if isinstance(t, tf.Tensor) else t, value)
+    return [numpy_to_python(value), error, out.getvalue()]
+
+
+def _trace_and_save(corpus, models):
+    """Saves each corpus function with its traces; returns (calls, expected, save errors)."""
+    calls, expected, refused = [], [], {}
+    for case in corpus.CORPUS:
+        name = case.fn.__name__
+        function = tf.function(case.fn)
+        runs = []
+        for plain in case.inputs:
+            staged = [case.stageable and isinstance(a, (bool, int, float)) for a in plain]
+            args = [tf.constant(a) if s else a for a, s in zip(plain, staged)]
+            result = _run(function, args)
+            try:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    function.get_concrete_function(*args)
+            except Exception:  # noqa: BLE001 - tracing raises as plain Python: no graph
+                continue
+            runs.append(([[a, s] for a, s in zip(plain, staged)], result))
+        try:
+            tf.saved_model.save(function, str(models / name))
+        except tf.saved_model.SavedModelError as e:
+            refused[name] = str(e)
+            continue
+        for args, result in runs:
+            calls.append([name, args])
+            expected.append(result)
+    return calls, expected, refused
+
+
+def test_every_corpus_function_loads_without_its_source_and_agrees(tmp_path):
+    source_dir, models = tmp_path / "source", tmp_path / "models"
+    source_dir.mkdir()
+    models.mkdir()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            calls, expected, refused = _trace_and_save(_import_copy(source_dir), models)
+    finally:
+        sys.modules.pop("corpus_copy", None)
+        shutil.rmtree(source_dir)
+    assert {name: reason for name, reason in refused.items()} .keys() == NOT_SAVED.keys(), \
+        refused
+    assert not list(models.rglob("*.py"))
+    (models / "cases.json").write_text(json.dumps(calls))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.run([sys.executable, "-c", _CHILD], cwd=models, env=env,
+                           capture_output=True, text=True, timeout=600)
+    assert child.returncode == 0, child.stderr[-3000:]
+    results = json.loads(child.stdout.splitlines()[-1])
+    assert len(results) == len(expected) > 100
+    for (name, args), want, got in zip(calls, expected, results):
+        assert got[1:] == want[1:], (name, args, got, want)
+        if want[1] is None:
+            assert_same(want[0], got[0], (name, args))
