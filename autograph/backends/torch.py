@@ -24,20 +24,24 @@ import torch
 from torch._higher_order_ops.cond import cond_op
 from torch._higher_order_ops.while_loop import while_loop_op
 from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+from torch.utils.weak import WeakIdKeyDictionary
 
 from autograph.backends import torch_ops
 from autograph.backends import torch_values
 from autograph.backends.base import Backend
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
+from autograph.backends.torch_lifting import Discarded
 from autograph.backends.torch_lifting import closed
 from autograph.backends.torch_lifting import discarded_sizes
 from autograph.backends.torch_lifting import free_tensors
+from autograph.backends.torch_lifting import renewed
 from autograph.backends.torch_values import StagedRange
 from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import leaf_type
 from autograph.backends.torch_values import predicate
 from autograph.errors import StagingError
+from autograph.errors import UnsupportedByBackendError
 
 __all__ = ['BACKEND', 'TorchBackend', 'StagedRange', 'compile', 'convert', 'export']
 
@@ -176,6 +180,7 @@ class TorchBackend(Backend):
 
     def __init__(self):
         self._scratch = _Scratch()
+        self._made = WeakIdKeyDictionary()  # the tensors that discarded passes made
 
     def is_staged(self, value):
         """True for tensors that torch is tracing (fake or functional) and staged ranges."""
@@ -206,13 +211,13 @@ class TorchBackend(Backend):
             *[[leaf_type(v) for v in outs] for outs in outputs])]
         true_fn, false_fn = (_outputs(closed(fn, len(operands), free, mutated), dtypes)
                              for fn in (true_fn, false_fn))
+        inputs = _distinct(renewed(operands + tuple(free), self._made))
         if effects == self._scratch.effects:
-            return _cond(pred, true_fn, false_fn, _distinct(operands + tuple(free)))
+            return _cond(pred, true_fn, false_fn, inputs)
         # A branch checks or prints: the cond must stay even when nothing reads its outputs
         # (torch removes an unused torch.cond, its prints with it), so it gives one more,
         # which `torch.ops.autograph.keep` reads.
-        outs = _cond(pred, _with_token(true_fn), _with_token(false_fn),
-                     _distinct(operands + tuple(free)))
+        outs = _cond(pred, _with_token(true_fn), _with_token(false_fn), inputs)
         torch_ops.keep(outs[-1:])
         return outs[:-1]
 
@@ -247,7 +252,7 @@ class TorchBackend(Backend):
             return tuple(while_loop_op(lambda *a: test(*a)[0], body, args[:count],
                                        args[count:]))
 
-        inputs = _distinct(init + tuple(free))
+        inputs = _distinct(renewed(init + tuple(free), self._made))
         if not any(torch_values.is_float(t.dtype) for t in inputs):
             outs = loop(*inputs)
         else:
@@ -350,7 +355,7 @@ class TorchBackend(Backend):
     def _scratch_context(self):
         self._scratch.depth += 1
         try:
-            with disable_proxy_modes_tracing(), discarded_sizes(()):
+            with disable_proxy_modes_tracing(), discarded_sizes(()), Discarded(self._made):
                 yield
         finally:
             self._scratch.depth -= 1
@@ -452,6 +457,15 @@ def compile(target, **options):  # pylint: disable=redefined-builtin  # torch's 
     return torch.compile(convert(target), **options)
 
 
+_STRICT = (
+    'torch.export.export(..., strict=True) cannot export {}: strict export traces Python '
+    "bytecode with dynamo, which cannot trace autograph's operators, so converted code "
+    'reaches dynamo as a torch._dynamo.nonstrict_trace call, and torch 2.13\'s strict '
+    "export does not take such a call (it fails with \"TypeError: cannot create weak "
+    "reference to 'TreeSpec' object\"). Export with strict=False, the default: it traces "
+    'the converted code as Python on fake tensors and gives the same program.')
+
+
 def export(target, args, kwargs=None, **options):
     """`torch.export.export` of the converted function or module.
 
@@ -463,7 +477,13 @@ def export(target, args, kwargs=None, **options):
 
     Returns:
         The ExportedProgram.
+
+    Raises:
+        UnsupportedByBackendError: for `strict=True` (see `_STRICT`).
     """
+    if options.get('strict'):
+        raise UnsupportedByBackendError(_STRICT.format(getattr(target, '__name__', type(
+            target).__name__)))
     if isinstance(target, torch.nn.Module):
         module = convert(target)
     else:

@@ -48,6 +48,33 @@ class _FreeTensors(TorchFunctionMode):
         return out
 
 
+class Discarded(TorchFunctionMode):
+    """Notes the tensors that operations make on a discarded pass (in `made`)."""
+
+    def __init__(self, made):
+        super().__init__()
+        self.made = made  # a torch.utils.weak.WeakIdKeyDictionary: tensor -> True
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        for leaf in pytree.tree_leaves(out):
+            if isinstance(leaf, torch.Tensor):
+                self.made[leaf] = True
+        return out
+
+
+def renewed(values, made):
+    """`values` with each tensor that a discarded pass made (in `made`) as zeros of its type.
+
+    Such a tensor reaches a staged operation through a variable that a discarded pass
+    assigned and nothing reset, because it is dead there (`u` in a loop body that assigns
+    it in both branches of an `if` before reading it, passed as that `if`'s operand). The
+    trace does not know it: it would become a constant of the graph holding a fake tensor.
+    """
+    return tuple(torch.zeros(v.shape, dtype=v.dtype, device=v.device)
+                 if isinstance(v, torch.Tensor) and v in made else v for v in values)
+
+
 class _Substitute(TorchFunctionMode):
     """Reads each free tensor's input in its place."""
 
@@ -105,13 +132,17 @@ def free_tensors(fns, inputs, scratch):
         with scratch(), disable_proxy_modes_tracing(), discarded_sizes(inputs):
             # new objects for the inputs: a function that reads an input's object from an
             # enclosing scope (`y = w` before a loop over y that reads w) reads a free tensor
-            aliases = tuple(torch.ops.aten.alias(t) for t in inputs)
-            finder.made.update(id(t) for t in aliases)
-            finder.keep.extend(aliases)
-            versions = [t._version for t in aliases]
+            # copies, not aliases: a function that changes an input in place (`i += 1`)
+            # would change the input itself through an alias, which under AOTAutograd's
+            # functionalization becomes a tensor the trace does not know (a constant in the
+            # graph, and "Please convert all Tensors to FakeTensors" when it runs)
+            copies = tuple(t.clone() for t in inputs)
+            finder.made.update(id(t) for t in copies)
+            finder.keep.extend(copies)
+            versions = [t._version for t in copies]
             with finder:
-                outs = fn(*aliases)
-            mutated.update(k for k, (t, v) in enumerate(zip(aliases, versions))
+                outs = fn(*copies)
+            mutated.update(k for k, (t, v) in enumerate(zip(copies, versions))
                            if t._version != v)
         outputs.append(outs)
         for leaf in pytree.tree_leaves(outs):

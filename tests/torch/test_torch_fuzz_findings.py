@@ -119,3 +119,23 @@ def test_a_list_growing_in_a_staged_loop_is_refused_saying_how_to_write_it():
     with pytest.raises(ag.StagingError, match=r"(?s)The list 'items'.*torch.while_loop.*"
                        r"index_copy"):
         ag_torch.export(grows, (torch.tensor(3),))
+
+
+def dead_before_if_in_loop(b):
+    v = b
+    f = 0.25
+    for _ in range(b % 4):
+        if b < 2:
+            u = 1
+        else:
+            u = 2  # u: assigned in both branches before any read
+            f = f + 1.0
+        v = (u + v) % 100
+    return v, f
+
+
+def test_a_value_of_a_discarded_pass_is_not_a_constant_of_the_program():
+    # u held a tensor of autograph's discarded pass over the loop body when the if was
+    # staged: it was the if's operand, a fake tensor kept in the graph as a constant, and
+    # the program returned fake tensors
+    _agrees(dead_before_if_in_loop, [(9,), (-2,), (11,)])
