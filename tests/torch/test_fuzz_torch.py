@@ -9,6 +9,7 @@ and `or` is a torch.cond traced apart, so deep nesting costs seconds a program);
 import collections
 
 import pytest
+import torch  # noqa: F401 - the programs run on torch (tests/torch/fuzz_way.py)
 
 from tests.fuzz.generator import generate
 from tests.torch import fuzz_way
