@@ -397,3 +397,28 @@ def check_program(program, **kwargs):
     """
     return check_source(program.source, program.inputs, program.param_types, program.name,
                         **kwargs)
+
+
+def disagreements(seeds, size, check, stats):
+    """Generates a program from each of `seeds` and checks it; returns one text per program
+    that disagreed (its seed, first failure and source).
+
+    Args:
+        seeds: generator seeds.
+        size: the generator's size options (max_stmts, ...).
+        check: check(program, stats) -> a list of Failures (a backend's way).
+        stats: a collections.Counter the check counts into.
+
+    Returns:
+        A list of strings.
+    """
+    from tests.fuzz.generator import generate  # pylint: disable=import-outside-toplevel
+
+    problems = []
+    for seed in seeds:
+        program = generate(seed, **size)
+        failures = check(program, stats)
+        if failures:
+            problems.append('seed {!r}: {}\n{}'.format(program.seed, failures[0],
+                                                        program.source))
+    return problems

@@ -11,7 +11,7 @@ import collections
 import pytest
 import torch  # noqa: F401 - the programs run on torch (tests/torch/fuzz_way.py)
 
-from tests.fuzz.generator import generate
+from tests.fuzz import harness
 from tests.torch import fuzz_way
 
 PROGRAMS = 200
@@ -23,13 +23,8 @@ CI_SIZE = dict(max_stmts=6, max_locals=4, max_helpers=1, max_depth=2)
 @pytest.mark.parametrize('chunk', range(PROGRAMS // CHUNK))
 def test_generated_programs_agree_when_exported(chunk):
     stats = collections.Counter()
-    problems = []
-    for i in range(chunk * CHUNK, (chunk + 1) * CHUNK):
-        program = generate('{}:{}'.format(SEED, i), **CI_SIZE)
-        failures = fuzz_way.check_program(program, stats)
-        if failures:
-            problems.append('seed {!r}: {}\n{}'.format(program.seed, failures[0],
-                                                        program.source))
+    seeds = ['{}:{}'.format(SEED, i) for i in range(chunk * CHUNK, (chunk + 1) * CHUNK)]
+    problems = harness.disagreements(seeds, CI_SIZE, fuzz_way.check_program, stats)
     assert not problems, '{} of {} programs disagree:\n\n{}'.format(
         len(problems), CHUNK, '\n'.join(problems[:3]))
     assert stats['programs'] == CHUNK
