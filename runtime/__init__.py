@@ -171,6 +171,7 @@ with _collector.paused():
     from runtime.function import function  # noqa: E402
     from runtime import data  # noqa: E402 - tf.data (Dataset)
     from runtime import saved_model  # noqa: E402 - tf.saved_model.save / load
+    from runtime import onnx  # noqa: E402 - runtime.onnx.export (the onnx package on use)
 
     from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
     from runtime.ops import registry as _registry  # noqa: E402
@@ -188,10 +189,10 @@ __all__ = ['DType', 'GradientTape', 'Graph', 'Module', 'Tensor', 'TensorArray', 
            'int32', 'int64', 'int8', 'is_tensor', 'less', 'less_equal', 'logical_and',
            'logical_not', 'logical_or', 'map_fn', 'math', 'matmul', 'maximum', 'minimum',
            'multiply', 'negative', 'nest', 'newaxis', 'not_equal', 'one_hot', 'ones', 'ones_like',
-           'optimizers', 'pow', 'print', 'py_function', 'random', 'range', 'rank', 'reduce_all',
-           'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min', 'reduce_prod', 'reduce_sum',
-           'reshape', 'round', 'saved_model', 'scan', 'shape', 'sigmoid', 'sign', 'sin', 'size', 'sqrt',
-           'square', 'squeeze', 'stack', 'stop_gradient', 'string', 'subtract', 'switch_case',
-           'tanh', 'transpose', 'truediv', 'uint8', 'unstack', 'where', 'while_loop', 'zeros',
-           'zeros_like']
+           'onnx', 'optimizers', 'pow', 'print', 'py_function', 'random', 'range', 'rank',
+           'reduce_all', 'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min', 'reduce_prod',
+           'reduce_sum', 'reshape', 'round', 'saved_model', 'scan', 'shape', 'sigmoid', 'sign',
+           'sin', 'size', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'string',
+           'subtract', 'switch_case', 'tanh', 'transpose', 'truediv', 'uint8', 'unstack', 'where',
+           'while_loop', 'zeros', 'zeros_like']
 

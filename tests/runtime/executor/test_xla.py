@@ -148,3 +148,22 @@ def test_branches_of_different_shapes_are_named():
     assert tf.function(ragged)(x, np.int32(1)).shape == (4,)  # the numpy executor runs it
     with pytest.raises(xla.NotLowerableError, match=r"op 'cond'.*keep one shape"):
         tf.function(ragged, jit_compile=True)(x, np.int32(1))
+
+
+def test_a_cheap_cond_is_a_select_and_its_untaken_branch_cannot_fail():
+    def safe_div(x, d):
+        if d != 0:
+            y = x // d
+        else:
+            y = x
+        return y
+
+    x = np.arange(6, dtype=np.int32)
+    f = tf.function(safe_div, jit_compile=True)
+    for d in (2, 0):
+        expected = tf.function(safe_div)(x, np.int32(d)).numpy()
+        assert f(x, np.int32(d)).numpy().tolist() == expected.tolist()
+    from runtime.executor import xla_structured
+    graph = f.get_concrete_function(x, np.int32(2)).graph
+    branches = [sub for n in graph.nodes for _, sub in n.subgraphs()]
+    assert branches and xla_structured._selectable(branches)  # lowered without lax.cond
