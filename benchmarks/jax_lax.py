@@ -1,6 +1,7 @@
 """Hand-written lax next to converted-then-jitted code, for the benchmark workloads.
 
-Run `python -m benchmarks.jax_lax [--quick]`. For every workload of benchmarks/workloads.py,
+Run `python -m benchmarks.jax_lax [--quick]`; `--gpu-sized [--full]` runs the GPU workloads of
+benchmarks/jax_gpu.py instead (small sizes unless `--full`). For every workload of benchmarks/workloads.py,
 the workload's own source runs as `jax.jit(autograph.convert(fn))` (on jax.numpy), next to the
 lax a JAX user writes by hand for the same computation (`lax.while_loop`, `lax.cond`,
 `lax.fori_loop`; Python loops where the bound is a Python constant, as the converter keeps
@@ -35,6 +36,7 @@ import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 
 import autograph  # noqa: E402
+from benchmarks import jax_gpu  # noqa: E402
 from benchmarks import workloads  # noqa: E402
 from autograph.backends.jax import staged_range  # noqa: E402
 from benchmarks.run import _JaxNamespace  # noqa: E402
@@ -113,8 +115,37 @@ def matmul_loop_lax(a, b):
     return lax.fori_loop(0, 10, lambda _, a: a @ b, a)
 
 
+def collatz_vector_lax(ns):
+    def one(k, steps):
+        return steps.at[k].set(collatz_lax(ns[k]))
+    return lax.fori_loop(0, ns.shape[0], one, jnp.zeros(ns.shape, jnp.int32))
+
+
+def rnn_steps_lax(xs, state):
+    def step(state, x):
+        state = jnp.tanh(x * workloads.STEPS_WEIGHT + state)
+        return state, state
+    state, outputs = lax.scan(step, state, xs)
+    return outputs, state
+
+
+def first_exceed_lax(x, limit):
+    def body(state):
+        i, total, index = state
+        value = x[i]
+        keep = value >= 0
+        total = lax.select(keep, total + value, total)
+        index = lax.select(keep & (total > limit), i, index)
+        return i + 1, total, index
+
+    _, total, index = lax.while_loop(lambda s: (s[0] < x.shape[0]) & (s[2] < 0), body,
+                                     (0, jnp.float32(0.0), -1))
+    return index, total
+
+
 HAND_WRITTEN = {
-    "collatz": collatz_lax, "tanh_loop": tanh_loop_lax, "fizzbuzz": fizzbuzz_lax,
+    "collatz": collatz_lax, "collatz_vector": collatz_vector_lax, "rnn_steps": rnn_steps_lax,
+    "first_exceed": first_exceed_lax, "tanh_loop": tanh_loop_lax, "fizzbuzz": fizzbuzz_lax,
     "dynamic_rnn": dynamic_rnn_lax, "nested_break": first_crossing_lax,
     "elementwise_50": elementwise_chain_lax, "large_chain": large_chain_lax,
     "matmul_loop": matmul_loop_lax,
@@ -174,10 +205,21 @@ def _same(a, b):
 
 def measure(workload, rounds, calls):
     """Returns the record of one workload: both contenders' figures and their ratios."""
+    if isinstance(workload, jax_gpu.GpuWorkload):
+        args = [jnp.asarray(a) for a in workload.make_inputs()]
+        return compare(workload.name, autograph.convert(workload.fn), workload.hand, args,
+                       (rounds, calls))
     args = [jnp.asarray(a) for a in workload.make_inputs()]
-    hand = HAND_WRITTEN[workload.name]
-    record = {"name": workload.name}
     converted = autograph.convert(workloads.with_backend(workload.fn, _namespace()))
+    return compare(workload.name, converted, HAND_WRITTEN[workload.name], args,
+                   (rounds, calls))
+
+
+def compare(name, converted, hand, args, repeats):
+    """Times `jax.jit` of the converted function against the hand-written lax on `args`;
+    `repeats` is (rounds, calls per round)."""
+    rounds, calls = repeats
+    record = {"name": name}
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -213,34 +255,47 @@ def _fmt_seconds(s):
     return "{:8.1f} us".format(s * 1e6) if s < 1e-3 else "{:8.2f} ms".format(s * 1e3)
 
 
+def _calls(workload, calls, opts):
+    if opts.gpu_sized or workload.name in ("large_chain", "matmul_loop"):
+        return max(1, calls // 20)
+    return calls
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one round, one call: a smoke run")
+    parser.add_argument("--gpu-sized", action="store_true",
+                        help="the GPU workloads of benchmarks/jax_gpu.py instead")
+    parser.add_argument("--full", action="store_true",
+                        help="with --gpu-sized: full GPU sizes (default: small ones)")
     opts = parser.parse_args(argv)
     rounds, calls = (1, 1) if opts.quick else (9, 1000)
     print("jax {} on {}; medians of {} rounds".format(jax.__version__, jax.devices()[0].platform,
                                                       rounds))
-    header = "{:<15} {:>22} {:>22} {:>17}  {}".format(
+    header = "{:<20} {:>22} {:>22} {:>17}  {}".format(
         "workload", "steady hand/conv", "compile hand/conv", "eqns hand/conv", "ratios (targets)")
     print(header)
     records = []
-    for workload in workloads.WORKLOADS:
-        calls_here = max(1, calls // 20) if workload.name in ("large_chain", "matmul_loop") \
-            else calls
-        record = measure(workload, rounds, calls_here)
+    cases = jax_gpu.workloads(opts.full) if opts.gpu_sized else workloads.WORKLOADS
+    for workload in cases:
+        record = measure(workload, rounds, _calls(workload, calls, opts))
         records.append(record)
-        if "error" in record:
-            print("{:<15} converted code cannot run: {}".format(workload.name, record["error"]))
-            continue
-        h, c = record["hand"], record["converted"]
-        ratios = " ".join("{} {:.2f}{}".format(k, record[k + "_ratio"],
-                                             "" if record[k + "_ratio"] <= t else "!")
-                          for k, t in TARGETS.items())
-        print("{:<15} {}/{} {}/{} {:>7}/{:<7}  {}{}".format(
-            workload.name, _fmt_seconds(h["steady"]), _fmt_seconds(c["steady"]).strip(),
-            _fmt_seconds(h["compile"]), _fmt_seconds(c["compile"]).strip(), h["eqns"],
-            c["eqns"], ratios, "" if record["match"] else "  RESULTS DIFFER"))
+        _print_record(record)
     return records
+
+
+def _print_record(record):
+    if "error" in record:
+        print("{:<20} converted code cannot run: {}".format(record["name"], record["error"]))
+        return
+    h, c = record["hand"], record["converted"]
+    ratios = " ".join("{} {:.2f}{}".format(k, record[k + "_ratio"],
+                                         "" if record[k + "_ratio"] <= t else "!")
+                      for k, t in TARGETS.items())
+    print("{:<20} {}/{} {}/{} {:>7}/{:<7}  {}{}".format(
+        record["name"], _fmt_seconds(h["steady"]), _fmt_seconds(c["steady"]).strip(),
+        _fmt_seconds(h["compile"]), _fmt_seconds(c["compile"]).strip(), h["eqns"],
+        c["eqns"], ratios, "" if record["match"] else "  RESULTS DIFFER"))
 
 
 if __name__ == "__main__":

@@ -233,6 +233,43 @@ class Backend:
         """
         return self.cond(value, lambda: (False,), lambda: (True,), ())[0]
 
+    def pure_operand(self, functions):
+        """Whether a right operand of `and`/`or` that calls `functions` and has no other
+        effect (the converter checked that) may be evaluated at once.
+
+        `a and b` and `a or b` with a staged `a` then evaluate `b` and combine the two with
+        `logical_and`/`logical_or` instead of staging a `cond`. The default says no, for
+        every operand: the lazy `cond` stays.
+
+        Args:
+            functions: a tuple of the functions the operand calls (possibly empty).
+
+        Returns:
+            A Python bool.
+        """
+        del functions
+        return False
+
+    def logical_and(self, a, b):
+        """`a and b` of a staged `a` and an evaluated `b` (see `pure_operand`).
+
+        The default is the lazy form's `cond(a, b, a)`; a backend may combine two booleans
+        with its elementwise `and` instead.
+
+        Args:
+            a: a staged value.
+            b: a value.
+
+        Returns:
+            What `a and b` gives.
+        """
+        return self.cond(a, lambda a: (b,), lambda a: (a,), (a,))[0]
+
+    def logical_or(self, a, b):  # pylint: disable=missing-param-doc  # as logical_and
+        """`a or b` of a staged `a` and an evaluated `b`: as `logical_and`, the lazy form's
+        `cond(a, a, b)` by default."""
+        return self.cond(a, lambda a: (a,), lambda a: (b,), (a,))[0]
+
     def assert_(self, cond, message_fn):
         """Stages `assert cond, message`.
 

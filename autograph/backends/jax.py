@@ -13,13 +13,14 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
   jax_scan.py), or a `lax.while_loop` over an index when the loop has a `break`. A
   `for` over a Python `range` with Python bounds stays a Python loop (unrolled while
   tracing), which keeps it reverse-differentiable.
-- `print` -> `jax.debug.print(..., ordered=True)` (values printed at every run, in order).
-- `assert` -> a `jax.debug.callback` that raises AssertionError with the user's message: the
-  jitted call fails with a JaxRuntimeError that carries it, and `autograph.backends.jax.jit`
-  re-raises it as the AssertionError itself. (`jax.experimental.checkify` would need the user
-  to wrap the function in `checkify.checkify`; this needs nothing.) Reading a variable that
-  staged control flow assigns on some paths only is checked the same way (`check_defined`):
-  `autograph.backends.jax.jit` re-raises the UnboundLocalError that plain Python raises.
+- `print` -> an ordered `jax.debug.callback` (values printed at every run, in order).
+- `assert`, a read of a variable that staged control flow assigns on some paths only
+  (`check_defined`) and a staged `raise` (`raise_unless`) are checks (jax_checks.py): under
+  `autograph.backends.jax.jit` they are values (an error code and the failing check's message
+  values, threaded through branches and loops, as `jax.experimental.checkify` does), and the
+  user's exception is raised on the host after the call. A failed check stops its loop, and
+  later loops and prints do not run. Under plain `jax.jit` a check is a `jax.debug.callback`
+  that raises (JaxRuntimeError carrying the message).
 - Branch outputs and loop variables follow JAX's promotion rules, weak types included: `s = 0.0`
   may become float16 in a loop; a real dtype change is autograph's usual error.
 - A Python list appended to in a staged loop cannot grow (arrays have a fixed size): the error
@@ -39,12 +40,12 @@ import sys
 import threading
 
 from autograph.backends import jax_cond
-from autograph.backends import jax_reverse
+from autograph.backends import jax_checks
 from autograph.backends.base import Backend
-from autograph.backends.jax_checks import check as _check
-from autograph.backends.jax_checks import check_defined as _check_defined
 from autograph.backends.jax_checks import jit
 from autograph.backends.jax_scan import scan_loop
+from autograph.backends.jax_lists import ListHooks
+from autograph.backends import jax_while_grad
 from autograph.backends.jax_values import BUILTINS
 from autograph.backends.jax_values import JaxType
 from autograph.backends.jax_values import StagedList
@@ -53,10 +54,10 @@ from autograph.backends.jax_values import jax_modules
 from autograph.backends.jax_values import leaf_type
 from autograph.backends.jax_values import predicate
 from autograph.backends.jax_values import promoted
+from autograph.backends.jax_values import pure_functions
 from autograph.backends.jax_values import staged_range
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
-from autograph.errors import StagingError
 
 __all__ = ['BACKEND', 'JaxBackend', 'JaxType', 'StagedList', 'StagedRange', 'jit', 'staged_range']
 
@@ -86,7 +87,7 @@ def _user(fn):
     return wrapper
 
 
-class JaxBackend(Backend):
+class JaxBackend(ListHooks, Backend):
     """Stages autograph control flow on jax tracers as lax.cond and lax.while_loop."""
 
     name = 'jax'
@@ -130,42 +131,12 @@ class JaxBackend(Backend):
         if not self.is_staged(pred):
             return tuple(true_fn() if pred else false_fn())
         pred = predicate(pred, 'if')
-        lax = jax_modules().lax
-        seen = {}
-
-        def recording(name, fn):
-            def branch():
-                outs = tuple(fn())
-                seen[name] = tuple(leaf_type(v) for v in outs)
-                return outs
-            return branch
-
-        try:
-            # Each branch is traced once, here; a pair of branches that compute nothing (flags
-            # and constants: `continue`, `a and b` in a loop test) becomes one select instead
-            # of a lax.cond, which XLA compiles as two extra computations.
-            branches = _unwrap_user_errors(lambda: (
-                jax_cond.traced(_user(recording('if', true_fn))),
-                jax_cond.traced(_user(recording('else', false_fn)))))
-            selected = jax_cond.select_if_trivial(pred, *branches)
-            if selected is not None:
-                return selected
-            return _unwrap_user_errors(lambda: tuple(lax.cond(
-                pred, *(jax_cond.replay(b) for b in branches))))
-        except TypeError:
-            joint = jax_cond.joint_types(seen.get('if'), seen.get('else'))
-            if joint is None:
-                raise
-        jnp = jax_modules().numpy
-
-        def cast(fn):
-            def branch():
-                return tuple(v if t is None else jnp.asarray(v, dtype=t)
-                             for v, t in zip(fn(), joint))
-            return branch
-
-        return _unwrap_user_errors(lambda: tuple(lax.cond(
-            pred, _user(cast(true_fn)), _user(cast(false_fn)))))
+        frame = jax_checks.current()
+        fns = (_user(true_fn), _user(false_fn))
+        if frame is None:
+            return _unwrap_user_errors(lambda: jax_cond.staged_cond(pred, *fns))
+        return _unwrap_user_errors(lambda: jax_checks.threaded_branches(
+            frame, fns, lambda t, f: jax_cond.staged_cond(pred, t, f)))
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop as lax.while_loop over the tuple of loop variables.
@@ -178,12 +149,11 @@ class JaxBackend(Backend):
         Returns:
             The final loop variables, as a tuple.
 
-        Raises:
-            StagingError: under reverse-mode differentiation (jax.grad), which lax.while_loop
-                does not support, saying how to write the loop instead.
+        Under `autograph.backends.jax.jit` the loop is reverse-differentiable (a custom VJP
+        with checkpoints, jax_while_grad.py); under plain `jax.jit` it is JAX's
+        `lax.while_loop`, which forward mode differentiates and reverse mode does not.
         """
         lax = jax_modules().lax
-        jax_reverse.explain_while_transposes()
 
         def test(carry):
             return predicate(cond_fn(*carry), 'while')
@@ -191,11 +161,13 @@ class JaxBackend(Backend):
         def body(carry):
             return tuple(body_fn(*carry))
 
-        result = _unwrap_user_errors(lambda: tuple(lax.while_loop(
-            _user(test), _user(body), tuple(loop_vars))))
-        if jax_reverse.differentiated(result):
-            # JAX would fail later, when it transposes the loop, far from the user's code.
-            raise StagingError(jax_reverse.REVERSE_MODE_MESSAGE)
+        frame = jax_checks.current()
+        if frame is None:
+            result = _unwrap_user_errors(lambda: tuple(lax.while_loop(
+                _user(test), _user(body), tuple(loop_vars))))
+        else:
+            result = _unwrap_user_errors(lambda: tuple(jax_checks.threaded_while(
+                frame, _user(test), _user(body), tuple(loop_vars))))
         return result
 
     def staged_loop(self, cond_fn, body_fn, loop_vars, options):
@@ -221,7 +193,6 @@ class JaxBackend(Backend):
         bound = options.maximum_iterations
         if options.trip_count is not None or type(bound) is not builtins.int:
             return super().staged_loop(cond_fn, body_fn, loop_vars, options)
-        jax_reverse.explain_while_transposes()
         lax = jax_modules().lax
 
         def step(carry):  # carry: (done, *loop variables)
@@ -229,13 +200,14 @@ class JaxBackend(Backend):
             go = predicate(self.cond(done, lambda: (False,),
                                      lambda: (predicate(cond_fn(*state), 'while'),), ())[0],
                            'while')
+            go = jax_checks.and_ok(go)  # a failed check stops the loop
             state = self.cond(go, lambda: tuple(body_fn(*state)), lambda: state, ())
             return (jax_modules().numpy.logical_not(go),) + tuple(state)
 
         def steps(carry, count):
             if count == 1:
                 return _user(step)(carry)
-            return lax.scan(lambda c, _: (_user(step)(c), None), carry, None, length=count)[0]
+            return _scan(_user(step), carry, count)
 
         def skippable(carry, count):
             # the steps are skipped at once when the loop is done
@@ -251,8 +223,7 @@ class JaxBackend(Backend):
             if blocks == 1:
                 carry = steps(carry, block)
             else:
-                carry = lax.scan(lambda c, _: (skippable(c, block), None), carry, None,
-                                 length=blocks)[0]
+                carry = _scan(lambda c: skippable(c, block), carry, blocks)
             if rest:
                 carry = skippable(carry, rest)
             return tuple(carry[1:])
@@ -275,24 +246,35 @@ class JaxBackend(Backend):
             The final (index, *state).
         """
         lax = jax_modules().lax
-        jax_reverse.explain_while_transposes()
 
         def body(index, state):
             return tuple(body_fn(index, *state))[1:]
 
-        if isinstance(count, builtins.int) and count > 0:
-            # reads xs[i] and writes ys[i] become the xs and ys of a lax.scan (jax_scan.py)
-            state = _unwrap_user_errors(lambda: scan_loop(count, _user(body),
-                                                          tuple(loop_vars[1:])))
-            if state is not None:
-                return (count,) + state
         if not isinstance(count, builtins.int):
             count = jax_modules().numpy.asarray(count)
-        state = _unwrap_user_errors(lambda: tuple(lax.fori_loop(
-            0, count, _user(body), tuple(loop_vars[1:]))))
-        if isinstance(count, builtins.int) or not jax_reverse.differentiated(state):
-            return (count,) + state
-        raise StagingError(jax_reverse.REVERSE_MODE_MESSAGE)
+
+        def run(step, carry, threaded):
+            if isinstance(count, builtins.int) and count > 0:
+                # reads xs[i] and writes ys[i] become the xs and ys of a lax.scan (jax_scan.py)
+                final = scan_loop(count, lambda i, c: step(c, i), carry)
+                if final is not None:
+                    return final
+            if threaded is not None and not isinstance(count, builtins.int):
+                # under jit (a frame): reverse-differentiable (jax_while_grad.py)
+                return jax_while_grad.while_loop(
+                    lambda c: c[0] < count, lambda c: (c[0] + 1, step(c[1], c[0])),
+                    (jax_modules().numpy.int32(0), carry))[1]
+            return tuple(lax.fori_loop(0, count, lambda i, c: step(c, i), carry))
+
+        frame = jax_checks.current()
+        if frame is None:
+            state = _unwrap_user_errors(lambda: run(lambda c, i: _user(body)(i, c),
+                                                    tuple(loop_vars[1:]), None))
+        else:
+            state = _unwrap_user_errors(lambda: tuple(jax_checks.threaded_loop(
+                frame, lambda c, i: _user(body)(i, c), tuple(loop_vars[1:]), run,
+                (jax_modules().numpy.int32(0),))))
+        return (count,) + tuple(state)
 
     def iterate(self, iterable):
         """Describes a staged for loop over a traced array (its rows) or a staged range.
@@ -350,25 +332,59 @@ class JaxBackend(Backend):
         """
         return jax_modules().numpy.logical_not(predicate(value, 'not'))
 
+    def pure_operand(self, functions):
+        """True when every function is a jax.numpy or lax function (or a builtin this backend
+        overloads) that only computes a value.
+
+        Args:
+            functions: the functions the right operand of `and`/`or` calls.
+
+        Returns:
+            A Python bool.
+        """
+        pure = pure_functions()
+        try:
+            return all(fn in pure for fn in functions)
+        except TypeError:  # unhashable
+            return False
+
+    def logical_and(self, a, b):
+        """`a and b` of two scalar booleans as `jnp.logical_and` (no `lax.cond`).
+
+        Args:
+            a: a traced value.
+            b: a value.
+
+        Returns:
+            A traced bool, or (for other values) the base class's `cond`.
+        """
+        if _scalar_bools(a, b):
+            return jax_modules().numpy.logical_and(a, b)
+        return super().logical_and(a, b)
+
+    def logical_or(self, a, b):  # pylint: disable=missing-param-doc  # as logical_and
+        """`a or b` of two scalar booleans as `jnp.logical_or`, as `logical_and` does."""
+        if _scalar_bools(a, b):
+            return jax_modules().numpy.logical_or(a, b)
+        return super().logical_or(a, b)
+
     def assert_(self, cond, message_fn):
-        """Stages `assert` as a debug callback that raises AssertionError at run time.
+        """Stages `assert` as a check (jax_checks.py): under `autograph.backends.jax.jit` a
+        failing one raises AssertionError with the user's message after the call.
 
         Args:
             cond: a traced scalar.
-            message_fn: callable returning the message (a string, a traced value or None).
+            message_fn: callable returning the message (a string, a traced value, an f-string
+                with traced fields, or None).
         """
         if self._scratch.depth:
             return
-        message = message_fn()
-        ok = predicate(cond, 'assert')
-        if isinstance(message, jax_modules().tracer):
-            jax_modules().jax.debug.callback(_check, ok, None, message, ordered=True)
-        else:
-            jax_modules().jax.debug.callback(_check, ok, message, None, ordered=True)
+        values, make_error = jax_checks.assertion_error(message_fn())
+        jax_checks.stage_check(predicate(cond, 'assert'), values, make_error)
 
     def check_defined(self, defined, error):
-        """Stages a debug callback that raises `error` (an UnboundLocalError) when `defined`
-        is false at run time; `jit` re-raises it as such (see `assert_`).
+        """Stages a check that raises `error` (an UnboundLocalError) when `defined` is false
+        at run time (see `assert_`).
 
         Args:
             defined: a traced bool (or a Python bool).
@@ -376,8 +392,20 @@ class JaxBackend(Backend):
         """
         if self._scratch.depth:
             return
-        jax_modules().jax.debug.callback(functools.partial(_check_defined, error),
-                                         predicate(defined, 'check'), ordered=True)
+        jax_checks.stage_check(predicate(defined, 'check'), (), lambda: error)
+
+    def raise_unless(self, ok, values, make_error):
+        """Stages a `raise` as a check that raises `make_error(*values)` when `ok` is false
+        at run time (see `assert_`).
+
+        Args:
+            ok: a traced bool (or a Python bool).
+            values: traced values the exception's message shows.
+            make_error: callable taking their run-time values, returning the exception.
+        """
+        if self._scratch.depth:
+            return
+        jax_checks.stage_check(predicate(ok, 'raise'), tuple(values), make_error)
 
     def print_(self, *args, sep=' ', end='\n'):
         """Stages `print` as jax.debug.print (values printed at every run).
@@ -393,13 +421,17 @@ class JaxBackend(Backend):
         traced = [a for a in args if isinstance(a, m.tracer)]
         parts = ['{}' if isinstance(a, m.tracer) else str(a).replace('{', '{{').replace(
             '}', '}}') for a in args]
-        # ordered: prints in staged branches and loops appear in program order.
-        if end == '\n':
-            m.jax.debug.print(sep.join(parts), *traced, ordered=True)
-            return
         template = sep.join(parts) + end.replace('{', '{{').replace('}', '}}')
-        m.jax.debug.callback(
-            lambda *values: sys.stdout.write(template.format(*values)), *traced, ordered=True)
+
+        def write(*values):  # ordered: prints in branches and loops appear in program order
+            m.jax.debug.callback(lambda *v: sys.stdout.write(template.format(*v)), *values,
+                                 ordered=True)
+
+        ok = jax_checks.ok_so_far()  # after a failed check, nothing more is printed
+        if ok is None:
+            write(*traced)
+        else:
+            m.lax.cond(ok, write, lambda *v: None, *traced)
 
     def call_builtin(self, fn, args, kwargs):
         """Overloads range/len/int/float/min/max/sum/any/all for tracers.
@@ -455,92 +487,6 @@ class JaxBackend(Backend):
         # when JAX's promotion of the two is that type; `cond` here does the same for branches.
         return before.weak and promoted(before, after) == after.dtype
 
-    def new_list(self, items, element, name, maximum_iterations=None):
-        """A list appended to in a staged loop: a buffer of `maximum_iterations` more slots.
-
-        Without `maximum_iterations` it refuses, saying how to write the loop: a JAX array
-        cannot grow inside lax.while_loop.
-
-        Args:
-            items: the list's elements on entry.
-            element: the first appended value (only its shape and dtype are read).
-            name: the variable name.
-            maximum_iterations: None, or N from the loop options (`opts['maximum_iterations']`).
-
-        Returns:
-            A StagedList of len(items) + N slots.
-
-        Raises:
-            StagingError: without `maximum_iterations`.
-        """
-        if maximum_iterations is None:
-            raise StagingError(
-                "The list '{name}' is appended to (or popped from) in a loop that JAX stages "
-                'as lax.while_loop, and a JAX array cannot change its size inside a staged '
-                'loop. Build the values with lax.scan (the loop body returns one element per '
-                'step and scan stacks them), preallocate an array before the loop and write '
-                "element i with {name} = {name}.at[i].set(value), or bound the loop: with "
-                'autograph.experimental.set_loop_options(maximum_iterations=N) as the first '
-                "statement of the loop body, '{name}' becomes a buffer of N more "
-                'elements.'.format(name=name))
-        if type(maximum_iterations) is not builtins.int:
-            raise StagingError(
-                "The list '{}' is appended to in a loop whose maximum_iterations is a traced "
-                'value: JAX needs the size of the list buffer when it traces. Pass '
-                'maximum_iterations as a Python int.'.format(name))
-        jnp = jax_modules().numpy
-        first = items[0] if items else element
-        prototype = jax_modules().jax.typeof(first)
-        buffer = jnp.zeros((len(items) + int(maximum_iterations),) + tuple(prototype.shape),
-                           prototype.dtype)
-        for k, item in enumerate(items):
-            buffer = buffer.at[k].set(item)
-        return StagedList(buffer, jnp.asarray(len(items), jnp.int32), name)
-
-    def list_append(self, target, element):
-        """Writes `element` at the staged list's length (beyond the buffer: dropped, as JAX
-        drops out-of-bounds writes).
-
-        Args:
-            target: a StagedList.
-            element: a value of the list's element shape and dtype.
-
-        Returns:
-            The new StagedList.
-        """
-        return StagedList(target.buffer.at[target.length].set(element), target.length + 1,
-                          target.name)
-
-    def list_pop(self, target, i):
-        """Removes the last element of a staged list.
-
-        Args:
-            target: a StagedList.
-            i: the index; only None (the last element) is supported.
-
-        Returns:
-            (the new StagedList, the removed element).
-
-        Raises:
-            ValueError: for an index other than None.
-        """
-        if i is not None:
-            raise ValueError("pop({!r}) on the staged list '{}' is not supported: only pop() "
-                             'of the last element.'.format(i, target.name))
-        length = target.length - 1
-        return StagedList(target.buffer, length, target.name), target.buffer[length]
-
-    def stack(self, values):
-        """Stacks Python numbers of one type, or arrays of one dtype and shape (jnp.stack).
-
-        Args:
-            values: a non-empty list.
-
-        Returns:
-            A jax array.
-        """
-        return jax_modules().numpy.stack([jax_modules().numpy.asarray(v) for v in values])
-
     def zeros_like(self, value):
         """A zero of `value`'s dtype and shape (placeholders for return values).
 
@@ -567,6 +513,26 @@ class JaxBackend(Backend):
             yield
         finally:
             self._scratch.depth -= 1
+
+
+def _scan(fn, carry, count):
+    """`count` steps of `fn(carry) -> carry` as a lax.scan, the checks threaded through."""
+    lax = jax_modules().lax
+
+    def run(step, c, threaded=False):
+        return lax.scan(lambda c, _: (step(c), None), c, None, length=count)[0]
+
+    frame = jax_checks.current()
+    if frame is None:
+        return run(fn, carry)
+    return jax_checks.threaded_loop(frame, fn, carry, run)
+
+
+def _scalar_bools(*values):
+    m = jax_modules()
+    return all(type(v) is builtins.bool or (
+        isinstance(v, (m.tracer, m.array)) and v.dtype == m.numpy.bool_ and v.shape == ())
+        for v in values)
 
 
 def _unwrap_user_errors(run):

@@ -103,3 +103,46 @@ def _bool_constant(value):
         return bool(value)
     except Exception:  # pylint: disable=broad-except  # not concrete: no constant
         return None
+
+
+def staged_cond(pred, true_fn, false_fn):
+    """lax.cond(pred, true_fn, false_fn) of two functions of no arguments returning tuples;
+    outputs that differ only by weak types are promoted, and trivial branches are a select.
+
+    Each branch is traced once, here; a pair of branches that compute nothing (flags and
+    constants: `continue`, `a and b` in a loop test) becomes one select instead of a lax.cond,
+    which XLA compiles as two extra computations.
+    """
+    branches = traced(true_fn), traced(false_fn)
+    selected = select_if_trivial(pred, *branches)
+    if selected is not None:
+        return selected
+    lax = jax_modules().lax
+    try:
+        return tuple(lax.cond(pred, *(replay(b) for b in branches)))
+    except TypeError:
+        joint = joint_types(*[_leaf_types(closed, tree) for closed, tree in branches])
+        if joint is None:
+            raise
+    jnp = jax_modules().numpy
+
+    def cast(branch):
+        def run():
+            return tuple(v if t is None else jnp.asarray(v, dtype=t)
+                         for v, t in zip(replay(branch)(), joint))
+        return run
+
+    return tuple(lax.cond(pred, *(cast(b) for b in branches)))
+
+
+def _leaf_types(closed, tree):
+    """The JaxType (or type name) of each output of a traced branch."""
+    outs = jax_modules().jax.tree_util.tree_unflatten(tree, closed.out_avals)
+    return tuple(_aval_type(v) for v in outs)
+
+
+def _aval_type(value):
+    if hasattr(value, 'dtype') and hasattr(value, 'shape'):
+        return JaxType(str(value.dtype), tuple(value.shape), bool(getattr(value, 'weak_type',
+                                                                          False)))
+    return type(value).__name__

@@ -285,3 +285,32 @@ BUILTINS = {
     builtins.any: _truth_reduction('any'),
     builtins.all: _truth_reduction('all'),
 }
+
+
+# The functions that `a and b` may call in a right operand evaluated at once
+# (`JaxBackend.pure_operand`): jax.numpy and lax functions that only compute a value, and Python's
+# builtins that the backend overloads for tracers.
+_PURE_JNP = (
+    'abs absolute add all allclose amax amin any argmax argmin array_equal asarray ceil clip '
+    'cos count_nonzero divide dot equal exp expm1 floor floor_divide greater greater_equal '
+    'isclose isfinite isinf isnan less less_equal log log1p logical_and logical_not '
+    'logical_or logical_xor matmul max maximum mean min minimum mod multiply negative '
+    'not_equal ones_like power prod round shape sign sin size sqrt square subtract sum tan '
+    'tanh true_divide vdot where zeros_like').split()
+_PURE_LAX = 'abs exp log max min rsqrt select sqrt tanh'.split()
+_PURE_BUILTINS = (builtins.abs, builtins.all, builtins.any, builtins.bool, builtins.float,
+                  builtins.int, builtins.len, builtins.max, builtins.min, builtins.round,
+                  builtins.sum)
+_pure = []
+
+
+def pure_functions():
+    """The set of function objects `JaxBackend.pure_operand` accepts (built on first use)."""
+    if not _pure:
+        m = jax_modules()
+        functions = set(_PURE_BUILTINS)
+        functions.update(getattr(m.numpy, name) for name in _PURE_JNP if hasattr(m.numpy, name))
+        functions.update(getattr(m.lax, name) for name in _PURE_LAX if hasattr(m.lax, name))
+        _pure.append(frozenset(functions))
+    return _pure[0]
+

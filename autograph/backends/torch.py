@@ -24,18 +24,15 @@ import torch
 from torch._higher_order_ops.cond import cond_op
 from torch._higher_order_ops.while_loop import while_loop_op
 from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
-from torch.utils.weak import WeakIdKeyDictionary
 
 from autograph.backends import torch_ops
 from autograph.backends import torch_values
 from autograph.backends.base import Backend
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
-from autograph.backends.torch_lifting import Discarded
 from autograph.backends.torch_lifting import closed
 from autograph.backends.torch_lifting import discarded_sizes
 from autograph.backends.torch_lifting import free_tensors
-from autograph.backends.torch_lifting import renewed
 from autograph.backends.torch_values import StagedRange
 from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import leaf_type
@@ -180,7 +177,6 @@ class TorchBackend(Backend):
 
     def __init__(self):
         self._scratch = _Scratch()
-        self._made = WeakIdKeyDictionary()  # the tensors that discarded passes made
 
     def is_staged(self, value):
         """True for tensors that torch is tracing (fake or functional) and staged ranges."""
@@ -211,7 +207,7 @@ class TorchBackend(Backend):
             *[[leaf_type(v) for v in outs] for outs in outputs])]
         true_fn, false_fn = (_outputs(closed(fn, len(operands), free, mutated), dtypes)
                              for fn in (true_fn, false_fn))
-        inputs = _distinct(renewed(operands + tuple(free), self._made))
+        inputs = _distinct(operands + tuple(free))
         if effects == self._scratch.effects:
             return _cond(pred, true_fn, false_fn, inputs)
         # A branch checks or prints: the cond must stay even when nothing reads its outputs
@@ -252,7 +248,7 @@ class TorchBackend(Backend):
             return tuple(while_loop_op(lambda *a: test(*a)[0], body, args[:count],
                                        args[count:]))
 
-        inputs = _distinct(renewed(init + tuple(free), self._made))
+        inputs = _distinct(init + tuple(free))
         if not any(torch_values.is_float(t.dtype) for t in inputs):
             outs = loop(*inputs)
         else:
@@ -355,7 +351,7 @@ class TorchBackend(Backend):
     def _scratch_context(self):
         self._scratch.depth += 1
         try:
-            with disable_proxy_modes_tracing(), discarded_sizes(()), Discarded(self._made):
+            with disable_proxy_modes_tracing(), discarded_sizes(()):
                 yield
         finally:
             self._scratch.depth -= 1

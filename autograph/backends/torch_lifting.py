@@ -48,33 +48,6 @@ class _FreeTensors(TorchFunctionMode):
         return out
 
 
-class Discarded(TorchFunctionMode):
-    """Notes the tensors that operations make on a discarded pass (in `made`)."""
-
-    def __init__(self, made):
-        super().__init__()
-        self.made = made  # a torch.utils.weak.WeakIdKeyDictionary: tensor -> True
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        out = func(*args, **(kwargs or {}))
-        for leaf in pytree.tree_leaves(out):
-            if isinstance(leaf, torch.Tensor):
-                self.made[leaf] = True
-        return out
-
-
-def renewed(values, made):
-    """`values` with each tensor that a discarded pass made (in `made`) as zeros of its type.
-
-    Such a tensor reaches a staged operation through a variable that a discarded pass
-    assigned and nothing reset, because it is dead there (`u` in a loop body that assigns
-    it in both branches of an `if` before reading it, passed as that `if`'s operand). The
-    trace does not know it: it would become a constant of the graph holding a fake tensor.
-    """
-    return tuple(torch.zeros(v.shape, dtype=v.dtype, device=v.device)
-                 if isinstance(v, torch.Tensor) and v in made else v for v in values)
-
-
 class _Substitute(TorchFunctionMode):
     """Reads each free tensor's input in its place."""
 

@@ -4,6 +4,7 @@ chained comparisons and membership tests into `ag__.compare`, `ag__.in_` and `ag
 import gast
 
 from autograph.converters import named_expressions
+from autograph.pyct import anno
 from autograph.pyct import gast_util
 from autograph.pyct import templates
 from autograph.pyct import transformer
@@ -34,19 +35,33 @@ class LogicalExpressionTransformer(transformer.Base):
         return templates.replace_as_expression('ag__.not_(operand)', operand=node.operand)
 
     def visit_BoolOp(self, node):
+        # Before the operands are converted: the calls that each one makes (None: not pure).
+        callees = [_pure_callees(v) for v in node.values]
         self.generic_visit(node)
         op = _BOOL_OPS[type(node.op)]
         # Right-associative chain: a and b and c -> and_(a, and_(b, c)).
         result = node.values[-1]
+        right_callees = callees[-1]
         for k in range(len(node.values) - 2, -1, -1):
             value = node.values[k]
             # The first operand is evaluated at once: where it assigns (`:=`), in place, as
             # Python does (a lambda would keep the variable to itself). The others can be
             # skipped: check_supported rejects assignments there.
-            template = (op + '(ag__.evaluated(left), lambda: right)'
-                        if k == 0 and named_expressions.assigns(value)
-                        else op + '(lambda: left, lambda: right)')
-            result = templates.replace_as_expression(template, left=value, right=result)
+            left = ('ag__.evaluated(left)' if k == 0 and named_expressions.assigns(value)
+                    else 'lambda: left')
+            if right_callees is None:
+                template = '{}({}, lambda: right)'.format(op, left)
+                result = templates.replace_as_expression(template, left=value, right=result)
+            else:
+                # A pure right operand: a backend may evaluate it at once (logical_and).
+                template = '{}({}, lambda: right, lambda: callees)'.format(op, left)
+                result = templates.replace_as_expression(
+                    template, left=value, right=result,
+                    callees=gast.Tuple(elts=list(right_callees), ctx=gast.Load()))
+            if callees[k] is None or right_callees is None:
+                right_callees = None
+            else:
+                right_callees = callees[k] + right_callees
         return result
 
     def visit_Compare(self, node):
@@ -65,6 +80,42 @@ class LogicalExpressionTransformer(transformer.Base):
         call = templates.replace_as_expression('ag__.compare()')
         call.args = args
         return call
+
+
+# Expressions that compute a value and do nothing else, given pure operands: evaluating one
+# that Python would skip changes no state and prints nothing (it may raise while staging,
+# as the skipped branch of a staged conditional does when it is traced).
+_PURE_NODES = (gast.Name, gast.Constant, gast.Attribute, gast.Subscript, gast.Slice,
+               gast.BinOp, gast.UnaryOp, gast.Compare, gast.BoolOp, gast.IfExp, gast.Tuple,
+               gast.List, gast.Dict, gast.expr_context, gast.operator, gast.unaryop, gast.cmpop,
+               gast.boolop)
+
+
+def _pure_callees(node):
+    """The function expressions that `node` calls, when it has no effect but those calls.
+
+    Calls count only where call_trees wrapped them (`anno.Basic.CALLEE`); any other call, a
+    lambda, a comprehension or an assignment makes the operand impure (None). Whether the
+    functions themselves are pure is the backend's to say at run time (`Backend.pure_operand`).
+
+    Args:
+      node: an operand of `and`/`or`, not yet converted by this pass.
+
+    Returns:
+      A list of gast expressions, or None.
+    """
+    callees = []
+    for child in gast.walk(node):
+        if isinstance(child, gast.Call):
+            callee = anno.getanno(child, anno.Basic.CALLEE, None)
+            if callee is None or not all(isinstance(c, (gast.Name, gast.Attribute,
+                                                          gast.expr_context))
+                                         for c in gast.walk(callee)):
+                return None  # a generated call, or a function that a call computes
+            callees.append(callee)
+        elif not isinstance(child, _PURE_NODES):
+            return None
+    return [templates.replace_as_expression('callee', callee=c) for c in callees]
 
 
 def transform(node, ctx):

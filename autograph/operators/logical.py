@@ -4,16 +4,20 @@ from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 
 
-def and_(a, b):
+def and_(a, b, pure=None):
     """Evaluates `a and b` lazily.
 
     Args:
         a: function of no arguments returning the left operand.
         b: function of no arguments returning the right operand; called only when needed.
+        pure: None, or (the converter found `b` free of effects but for calls) a function
+            of no arguments returning the functions `b` calls.
 
     Returns:
         For a Python left operand, exactly what `a and b` returns (one of the operands). For a
-        staged one, the backend's `cond(a, b, lambda a: a, (a,))` result.
+        staged one, the backend's `cond(a, b, lambda a: a, (a,))` result; or, when `pure` is
+        given and the backend says so (`Backend.pure_operand` of the functions `b` calls),
+        `b` evaluated at once and the backend's `logical_and(a, b)`.
     """
     a_val = a()
     if type(a_val) in PYTHON_TYPES:
@@ -21,7 +25,15 @@ def and_(a, b):
     backend = backend_for(a_val)
     if backend is None:
         return a_val and b()
+    if _eager(backend, pure):
+        return backend.logical_and(a_val, b())
     return backend.cond(a_val, lambda a: (b(),), lambda a: (a,), (a_val,))[0]
+
+
+def _eager(backend, pure):
+    """Whether the right operand may be evaluated at once: the converter found it pure but
+    for its calls, and the backend knows every function it calls to be pure."""
+    return pure is not None and backend.pure_operand(tuple(pure()))
 
 
 def evaluated(value):
@@ -40,16 +52,18 @@ def evaluated(value):
     return lambda: value
 
 
-def or_(a, b):
+def or_(a, b, pure=None):
     """Evaluates `a or b` lazily.
 
     Args:
         a: function of no arguments returning the left operand.
         b: function of no arguments returning the right operand; called only when needed.
+        pure: as for `and_`.
 
     Returns:
         For a Python left operand, exactly what `a or b` returns (one of the operands). For a
-        staged one, the backend's `cond(a, lambda a: a, b, (a,))` result.
+        staged one, the backend's `cond(a, lambda a: a, b, (a,))` result, or (see `and_`)
+        its `logical_or(a, b)`.
     """
     a_val = a()
     if type(a_val) in PYTHON_TYPES:
@@ -57,6 +71,8 @@ def or_(a, b):
     backend = backend_for(a_val)
     if backend is None:
         return a_val or b()
+    if _eager(backend, pure):
+        return backend.logical_or(a_val, b())
     return backend.cond(a_val, lambda a: (a,), lambda a: (b(),), (a_val,))[0]
 
 

@@ -28,3 +28,17 @@ def test_tensor_array_workload_runs_on_the_stand_in(records):
     # dynamic_rnn writes a tf.TensorArray: under JAX, a preallocated buffer (benchmarks/run.py)
     assert 'error' not in records['dynamic_rnn']
     assert records['dynamic_rnn']['match']
+
+
+@pytest.fixture(scope='module')
+def gpu_records():
+    return {r['name']: r for r in jax_lax.main(['--quick', '--gpu-sized'])}
+
+
+def test_gpu_workloads_equal_hand_written_at_the_small_size(gpu_records):
+    from benchmarks import jax_gpu
+    assert sorted(gpu_records) == sorted(w.name for w in jax_gpu.workloads(False))
+    for record in gpu_records.values():
+        assert 'error' not in record and record['match'], record
+        # no lax.cond left in the converted loop tests: `and` of pure operands is eager
+        assert record['converted']['eqns'] <= 1.2 * record['hand']['eqns'], record
