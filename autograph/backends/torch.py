@@ -25,6 +25,7 @@ from torch._higher_order_ops.cond import cond_op
 from torch._higher_order_ops.while_loop import while_loop_op
 from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 
+from autograph.backends import torch_math
 from autograph.backends import torch_ops
 from autograph.backends import torch_values
 from autograph.backends.base import Backend
@@ -287,8 +288,9 @@ class TorchBackend(Backend):
 
     def call_builtin(self, fn, args, kwargs):
         """`range` of a traced tensor becomes a StagedRange; len, abs, int, float, min, max
-        and sum become torch operations (see `torch_values.BUILTINS`)."""
-        handler = torch_values.BUILTINS.get(fn)
+        and sum become torch operations (see `torch_values.BUILTINS`), and Python's numeric
+        builtins and `math` functions too (torch_math.py)."""
+        handler = torch_values.BUILTINS.get(fn) or torch_math.FUNCTIONS.get(fn)
         if handler is None or kwargs:
             raise NotImplementedError(fn)
         return handler(*args)

@@ -1,0 +1,68 @@
+"""Python's numeric builtins and `math` functions of traced torch tensors (torch_math.py):
+exported, each equals Python's function on the same numbers, with Python's kind of result."""
+
+import builtins
+import math
+
+import pytest
+import torch
+
+from autograph.backends import torch as ag_torch
+from autograph.backends import torch_math
+
+# (function, inputs): each input a tuple of arguments, Python numbers; ints become int64
+# tensors and floats float64 ones, so that results compare closely with Python's
+CASES = [
+    (math.sqrt, [(2.0,), (9,)]), (math.isqrt, [(0,), (15,), (16,), (10 ** 12 + 7,)]),
+    (math.factorial, [(0,), (5,), (20,)]), (math.exp, [(0.5,)]), (math.log, [(3.0,), (8, 2)]),
+    (math.log2, [(8.0,)]), (math.log10, [(1000,)]), (math.log1p, [(0.25,)]),
+    (math.expm1, [(0.25,)]), (math.pow, [(2, 10), (2.0, 0.5)]),
+    (math.floor, [(-2.5,), (2.5,), (7,)]), (math.ceil, [(-2.5,), (2.5,)]),
+    (math.trunc, [(-2.5,), (2.7,)]), (math.fabs, [(-3,), (-2.5,)]),
+    (math.gcd, [(12, 18), (-4, 6), (0, 5)]), (math.radians, [(180.0,)]),
+    (math.degrees, [(math.pi,)]), (math.sin, [(1.0,)]), (math.cos, [(1.0,)]),
+    (math.tan, [(1.0,)]), (math.asin, [(0.5,)]), (math.acos, [(0.5,)]), (math.atan, [(2.0,)]),
+    (math.atan2, [(1.0, -1.0)]), (math.hypot, [(3.0, 4.0)]), (math.sinh, [(1.0,)]),
+    (math.cosh, [(1.0,)]), (math.tanh, [(1.0,)]),
+    (builtins.round, [(2.5,), (3.5,), (-2.5,), (2.675, 2), (1234, -2), (7,)]),
+    (builtins.divmod, [(7, 3), (-7, 3), (7.5, 2.0)]), (builtins.pow, [(3, 4), (2.0, -1)]),
+    (builtins.bool, [(0,), (3,), (0.0,)]),
+]
+
+
+def _as_tensor(value):
+    return torch.tensor(value, dtype=torch.float64 if type(value) is float else torch.int64)
+
+
+def _as_python(value, like):
+    if isinstance(like, tuple):
+        return tuple(_as_python(v, l) for v, l in zip(value, like))
+    assert isinstance(value, torch.Tensor), value
+    assert value.dtype.is_floating_point == (type(like) is float), (value.dtype, like)
+    return type(like)(value.item())
+
+
+def test_every_staged_math_function_is_checked():
+    assert {fn for fn, _ in CASES} == set(torch_math.FUNCTIONS)
+
+
+@pytest.mark.parametrize('fn,inputs', CASES, ids=[fn.__name__ for fn, _ in CASES])
+def test_exported_equals_python(fn, inputs):
+    for args in inputs:
+        def call(*xs):
+            return fn(*xs)
+        program = ag_torch.export(call, tuple(_as_tensor(a) for a in args))
+        got = _as_python(program.module()(*[_as_tensor(a) for a in args]), fn(*args))
+        expected = fn(*args)
+        if type(expected) is float:
+            assert math.isclose(got, expected, rel_tol=1e-12), (fn, args, got)
+        else:
+            assert got == expected, (fn, args, got)
+
+
+@pytest.mark.parametrize('fn', [math.gcd, math.isqrt, math.factorial])
+def test_integer_functions_of_a_float_raise_pythons_type_error(fn):
+    def call(x):
+        return fn(x)
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        ag_torch.export(call, (torch.tensor(2.0),))
