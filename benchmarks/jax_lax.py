@@ -115,8 +115,37 @@ def matmul_loop_lax(a, b):
     return lax.fori_loop(0, 10, lambda _, a: a @ b, a)
 
 
+def collatz_vector_lax(ns):
+    def one(k, steps):
+        return steps.at[k].set(collatz_lax(ns[k]))
+    return lax.fori_loop(0, ns.shape[0], one, jnp.zeros(ns.shape, jnp.int32))
+
+
+def rnn_steps_lax(xs, state):
+    def step(state, x):
+        state = jnp.tanh(x * workloads.STEPS_WEIGHT + state)
+        return state, state
+    state, outputs = lax.scan(step, state, xs)
+    return outputs, state
+
+
+def first_exceed_lax(x, limit):
+    def body(state):
+        i, total, index = state
+        value = x[i]
+        keep = value >= 0
+        total = lax.select(keep, total + value, total)
+        index = lax.select(keep & (total > limit), i, index)
+        return i + 1, total, index
+
+    _, total, index = lax.while_loop(lambda s: (s[0] < x.shape[0]) & (s[2] < 0), body,
+                                     (0, jnp.float32(0.0), -1))
+    return index, total
+
+
 HAND_WRITTEN = {
-    "collatz": collatz_lax, "tanh_loop": tanh_loop_lax, "fizzbuzz": fizzbuzz_lax,
+    "collatz": collatz_lax, "collatz_vector": collatz_vector_lax, "rnn_steps": rnn_steps_lax,
+    "first_exceed": first_exceed_lax, "tanh_loop": tanh_loop_lax, "fizzbuzz": fizzbuzz_lax,
     "dynamic_rnn": dynamic_rnn_lax, "nested_break": first_crossing_lax,
     "elementwise_50": elementwise_chain_lax, "large_chain": large_chain_lax,
     "matmul_loop": matmul_loop_lax,

@@ -62,6 +62,8 @@ GROWTH_2000_TARGET = 0.5  # convert, and trace+compile, of the 2,000-line functi
 MEMORY_TARGET_KB = 30.0
 GROWTH_BUDGET = 120.0  # seconds for the whole growth check (each size in a child process)
 MEMORY_FUNCTIONS = 100
+MEMORY_LINES = 1000  # the generated function whose retained bytes per line are measured
+QUICK_MEMORY_LINES = 60
 
 _perf = time.perf_counter
 
@@ -384,6 +386,7 @@ class _JaxNamespace:
         self.shape = jnp.shape
         self.range = range
         self.float32 = jnp.float32
+        self.int32 = jnp.int32
         self.TensorArray = _jax_tensor_array(jnp)  # pylint: disable=invalid-name
 
 
@@ -736,8 +739,32 @@ def memory_row(count):
         after = tracemalloc.get_traced_memory()[0]
         tracemalloc.stop()
         alive = _count_ast_nodes(gc, ast, gast) - nodes_before
+    lines = MEMORY_LINES if count >= MEMORY_FUNCTIONS else QUICK_MEMORY_LINES
     return {"functions": count, "kb_per_function": (after - before) / count / 1024,
-            "ast_nodes_alive": alive, "module_ast_nodes": module_nodes}
+            "ast_nodes_alive": alive, "module_ast_nodes": module_nodes,
+            "lines": lines, "bytes_per_line": retained_per_line(lines)}
+
+
+def retained_per_line(lines):
+    """Bytes still allocated per source line after tracing the growth check's generated
+    function of about `lines` lines (its `runtime.function` kept alive; tracemalloc)."""
+    import gc  # pylint: disable=import-outside-toplevel
+    import tracemalloc  # pylint: disable=import-outside-toplevel
+    x = np.linspace(-1.0, 1.0, 4).astype(np.float32)
+    y = np.full(4, 0.25, np.float32)
+    with tempfile.TemporaryDirectory() as directory:
+        source = growth_source(lines)
+        fn = _load_generated(source, directory, lines)
+        autograph.convert(fn)  # the conversion is cached: what is measured is the trace's
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        staged = runtime.function(fn)
+        staged(x, y)
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+    return (after - before) / source.count("\n")
 
 
 def memory_check(count):
@@ -877,6 +904,10 @@ def format_process(imports, memory):
             f"{MEMORY_TARGET_KB:.0f} KB); AST nodes they left alive: "
             f"{memory['ast_nodes_alive']} (the module's whole tree has "
             f"{memory['module_ast_nodes']})")
+        lines.append(
+            f"memory: {memory['bytes_per_line']:.0f} bytes retained per source line of a "
+            f"traced {memory['lines']}-line function (its graph, kept for gradients, export and "
+            f"listing, and its generated code)")
     return "\n".join(lines)
 
 

@@ -373,6 +373,127 @@ def matmul_loop_reference(a, b):
     return current
 
 
+# -- collatz over a vector, counts in a TensorArray ------------------------------------------
+
+def collatz_vector(ns):
+    """Collatz steps of every element of ns, written into a TensorArray in a nested loop."""
+    steps = tf.TensorArray(tf.int32, size=tf.shape(ns)[0], element_shape=())
+    for k in tf.range(tf.shape(ns)[0]):
+        n = ns[k]
+        count = 0
+        while n > 1:
+            if n % 2 == 0:
+                n = n // 2
+            else:
+                n = 3 * n + 1
+            count += 1
+        steps = steps.write(k, count)
+    return steps.stack()
+
+
+def collatz_vector_reference(ns):
+    """Tightest hand-written `collatz_vector`: the input as a list of Python ints, the counts
+    in a Python list, one int32 array at the end (the values stay far inside int32)."""
+    counts = []
+    append = counts.append
+    for n in ns.tolist():
+        count = 0
+        while n > 1:
+            if n % 2 == 0:
+                n = n // 2
+            else:
+                n = 3 * n + 1
+            count += 1
+        append(count)
+    return np.array(counts, np.int32)
+
+
+# -- an elementwise RNN writing a TensorArray per step ----------------------------------------
+
+STEPS_T, STEPS_UNITS = 100, 8
+STEPS_WEIGHT = np.float32(0.5)
+
+
+def rnn_steps(xs, state):
+    """A tanh recurrence over time, one TensorArray row per step (the cost of each step is
+    small, so what the TensorArray costs shows)."""
+    outputs = tf.TensorArray(tf.float32, size=tf.shape(xs)[0], element_shape=state.shape)
+    for i in tf.range(tf.shape(xs)[0]):
+        state = tf.tanh(xs[i] * STEPS_WEIGHT + state)
+        outputs = outputs.write(i, state)
+    return outputs.stack(), state
+
+
+def rnn_steps_reference(xs, state):
+    """Tightest hand-written `rnn_steps`: the output preallocated, each step computed with out=
+    into one scratch buffer and the tanh written straight into its output row."""
+    steps = xs.shape[0]
+    outputs = np.empty((steps,) + state.shape, np.float32)
+    scratch = np.empty(state.shape, np.float32)
+    multiply, add, tanh, weight = np.multiply, np.add, np.tanh, STEPS_WEIGHT
+    for i in range(steps):
+        multiply(xs[i], weight, out=scratch)
+        add(scratch, state, out=scratch)
+        state = outputs[i]
+        tanh(scratch, out=state)
+    return outputs, state.copy()
+
+
+# -- float32 running sums with continue and break ---------------------------------------------
+
+def first_exceed(x, limit):
+    """Index of the first element where the float32 running sum of the non-negative elements
+    of vector x passes `limit` (-1 if none), and the sum there."""
+    total = tf.constant(0.0)
+    index = -1
+    for i in tf.range(tf.shape(x)[0]):
+        value = x[i]
+        if value < _F0:
+            continue
+        total += value
+        if total > limit:
+            index = i
+            break
+    return index, total
+
+
+def first_exceed_reference(x, limit):
+    """Tightest hand-written `first_exceed`: the vector as a list of Python floats, the sum in
+    a Python float (float64: it rounds differently from the staged float32 sum, a 1e-7
+    relative difference on this input)."""
+    total = 0.0
+    index = -1
+    limit = float(limit)
+    for i, value in enumerate(x.tolist()):
+        if value < 0.0:
+            continue
+        total += value
+        if total > limit:
+            index = i
+            break
+    return np.int32(index), np.float32(total)
+
+
+def first_exceed_float32_reference(x, limit):
+    """Tightest `first_exceed` with the staged float32 sum, bit for bit (each sum rounded to
+    float32 by Veltkamp's split, as in first_crossing_float32_reference)."""
+    total = 0.0
+    index = -1
+    limit = float(limit)
+    for i, value in enumerate(x.tolist()):
+        if value < 0.0:
+            continue
+        exact = total + value
+        c = exact * _SPLIT
+        total = c - (c - exact)
+        if not -_FLOAT32_MAX <= total <= _FLOAT32_MAX:  # inf (or nan) in float32
+            total = float(np.float32(exact))
+        if total > limit:
+            index = i
+            break
+    return np.int32(index), np.float32(total)
+
+
 # -- the suite --------------------------------------------------------------------------------
 
 def _inputs_collatz():
@@ -397,6 +518,21 @@ def _inputs_crossing():
     rng = np.random.default_rng(2)
     x = rng.uniform(-1.0, 1.0, size=(10, 10)).astype(np.float32)
     return [x, np.array(8.0, np.float32)]
+
+
+def _inputs_collatz_vector():
+    return [np.arange(1, 33, dtype=np.int32)]
+
+
+def _inputs_steps():
+    rng = np.random.default_rng(7)
+    xs = rng.standard_normal((STEPS_T, STEPS_UNITS)).astype(np.float32)
+    return [xs, np.zeros(STEPS_UNITS, np.float32)]
+
+
+def _inputs_exceed():
+    rng = np.random.default_rng(8)
+    return [rng.uniform(-1.0, 1.0, size=400).astype(np.float32), np.array(40.0, np.float32)]
 
 
 def _inputs_chain():
@@ -432,6 +568,14 @@ WORKLOADS = [
     Workload("nested_break", "nested loops with break/continue: first running-sum crossing",
              first_crossing, first_crossing_reference, _inputs_crossing, 1000,
              CONTROL_FLOW_TARGET, exact_reference_fn=first_crossing_float32_reference),
+    Workload("collatz_vector", "collatz steps of a 32-vector, counts in a TensorArray (nested loop)",
+             collatz_vector, collatz_vector_reference, _inputs_collatz_vector, 300,
+             CONTROL_FLOW_TARGET),
+    Workload("rnn_steps", "elementwise tanh RNN, 8 units, T=100, a TensorArray row per step",
+             rnn_steps, rnn_steps_reference, _inputs_steps, 500, CONTROL_FLOW_TARGET),
+    Workload("first_exceed", "float32 running sum of a 400-vector with continue and break",
+             first_exceed, first_exceed_reference, _inputs_exceed, 500, CONTROL_FLOW_TARGET,
+             exact_reference_fn=first_exceed_float32_reference),
     Workload("elementwise_50", "50 chained elementwise ops on a 10-vector, no control flow",
              elementwise_chain, elementwise_chain_reference, _inputs_chain, 2000,
              CONTROL_FLOW_TARGET),

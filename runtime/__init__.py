@@ -169,6 +169,7 @@ with _collector.paused():
     from runtime.ops.linalg_ops import einsum  # noqa: E402
     from runtime.ops.linalg_ops import one_hot  # noqa: E402
     from runtime.function import function  # noqa: E402
+    from runtime import data  # noqa: E402 - tf.data (Dataset)
     from runtime import saved_model  # noqa: E402 - tf.saved_model.save / load
 
     from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
@@ -181,7 +182,7 @@ __all__ = ['DType', 'GradientTape', 'Graph', 'Module', 'Tensor', 'TensorArray', 
            'TensorSpec', 'UnconnectedGradients', 'Variable', 'abs', 'add', 'add_n', 'argmax',
            'argmin', 'as_dtype', 'autograph', 'bitwise', 'bool', 'cast', 'clip_by_value',
            'concat', 'cond', 'config', 'constant', 'convert_to_tensor', 'cos', 'custom_gradient',
-           'debugging', 'divide', 'dtypes', 'einsum', 'equal', 'errors', 'executing_eagerly',
+           'data', 'debugging', 'divide', 'dtypes', 'einsum', 'equal', 'errors', 'executing_eagerly',
            'exp', 'expand_dims', 'fill', 'float16', 'float32', 'float64', 'floor', 'floordiv',
            'function', 'gather', 'greater', 'greater_equal', 'identity', 'init_scope', 'int16',
            'int32', 'int64', 'int8', 'is_tensor', 'less', 'less_equal', 'logical_and',

@@ -20,6 +20,7 @@ from runtime import dtypes
 from runtime.control_flow import cond as _cond
 from runtime.control_flow import named_while_loop as _named_while_loop
 from runtime.control_flow import while_loop as _while_loop
+from runtime.data.dataset import Dataset
 from runtime.graph import Graph
 from runtime.ops import array_ops
 from runtime.ops import common
@@ -66,6 +67,9 @@ class RuntimeBackend(Backend):
             return not context.executing_eagerly()
         if kind is TensorArray:
             return value.handle is not None
+        if kind is Dataset:
+            # as in TensorFlow, a dataset loop inside a graph is always staged
+            return value._variant is not None or not context.executing_eagerly()
         return False
 
     def cond(self, pred, true_fn, false_fn, operands=()):
@@ -129,7 +133,8 @@ class RuntimeBackend(Backend):
         """Describes a staged for-loop over a tensor's first dimension or a TensorArray.
 
         Args:
-            iterable: A tensor, Variable or TensorArray.
+            iterable: A tensor, Variable, TensorArray or tf.data.Dataset (read in order
+                through an iterator made when the graph runs).
 
         Returns:
             (length, getitem): a scalar length and a function from index to element; or
@@ -140,6 +145,8 @@ class RuntimeBackend(Backend):
         """
         if type(iterable) is TensorArray:
             return iterable.size(), iterable.read
+        if type(iterable) is Dataset:
+            return iterable._iteration()
         iterable = _as_tensor(iterable)
         if not isinstance(iterable, Tensor):
             return None

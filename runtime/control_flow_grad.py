@@ -345,7 +345,20 @@ def _save_instead_of_replay(trace, pop, body):
 
 
 def while_vjp(op, *dys):
-    """The gradient rule of `while`: a staged backward loop over the pushed iterations."""
+    """The gradient rule of `while`: a staged backward loop over the pushed iterations.
+
+    When a tape records this gradient (a gradient of a gradient), the stack would be a side
+    channel it cannot differentiate: the rule is then `control_flow_grad_nested`'s, of pure
+    ops only.
+    """
+    from runtime import control_flow_grad_nested as nested
+    if nested.recorded_here():
+        return nested.while_vjp_recomputed(op, *dys)
+    return _while_vjp_stacked(op, *dys)
+
+
+def _while_vjp_stacked(op, *dys):
+    """`while_vjp` with the per-iteration stack (see the module docstring)."""
     from runtime.control_flow import while_loop
     from runtime.ops.math_ops import greater
     node = op.node

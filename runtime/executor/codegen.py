@@ -42,6 +42,7 @@ import sys
 
 import numpy as np
 
+from runtime.executor import array_buffers
 from runtime.executor import element_code
 from runtime.executor import emit_context
 from runtime.executor import emitters
@@ -169,6 +170,7 @@ class _Generator(scalars.ScalarCode, element_code.ElementCode):
         # while_code.TailBreak), or None.
         self.tail = None
         self.python_ready = set()  # Python-scalar outputs a statement left as Python scalars
+        self.buffers = array_buffers.BufferArrays(graph)  # TensorArrays held as buffers
         self.shape_tuples = set()  # shapes held as `x.shape`, read only for one dimension
         self.init_scalar_state()  # scalars.ScalarCode's
         self.init_element_state()  # element_code.ElementCode's

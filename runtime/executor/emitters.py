@@ -440,29 +440,3 @@ def _in_range(node, ctx):
         if dim is None or interval is None or interval[0] < -dim or interval[1] >= dim:
             return False
     return True
-
-
-@register_statement("tensor_array_write", python_ints=True)
-def _tensor_array_write(node, args, ctx, depth):
-    """Emits `items[i] = value` for a write in range, the kernel otherwise (growth, errors).
-
-    The kernel's dtype and element-shape checks are settled when the graph is built: the
-    TensorArray checks the value's dtype as it adds the node, and a value whose static shape
-    is fully known was merged into the array's element shape then. Only the index is checked
-    at run time (negative or past the end: the kernel raises, or grows a dynamic array).
-
-    Returns:
-        Whether the node was emitted (False: the value's shape is not fully known).
-    """
-    shape = node.inputs[2].shape
-    if shape is None or None in shape:
-        return False
-    handle, index = args[:2]
-    value = ctx.numpy_arg(node.inputs[2], depth)  # a rank-0 value is stored as numpy
-    kernel = ctx.global_(registry.OPS["tensor_array_write"].kernel, "k_tensor_array_write")
-    ctx.line(depth, f"if 0 <= {index} < len({handle}.items):", node)
-    ctx.line(depth + 1, f"{handle}.items[{index}] = {value}", node)
-    ctx.line(depth, "else:", node)
-    ctx.line(depth + 1, f"{kernel}({handle}, {index}, {value})", node)
-    ctx.env[node.outputs[0]] = handle  # the kernel returns the storage it was given
-    return True

@@ -3,7 +3,10 @@ import operator
 import weakref
 
 from autograph.impl import traceback_filter
+from runtime.data.structure import DatasetBase
+from runtime.data.structure import DatasetSpec
 from runtime import executor as _executor
+from runtime.executor import xla as _xla
 from runtime.function import calls as function_calls
 from runtime.function import keys
 from runtime.errors import InvalidArgumentError
@@ -14,7 +17,8 @@ from runtime.tensor import TensorSpec
 from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_shape import shape_str
 
-EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret}
+EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret,
+             "xla": _xla.compile}
 
 
 class ConcreteFunction:
@@ -224,6 +228,9 @@ class ConcreteFunction:
         if isinstance(traced, SymbolicTensor):
             values.append(self._check_tensor(path, traced, value))
             return
+        if isinstance(traced, DatasetBase):
+            values.append(self._check_dataset(path, traced, value))
+            return
         if isinstance(traced, keys.IdRef):
             if value is not traced.get():
                 raise TypeError(
@@ -247,6 +254,14 @@ class ConcreteFunction:
                 f"ConcreteFunction {self._describe()} was constructed with "
                 f"{type(traced).__name__} value {traced!r} in {path}, but was called with "
                 f"{type(value).__name__} value {value!r}.")
+
+    def _check_dataset(self, path, traced, value):
+        expected = DatasetSpec(traced.element_spec)
+        if not isinstance(value, DatasetBase) or DatasetSpec(value.element_spec) != expected:
+            raise TypeError(f"{self._describe()} was traced with a dataset of {expected} for "
+                            f"`{path}`, but was called with {keys.safe_repr(value)}. Pass a "
+                            f"dataset of that element_spec, or trace a ConcreteFunction for it.")
+        return value._feed_value()
 
     def _check_tensor(self, path, placeholder, value):
         if not isinstance(value, Tensor):
@@ -326,6 +341,8 @@ def type_text(value):
         return f"TensorSpec(shape={shape_str(value.shape)}, dtype=tf.{value.dtype.name}, name=None)"
     if value is None:
         return "None"
+    if isinstance(value, DatasetBase):
+        return repr(DatasetSpec(value.element_spec))
     if isinstance(value, dict):
         items = ", ".join(f"[{k!r}, {type_text(value[k])}]" for k in sorted(value))
         return f"Dict[{items}]"

@@ -67,7 +67,7 @@ def _backward_function(function, structure, leaves, positions, variables):
         with GradientTape(watch_accessed_variables=False) as tape:
             tape.watch(xs)
             tape.watch(variables)
-            out = function.python_function(*args, **kwargs)
+            out = function._call_python(args, kwargs)  # converted, as the call was traced
         targets = [t for t in nest.flatten(out) if isinstance(t, Tensor) and t.dtype.is_floating]
         return tape.gradient(targets, list(xs) + list(variables), output_gradients=dys,
                              unconnected_gradients=UnconnectedGradients.ZERO)

@@ -14,6 +14,8 @@ import weakref
 import numpy as np
 
 from runtime import nest
+from runtime.data.structure import DatasetBase
+from runtime.data.structure import DatasetSpec
 from runtime.function.signature import ArgSpec  # noqa: F401 - re-exported
 from runtime.function.signature import spec_accepts
 from runtime.nest import children
@@ -113,6 +115,8 @@ class Leaf:
         """Returns the hashable cache-key part of this leaf."""
         payload = self.payload
         if self.kind == TENSOR:
+            if type(payload) is DatasetSpec:
+                return (TENSOR, payload)
             return (TENSOR, payload.shape, payload.dtype)
         if self.kind == PYTHON:
             return (PYTHON, type(payload), payload)
@@ -145,6 +149,10 @@ def normalize(value):
 
 
 def _walk(value, path, name, leaves):
+    if isinstance(value, DatasetBase):
+        # a variant placeholder keyed by the element_spec (TensorFlow's DatasetSpec)
+        leaves.append(Leaf(path, TENSOR, DatasetSpec(value.element_spec), name))
+        return leaves[-1].key()
     if isinstance(value, Tensor):
         leaves.append(Leaf(path, TENSOR, TensorSpec(value.shape, value.dtype), name))
         return leaves[-1].key()
@@ -260,11 +268,17 @@ def leaves_accept(old, new):
         if a.path != b.path or a.kind != b.kind:
             return False
         if a.kind == TENSOR:
-            if not spec_accepts(a.payload, b.payload):
+            if not _spec_accepts(a.payload, b.payload):
                 return False
         elif a.key() != b.key():
             return False
     return True
+
+
+def _spec_accepts(traced, given):
+    if type(traced) is DatasetSpec or type(given) is DatasetSpec:
+        return traced == given
+    return spec_accepts(traced, given)
 
 
 def generalize_leaves(old, new):
@@ -284,10 +298,13 @@ def generalize_leaves(old, new):
             for a, b in zip(old, new)):
         return None
     return [Leaf(b.path, b.kind, generalize(a.payload, b.payload), b.name)
-            if b.kind == TENSOR else b for a, b in zip(old, new)]
+            if b.kind == TENSOR and type(b.payload) is not DatasetSpec else b
+            for a, b in zip(old, new)]
 
 
 def _same_rank(a, b):
+    if type(a) is DatasetSpec or type(b) is DatasetSpec:
+        return a == b
     return (a.dtype is b.dtype and a.shape is not None and b.shape is not None
             and len(a.shape) == len(b.shape))
 
@@ -311,6 +328,8 @@ def feed_values(positional, keywords):
             if type(leaf) is not EagerTensor:
                 raise leaked_eager_error(leaf)
             values.append(leaf._value)
+        elif isinstance(leaf, DatasetBase):
+            values.append(leaf._feed_value())
     return values
 
 

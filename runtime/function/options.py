@@ -2,9 +2,10 @@
 
 Each is accepted with TensorFlow's meaning, or refused with a reason where it has none here:
 
-- `jit_compile` (and its old name `experimental_compile`): True compiles the whole graph into
-  one program, which is what the default 'compiled' executor does (Python/numpy code
-  generated from the graph); asked together with `executor='interpreter'` it is a
+- `jit_compile` (and its old name `experimental_compile`): True compiles the whole graph with
+  XLA, as TensorFlow's does: the graph is lowered op by op to jax.numpy/lax and run by
+  `jax.jit` (the 'xla' executor, runtime/executor/xla.py); without jax installed it is an
+  ImportError saying how to install it. Asked together with `executor='interpreter'` it is a
   ValueError. False or None leave the executor as chosen.
 - `experimental_relax_shapes`: TensorFlow's old name of `reduce_retracing` (a
   DeprecationWarning, as TensorFlow's own).
@@ -18,6 +19,7 @@ Each is accepted with TensorFlow's meaning, or refused with a reason where it ha
   passed there do not retrace per value.
 """
 
+import importlib.util
 import inspect
 import typing
 import warnings
@@ -38,11 +40,12 @@ def resolve(executor, reduce_retracing, arguments):
             experimental_implements, experimental_attributes; see the module docstring).
 
     Returns:
-        (executor, reduce_retracing) to use (jit_compile=True means the compiled executor).
+        (executor, reduce_retracing) to use (jit_compile=True means the 'xla' executor).
 
     Raises:
         ValueError: jit_compile=True with executor='interpreter', or optional AutoGraph
             features that this converter does not have.
+        ImportError: jit_compile=True without jax installed (saying how to install it).
     """
     jit_compile = arguments["jit_compile"]
     experimental_compile = arguments["experimental_compile"]
@@ -61,8 +64,13 @@ def resolve(executor, reduce_retracing, arguments):
     if jit_compile and executor == "interpreter":
         raise ValueError(
             "tf.function expected jit_compile=True or executor='interpreter', found both: "
-            "jit_compile=True compiles the whole graph into one program (the 'compiled' "
-            "executor), the interpreter runs it node by node. Drop one of the two.")
+            "jit_compile=True compiles the whole graph into one XLA program, the "
+            "interpreter runs it node by node. Drop one of the two.")
+    if jit_compile:
+        if importlib.util.find_spec("jax") is None:
+            from runtime.executor import xla  # pylint: disable=import-outside-toplevel
+            raise ImportError(xla.JAX_MISSING)
+        executor = "xla"
     if experimental_relax_shapes is not None:
         warnings.warn("tf.function: experimental_relax_shapes is deprecated; use "
                       "reduce_retracing instead.", DeprecationWarning, stacklevel=3)

@@ -109,8 +109,8 @@ class Function(tracer.Tracer):
         if "_entry_of" in type(self).__dict__:  # type(f)(...): not the class of f's entry
             self.__class__ = type(self).__base__
         if executor not in EXECUTORS:
-            raise ValueError(f"tf.function expected executor='compiled' or 'interpreter', "
-                             f"found {executor!r}.")
+            raise ValueError(f"tf.function expected executor='compiled', 'interpreter' or "
+                             f"'xla', found {executor!r}.")
         if isinstance(python_function, Function):
             python_function = python_function._fn
         if not callable(python_function):

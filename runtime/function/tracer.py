@@ -8,6 +8,7 @@ import warnings
 from autograph.pyct import inspect_utils
 from runtime import context
 from runtime import nest
+from runtime.data.structure import DatasetBase
 from runtime.function import keys
 from runtime.function import leaks
 from runtime.function.concrete import ConcreteFunction
@@ -76,11 +77,13 @@ class Tracer:
                 placeholders = []
 
                 def feed(value):
-                    if isinstance(value, (Tensor, TensorSpec)):
+                    if isinstance(value, (Tensor, TensorSpec, DatasetBase)):
                         leaf = next(specs)
                         spec = leaf.payload
                         placeholders.append(graph.placeholder(spec.dtype, spec.shape,
                                                               name=leaf.name))
+                        if isinstance(value, DatasetBase):
+                            return value._from_placeholder(placeholders[-1])
                         return placeholders[-1]
                     return value
 

@@ -93,6 +93,29 @@ def _index(storage, index, op):
     return index
 
 
+def check_write_index(index, size):
+    """Raises a fixed-size TensorArray write's error for an index not in range(size) (the
+    generated code calls it where its own test of the index fails).
+
+    Raises:
+        InvalidArgumentError: when `index` is negative or at least `size`.
+    """
+    index = _index(None, index, "tensor_array_write")
+    if index >= size:
+        raise InvalidArgumentError(
+            f"Tried to write to index {index} but array is not resizeable and size is: "
+            f"{size}. Create the TensorArray with dynamic_size=True.", "tensor_array_write")
+
+
+def check_read_index(index, size):
+    """Raises a TensorArray read's error for an index not in range(size) (see
+    check_write_index)."""
+    index = _index(None, index, "tensor_array_read")
+    if index >= size:
+        raise InvalidArgumentError(
+            f"Tried to read from index {index} but array size is: {size}", "tensor_array_read")
+
+
 @register("tensor_array_write", infer=lambda handle, index, value: ((), _VARIANT),
           kind=OpKind.STATE, tf_name="TensorListSetItem")
 def _ta_write_kernel(handle, index, value):
@@ -100,10 +123,7 @@ def _ta_write_kernel(handle, index, value):
     items = handle.items
     if i >= len(items):
         if not handle.dynamic_size:
-            raise InvalidArgumentError(
-                f"Tried to write to index {i} but array is not resizeable and size is: "
-                f"{len(items)}. Create the TensorArray with dynamic_size=True.",
-                "tensor_array_write")
+            check_write_index(i, len(items))
         items.extend([None] * (i + 1 - len(items)))
     if value.dtype != handle.dtype.np_dtype:
         raise InvalidArgumentError(
@@ -130,9 +150,7 @@ def _ta_read_kernel(handle, index, dtype, element_shape):
     i = _index(handle, index, "tensor_array_read")
     items = handle.items
     if i >= len(items):
-        raise InvalidArgumentError(
-            f"Tried to read from index {i} but array size is: {len(items)}",
-            "tensor_array_read")
+        check_read_index(i, len(items))
     value = items[i]
     if value is None:
         return _zeros_element(handle, i)

@@ -20,7 +20,8 @@ def quick_results():
 def test_every_workload_ran(quick_results):
     names = [r["name"] for r in quick_results["workloads"]]
     assert names == ["collatz", "tanh_loop", "fizzbuzz", "dynamic_rnn", "nested_break",
-                     "elementwise_50", "large_chain", "matmul_loop"]
+                     "collatz_vector", "rnn_steps", "first_exceed", "elementwise_50",
+                     "large_chain", "matmul_loop"]
 
 
 @pytest.mark.parametrize("name", [w.name for w in workloads.WORKLOADS])

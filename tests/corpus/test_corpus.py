@@ -4,7 +4,8 @@
 2. converted by autograph, called with Python values;
 3. on every backend, through the one harness (tests/corpus/harness.py): traced by
    runtime.function with tensor inputs and run by the reference interpreter, the same run by
-   the compiled executor, and converted and jax.jit-ted on JAX values (the PyTorch way is in
+   the compiled executor, the same run lowered to XLA (jit_compile=True), and converted and
+   jax.jit-ted on JAX values (the PyTorch way is in
    tests/torch/test_corpus_torch.py, beside the other tests that need torch).
 
 They must agree on the result, on what is printed to stdout, and on the exception type.
@@ -18,6 +19,7 @@ import pytest
 import autograph as ag
 import runtime as tf
 from autograph.backends import jax as ag_jax
+from runtime.executor.xla import NotLowerableError
 from tests.corpus.functions import CORPUS
 from tests.corpus.harness import Way
 from tests.corpus.harness import assert_same
@@ -94,7 +96,30 @@ class JaxWay(Way):
         return numpy_to_python(value)
 
 
-WAYS = [RuntimeWay('interpreter'), RuntimeWay('compiled'), JaxWay()]
+class XlaWay(RuntimeWay):
+    """runtime.function(jit_compile=True): the traced graph lowered to JAX, run by jax.jit."""
+
+    cannot_express = {
+        name: (NotLowerableError, 'prints each time it runs')
+        for name in ('if_print', 'while_print', 'fizzbuzz_print')}
+    cannot_express.update({
+        name: (NotLowerableError, 'raises from staged code (check_defined, py_function or assert)')
+        for name in ('assert_ok', 'first_assigned_in_loop', 'assigned_in_one_branch',
+                     'undefined_read_in_a_branch', 'walrus_in_while_and_test',
+                     'match_values_guard_and_wildcard', 'match_capture_as_and_guard_binding')})
+    cannot_express.update({
+        'for_dict_items': (NotLowerableError, 'returns strings'),
+        'list_appended_in_staged_branch': (NotLowerableError, 'a list that grows'),
+    })
+
+    def __init__(self):
+        super().__init__('xla')
+
+    def run(self, case, args):
+        return tf.function(case.fn, jit_compile=True)(*args)
+
+
+WAYS = [RuntimeWay('interpreter'), RuntimeWay('compiled'), XlaWay(), JaxWay()]
 
 
 @pytest.mark.parametrize("case", CORPUS, ids=_IDS)

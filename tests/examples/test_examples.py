@@ -31,7 +31,7 @@ def test_every_example_is_tested():
     assert scripts == ['collatz.py', 'custom_backend.py', 'dynamic_rnn.py', 'early_exit.py',
                        'fizzbuzz.py', 'jax_control_flow.py', 'jax_multi_device.py',
                        'quickstart.py', 'torch_dynamic_rnn.py', 'torch_early_exit.py',
-                       'torch_export.py', 'tracing.py', 'train_rnn.py']
+                       'torch_export.py', 'tracing.py', 'train_dataset.py', 'train_rnn.py']
     # the torch_*.py examples are run by tests/torch/test_torch_examples.py (they need torch)
 
 
@@ -177,3 +177,15 @@ def test_train_rnn():
     assert 'train_step traces: 2' in out  # Adam's slots are created on the first call
     error = float(re.search(r'max relative error (\S+) ', out).group(1))
     assert error < 1e-6, out
+
+
+def test_train_dataset():
+    out = output_of('train_dataset.py')
+    losses = [float(v) for v in re.findall(r'epoch \d+: mean loss ([0-9.]+)', out)]
+    assert len(losses) == 4 and losses[-1] < 1e-3 and losses[-1] <= losses[0]
+    assert 'w = [ 2. -3.] b = [0.5]' in out  # the true weights, learnt
+    # the first call traces twice (SGD creates its variables); a second dataset, none
+    assert 'traces after the first dataset: 2' in out
+    assert 'traces after a second dataset: 2' in out
+    assert 'while nodes in the graph: 1' in out
+    assert 'staged epoch == eager epoch: True' in out

@@ -48,7 +48,7 @@ def test_decorator_with_and_without_arguments():
 
 
 def test_unknown_executor_is_rejected():
-    with pytest.raises(ValueError, match="executor='compiled' or 'interpreter'"):
+    with pytest.raises(ValueError, match="executor='compiled', 'interpreter' or 'xla'"):
         tf.function(lambda x: x, executor="jit")
 
 

@@ -34,10 +34,10 @@ def _double(x):
 
 
 @pytest.mark.parametrize('flag', [True, False, None])
-def test_jit_compile_runs_the_compiled_executor(flag):
+def test_jit_compile_runs_the_xla_executor(flag):
     f = tf.function(_double, jit_compile=flag)
     assert f(tf.constant([1.5, 2.0])).numpy().tolist() == [3.0, 4.0]
-    assert f._executor == 'compiled'  # pylint: disable=protected-access
+    assert f._executor == ('xla' if flag else 'compiled')  # pylint: disable=protected-access
 
 
 def test_jit_compile_with_the_interpreter_is_refused():
