@@ -37,6 +37,13 @@ with _collector.paused():
     from runtime.ops import random_ops as _random
     from runtime.ops import reduction_ops as _reduction
     from runtime.ops import state_ops as _state  # noqa: F401 - registers the state ops
+    from runtime.ops import check_ops as _check
+    from runtime.ops import conv_ops as _conv
+    from runtime.ops import gather_nd_ops as _gather_nd
+    from runtime.ops import matrix_ops as _matrix
+    from runtime.ops import nn_ops as _nn
+    from runtime.ops import sort_ops as _sort
+    from runtime.ops import tile_pad_ops as _tile_pad
     from runtime.ops.switch_case import switch_case
     from runtime.tensor import Tensor
     from runtime.tensor import TensorShape
@@ -69,6 +76,18 @@ shape = _array.shape
 size = _array.size
 rank = _array.rank
 gather = _array.gather
+gather_nd = _gather_nd.gather_nd
+boolean_mask = _gather_nd.boolean_mask
+tile = _tile_pad.tile
+pad = _tile_pad.pad
+cumsum = _tile_pad.cumsum
+sort = _sort.sort
+argsort = _sort.argsort
+eye = _matrix.eye
+norm = _matrix.norm
+assert_equal = _check.assert_equal
+assert_less = _check.assert_less
+assert_greater = _check.assert_greater
 
 # -- math ops ---------------------------------------------------------------------------------
 cast = _math.cast
@@ -140,7 +159,8 @@ math = _namespace(
     logical_not=logical_not, logical_xor=_math.logical_xor, reduce_sum=reduce_sum,
     reduce_mean=reduce_mean, reduce_max=reduce_max, reduce_min=reduce_min,
     reduce_prod=reduce_prod, reduce_any=reduce_any, reduce_all=reduce_all, argmax=argmax,
-    argmin=argmin, cast=cast, matmul=matmul)
+    argmin=argmin, cast=cast, matmul=matmul, cumsum=cumsum, cumprod=_tile_pad.cumprod,
+    top_k=_sort.top_k, is_nan=_nn.is_nan, is_finite=_nn.is_finite)
 random = _namespace("random", "Random ops (tf.random).", uniform=_random.uniform,
                     normal=_random.normal, set_seed=_random.set_seed)
 bitwise = _namespace("bitwise", "Bitwise ops (tf.bitwise).", bitwise_and=_math.bitwise_and,
@@ -153,7 +173,26 @@ errors = _namespace("errors", "The typed errors (tf.errors).", OpError=_errors.O
                     UnimplementedError=_errors.UnimplementedError,
                     InternalError=_errors.InternalError,
                     FailedPreconditionError=_errors.FailedPreconditionError)
-debugging = _namespace("debugging", "Assertions (tf.debugging).", Assert=_io.Assert)
+debugging = _namespace(
+    "debugging", "Assertions (tf.debugging).", Assert=_io.Assert,
+    assert_equal=_check.assert_equal, assert_none_equal=_check.assert_none_equal,
+    assert_less=_check.assert_less, assert_less_equal=_check.assert_less_equal,
+    assert_greater=_check.assert_greater, assert_greater_equal=_check.assert_greater_equal,
+    assert_positive=_check.assert_positive, assert_negative=_check.assert_negative,
+    assert_non_negative=_check.assert_non_negative,
+    assert_non_positive=_check.assert_non_positive)
+nn = _namespace(
+    "nn", "Neural-network ops (tf.nn).", relu=_nn.relu, softmax=_nn.softmax,
+    log_softmax=_nn.log_softmax, sigmoid=sigmoid, tanh=tanh,
+    sigmoid_cross_entropy_with_logits=_nn.sigmoid_cross_entropy_with_logits,
+    softmax_cross_entropy_with_logits=_nn.softmax_cross_entropy_with_logits,
+    conv1d=_conv.conv1d, conv2d=_conv.conv2d, max_pool2d=_conv.max_pool2d,
+    max_pool=_conv.max_pool2d, dropout=_nn.dropout)
+linalg = _namespace(
+    "linalg", "Linear algebra (tf.linalg).", matmul=matmul, inv=_matrix.inv,
+    det=_matrix.det, solve=_matrix.solve, cholesky=_matrix.cholesky, norm=_matrix.norm,
+    diag=_matrix.diag, diag_part=_matrix.diag_part, band_part=_matrix.band_part,
+    eye=_matrix.eye)
 
 with _collector.paused():
     from runtime import config  # noqa: E402 - tf.config (run_functions_eagerly, ...)
@@ -165,12 +204,15 @@ with _collector.paused():
     from runtime import nest  # noqa: E402 - tf.nest (map_structure, flatten, ...)
     from runtime.functional_ops import map_fn  # noqa: E402
     from runtime.functional_ops import scan  # noqa: E402
+    from runtime.functional_ops import vectorized_map  # noqa: E402
+    from runtime.control_flow_case import case  # noqa: E402
     from runtime.ops.linalg_ops import clip_by_value  # noqa: E402
     from runtime.ops.linalg_ops import einsum  # noqa: E402
     from runtime.ops.linalg_ops import one_hot  # noqa: E402
     from runtime.function import function  # noqa: E402
     from runtime import data  # noqa: E402 - tf.data (Dataset)
     from runtime import saved_model  # noqa: E402 - tf.saved_model.save / load
+    from runtime import onnx  # noqa: E402 - runtime.onnx.export (the onnx package on use)
 
     from runtime import autograph_backend as _autograph_backend  # noqa: E402,F401 - registers it
     from runtime.ops import registry as _registry  # noqa: E402
@@ -180,18 +222,20 @@ _registry.check_rules()
 
 __all__ = ['DType', 'GradientTape', 'Graph', 'Module', 'Tensor', 'TensorArray', 'TensorShape',
            'TensorSpec', 'UnconnectedGradients', 'Variable', 'abs', 'add', 'add_n', 'argmax',
-           'argmin', 'as_dtype', 'autograph', 'bitwise', 'bool', 'cast', 'clip_by_value',
-           'concat', 'cond', 'config', 'constant', 'convert_to_tensor', 'cos', 'custom_gradient',
-           'data', 'debugging', 'divide', 'dtypes', 'einsum', 'equal', 'errors', 'executing_eagerly',
-           'exp', 'expand_dims', 'fill', 'float16', 'float32', 'float64', 'floor', 'floordiv',
-           'function', 'gather', 'greater', 'greater_equal', 'identity', 'init_scope', 'int16',
-           'int32', 'int64', 'int8', 'is_tensor', 'less', 'less_equal', 'logical_and',
-           'logical_not', 'logical_or', 'map_fn', 'math', 'matmul', 'maximum', 'minimum',
-           'multiply', 'negative', 'nest', 'newaxis', 'not_equal', 'one_hot', 'ones', 'ones_like',
-           'optimizers', 'pow', 'print', 'py_function', 'random', 'range', 'rank', 'reduce_all',
-           'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min', 'reduce_prod', 'reduce_sum',
-           'reshape', 'round', 'saved_model', 'scan', 'shape', 'sigmoid', 'sign', 'sin', 'size', 'sqrt',
-           'square', 'squeeze', 'stack', 'stop_gradient', 'string', 'subtract', 'switch_case',
-           'tanh', 'transpose', 'truediv', 'uint8', 'unstack', 'where', 'while_loop', 'zeros',
-           'zeros_like']
+           'argmin', 'argsort', 'as_dtype', 'assert_equal', 'assert_greater', 'assert_less',
+           'autograph', 'bitwise', 'bool', 'boolean_mask', 'case', 'cast', 'clip_by_value',
+           'concat', 'cond', 'config', 'constant', 'convert_to_tensor', 'cos', 'cumsum',
+           'custom_gradient', 'data', 'debugging', 'divide', 'dtypes', 'einsum', 'equal',
+           'errors', 'executing_eagerly', 'exp', 'expand_dims', 'eye', 'fill', 'float16',
+           'float32', 'float64', 'floor', 'floordiv', 'function', 'gather', 'gather_nd',
+           'greater', 'greater_equal', 'identity', 'init_scope', 'int16', 'int32', 'int64',
+           'int8', 'is_tensor', 'less', 'less_equal', 'linalg', 'logical_and', 'logical_not',
+           'logical_or', 'map_fn', 'math', 'matmul', 'maximum', 'minimum', 'multiply', 'negative',
+           'nest', 'newaxis', 'nn', 'norm', 'not_equal', 'one_hot', 'ones', 'ones_like', 'onnx',
+           'optimizers', 'pad', 'pow', 'print', 'py_function', 'random', 'range', 'rank',
+           'reduce_all', 'reduce_any', 'reduce_max', 'reduce_mean', 'reduce_min', 'reduce_prod',
+           'reduce_sum', 'reshape', 'round', 'saved_model', 'scan', 'shape', 'sigmoid', 'sign',
+           'sin', 'size', 'sort', 'sqrt', 'square', 'squeeze', 'stack', 'stop_gradient', 'string',
+           'subtract', 'switch_case', 'tanh', 'tile', 'transpose', 'truediv', 'uint8', 'unstack',
+           'vectorized_map', 'where', 'while_loop', 'zeros', 'zeros_like']
 

@@ -488,6 +488,10 @@ def _range_spec(tensor, node):
 def _len(value):
     if type(value) is TensorArray:
         return value.size()
+    if type(value) is Dataset:
+        raise TypeError("len() of a tf.data.Dataset is only known eagerly (TensorFlow: "
+                        "`tf.data.Dataset` only supports `len` in eager mode); use "
+                        "dataset.cardinality() inside tf.function.")
     shape = value.shape
     if len(shape) == 0:
         raise TypeError(f"len() of the scalar (rank 0) tensor {value!r} is not defined.")

@@ -352,7 +352,7 @@ def while_vjp(op, *dys):
     ops only.
     """
     from runtime import control_flow_grad_nested as nested
-    if nested.recorded_here():
+    if nested.recorded_here(list(op.inputs) + list(dys)):
         return nested.while_vjp_recomputed(op, *dys)
     return _while_vjp_stacked(op, *dys)
 
@@ -404,13 +404,22 @@ def _while_vjp_stacked(op, *dys):
     backward = final[0].node
     pop, trace = traces[id(backward.attrs["body_graph"])]
     _push_iterations(node, stack, _save_instead_of_replay(trace, pop, body))
-    result = [None] * len(op.inputs)
-    for k, i in enumerate(lv_index):
-        result[i] = final[k]
-    for k, j in enumerate(cap_index):
-        result[n + j] = final[k1 + k]
-    for k, j in enumerate(var_index):
-        result[n_inputs + j] = final[k2 + k]
+    return placed(len(op.inputs), (lv_index, final[:k1]),
+                  ([n + j for j in cap_index], final[k1:k2]),
+                  ([n_inputs + j for j in var_index], final[k2:]))
+
+
+def placed(length, *groups):
+    """A list of `length` Nones with each group's values at its positions.
+
+    Args:
+        length: The list's length (a gradient rule's: one entry per op input).
+        *groups: (positions, values) pairs.
+    """
+    result = [None] * length
+    for positions, values in groups:
+        for position, value in zip(positions, values):
+            result[position] = value
     return result
 
 

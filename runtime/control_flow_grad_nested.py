@@ -16,19 +16,37 @@ and the recorded ops differentiate again like any others (the outer gradient of 
 backward loop uses the fast form unless a third tape records it).
 """
 from runtime import context
+from runtime import dtypes
 from runtime.control_flow_grad import _floating
 from runtime.control_flow_grad import _is_variable
 from runtime.control_flow_grad import _subgraph_vjp
 from runtime.control_flow_grad import _sum
 from runtime.control_flow_grad import _zeros_like
+from runtime.control_flow_grad import placed
 from runtime.control_flow_grad import replay
 
+_VARIANT = dtypes.variant
 
-def recorded_here():
-    """True when an active tape records the ops added to the current graph."""
+
+def recorded_here(values):
+    """True when an active tape of the current graph tracks one of `values` (the loop's
+    inputs and upstream gradients): it will record the gradient built from them."""
     from runtime.gradients import _current_graph
     graph = _current_graph()
-    return any(tape._recording and tape._graph is graph for tape in context._state.tapes)
+    keys = {id(v) for v in values if v is not None}
+    return any(tape._recording and tape._graph is graph and not keys.isdisjoint(tape._tracked)
+               for tape in context._state.tapes)
+
+
+def _refuse_lists(op, loop):
+    """A loop carrying TensorArrays (tf.map_fn, tf.scan, lists appended in a staged loop):
+    recomputing it would not differentiate the element lists correctly, so say so."""
+    if any(t.dtype is _VARIANT for t in list(loop.loop_in) + loop.captured):
+        raise NotImplementedError(
+            f"A gradient of a gradient through the staged loop '{op.node.name}', which carries "
+            f"a TensorArray (tf.map_fn, tf.scan, or a list appended in a staged loop), is not "
+            f"supported. Write the loop over tensors without lists, or take the second "
+            f"derivative eagerly (outside tf.function).")
 
 
 class _Loop:
@@ -71,6 +89,7 @@ def while_vjp_recomputed(op, *dys):
     """`while`'s gradient rule out of pure ops (see the module docstring)."""
     from runtime.control_flow import while_loop
     loop = _Loop(op)
+    _refuse_lists(op, loop)
     n, n_inputs = loop.n, loop.n_inputs
     var_index = [k for k in range(len(op.inputs) - n_inputs)
                  if op.needs_gradient(n_inputs + k)]
@@ -96,11 +115,6 @@ def while_vjp_recomputed(op, *dys):
 
     final = while_loop(lambda k, *acc: k >= 0, body_fn,
                        (loop.trip_count() - 1,) + tuple(init_d + init_c + init_v))[1:]
-    result = [None] * len(op.inputs)
-    for k, i in enumerate(lv_index):
-        result[i] = final[k]
-    for k, j in enumerate(cap_index):
-        result[n + j] = final[k1 + k]
-    for k, j in enumerate(var_index):
-        result[n_inputs + j] = final[k2 + k]
-    return result
+    return placed(len(op.inputs), (lv_index, final[:k1]),
+                  ([n + j for j in cap_index], final[k1:k2]),
+                  ([n_inputs + j for j in var_index], final[k2:]))

@@ -152,3 +152,23 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
 
 
 __all__ = ["map_fn", "scan"]
+
+
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """fn over the rows of `elems`, stacked (tf.vectorized_map).
+
+    TensorFlow vectorizes `fn` with pfor; here it runs as `map_fn` (one staged loop in a
+    graph), which gives the same values. The output signature comes from tracing `fn` once
+    on a row in a scratch graph, so fn's Python side effects run once more while tracing.
+    """
+    from runtime import context
+    from runtime.graph import Graph
+    flat = [common.to_tensor(e) for e in nest.flatten(elems)]
+    scratch = Graph("vectorized_map_fn", outer_graph=context.get_graph())
+    with context.graph_scope(scratch):
+        rows = [scratch.placeholder(t.dtype, None if t.shape is None else t.shape[1:])
+                for t in flat]
+        out = _call(fn, [nest.pack_sequence_as(elems, rows)])
+    signature = nest.map_structure(
+        lambda t: TensorSpec(common.to_tensor(t).shape, common.to_tensor(t).dtype), out)
+    return map_fn(fn, elems, fn_output_signature=signature)

@@ -1,5 +1,8 @@
 """Test-session settings shared by every test."""
 import os
+import sys
+
+import pytest
 
 from tests.checkout import marked_for_another_python
 
@@ -14,3 +17,15 @@ os.environ['AUTOGRAPH_CACHE_DIR'] = ''
 # brings several GB of CUDA libraries); on the others the README's test command has no torch,
 # and the torch backend's tests are not collected.
 collect_ignore = ['torch'] if marked_for_another_python('torch') else []
+
+
+@pytest.fixture(autouse=True)
+def _fresh_retracing_detectors():
+    """Each test starts with no history of tf.function calls. The frequent-retracing detector
+    is keyed by code object, as TensorFlow's, so a test run again with other parameters (one
+    lambda's code, new Function objects) would otherwise see the earlier run's traces. The
+    runtime is not imported for this: autograph's tests run without it."""
+    tracing = sys.modules.get("runtime.function.tracing")
+    if tracing is not None:
+        tracing._DETECTORS.clear()
+    yield

@@ -31,7 +31,7 @@ def test_license_is_an_spdx_expression_with_the_setuptools_that_reads_it():
 
 def test_test_extra_has_ipython_and_floors_that_need_python_3_10():
     extra = re.search(r'^test = \[(.*?)\]$', read('pyproject.toml'), re.M | re.S).group(1)
-    for requirement in ('"pytest>=9"', '"ipython>=8.19"'):
+    for requirement in ('"pytest>=9"', '"ipython>=8.19"', '"onnx>=1.17"', '"onnxruntime>=1.20"'):
         assert requirement in extra
     # torch exactly as tested (a range would take the newest release, a CUDA build on Linux),
     # on CI's Python, where tests/torch runs

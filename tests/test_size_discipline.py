@@ -65,8 +65,11 @@ def _public_callables():
             for member in vars(value).values():
                 visit(member, depth + 1)
         elif isinstance(value, types.ModuleType) and value.__name__.startswith("runtime."):
-            for member in vars(value).values():  # its own definitions, not what it imports
-                if getattr(member, "__module__", None) == value.__name__:
+            # its own definitions, not what it imports; a namespace module without a file
+            # (tf.nn, tf.linalg, ...: runtime._namespace) is made of public names only
+            made = getattr(value, "__file__", None) is None
+            for member in vars(value).values():
+                if made or getattr(member, "__module__", None) == value.__name__:
                     visit(member, depth + 1)
 
     for namespace in (runtime, autograph, autograph.operators):

@@ -31,30 +31,38 @@ from autograph.backends.base import Backend
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
 from autograph.backends.torch_lifting import closed
+from autograph.backends.torch_lifting import discarded_sizes
 from autograph.backends.torch_lifting import free_tensors
 from autograph.backends.torch_values import StagedRange
 from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import leaf_type
 from autograph.backends.torch_values import predicate
+from autograph.errors import StagingError
+from autograph.errors import UnsupportedByBackendError
 
 __all__ = ['BACKEND', 'TorchBackend', 'StagedRange', 'compile', 'convert', 'export']
 
 
 class _Scratch(threading.local):
     depth = 0  # > 0 while autograph stages a discarded trial run
+    effects = 0  # staged checks and prints dropped by discarded runs so far
 
 
 def _outputs(fn, dtypes):
     """`fn` returning a tuple of tensors: Python numbers become tensors of `dtypes`, and an
-    output that is one of the inputs is copied (a torch.cond or while_loop output must not
-    alias an input)."""
+    output that is one of the inputs, or a view, is copied (a torch.cond or while_loop
+    output must not alias an input)."""
     def wrapper(*args):
         outs = tuple(fn(*args))
         inputs = {id(a) for a in args}
         result = []
         for k, value in enumerate(outs):
             value = as_tensor(value, dtypes[k] if dtypes else None)
-            result.append(value.clone() if id(value) in inputs else value)
+            # a view (`m[i, 2]`) as a tensor of its own: torch.cond refuses branches whose
+            # outputs differ in storage offset or strides
+            copy = id(value) in inputs or value.storage_offset() != 0 or not (
+                value.is_contiguous())
+            result.append(value.clone(memory_format=torch.contiguous_format) if copy else value)
         return tuple(result)
     return wrapper
 
@@ -108,6 +116,59 @@ def _distinct(tensors):
     return tuple(result)
 
 
+def _read(*values):
+    """Reads the tensors among `values` on a discarded pass, as the staged check or print
+    that it drops would: the lifting (torch_lifting.free_tensors) must see them read, or a
+    branch printing a tensor of the enclosing function would not get it as an input."""
+    for value in values:
+        if isinstance(value, torch.Tensor):
+            torch.ops.aten.alias(value)
+
+
+def _with_token(fn):
+    """`fn` giving one more output, a bool that `torch.ops.autograph.keep` reads."""
+    def branch(*args):
+        return tuple(fn(*args)) + (torch.full((), True),)
+    return branch
+
+
+def _loop_dtypes(loop_vars, after):
+    """The dtypes of the loop variables: a Python number takes the dtype the body gives it
+    (`after`: the body's outputs), as Python's arithmetic with a tensor would."""
+    return [v.dtype if isinstance(v, torch.Tensor) else torch_values.joint_dtype(
+        (type(v), leaf_type(a))) for v, a in zip(loop_vars, after)]
+
+
+def _copies(tensors):
+    return [t.clone() for t in tensors]
+
+
+def _discarded_cond(pred, true_fn, false_fn, operands):
+    """An `if` nested in a discarded pass (`scratch`), where only the types of the outputs
+    and the tensors read count: each branch runs once, on copies of the operands, with no
+    subgraph traced (tracing them would run each branch again, at every level of nesting).
+    Both outputs are read, through `torch.where` where their shapes agree."""
+    outputs = [tuple(fn(*_copies(operands))) for fn in (true_fn, false_fn)]
+    result = []
+    for true_value, false_value in zip(*outputs):
+        dtype = torch_values.joint_dtype((leaf_type(true_value), leaf_type(false_value)))
+        true_value, false_value = as_tensor(true_value, dtype), as_tensor(false_value, dtype)
+        if true_value.shape == false_value.shape:
+            true_value = torch.where(pred, true_value, false_value)
+        result.append(true_value)
+    _read(pred)
+    return tuple(result)
+
+
+def _discarded_loop(test, body_fn, loop_vars):
+    """A loop nested in a discarded pass: its test and body run once each (see
+    `_discarded_cond`); the outputs are the body's, at the loop variables' dtypes."""
+    init = [as_tensor(v) for v in loop_vars]
+    test(*_copies(init))
+    after = tuple(body_fn(*_copies(init)))
+    return tuple(as_tensor(a, d) for a, d in zip(after, _loop_dtypes(loop_vars, after)))
+
+
 class TorchBackend(Backend):
     """Stages autograph control flow on traced torch tensors as torch.cond / torch.while_loop."""
 
@@ -138,12 +199,23 @@ class TorchBackend(Backend):
             return tuple(true_fn(*operands) if pred else false_fn(*operands))
         pred = predicate(pred, 'if')
         operands = tuple(operands)
+        if self._discarded():
+            return _discarded_cond(pred, true_fn, false_fn, operands)
+        effects = self._scratch.effects
         free, outputs, mutated = free_tensors((true_fn, false_fn), operands, self.scratch)
         dtypes = [torch_values.joint_dtype(types) for types in zip(
             *[[leaf_type(v) for v in outs] for outs in outputs])]
         true_fn, false_fn = (_outputs(closed(fn, len(operands), free, mutated), dtypes)
                              for fn in (true_fn, false_fn))
-        return _cond(pred, true_fn, false_fn, _distinct(operands + tuple(free)))
+        inputs = _distinct(operands + tuple(free))
+        if effects == self._scratch.effects:
+            return _cond(pred, true_fn, false_fn, inputs)
+        # A branch checks or prints: the cond must stay even when nothing reads its outputs
+        # (torch removes an unused torch.cond, its prints with it), so it gives one more,
+        # which `torch.ops.autograph.keep` reads.
+        outs = _cond(pred, _with_token(true_fn), _with_token(false_fn), inputs)
+        torch_ops.keep(outs[-1:])
+        return outs[:-1]
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop as torch.while_loop over the loop variables and the free tensors.
@@ -162,10 +234,11 @@ class TorchBackend(Backend):
         def test(*state):
             return (predicate(cond_fn(*state), 'while'),)
 
+        if self._discarded():
+            return _discarded_loop(test, body_fn, loop_vars)
+        effects = self._scratch.effects
         free, outputs, mutated = free_tensors((test, body_fn), init, self.scratch)
-        # A Python number takes the dtype the body gives it, as Python's arithmetic would.
-        dtypes = [v.dtype if isinstance(v, torch.Tensor) else torch_values.joint_dtype(
-            (type(v), leaf_type(after))) for v, after in zip(loop_vars, outputs[1])]
+        dtypes = _loop_dtypes(loop_vars, outputs[1])
         init = _linked(tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
         count = len(init)
         test = closed(test, count, free, mutated)
@@ -177,11 +250,21 @@ class TorchBackend(Backend):
 
         inputs = _distinct(init + tuple(free))
         if not any(torch_values.is_float(t.dtype) for t in inputs):
-            return loop(*inputs)
-        # torch 2.13 differentiates a while_loop that runs zero times as if it ran once
-        # (docs/torch.md): a loop that may carry gradients runs only when its test holds.
-        return _cond(test(*inputs)[0], loop,
-                     lambda *args: tuple(a.clone() for a in args[:count]), inputs)
+            outs = loop(*inputs)
+        else:
+            # torch 2.13 differentiates a while_loop that runs zero times as if it ran once
+            # (docs/torch.md): a loop that may carry gradients runs only when its test holds.
+            outs = _cond(test(*inputs)[0], loop,
+                         lambda *args: tuple(a.clone() for a in args[:count]), inputs)
+        if effects != self._scratch.effects:
+            torch_ops.keep(list(outs))  # kept with its checks and prints, as a cond is
+        return outs
+
+    def _discarded(self):
+        """Whether no graph records what runs now: a discarded pass (`scratch`), or torch
+        running a function on fake tensors only for the types of its outputs (torch.cond's
+        own check of its branches, dynamo's run of a `nonstrict_trace` call)."""
+        return self._scratch.depth > 0
 
     def iterate(self, iterable):
         """A tensor iterates over its first dimension; a staged range over its elements."""
@@ -213,7 +296,7 @@ class TorchBackend(Backend):
     def assert_(self, cond, message_fn):
         """Stages `assert`: `torch.ops.autograph.check`, raising AssertionError when it runs."""
         if self._scratch.depth:
-            return  # a discarded pass checks nothing
+            return self._dropped(cond)  # a discarded pass checks nothing
         message = message_fn()
         message = '' if message is None else str(message)
         torch_ops.check(predicate(cond, 'assert'), 'AssertionError', message)
@@ -221,15 +304,30 @@ class TorchBackend(Backend):
     def check_defined(self, defined, error):
         """Stages the check that raises `error` (UnboundLocalError) when `defined` is false."""
         if self._scratch.depth:
-            return
+            return self._dropped(defined)
         torch_ops.check(predicate(defined, 'if'), torch_ops.kind_of(error),
                         torch_ops.message_of(error))
 
     def print_(self, *args, sep=' ', end='\n'):
         """Stages `print`: `torch.ops.autograph.print`, printing each time the program runs."""
         if self._scratch.depth:
-            return
+            return self._dropped(*args)
         torch_ops.staged_print(args, sep, end)
+
+    def new_list(self, items, element, name, maximum_iterations=None):
+        """Refuses a list that grows in a staged loop, saying how to write the loop.
+
+        Raises:
+            StagingError: always; torch.while_loop carries tensors of fixed shapes.
+        """
+        del items, element, maximum_iterations
+        raise StagingError(
+            "The list '{name}' is appended to (or popped from) in a loop that torch stages "
+            'as torch.while_loop, whose loop variables are tensors of fixed shape, so a list '
+            'cannot change its size inside a staged loop. Preallocate a tensor before the '
+            'loop and write element i with {name} = {name}.index_copy(0, i.reshape(1), '
+            'value.unsqueeze(0)), or make the loop a Python loop of a known number of steps '
+            '(its bound a Python int).'.format(name=name))
 
     def type_of(self, value):
         return leaf_type(value)
@@ -240,6 +338,11 @@ class TorchBackend(Backend):
     def zeros_like(self, value):
         return torch_values.zero_like(value)
 
+    def _dropped(self, *values):
+        """A staged check or print on a discarded pass: counted, and its tensors read."""
+        self._scratch.effects += 1
+        _read(*values)
+
     def scratch(self):
         """A context whose staged operations are recorded nowhere (no proxy mode)."""
         return self._scratch_context()
@@ -248,7 +351,7 @@ class TorchBackend(Backend):
     def _scratch_context(self):
         self._scratch.depth += 1
         try:
-            with disable_proxy_modes_tracing():
+            with disable_proxy_modes_tracing(), discarded_sizes(()):
                 yield
         finally:
             self._scratch.depth -= 1
@@ -350,6 +453,15 @@ def compile(target, **options):  # pylint: disable=redefined-builtin  # torch's 
     return torch.compile(convert(target), **options)
 
 
+_STRICT = (
+    'torch.export.export(..., strict=True) cannot export {}: strict export traces Python '
+    "bytecode with dynamo, which cannot trace autograph's operators, so converted code "
+    'reaches dynamo as a torch._dynamo.nonstrict_trace call, and torch 2.13\'s strict '
+    "export does not take such a call (it fails with \"TypeError: cannot create weak "
+    "reference to 'TreeSpec' object\"). Export with strict=False, the default: it traces "
+    'the converted code as Python on fake tensors and gives the same program.')
+
+
 def export(target, args, kwargs=None, **options):
     """`torch.export.export` of the converted function or module.
 
@@ -361,7 +473,13 @@ def export(target, args, kwargs=None, **options):
 
     Returns:
         The ExportedProgram.
+
+    Raises:
+        UnsupportedByBackendError: for `strict=True` (see `_STRICT`).
     """
+    if options.get('strict'):
+        raise UnsupportedByBackendError(_STRICT.format(getattr(target, '__name__', type(
+            target).__name__)))
     if isinstance(target, torch.nn.Module):
         module = convert(target)
     else:

@@ -21,6 +21,8 @@ from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
+from autograph.backends.torch_values import tensor_index
+
 
 class _FreeTensors(TorchFunctionMode):
     """Notes the tensors that operations read and that the traced function did not make."""
@@ -59,13 +61,18 @@ class _Substitute(TorchFunctionMode):
             swap = self.mapping.get
             args, kwargs = pytree.tree_map_only(
                 torch.Tensor, lambda t: swap(id(t), t), (args, kwargs))
+        if func is torch.Tensor.__getitem__ and not kwargs:
+            gathered = tensor_index(*args)
+            if gathered is not None:
+                return gathered
         return func(*args, **kwargs)
 
 
 @contextlib.contextmanager
-def _discarded_sizes(inputs):
-    """Data-dependent sizes made on the discarded pass (`x[i]` for a traced `i`) are not the
-    trace's: without this, the trace would expect them among its outputs."""
+def discarded_sizes(inputs):
+    """Data-dependent sizes made on a discarded pass (`x[i]` for a traced `i`) are not the
+    trace's: without this, the trace would expect them among its outputs. The fake mode is
+    found from `inputs`, or from the trace under way."""
     fake_mode = detect_fake_mode(inputs)
     if fake_mode is None or fake_mode.shape_env is None:
         yield
@@ -95,16 +102,20 @@ def free_tensors(fns, inputs, scratch):
     finder = _FreeTensors(())
     outputs, mutated = [], set()
     for fn in fns:
-        with scratch(), disable_proxy_modes_tracing(), _discarded_sizes(inputs):
+        with scratch(), disable_proxy_modes_tracing(), discarded_sizes(inputs):
             # new objects for the inputs: a function that reads an input's object from an
             # enclosing scope (`y = w` before a loop over y that reads w) reads a free tensor
-            aliases = tuple(torch.ops.aten.alias(t) for t in inputs)
-            finder.made.update(id(t) for t in aliases)
-            finder.keep.extend(aliases)
-            versions = [t._version for t in aliases]
+            # copies, not aliases: a function that changes an input in place (`i += 1`)
+            # would change the input itself through an alias, which under AOTAutograd's
+            # functionalization becomes a tensor the trace does not know (a constant in the
+            # graph, and "Please convert all Tensors to FakeTensors" when it runs)
+            copies = tuple(t.clone() for t in inputs)
+            finder.made.update(id(t) for t in copies)
+            finder.keep.extend(copies)
+            versions = [t._version for t in copies]
             with finder:
-                outs = fn(*aliases)
-            mutated.update(k for k, (t, v) in enumerate(zip(aliases, versions))
+                outs = fn(*copies)
+            mutated.update(k for k, (t, v) in enumerate(zip(copies, versions))
                            if t._version != v)
         outputs.append(outs)
         for leaf in pytree.tree_leaves(outs):

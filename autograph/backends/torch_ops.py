@@ -1,12 +1,14 @@
-"""Two torch operators for what staged Python does besides computing: checks and prints.
+"""Torch operators for what staged Python does besides computing: checks and prints.
 
 `torch.ops.autograph.check(pred, kind, message)` raises `kind(message)` when `pred` is false
 as the program runs; `kind` is the name of a builtin exception class (AssertionError for an
 `assert`, UnboundLocalError for a variable that staged control flow assigns on some paths
 only). `torch.ops.autograph.print(values, layout, sep, end)` prints as `print` does, each
-time the program runs. Both are ordinary custom operators: they stay in an exported program
-(they are marked as having side effects, so no pass removes them), and a process that loads
-the program needs `import autograph.backends.torch` to run them. Their arguments are data
+time the program runs; `torch.ops.autograph.keep(values)` does nothing but keeps a staged
+torch.cond or while_loop that checks or prints. They are ordinary custom operators: they
+stay in an exported program (they are marked as having side effects, so no pass removes
+them), and a process that loads the program needs `import autograph.backends.torch` to run
+them. Their arguments are data
 (strings and tensors); nothing is looked up but builtin exception classes.
 """
 
@@ -72,6 +74,18 @@ def _print_fake(values, layout, sep, end):
     del values, layout, sep, end
 
 
+@torch.library.custom_op('autograph::keep', mutates_args=())
+def keep(values: list[torch.Tensor]) -> None:
+    """Does nothing: reads the outputs of a staged torch.cond or while_loop that checks or
+    prints, so that no pass removes it when nothing else reads them."""
+    del values
+
+
+@keep.register_fake
+def _keep_fake(values):
+    del values
+
+
 def staged_print(args, sep, end):
     """Stages `print(*args, sep=sep, end=end)`: Python values as their text, tensors as inputs."""
     tensors = [a for a in args if isinstance(a, torch.Tensor)]
@@ -82,3 +96,4 @@ def staged_print(args, sep, end):
 
 has_side_effect(torch.ops.autograph.check.default)
 has_side_effect(torch.ops.autograph.print.default)
+has_side_effect(torch.ops.autograph.keep.default)

@@ -230,6 +230,37 @@ def row(tensor, index):
     return torch.index_select(tensor, 0, index.reshape(1).to(torch.int64)).squeeze(0)
 
 
+def _is_index_tensor(value):
+    return (isinstance(value, torch.Tensor) and value.dim() == 0
+            and not value.dtype.is_floating_point and not value.dtype.is_complex
+            and value.dtype != torch.bool)
+
+
+def tensor_index(tensor, index):
+    """`tensor[index]` where the index holds 0-d integer tensors, as a gather; None for other
+    indices (to index as torch does).
+
+    Inside a torch.cond or while_loop subgraph, torch 2.13 turns a 0-d integer tensor index
+    into a Python int (`select` of `.item()`), a data-dependent value it cannot trace
+    ("Could not extract specialized integer"). `aten.index` takes the tensors as they are,
+    negative ones counting from the end, and gives what `select` gives for each 0-d index.
+    """
+    parts = index if type(index) is tuple else (index,)
+    if not any(_is_index_tensor(p) for p in parts) or not all(
+            _is_index_tensor(p) or type(p) in (int, slice) for p in parts):
+        return None
+    # the basic indexing first, a full slice where a tensor goes; then the gather, with the
+    # dimension each tensor indexes (ints remove theirs)
+    basic = tensor[tuple(slice(None) if isinstance(p, torch.Tensor) else p for p in parts)]
+    indices, dim = [], 0
+    for part in parts:
+        if isinstance(part, torch.Tensor):
+            indices += [None] * (dim - len(indices)) + [part]
+        if type(part) is not int:
+            dim += 1
+    return torch.ops.aten.index.Tensor(basic, indices)
+
+
 def zero_like(value):
     """A zero of `value`'s type: a tensor's zeros, or the Python zero.
 

@@ -133,8 +133,9 @@ def check_supported(node, filename, kinds=None):
     Raises:
       UnsupportedSyntaxError: naming the construct and its line.
     """
-    # Nested generator functions are marked SKIP: they stay plain Python inside converted
-    # code, and what they contain is not checked (only their names are collected).
+    # Nested generator and async functions are marked SKIP: they stay plain Python inside
+    # converted code (as TensorFlow leaves them), and what they contain is not checked (only
+    # their names are collected).
     names = set()
     seen = set() if kinds is None else kinds
     skip = transformer.ConvAnno.SKIP
@@ -143,7 +144,8 @@ def check_supported(node, filename, kinds=None):
         n = stack.pop()
         cls = type(n)
         seen.add(cls)
-        if cls is gast.FunctionDef and n is not node and _is_generator(n):
+        if n is not node and (cls is gast.AsyncFunctionDef or (
+                cls is gast.FunctionDef and _is_generator(n))):
             anno.setanno(n, skip, True)
             names |= naming.collect_names(n)
             continue

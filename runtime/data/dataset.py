@@ -19,6 +19,7 @@ from runtime.data import pipeline
 from runtime.data import structure
 from runtime.data.structure import flat_leaves
 from runtime.data.structure import pack
+from runtime.errors import InvalidArgumentError
 from runtime.errors import OutOfRangeError
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
@@ -65,8 +66,13 @@ class Dataset(structure.DatasetBase):
         return self._spec
 
     def cardinality(self):
-        """The number of elements as an int64 tensor (-1 infinite, -2 unknown)."""
-        return convert_to_tensor(np.int64(self._cardinality))
+        """The number of elements as an int64 tensor (-1 infinite, -2 unknown).
+
+        Inside a graph it is computed when the graph runs (datasets there are made then).
+        """
+        if self._variant is None and context.executing_eagerly():
+            return convert_to_tensor(np.int64(self._cardinality))
+        return ops.cardinality(self._as_variant())
 
     def __len__(self):
         if self._cardinality == INFINITE:
@@ -109,7 +115,8 @@ class Dataset(structure.DatasetBase):
         if len(dims) > 1:
             raise ValueError(f"Dataset.from_tensor_slices needs one first dimension; found "
                              f"{sorted(dims)}.")
-        count = dims.pop() if dims and len(dims) == len(leaves) else UNKNOWN
+        known = dims and all(t.shape[0] is not None for t in leaves)
+        count = dims.pop() if known else UNKNOWN  # (else counted from the arrays when run)
         return _from_tensors(spec, leaves, count, "TensorSliceDataset", pipeline.slices)
 
     @staticmethod
@@ -365,7 +372,11 @@ def _rows(arrays, count):
     """The count of a source over tensors, known now or only from the arrays at run time."""
     if count != UNKNOWN:
         return count
-    return len(arrays[0]) if arrays else 0
+    lengths = {len(a) for a in arrays}
+    if len(lengths) > 1:
+        raise InvalidArgumentError(f"Dataset.from_tensor_slices needs one first dimension; "
+                                   f"found {sorted(lengths)}.", "dataset_build")
+    return lengths.pop() if lengths else 0
 
 
 def _shape_leaves(shapes, n):

@@ -36,6 +36,9 @@ def _traced(fn):
         return autograph.converted_call(fn, args, None)
 
     element_fn.__name__ = getattr(fn, "__name__", "element_fn").replace("<lambda>", "lambda")
+    # a code object of its own: tf.function's detector of functions made anew in a loop keys
+    # on the code, and dataset functions are traced once per dataset, as in TensorFlow
+    element_fn.__code__ = element_fn.__code__.replace()
     return function(element_fn, autograph=False)
 
 

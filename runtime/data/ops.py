@@ -80,13 +80,19 @@ class IndexedIterator:
             raise OutOfRangeError("End of sequence", "iterator_get") from None
 
 
+@register("dataset_cardinality", infer=lambda ds: ((), dtypes.int64), kind=OpKind.STATE,
+          tf_name="DatasetCardinality")
+def _dataset_cardinality(dataset):
+    return np.int64(dataset._cardinality)
+
+
 @register("dataset_iterator", infer=_variant_out, kind=OpKind.STATE, tf_name="MakeIterator")
 def _dataset_iterator(dataset):
     return IndexedIterator(dataset)
 
 
 @register("iterator_length", infer=lambda it: ((), dtypes.int32), kind=OpKind.STATE,
-          tf_name="DatasetCardinality")
+          tf_name="IteratorLength")
 def _iterator_length(iterator):
     return np.int32(iterator.length())
 
@@ -116,6 +122,11 @@ def source(dataset):
 def build(inputs, builder):
     """A variant tensor whose value is builder(*input values) when the graph runs."""
     return apply(OPS["dataset_build"], list(inputs), {"builder": builder})
+
+
+def cardinality(variant):
+    """The int64 cardinality of a dataset's variant, read when the graph runs."""
+    return apply(OPS["dataset_cardinality"], [variant], {})
 
 
 def iteration(variant, specs):

@@ -60,7 +60,16 @@ CANNOT_LOWER = {
     "grad_list_from_rows": "gradient graphs run on the numpy executor",
     "grad_list_rows": "gradient graphs run on the numpy executor",
     "grad_list_zeros": "gradient graphs run on the numpy executor",
+    "dataset_cardinality": _DATASETS,
 }
+# issue #34's ops run on the numpy executors; their XLA lowerings are not written yet
+_NOT_YET = "it has no XLA lowering yet (it runs on the numpy executors)"
+CANNOT_LOWER.update((op, _NOT_YET) for op in (
+    "relu", "is_nan", "is_finite", "conv2d", "conv2d_backprop_input", "conv2d_backprop_filter",
+    "max_pool", "max_pool_grad", "take_along_axis", "scatter_along_axis", "argsort",
+    "top_k_indices", "tile", "tile_grad", "pad", "pad_grad", "cumsum", "cumprod", "gather_nd",
+    "scatter_nd_add", "matrix_inverse", "matrix_determinant", "matrix_solve", "cholesky",
+    "matrix_diag", "matrix_diag_part", "band_part", "eye"))
 
 JAX_MISSING = (
     "tf.function(jit_compile=True) compiles the graph with XLA through JAX, which is not "

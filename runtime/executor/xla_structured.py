@@ -16,6 +16,7 @@ from jax import lax
 
 from runtime.executor import xla
 from runtime.executor.xla import register_lowering
+from runtime.ops import registry
 
 
 def _branch(ctx, graph):
@@ -39,12 +40,31 @@ def _typed(node):
                                       + str(e).splitlines()[0].rstrip(".")) from None
 
 
+# A cond whose branches hold at most this many ops, none stateful or structured, lowers to
+# both branches and a select (`jnp.where`): a compiled program cannot raise, so computing the
+# branch not taken changes nothing, and in a loop a select costs less than a lax.cond.
+SELECT_OPS = 12
+
+
+def _selectable(graphs):
+    for graph in graphs:
+        ops = [n for n in graph.nodes if not n.is_source]
+        if len(ops) > SELECT_OPS or any(
+                registry.OPS[n.op].stateful or registry.OPS[n.op].structured for n in ops):
+            return False
+    return all(t.dtype.name != "variant" for t in graphs[0].outputs)
+
+
 @register_lowering("cond")
 def _cond(ctx, node, pred, *operands):
     attrs = node.attrs
     graphs = [attrs["false_graph"], attrs["true_graph"]]
     if xla.is_known(pred):
         return ctx.run(graphs[int(bool(pred))], list(operands))
+    if _selectable(graphs):  # both computed, one picked: what XLA runs fastest in a loop
+        taken, other = ctx.run(graphs[1], list(operands)), ctx.run(graphs[0], list(operands))
+        if all(np.shape(a) == np.shape(b) for a, b in zip(taken, other)):
+            return [jnp.where(pred, a, b) for a, b in zip(taken, other)]
     with _typed(node):
         results, state = lax.cond(pred, _branch(ctx, graphs[1]), _branch(ctx, graphs[0]),
                                   operands, ctx.state_values())

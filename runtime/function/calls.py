@@ -428,6 +428,9 @@ def output_packer(structure):
     if type(structure) is tuple and all(isinstance(t, SymbolicTensor) for t in structure):
         return _pack_tuple
 
+    # the leaves marked, not the graph's tensors: a packer keeps no graph alive
+    structure = nest.map_structure(lambda leaf: None if leaf is None else True, structure)
+
     def pack(outs):
         values = iter(outs)
         return nest.map_structure(

@@ -9,6 +9,7 @@ from runtime import executor as _executor
 from runtime.executor import xla as _xla
 from runtime.function import calls as function_calls
 from runtime.function import keys
+from runtime.function import stash
 from runtime.errors import InvalidArgumentError
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
@@ -39,14 +40,12 @@ class ConcreteFunction:
 
     def __init__(self, graph, arg_spec, leaves, arg_structure, structured_outputs, executor):
         self.name = graph.name
-        self.graph = graph
         self._arg_spec = arg_spec
         self._leaves = leaves
-        self._positional, self._names, self._keywords = arg_structure
+        positional, self._names, keywords = arg_structure
         # Placeholder position by identity (Tensor `==` is elementwise, so no list.index);
         # made when a direct call first checks a tensor argument (see _check_tensor).
         self._input_index = None
-        self.structured_outputs = structured_outputs
         outputs = [t for t in keys.flatten(structured_outputs) if t is not None]
         graph.outputs = outputs
         self._run = EXECUTORS[executor](graph, list(graph.inputs), outputs)
@@ -55,10 +54,49 @@ class ConcreteFunction:
         # When every argument is a tensor, passed positionally in graph-input order: the
         # (numpy dtype, shape with None wildcards) of each input, for the generated `_call`.
         self._fast_inputs = None
-        if not self._keywords and len(self._positional) == len(graph.inputs) and all(
-                t is p for t, p in zip(self._positional, graph.inputs)):
+        if not keywords and len(positional) == len(graph.inputs) and all(
+                t is p for t, p in zip(positional, graph.inputs)):
             self._fast_inputs = [(p.dtype.np_dtype, _placeholder_shape(p))
                                  for p in graph.inputs]
+        # What Function's call tables need of the traced arguments (see feed_plan).
+        self.feed_plan = feed_plan(positional, keywords, graph.inputs)
+        # (graph, positional, keywords, structured outputs) as traced, or a stash.Stash of
+        # them where the graph is large (see stash_graph): rebuilt when gradients, export or
+        # listing ask.
+        self._state = (graph, positional, keywords, structured_outputs)
+
+    def stash_graph(self):
+        """Keeps a compressed copy of the traced graph in its place where it is large (the
+        Function calls it once the trace is final: its first trace's variables are
+        initialised from that graph itself)."""
+        state = self._state
+        if type(state) is not stash.Stash:
+            self._state = stash.keep(state, state[0])
+
+    def _traced(self):
+        """(graph, positional, keywords, structured outputs), rebuilt from the stash once."""
+        state = self._state
+        if type(state) is stash.Stash:
+            state = self._state = state.load()
+        return state
+
+    @property
+    def graph(self):
+        """The traced Graph (rebuilt from its compressed copy where it was large)."""
+        return self._traced()[0]
+
+    @property
+    def _positional(self):
+        return self._traced()[1]
+
+    @property
+    def _keywords(self):
+        return self._traced()[2]
+
+    @property
+    def structured_outputs(self):
+        """The returned structure, graph output tensors in place of the tensors."""
+        return self._traced()[3]
 
     # -- inspection -----------------------------------------------------------------------
 
@@ -319,6 +357,40 @@ class ConcreteFunction:
 
     def _flat_describe(self):
         return f"{self.name}({', '.join(p.node.name for p in self.graph.inputs)})"
+
+
+class FeedPlan:
+    """What Function's call tables need of a trace's arguments, without its graph.
+
+    Attributes:
+        entries: per traced argument (positional, then keyword values): (graph input index,
+            None) for a tensor argument, (None, the value) for a Python value, (None, NESTED)
+            for a structure holding tensors.
+        keyword_names: The traced keyword arguments' names, in order.
+        input_count: The number of graph inputs.
+    """
+
+    __slots__ = ("entries", "keyword_names", "input_count")
+    NESTED = object()
+
+    def __init__(self, entries, keyword_names, input_count):
+        self.entries = entries
+        self.keyword_names = keyword_names
+        self.input_count = input_count
+
+
+def feed_plan(positional, keywords, inputs):
+    """The FeedPlan of traced arguments whose tensors are the placeholders `inputs`."""
+    index = {id(p): i for i, p in enumerate(inputs)}
+    entries = []
+    for value in list(positional) + list(keywords.values()):
+        if id(value) in index:
+            entries.append((index[id(value)], None))
+        elif any(isinstance(v, SymbolicTensor) for v in keys.flatten(value)):
+            entries.append((None, FeedPlan.NESTED))
+        else:
+            entries.append((None, value))
+    return FeedPlan(entries, list(keywords), len(inputs))
 
 
 def _placeholder_shape(placeholder):

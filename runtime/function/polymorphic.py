@@ -373,20 +373,20 @@ class Function(tracer.Tracer):
         positional, _, keywords = self._arg_spec.canonicalize(
             markers[:len(args)], dict(zip(kwargs, markers[len(args):])))
         bound = positional + list(keywords.values())
-        traced = concrete._positional + list(concrete._keywords.values())
-        if len(bound) != len(traced) or list(keywords) != list(concrete._keywords):
+        plan = concrete.feed_plan  # the traced arguments, without the graph
+        if len(bound) != len(plan.entries) or list(keywords) != plan.keyword_names:
             return None
-        inputs = {id(placeholder): i for i, placeholder in enumerate(concrete.graph.inputs)}
-        order = [None] * len(inputs)
-        for marker, value in zip(bound, traced):
+        order = [None] * plan.input_count
+        for marker, (index, value) in zip(bound, plan.entries):
             if type(marker) is not _Source:  # a default value
                 return None
             arg = sources[marker.index]
             if type(arg) is EagerTensor or function_calls.is_array(arg):
-                if id(value) not in inputs:
+                if index is None:
                     return None
-                order[inputs[id(value)]] = marker.index
-            elif type(value) is not type(arg) or value != arg:
+                order[index] = marker.index
+            elif index is not None or value is plan.NESTED or type(value) is not type(arg) \
+                    or value != arg:
                 return None
         return None if None in order else order
 
@@ -530,7 +530,9 @@ class Function(tracer.Tracer):
             The ConcreteFunction to run.
         """
         with collector.paused():  # trace, optimise and codegen build a graph that lives on
-            return self._trace_paused(positional, names, keywords, leaves, key, values)
+            concrete = self._trace_paused(positional, names, keywords, leaves, key, values)
+        concrete.stash_graph()
+        return concrete
 
     def _trace_paused(self, positional, names, keywords, leaves, key, values):
         if not self._initialized:

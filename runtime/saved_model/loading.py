@@ -170,13 +170,16 @@ class _Loader:
 
     def module(self, payload, where):
         _keys(payload, {"name", "attributes"}, where)
-        module = restored.LoadedModule(name=str(payload["name"]))
+        try:
+            module = restored.LoadedModule(name=payload["name"])
+        except (ValueError, TypeError):
+            raise SavedModelError(f"{where}: {payload['name']!r} is not a module name.") from None
         attributes = payload["attributes"]
         if not isinstance(attributes, dict):
             raise SavedModelError(f"{where}: attributes must be an object.")
         for name, value in attributes.items():
             if not name.isidentifier() or name in vars(module) or (
-                    name.startswith("__") and name != "__call__"):
+                    hasattr(type(module), name) and name != "__call__"):
                 raise SavedModelError(f"{where}: {name!r} is not an attribute a module may "
                                       f"be given.")
             setattr(module, name, self.object(value, f"{where}.{name}"))

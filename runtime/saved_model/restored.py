@@ -16,6 +16,19 @@ from runtime.tensor import TensorSpec
 from runtime.tensor_conversion import convert_to_tensor
 
 
+class _Replay:
+    """The Python function of a loaded trace: replays its graph (an object per trace, so
+    that each has its own frequent-retracing detector: loading many is no loop of the user's).
+    """
+
+    def __init__(self, name, graph_def):
+        self.__name__ = name
+        self._graph_def = graph_def
+
+    def __call__(self, *inputs):
+        return replay_graph(Graph.from_graph_def(self._graph_def), inputs)
+
+
 class _NoMatch(Exception):
     """Arguments that a concrete function's signature does not accept (why, for people)."""
 
@@ -46,11 +59,8 @@ class LoadedConcreteFunction:
         self._output_count = len(graph.outputs)
         decode_structure(outputs, self._output_leaf, f"{name}: result")  # checks the indices
 
-        def replay(*inputs):
-            return replay_graph(Graph.from_graph_def(self._graph_def), inputs)
-
-        replay.__name__ = name
-        self._function = tf_function(replay, input_signature=self._specs, autograph=False)
+        self._function = tf_function(_Replay(name, graph_def), input_signature=self._specs,
+                                     autograph=False)
         self.graph = self._function.get_concrete_function().graph
 
     def _spec(self, tag, index):

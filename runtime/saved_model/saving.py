@@ -103,11 +103,14 @@ class _Saver:
             return {"function": self.function(obj.name, [obj], where)}
         if isinstance(obj, Module):
             return {"module": self.module(obj, where)}
-        if isinstance(obj, (list, tuple)):
+        if isinstance(obj, (list, tuple)):  # kept when it holds something saved
             items = [self.object(v, f"{where}[{i}]") for i, v in enumerate(obj)]
-            return {"list" if isinstance(obj, list) else "tuple": items}
-        if isinstance(obj, dict) and all(isinstance(k, str) for k in obj):
-            return {"dict": {k: self.object(v, f"{where}[{k!r}]") for k, v in obj.items()}}
+            if any(item is not None for item in items):
+                return {"list" if isinstance(obj, list) else "tuple": items}
+        elif isinstance(obj, dict) and all(isinstance(k, str) for k in obj):
+            items = {k: self.object(v, f"{where}[{k!r}]") for k, v in obj.items()}
+            if any(item is not None for item in items.values()):
+                return {"dict": items}
         return None
 
     def module(self, module, where):
@@ -116,7 +119,7 @@ class _Saver:
                                      if isinstance(getattr(type(module), n, None), Function)}
         for name in sorted(names):
             saved = self.object(getattr(module, name), f"{where}.{name}")
-            if saved is not None and saved != {"list": []} and saved != {"tuple": []}:
+            if saved is not None:
                 attributes[name] = saved
         return {"name": module.name, "attributes": attributes}
 

@@ -4,6 +4,9 @@ Generates N programs from seed S, runs each three ways (plain, converted, traced
 every failure shrunk to a minimal program, ready to paste into tests/fuzz/regressions.py.
 Exits 1 when any program failed.
 
+With `--backend torch` each program is converted and exported with torch.export instead
+(tests/torch/fuzz_way.py) and compared with plain Python; failures are printed as found.
+
 With `--cache-dir DIR` the on-disk conversion cache is on, in DIR, and each program is written
 to a file named after its text (in DIR.programs), so that a second run with the same seed
 loads every conversion from the cache; the cache's counts are printed at the end.
@@ -45,6 +48,10 @@ def main(argv=None):
                         help="comma-separated generator features (default: {}; known: {})"
                         .format(",".join(sorted(FEATURES)), ",".join(sorted(ALL_FEATURES))))
     parser.add_argument("--no-shrink", action="store_true", help="print failures as found")
+    parser.add_argument("--backend", choices=("runtime", "torch"), default="runtime",
+                        help="runtime: converted and traced with runtime.function; torch: "
+                        "exported with torch.export (needs torch)")
+    parser.add_argument("--max-depth", type=int, default=3, help="nesting of statements")
     parser.add_argument("--cache-dir", default=None,
                         help="turn the on-disk conversion cache on, in this directory")
     args = parser.parse_args(argv)
@@ -53,36 +60,46 @@ def main(argv=None):
     features = FEATURES if args.features is None else frozenset(
         f for f in args.features.split(",") if f)
 
+    check, runs = _backend(args.backend)
     stats = collections.Counter()
     seen = {}
     start = time.perf_counter()
     for i in range(args.programs):
         seed = "{}:{}".format(args.seed, i)
-        program = generate(seed, max_stmts=args.max_stmts, features=features)
-        failures = harness.check_program(program, stats=stats)
+        program = generate(seed, max_stmts=args.max_stmts, max_depth=args.max_depth,
+                           features=features)
+        failures = check(program, stats)
         if failures:
             stats["failed"] += 1
             first = failures[0]
             key = (first.signature(), first.detail[:40])
             if key not in seen:
                 seen[key] = seed
-                _report(program, first, not args.no_shrink)
+                _report(program, first, not args.no_shrink and args.backend == "runtime")
                 if len(seen) >= args.max_failures:
                     break
-        if (i + 1) % 500 == 0:
+        if (i + 1) % 100 == 0:
             print("... {} programs, {:.0f}s, {}".format(
                 i + 1, time.perf_counter() - start, dict(stats)), file=sys.stderr)
     elapsed = time.perf_counter() - start
-    print("{} programs in {:.1f}s: {} traced runs, {} documented limitations, {} failed "
-          "({} distinct)".format(stats["programs"], elapsed, stats["traced"],
+    print("{} programs in {:.1f}s: {} {} runs, {} documented limitations, {} failed "
+          "({} distinct)".format(stats["programs"], elapsed, stats[runs], runs,
                                  stats["limitation"], stats["failed"], len(seen)))
     for key in sorted(stats):
-        if key.startswith(("limitation:", "known bug:")):
+        if key.startswith(("limitation:", "known bug:", "torch semantics:")):
             print("  {}: {} runs".format(key, stats[key]))
     if args.cache_dir:
         from autograph.impl import disk_cache  # pylint: disable=import-outside-toplevel
         print("disk cache {}: {}".format(args.cache_dir, disk_cache.stats))
     return 1 if seen else 0
+
+
+def _backend(name):
+    """(check(program, stats) -> failures, the stats key that counts staged runs)."""
+    if name == "torch":
+        from tests.torch import fuzz_way  # pylint: disable=import-outside-toplevel
+        return fuzz_way.check_program, "exported"
+    return (lambda program, stats: harness.check_program(program, stats=stats)), "traced"
 
 
 def _use_cache(directory):

@@ -149,12 +149,13 @@ def _time_limit(seconds):
         signal.signal(signal.SIGALRM, previous)
 
 
-def run(fn, args):
+def run(fn, args, limit=None):
     """Calls fn(*args), capturing stdout and any exception.
 
     Args:
         fn: the callable.
         args: tuple of arguments.
+        limit: seconds before Timeout is raised (default TIME_LIMIT_S).
 
     Returns:
         An Outcome.
@@ -162,7 +163,7 @@ def run(fn, args):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         try:
-            with _time_limit(TIME_LIMIT_S):
+            with _time_limit(limit or TIME_LIMIT_S):
                 result = fn(*args)
             exc_type, exc_msg = None, None
         except Timeout:
@@ -396,3 +397,28 @@ def check_program(program, **kwargs):
     """
     return check_source(program.source, program.inputs, program.param_types, program.name,
                         **kwargs)
+
+
+def disagreements(seeds, size, check, stats):
+    """Generates a program from each of `seeds` and checks it; returns one text per program
+    that disagreed (its seed, first failure and source).
+
+    Args:
+        seeds: generator seeds.
+        size: the generator's size options (max_stmts, ...).
+        check: check(program, stats) -> a list of Failures (a backend's way).
+        stats: a collections.Counter the check counts into.
+
+    Returns:
+        A list of strings.
+    """
+    from tests.fuzz.generator import generate  # pylint: disable=import-outside-toplevel
+
+    problems = []
+    for seed in seeds:
+        program = generate(seed, **size)
+        failures = check(program, stats)
+        if failures:
+            problems.append('seed {!r}: {}\n{}'.format(program.seed, failures[0],
+                                                        program.source))
+    return problems

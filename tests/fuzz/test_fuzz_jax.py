@@ -18,7 +18,6 @@ import autograph as ag
 from autograph.backends import jax as ag_jax
 from tests.fuzz import harness
 from tests.fuzz import stageability
-from tests.fuzz.generator import generate
 
 PROGRAMS = int(os.environ.get('JAX_FUZZ_PROGRAMS', '200'))
 CHUNK = 100
@@ -109,13 +108,8 @@ def check_program(program, stats):
 @pytest.mark.parametrize('chunk', range(max(1, PROGRAMS // CHUNK)))
 def test_generated_programs_agree_under_jit(chunk):
     stats = collections.Counter()
-    problems = []
-    for i in range(chunk * CHUNK, (chunk + 1) * CHUNK):
-        program = generate('{}:{}'.format(SEED, i), **CI_SIZE)
-        failures = check_program(program, stats)
-        if failures:
-            problems.append('seed {!r}: {}\n{}'.format(program.seed, failures[0],
-                                                        program.source))
+    seeds = ['{}:{}'.format(SEED, i) for i in range(chunk * CHUNK, (chunk + 1) * CHUNK)]
+    problems = harness.disagreements(seeds, CI_SIZE, check_program, stats)
     assert not problems, '{} of {} programs disagree:\n\n{}'.format(
         len(problems), CHUNK, '\n'.join(problems[:3]))
     assert stats['programs'] == CHUNK

@@ -3,8 +3,9 @@
 A generated program imports these names. Plain Python passes Python lists (a vector parameter
 is a list of 3 floats; a list built by `append` is a list of numbers) and gets Python numbers,
 computed in float32 where the staged run computes in float32. Traced runs pass runtime tensors
-(or the TensorArray that a list appended to in a staged loop becomes) and jitted runs pass jax
-values; those go to `runtime`'s and `jax.numpy`'s own functions. They are not converted.
+(or the TensorArray that a list appended to in a staged loop becomes), jitted runs pass jax
+values and torch runs pass torch tensors; those go to `runtime`'s, `jax.numpy`'s and torch's
+own functions. They are not converted.
 """
 
 import numpy as np
@@ -32,6 +33,10 @@ def _is_jax(value):
     return type(value).__module__.startswith(("jax", "jaxlib"))
 
 
+def _is_torch(value):
+    return type(value).__module__.startswith("torch")
+
+
 def _python(values, reduce):
     if not values:
         return 0
@@ -51,12 +56,15 @@ def stack(values):
         if any(_is_jax(v) for v in values):
             import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
             return jnp.stack([jnp.asarray(v) for v in values])
-    if _is_jax(values):
+        if any(_is_torch(v) for v in values):
+            import torch  # pylint: disable=import-outside-toplevel
+            return torch.stack([torch.as_tensor(v) for v in values])
+    if _is_jax(values) or _is_torch(values):
         return values
     return tf.stack(values)
 
 
-def _reduction(np_fn, tf_fn, jnp_name):
+def _reduction(np_fn, tf_fn, jnp_name):  # jnp_name: also the name of torch's function
     @autograph.do_not_convert
     def reduce(values):
         if isinstance(values, list) and all(isinstance(v, (bool, int, float)) for v in values):
@@ -64,6 +72,9 @@ def _reduction(np_fn, tf_fn, jnp_name):
         if _is_jax(values):
             import jax.numpy as jnp  # pylint: disable=import-outside-toplevel
             return getattr(jnp, jnp_name)(values)
+        if _is_torch(values):
+            import torch  # pylint: disable=import-outside-toplevel
+            return getattr(torch, jnp_name)(values)
         return tf_fn(values)
     reduce.__name__ = tf_fn.__name__
     return reduce

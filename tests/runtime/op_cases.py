@@ -5,49 +5,24 @@ expected value (worked out by hand). numpy arrays among the arguments become gra
 (placeholders); other arguments are passed as they are. Executors are plugged in by the
 caller: `run_graph(case, interpret)` or `run_graph(case, compile)`.
 """
-import collections
-
 import numpy as np
 
 import runtime as tf
 from runtime import context
 from runtime.graph import Graph
 
-Case = collections.namedtuple("Case", "id fn args kwargs expected relax")
-ErrorCase = collections.namedtuple("ErrorCase", "id fn args kwargs error match")
-
-
-def i32(v):
-    return np.array(v, dtype=np.int32)
-
-
-def i64(v):
-    return np.array(v, dtype=np.int64)
-
-
-def f32(v):
-    return np.array(v, dtype=np.float32)
-
-
-def f64(v):
-    return np.array(v, dtype=np.float64)
-
-
-def b(v):
-    return np.array(v, dtype=bool)
-
-
-def s(v):
-    """A string array: TensorFlow strings are bytes."""
-    return np.array([x.encode() for x in v], dtype=object)
-
-
-def u8(v):
-    return np.array(v, dtype=np.uint8)
-
-
-def case(id, fn, args, expected, relax=True, **kwargs):  # noqa: A002
-    return Case(id, fn, tuple(args), kwargs, expected, relax)
+from tests.runtime.op_case_helpers import Case  # noqa: F401 - re-exported
+from tests.runtime.op_case_helpers import ErrorCase
+from tests.runtime.op_case_helpers import b
+from tests.runtime.op_case_helpers import case
+from tests.runtime.op_case_helpers import f32
+from tests.runtime.op_case_helpers import f64
+from tests.runtime.op_case_helpers import i32
+from tests.runtime.op_case_helpers import i64
+from tests.runtime.op_case_helpers import s
+from tests.runtime.op_case_helpers import u8
+from tests.runtime.op_cases_new import NEW_NAMES_CASES
+from tests.runtime.op_cases_new import NEW_NAMES_ERROR_CASES
 
 
 M = [[1, 2, 3], [4, 5, 6]]
@@ -199,10 +174,12 @@ CASES = [
     case("clip_by_value", tf.clip_by_value, (f32([-2, 0.5, 3]), -1.0, 1.0), f32([-1, 0.5, 1])),
     case("clip_by_value_int_tensor_bounds", tf.clip_by_value,
          (i32([[1, 5], [9, -3]]), i32([[2, 2], [2, 2]]), 6), i32([[2, 5], [6, 2]])),
-]
+] + NEW_NAMES_CASES
 
 # Cases whose result length depends on input values: their static shape has None dims.
-DYNAMIC_SHAPE = {"range_tensor_limit", "where_indices"}
+# (vectorized_map runs as a map_fn loop, whose stacked result has an unknown row count.)
+DYNAMIC_SHAPE = {"range_tensor_limit", "where_indices", "boolean_mask", "boolean_mask_2d",
+                 "boolean_mask_axis1", "vectorized_map"}
 
 ERROR_CASES = [
     ErrorCase("add_int32_float32", tf.add, (i32([1]), f32([1])), {},
@@ -239,7 +216,7 @@ ERROR_CASES = [
               tf.errors.InvalidArgumentError, r"has 2 operand\(s\) but 1 input\(s\)"),
     ErrorCase("clip_by_value_dtype", tf.clip_by_value, (i32([1]), 0.5, 2), {}, TypeError,
               r"Cannot convert 0.5 to a tensor of dtype int32"),
-]
+] + NEW_NAMES_ERROR_CASES
 
 
 def run_eager(case):

@@ -1,4 +1,7 @@
 """Tests for runtime.autograph_backend: the hooks alone, and staged Python through tf.function."""
+import asyncio
+import warnings
+
 import numpy as np
 import pytest
 
@@ -631,3 +634,30 @@ def test_maximum_iterations_with_continue_break_and_else(executor, n, limit):
     f = tf.function(_while_else_bounded, executor=executor)
     got = f(tf.constant(n), tf.constant(limit))
     assert tuple(int(v) for v in got) == _while_else_reference(n, limit)
+
+
+def _sum_with_nested_coroutine_and_generator(n):
+    async def doubled(v):
+        await asyncio.sleep(0)
+        return v * 2
+
+    def counting(k):
+        for i in range(k):
+            yield i
+
+    total = 0
+    while n > 0:  # staged when n is a tensor
+        total += n
+        n -= 1
+    return total + sum(counting(3)) + asyncio.run(doubled(3))
+
+
+def test_a_nested_async_def_or_generator_leaves_the_enclosing_function_converted():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "could not convert" warning
+        staged = tf.function(_sum_with_nested_coroutine_and_generator)
+        graph = staged.get_concrete_function(tf.constant(4)).graph
+        result = staged(tf.constant(4))
+        converted = ag.convert(_sum_with_nested_coroutine_and_generator)
+    assert int(result) == converted(4) == _sum_with_nested_coroutine_and_generator(4) == 19
+    assert any(node.op == "while" for node in graph.nodes)  # the loop was staged

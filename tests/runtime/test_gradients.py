@@ -117,6 +117,50 @@ CASES = [
      [a(2, 3)]),
     ("second_derivative_concat",
      first_derivative(lambda y: tf.reduce_sum(tf.concat([y, y * y], axis=1) ** 2)), [a(2, 2)]),
+    # issue #34's names (values kept away from kinks and ties)
+    ("relu", tf.nn.relu, [np.array([[-1.3, 0.4], [2.2, -0.6]])]),
+    ("softmax", lambda x: tf.nn.softmax(x, axis=0), [a(3, 2)]),
+    ("log_softmax", tf.nn.log_softmax, [a(2, 4)]),
+    ("sigmoid_cross_entropy", lambda z, x: tf.nn.sigmoid_cross_entropy_with_logits(
+        labels=z, logits=x), [a(2, 3, low=0.0, high=1.0), a(2, 3)]),
+    ("softmax_cross_entropy", lambda z, x: tf.nn.softmax_cross_entropy_with_logits(z, x),
+     [a(2, 3, low=0.0, high=1.0), a(2, 3)]),
+    ("conv2d_same_strided", lambda x, w: tf.nn.conv2d(x, w, 2, "SAME"),
+     [a(2, 5, 4, 3), a(3, 2, 3, 2)]),
+    ("conv2d_valid_dilated", lambda x, w: tf.nn.conv2d(x, w, 1, "VALID", dilations=2),
+     [a(1, 5, 5, 2), a(2, 2, 2, 3)]),
+    ("conv1d", lambda x, w: tf.nn.conv1d(x, w, 1, "SAME"), [a(2, 6, 2), a(3, 2, 2)]),
+    ("max_pool2d", lambda x: tf.nn.max_pool2d(x, 2, 2, "SAME"), [R.permutation(30).reshape(
+        1, 5, 3, 2).astype(np.float64)]),
+    ("sort_descending", lambda x: tf.sort(x, axis=0, direction="DESCENDING"), [a(4, 2)]),
+    ("top_k_values", lambda x: tf.math.top_k(x, 2).values, [a(2, 5)]),
+    ("tile", lambda x: tf.tile(x, [2, 3]), [a(2, 2)]),
+    ("pad_constant", lambda x: tf.pad(x, [[1, 0], [2, 1]], constant_values=3.0), [a(2, 2)]),
+    ("pad_reflect", lambda x: tf.pad(x, [[1, 1], [2, 0]], "REFLECT"), [a(3, 3)]),
+    ("cumsum_exclusive_reverse", lambda x: tf.cumsum(x, 1, exclusive=True, reverse=True),
+     [a(2, 4)]),
+    ("cumprod", lambda x: tf.math.cumprod(x, axis=0), [pos(3, 2)]),
+    ("gather_nd", lambda x: tf.gather_nd(x, tf.constant([[1, 0], [0, 2], [1, 0]])), [a(2, 3)]),
+    ("boolean_mask", lambda x: tf.boolean_mask(x, tf.constant([True, False, True])), [a(3, 2)]),
+    ("inv", tf.linalg.inv, [a(3, 3) + 3 * np.eye(3)]),
+    ("det", tf.linalg.det, [a(2, 3, 3)]),
+    ("solve", tf.linalg.solve, [a(3, 3) + 3 * np.eye(3), a(3, 2)]),
+    ("cholesky_of_a_gram_matrix", lambda x: tf.linalg.cholesky(
+        tf.matmul(x, x, transpose_b=True) + 3 * tf.eye(3, dtype=tf.float64)), [a(3, 3)]),
+    ("diag_and_diag_part", lambda x: tf.linalg.diag(tf.linalg.diag_part(x) ** 2), [a(3, 3)]),
+    ("band_part", lambda x: tf.linalg.band_part(x, 1, 0), [a(3, 4)]),
+    ("norm_matrix_axes", lambda x: tf.linalg.norm(x, axis=[0, 1]), [a(2, 3)]),
+    ("vectorized_map", lambda x: tf.vectorized_map(lambda r: r * tf.reduce_sum(r), x),
+     [a(3, 2)]),
+    ("second_derivative_sort",
+     first_derivative(lambda y: tf.reduce_sum(tf.sort(y) ** 3)), [a(5)]),
+    ("second_derivative_tile",
+     first_derivative(lambda y: tf.reduce_sum(tf.tile(y, [2, 1]) ** 3)), [a(2, 2)]),
+    ("second_derivative_pad",
+     first_derivative(lambda y: tf.reduce_sum(tf.pad(y, [[1, 1]], "SYMMETRIC") ** 3)), [a(3)]),
+    ("second_derivative_gather_nd",
+     first_derivative(lambda y: tf.reduce_sum(tf.gather_nd(y, tf.constant([[1], [1]])) ** 3)),
+     [a(2, 2)]),
 ]
 
 
@@ -195,7 +239,8 @@ def test_every_differentiable_op_is_checked():
         exercised.update(_ops_of(traced.graph))
     differentiable = {name for name, op in registry.OPS.items()
                       if op.vjp is not None and not op.structured}
-    assert differentiable - exercised == {"cast"}
+    # (cast may appear in a case incidentally, on a constant or a mask)
+    assert differentiable - exercised <= {"cast"}
 
 
 def test_cast_between_floats_passes_the_gradient_back_in_the_source_dtype():

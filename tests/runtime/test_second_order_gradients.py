@@ -139,3 +139,25 @@ def test_a_variable_read_in_the_loop_gets_its_second_derivative():
     h = 1e-5
     fd = (first(1.2 + h) - first(1.2 - h)) / (2 * h)
     np.testing.assert_allclose(second.numpy(), fd, rtol=1e-5)
+
+
+def test_switch_case_second_derivative():
+    f = tf.function(lambda v: tf.switch_case(tf.constant(1), [lambda: v, lambda: v ** 3]))
+    # x^3 -> 3x^2 = 1.47 and 6x = 4.2 at x = 0.7
+    np.testing.assert_allclose([g.numpy() for g in _nested(f, tf.constant(0.7, tf.float64))],
+                               [1.47, 4.2])
+
+
+def test_a_loop_over_a_tensor_array_refuses_the_second_derivative_in_a_graph():
+    def fn(x):
+        return tf.reduce_sum(tf.map_fn(lambda r: r ** 3, tf.stack([x, 2 * x])))
+
+    x = tf.constant(0.7, tf.float64)
+    with pytest.raises(NotImplementedError, match="carries a TensorArray"):
+        _nested(tf.function(fn), x)
+    # eagerly the loop runs in Python: 3x^2 + 24x^2 and 6x + 48x
+    np.testing.assert_allclose([g.numpy() for g in _nested(fn, x)], [13.23, 37.8])
+    with tf.GradientTape() as tape:  # a first derivative alone is unaffected
+        tape.watch(x)
+        y = tf.function(fn)(x)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), 13.23)

@@ -30,21 +30,14 @@ class TorchWay(Way):
         # A list whose length depends on a traced condition: torch.cond's branches must give
         # outputs of one shape, and a staged list would need a bound on its length.
         'list_appended_in_staged_branch': (ag.StagingError, 'a list grows under a traced if'),
-        # Not yet understood (pinned here so that a change shows). Staged prints: the text
-        # differs from plain Python's.
-        'if_print': ('differs', 'staged print text'),
-        'fizzbuzz_print': ('differs', 'staged print text'),
-        # The exported program agrees with Python, but the fullgraph-compiled module of it
-        # disagrees with the exported program (run() raises AssertionError).
+        # Not yet understood (pinned here so that a change shows). The exported program
+        # agrees with Python, but the fullgraph-compiled module of it disagrees with the
+        # exported program (run() raises AssertionError).
         'while_return': (AssertionError, 'compiled module disagrees'),
         'augmented_ops': (AssertionError, 'compiled module disagrees'),
         'first_assigned_in_loop': (AssertionError, 'compiled module disagrees'),
         'undefined_read_in_a_branch': (AssertionError, 'compiled module disagrees'),
-        # The staged definedness check raises RuntimeError where Python raises
-        # UnboundLocalError.
-        'assigned_in_one_branch': (RuntimeError, 'check raises RuntimeError'),
-        'walrus_in_while_and_test': (RuntimeError, 'check raises RuntimeError'),
-        'match_capture_as_and_guard_binding': (RuntimeError, 'check raises RuntimeError'),
+        'match_capture_as_and_guard_binding': (AssertionError, 'compiled module disagrees'),
     }
 
     def __init__(self):

@@ -1,9 +1,11 @@
 """The PyTorch backend: plain Python on eager tensors, torch.cond / torch.while_loop when traced."""
 
+import pytest
 import torch
 
 import autograph as ag
 from autograph.backends import torch as ag_torch
+from autograph.errors import UnsupportedByBackendError
 
 
 def branchy(x, w):
@@ -63,3 +65,29 @@ def test_the_entry_point_names_this_backend():
     assert ag_torch.BACKEND in registry.registered_backends()
     assert ag_torch.BACKEND.owned_modules == registry.SHIPPED_OWNED_MODULES[ag_torch.__name__]
     assert 'torch' in ag_torch.BACKEND.owned_modules
+
+
+def test_strict_export_is_refused_saying_to_use_non_strict():
+    class Branchy(torch.nn.Module):
+        def forward(self, x, w):
+            return branchy(x, w)
+
+    for target in (branchy, Branchy()):
+        with pytest.raises(UnsupportedByBackendError, match=r'(?s)strict=True.*'
+                           r'nonstrict_trace.*Export with strict=False'):
+            ag_torch.export(target, (_INPUTS[0], _W), strict=True)
+
+
+def test_torch_strict_export_still_refuses_nonstrict_trace():
+    # why strict export is refused: torch 2.13 cannot strictly export any nonstrict_trace
+    # call; when this fails, torch takes them and strict export may be tried again
+    @torch._dynamo.nonstrict_trace
+    def double(x):
+        return x * 2
+
+    class Double(torch.nn.Module):
+        def forward(self, x):
+            return double(x) + 1
+
+    with pytest.raises(TypeError, match="cannot create weak reference to 'TreeSpec'"):
+        torch.export.export(Double(), (torch.ones(3),), strict=True)

@@ -169,6 +169,37 @@ def test_nested_generator_stays_plain_python():
     assert 'def evens():\n' in ag.to_code(fn) and 'yield i' in ag.to_code(fn)
 
 
+def test_nested_async_function_stays_plain_python_and_the_enclosing_one_converts():
+    fn, _ = _define('''
+        import asyncio
+
+        def with_coroutine(n):
+            async def scaled(v):
+                await asyncio.sleep(0)
+                if v > 2:
+                    return v * 10
+                return v
+            total = 0
+            while n > 0:
+                total += n
+                n -= 1
+            return total, scaled
+    ''', 'with_coroutine')
+    import asyncio
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        converted = ag.convert(fn)
+    assert converted is not fn
+    total, scaled = converted(4)
+    plain_total, plain_scaled = fn(4)
+    assert total == plain_total == 10
+    assert [asyncio.run(scaled(v)) for v in (1, 3)] == [
+        asyncio.run(plain_scaled(v)) for v in (1, 3)] == [1, 30]
+    code = ag.to_code(fn)
+    assert 'async def scaled(v):' in code and 'await asyncio.sleep(0)' in code
+    assert 'ag__.while_stmt' in code and code.count('ag__.if_stmt') == 0
+
+
 def test_cache_is_per_code_object():
     def make(k):
         def f(x):

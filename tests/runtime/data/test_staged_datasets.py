@@ -93,7 +93,8 @@ def test_known_results():
     # Worked out by hand, so that an agreeing but wrong pair of runs fails.
     assert sum_until_big(tf.data.Dataset.range(10)).numpy() == 15
     assert tf.function(first_big)(tf.data.Dataset.range(10)).numpy() == 60
-    assert tf.function(transformed_inside)(tf.data.Dataset.range(9)).numpy() == 63024  # batches [0, 6], [12, 18], [24]
+    # batches [0, 6], [12, 18], [24]
+    assert tf.function(transformed_inside)(tf.data.Dataset.range(9)).numpy() == 63024
     assert tf.function(reduced)(tf.data.Dataset.range(1, 4)).numpy() == 11
 
 
@@ -131,6 +132,17 @@ def test_a_dataset_made_inside_from_a_tensor_argument():
     assert f(tf.constant([1.0, 2.0, 3.0])).numpy() == 6.0
     assert f(tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])).numpy() == 15.0
     assert f.experimental_get_tracing_count() == 2  # (a new shape, as for any tensor)
+
+    @tf.function(input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None])])
+    def pairs(x, y):
+        total = tf.constant(0.0)
+        for a, b in tf.data.Dataset.from_tensor_slices((x, y)):
+            total += a * b
+        return total
+
+    assert pairs(tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])).numpy() == 11.0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="one first dimension"):
+        pairs(tf.constant([1.0, 2.0]), tf.constant([3.0]))
 
 
 def test_a_dataset_closed_over_is_read_at_every_call():
@@ -197,3 +209,21 @@ def test_plain_python_iteration_in_a_graph_is_refused():
 
     with pytest.raises(TypeError, match="iterated by plain Python while a graph"):
         f(tf.data.Dataset.range(2))
+
+
+def test_len_in_a_graph_says_to_use_cardinality():
+    @tf.function
+    def f(ds):
+        return len(ds)
+
+    with pytest.raises(TypeError, match=r"use dataset.cardinality\(\) inside tf.function"):
+        f(tf.data.Dataset.range(3))
+    assert len(tf.data.Dataset.range(3)) == 3  # eagerly it is the count
+
+    @tf.function
+    def g(ds):
+        kept = ds.filter(lambda x: x > 0)
+        return ds.cardinality(), ds.batch(2).cardinality(), kept.cardinality()
+
+    assert [int(c) for c in g(tf.data.Dataset.range(5))] == [5, 3, tf.data.UNKNOWN_CARDINALITY]
+    assert [int(c) for c in g(tf.data.Dataset.range(2))] == [2, 1, tf.data.UNKNOWN_CARDINALITY]

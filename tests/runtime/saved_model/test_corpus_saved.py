@@ -23,6 +23,7 @@ import pytest
 import runtime as tf
 from tests.corpus.harness import assert_same
 from tests.corpus.harness import numpy_to_python
+from tests.corpus.harness import run_plain
 
 pytestmark = pytest.mark.filterwarnings("ignore::runtime.function.RetracingWarning")
 
@@ -35,6 +36,7 @@ _CHILD = r"""
 import contextlib, importlib.util, io, json, os, sys
 import runtime as tf
 from tests.corpus.harness import numpy_to_python
+from tests.corpus.harness import run_plain
 assert importlib.util.find_spec("corpus_copy") is None, "the corpus source is reachable"
 cases = json.load(open("cases.json"))
 results = []
@@ -65,14 +67,9 @@ def _import_copy(directory):
 
 
 def _run(fn, args):
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        try:
-            value, error = fn(*args), None
-        except Exception as e:  # noqa: BLE001 - the type is what is compared
-            value, error = None, type(e).__name__
+    value, error, stdout = run_plain(fn, args)
     value = tf.nest.map_structure(lambda t: t.numpy() if isinstance(t, tf.Tensor) else t, value)
-    return [numpy_to_python(value), error, out.getvalue()]
+    return [numpy_to_python(value), error and error.__name__, stdout]
 
 
 def _trace_and_save(corpus, models):

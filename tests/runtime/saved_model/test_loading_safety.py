@@ -127,6 +127,12 @@ def test_paths_out_of_the_directory_are_refused(saved, tmp_path):
     _refused(saved, "member '../evil.npy' is not an array this format writes")
 
 
+@pytest.mark.parametrize("name", ["variables", "__class__", "_name", "a b"])
+def test_an_attribute_that_would_replace_the_modules_own_is_refused(saved, name):
+    _edit(saved, lambda d: d["root"]["module"]["attributes"].update({name: {"variable": 0}}))
+    _refused(saved, "is not an attribute a module may be given")
+
+
 def test_a_link_in_place_of_a_file_is_refused(saved, tmp_path):
     outside = tmp_path / "outside.json"
     outside.write_text("{}")

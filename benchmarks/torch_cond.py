@@ -1,0 +1,204 @@
+"""Converted Python control flow next to the same code written by hand with torch.cond and
+torch.while_loop, and next to the default torch.compile with its graph breaks.
+
+Run `python -m benchmarks.torch_cond [--quick]`. For each workload below, the plain Python
+function is exported with `autograph.backends.torch.export` and the hand-written one with
+`torch.export.export`; it reports, with targets:
+
+- steady call: median time per call of the exported program's module (target: within 1.1x
+  of the hand-written program);
+- compile time: one `torch.export.export` (target: within 1.2x);
+- graph nodes: operations of the exported graph, counted through the cond branches and loop
+  bodies (target: within 1.2x);
+- and, for the original function under the default `torch.compile` (no fullgraph): its
+  graph count and graph breaks (`torch._dynamo.explain`), and its steady call.
+
+It first checks that all three give the same result. Contenders are timed in alternation,
+round after round, each going first in every other round, so that a change in the machine's
+load hits both alike. `--quick` is a smoke run (its timings mean nothing).
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+if __package__ in (None, ""):  # `python benchmarks/torch_cond.py`: make the repository importable
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import torch  # noqa: E402
+
+from autograph.backends import torch as ag_torch  # noqa: E402
+from benchmarks.workloads import collatz  # noqa: E402 - plain Python, the same on tensors
+
+TARGETS = {"steady": 1.1, "compile": 1.2, "nodes": 1.2}
+
+
+# -- workloads: plain Python, and the same written by hand -----------------------------------
+
+def collatz_hand(n):
+    def body(n, steps):
+        n = torch.cond(n % 2 == 0, lambda n: n // 2, lambda n: 3 * n + 1, (n,))
+        return n, steps + 1
+    return torch.while_loop(lambda n, steps: n > 1, body, (n, torch.zeros_like(n)))[1]
+
+
+def tanh_loop(x):
+    while x.sum() > 1:
+        x = torch.tanh(x)
+    return x
+
+
+def tanh_loop_hand(x):
+    return torch.while_loop(lambda x: x.sum() > 1, lambda x: (torch.tanh(x),), (x,))[0]
+
+
+def sign_scale(x, w):
+    if x.sum() > 0:
+        y = x * 2 + w
+    else:
+        y = x - w
+    return y
+
+
+def sign_scale_hand(x, w):
+    return torch.cond(x.sum() > 0, lambda x, w: x * 2 + w, lambda x, w: x - w, (x, w))
+
+
+def first_match(scores, threshold):
+    found = -1
+    i = 0
+    for score in scores:
+        if score > threshold:
+            found = i
+            break
+        i += 1
+    return found
+
+
+def first_match_hand(scores, threshold):
+    def test(i, found):
+        return (i < scores.shape[0]) & (found < 0)
+
+    def body(i, found):  # scores[i] with a traced i: torch 2.13's export refuses it here
+        score = scores.index_select(0, i.reshape(1)).squeeze(0)
+        return i + 1, torch.where(score > threshold, i, found)
+    start = torch.zeros((), dtype=torch.int64)
+    return torch.while_loop(test, body, (start, start - 1))[1]
+
+
+WORKLOADS = (
+    ("collatz", collatz, collatz_hand, lambda: (torch.tensor(27),)),
+    ("tanh_loop", tanh_loop, tanh_loop_hand, lambda: (torch.full((8,), 3.0),)),
+    ("sign_scale", sign_scale, sign_scale_hand, lambda: (torch.randn(16), torch.randn(16))),
+    ("first_match", first_match, first_match_hand,
+     lambda: (torch.linspace(0.0, 1.0, 64), torch.tensor(0.7))),
+)
+
+
+class _Module(torch.nn.Module):
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):
+        return self.fn(*args)
+
+
+# -- measurements ---------------------------------------------------------------------------
+
+def count_nodes(graph_module):
+    """Operations of a graph module and of its subgraphs (branches and loop bodies)."""
+    return sum(1 for module in graph_module.modules() if isinstance(module, torch.fx.GraphModule)
+               for node in module.graph.nodes if node.op == "call_function")
+
+
+def _export(key, fn, args):
+    if key == "converted":
+        return ag_torch.export(fn, args)
+    return torch.export.export(_Module(fn), args)
+
+
+def _seconds(fn, args, calls):
+    fn(*args)
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn(*args)
+    return (time.perf_counter() - start) / calls
+
+
+def _same(a, b):
+    a, b = torch.as_tensor(a), torch.as_tensor(b)
+    return a.shape == b.shape and torch.allclose(a.double(), b.double(), rtol=1e-5, atol=1e-6)
+
+
+def _default_compile(fn, args, calls):
+    """The original function under the default torch.compile: (graphs, breaks, steady call)."""
+    torch._dynamo.reset()
+    explanation = torch._dynamo.explain(fn)(*args)
+    compiled = torch.compile(fn)
+    return (explanation.graph_count, explanation.graph_break_count,
+            _seconds(compiled, args, calls))
+
+
+def measure(workload, rounds, calls):
+    """Returns the record of one workload: the contenders' figures and their ratios."""
+    name, plain, hand, make_inputs = workload
+    torch.manual_seed(0)
+    args = make_inputs()
+    contenders = (("hand", hand), ("converted", plain))
+    programs = {key: _export(key, fn, args) for key, fn in contenders}
+    modules = {key: program.module() for key, program in programs.items()}
+    expected = plain(*args)
+    record = {"name": name, "match": all(_same(modules[key](*args), expected)
+                                         for key in modules)}
+    times = {key: {"compile": [], "steady": []} for key, _ in contenders}
+    for index in range(rounds):
+        order = contenders if index % 2 == 0 else contenders[::-1]
+        for key, fn in order:
+            start = time.perf_counter()
+            _export(key, fn, args)
+            times[key]["compile"].append(time.perf_counter() - start)
+        for key, _ in order:
+            times[key]["steady"].append(_seconds(modules[key], args, calls))
+    for key, _ in contenders:
+        record[key] = {"nodes": count_nodes(programs[key].graph_module),
+                       "compile": statistics.median(times[key]["compile"]),
+                       "steady": statistics.median(times[key]["steady"])}
+    for key in TARGETS:
+        record[key + "_ratio"] = record["converted"][key] / record["hand"][key]
+    graphs, breaks, steady = _default_compile(plain, args, calls)
+    record["default_compile"] = {"graphs": graphs, "breaks": breaks, "steady": steady}
+    return record
+
+
+def _us(seconds):
+    return "{:9.1f} us".format(seconds * 1e6)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="one round, one call: a smoke run")
+    opts = parser.parse_args(argv)
+    rounds, calls = (1, 1) if opts.quick else (5, 20)
+    print("torch {}; medians of {} rounds".format(torch.__version__, rounds))
+    print("{:<12} {:>25} {:>21} {:>11} {:>32}  {}".format(
+        "workload", "steady hand/conv", "export hand/conv", "nodes", "default compile",
+        "ratios (targets)"))
+    records = []
+    for workload in WORKLOADS:
+        record = measure(workload, rounds, calls)
+        records.append(record)
+        h, c, d = record["hand"], record["converted"], record["default_compile"]
+        ratios = " ".join("{} {:.2f}{}".format(k, record[k + "_ratio"],
+                                             "" if record[k + "_ratio"] <= t else "!")
+                          for k, t in TARGETS.items())
+        print("{:<12} {}/{} {:8.1f}/{:<6.1f}ms {:>4}/{:<4} {} graphs {} breaks {}  {}{}".format(
+            record["name"], _us(h["steady"]), _us(c["steady"]).strip(), h["compile"] * 1e3,
+            c["compile"] * 1e3, h["nodes"], c["nodes"], d["graphs"], d["breaks"],
+            _us(d["steady"]), ratios, "" if record["match"] else "  RESULTS DIFFER"))
+    return records
+
+
+if __name__ == "__main__":
+    main()
