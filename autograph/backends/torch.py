@@ -202,7 +202,14 @@ class TorchBackend(Backend):
         if self._discarded():
             return _discarded_cond(pred, true_fn, false_fn, operands)
         effects = self._scratch.effects
-        free, outputs, mutated = free_tensors((true_fn, false_fn), operands, self.scratch)
+        free, outputs, mutated, unread = free_tensors((true_fn, false_fn), operands,
+                                                      self.scratch)
+        # An operand that neither branch reads (a variable that both assign) is replaced by
+        # zeros of its type: its value may be a tensor of a discarded pass (a variable
+        # local to a loop body keeps the value of the body's earlier pass), which the graph
+        # must not hold as a constant.
+        operands = tuple(torch_values.zero_like(v) if k in unread else v
+                         for k, v in enumerate(operands))
         dtypes = [torch_values.joint_dtype(types) for types in zip(
             *[[leaf_type(v) for v in outs] for outs in outputs])]
         true_fn, false_fn = (_outputs(closed(fn, len(operands), free, mutated), dtypes)
@@ -237,7 +244,7 @@ class TorchBackend(Backend):
         if self._discarded():
             return _discarded_loop(test, body_fn, loop_vars)
         effects = self._scratch.effects
-        free, outputs, mutated = free_tensors((test, body_fn), init, self.scratch)
+        free, outputs, mutated, _ = free_tensors((test, body_fn), init, self.scratch)
         dtypes = _loop_dtypes(loop_vars, outputs[1])
         init = _linked(tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
         count = len(init)

@@ -32,13 +32,18 @@ class _FreeTensors(TorchFunctionMode):
         self.made = {id(t) for t in inputs}  # ids of the inputs and of every tensor made since
         self.keep = list(inputs)  # holds them, so that an id is never reused meanwhile
         self.free = {}  # id -> free tensor, in the order first read
+        self.read = set()  # ids of the tensors made or given that an operation read
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         # Reading a property (shape, dtype, device: metadata) is not reading the data.
         if not isinstance(getattr(func, '__self__', None), GetSetDescriptorType):
             for leaf in pytree.tree_leaves((args, kwargs)):
-                if isinstance(leaf, torch.Tensor) and id(leaf) not in self.made:
+                if not isinstance(leaf, torch.Tensor):
+                    continue
+                if id(leaf) in self.made:
+                    self.read.add(id(leaf))
+                else:
                     self.free.setdefault(id(leaf), leaf)
         out = func(*args, **kwargs)
         for leaf in pytree.tree_leaves(out):
@@ -93,14 +98,15 @@ def free_tensors(fns, inputs, scratch):
             effects are dropped (the backend's `scratch`).
 
     Returns:
-        (free, outputs, mutated): a list of tensors, each once, in the order they were first
-        read; the outputs of each function on that pass (read only their types); and the set
-        of positions of the inputs that a function changes in place (`i += 1` on a tensor).
+        (free, outputs, mutated, unread): a list of tensors, each once, in the order they were
+        first read; the outputs of each function on that pass (read only their types); the
+        set of positions of the inputs that a function changes in place (`i += 1` on a
+        tensor); and the set of positions of the inputs that no function reads or returns.
     """
     # Tensors made while one function runs are not free in the next (autograph reads the
     # types of one branch's outputs while it stages the other).
     finder = _FreeTensors(())
-    outputs, mutated = [], set()
+    outputs, mutated, read = [], set(), set()
     for fn in fns:
         with scratch(), disable_proxy_modes_tracing(), discarded_sizes(inputs):
             # new objects for the inputs: a function that reads an input's object from an
@@ -121,7 +127,10 @@ def free_tensors(fns, inputs, scratch):
         for leaf in pytree.tree_leaves(outs):
             if isinstance(leaf, torch.Tensor) and id(leaf) not in finder.made:
                 finder.free.setdefault(id(leaf), leaf)
-    return list(finder.free.values()), outputs, mutated
+            finder.read.add(id(leaf))
+        read.update(k for k, t in enumerate(copies) if id(t) in finder.read)
+    unread = set(range(len(inputs))) - read
+    return list(finder.free.values()), outputs, mutated, unread
 
 
 def closed(fn, count, free, mutated=()):
