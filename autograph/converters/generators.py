@@ -1,4 +1,5 @@
-"""Converts `sum()`, `any()` and `all()` of a generator expression into the loop it stands for.
+"""Converts `sum()`, `any()`, `all()`, `max()` and `min()` of a generator expression into the
+loop it stands for.
 
 `sum(i * i for i in range(1, n + 1))` iterates inside the builtin, where a staged `range` or
 tensor cannot be iterated. This becomes::
@@ -10,7 +11,7 @@ Python values, staged over staged ones. The element and the `if` clauses become 
 the loop target, so the target stays local to them, as it is to the generator expression.
 Left alone: generator expressions with several `for` clauses, a target other than a name or
 a flat tuple of names, an assignment expression (it binds in the enclosing function), or
-`await`; calls with other arguments than sum's start.
+`await`; calls with other arguments than sum's start or max's and min's `default`.
 """
 
 import gast
@@ -19,7 +20,7 @@ from autograph.pyct import gast_util
 from autograph.pyct import parser
 from autograph.pyct import transformer
 
-_REDUCTIONS = frozenset(('sum', 'any', 'all'))
+_REDUCTIONS = frozenset(('sum', 'any', 'all', 'max', 'min'))
 
 
 def _target_names(target):
@@ -37,16 +38,23 @@ def _lambda(params, body):
     return gast.Lambda(args=args, body=body)
 
 
+# The keyword arguments that each reduction takes besides the generator.
+_KEYWORDS = {'sum': 'start', 'max': 'default', 'min': 'default'}
+
+
 def _convertible(node):
-    """The generator expression of `sum(<genexp>[, start])`, `any(<genexp>)`, `all(...)`, or
-    None."""
+    """The generator expression of `sum(<genexp>[, start])`, `any(<genexp>)`, `all(...)`,
+    `max(<genexp>[, default=d])`, `min(...)`, or None."""
     if not (isinstance(node.func, gast.Name) and node.func.id in _REDUCTIONS and node.args
             and isinstance(node.args[0], gast.GeneratorExp)):
         return None
-    if len(node.args) + len(node.keywords) > (2 if node.func.id == 'sum' else 1):
+    name = node.func.id
+    if len(node.args) + len(node.keywords) > (1 if name in ('any', 'all') else 2):
+        return None
+    if len(node.args) > (2 if name == 'sum' else 1):
         return None
     if any(isinstance(a, gast.Starred) for a in node.args) or any(
-            k.arg != 'start' for k in node.keywords):
+            k.arg != _KEYWORDS.get(name) for k in node.keywords):
         return None
     gen = node.args[0]
     if len(gen.generators) != 1 or gen.generators[0].is_async:

@@ -1,4 +1,5 @@
-"""`sum()`, `any()` and `all()` of a generator expression, run as the loop it stands for.
+"""`sum()`, `any()`, `all()`, `max()` and `min()` of a generator expression, run as the loop it
+stands for.
 
 `sum(i * i for i in range(1, n + 1))` and `any(a > b for a, b in zip(xs, xs[1:]))` iterate
 in the builtin, where a staged `range` or tensor cannot be iterated. The converter
@@ -7,14 +8,40 @@ runs through `for_stmt`/`if_stmt`: as Python over Python values (the same elemen
 once each, in Python's order; `any`/`all` stop at the first decisive element), staged over
 staged ones. A call of anything but these builtins (a shadowed `sum`, `sum(..., start=[])` of
 lists works too) gets the generator itself, as Python would.
+
+`max`/`min` keep the first extreme element, as Python's do, through a flag that says whether
+an element was seen (`if not found or value > best`); with no element they return `default`
+or raise Python's ValueError (staged: when the call runs). `key=` is left to the builtin.
 """
 
 import builtins
+import operator
 
 from autograph.operators import control_flow
+from autograph.operators import exceptions
 from autograph.operators import logical
+from autograph.operators import variables
 
-_KINDS = {builtins.sum: 'sum', builtins.any: 'any', builtins.all: 'all'}
+_NAMES = ('sum', 'any', 'all', 'max', 'min')
+
+
+def _kind(fn):
+    """The builtin that `fn` is, by its name, or None. Looked up in `builtins` at each call:
+    a tracer may rebind them while it runs (torch.export's non-strict mode replaces
+    `builtins.max` and `min` with its own)."""
+    return next((name for name in _NAMES if fn is getattr(builtins, name)), None)
+
+
+def _empty_message(fn):
+    """Python's own message for `fn` of an empty iterable (it changed in Python 3.12)."""
+    try:
+        fn(iter(()))
+    except ValueError as error:
+        return str(error)
+    return None
+
+
+_EMPTY = {'max': _empty_message(builtins.max), 'min': _empty_message(builtins.min)}
 
 
 def reduce_generator(fn, iterable, element, condition, target, *args, **kwargs):
@@ -32,11 +59,17 @@ def reduce_generator(fn, iterable, element, condition, target, *args, **kwargs):
     Returns:
         What fn returns.
     """
-    kind = _KINDS.get(fn)
+    kind = _kind(fn)
     start = args + tuple(kwargs.values())
-    if kind is None or len(start) > (kind == 'sum') or set(kwargs) - {'start'}:
+    if kind in _EMPTY:  # max, min: one iterable, and `default=`
+        other_arguments = args or set(kwargs) - {'default'}
+    else:
+        other_arguments = len(start) > (kind == 'sum') or set(kwargs) - {'start'}
+    if kind is None or other_arguments:
         keep = condition or (lambda _: True)
         return fn((element(t) for t in iterable if keep(t)), *args, **kwargs)
+    if kind in _EMPTY:
+        return _extreme(kind, (iterable, element, condition), target, kwargs)
     state = [start[0] if start else 0] if kind == 'sum' else [kind == 'all']
     _loop(kind, state, (iterable, element, condition), target)
     return state[0]
@@ -77,6 +110,74 @@ def _loop(kind, state, parts, target):
         lambda: logical.not_(state[0]) if kind == 'any' else state[0])
     control_flow.for_stmt(iterable, extra_test, body, get_state, set_state, names,
                           {'iterate_names': target})
+
+
+def _extreme(kind, parts, target, kwargs):
+    """max/min of the generator: the loop, then the empty case (`default`, or ValueError)."""
+    iterable, element, condition = parts
+    state = [variables.Undefined('reduced_'), False]  # the best so far, whether one was seen
+    names = ('reduced_', 'found_')
+    better_than = operator.gt if kind == 'max' else operator.lt
+
+    def get_state():
+        return tuple(state)
+
+    def set_state(values):
+        state[:] = values
+
+    def accumulate(item):
+        value = element(item)
+
+        def take():
+            state[:] = [value, True]
+
+        def than_best():
+            best = state[0]
+            if type(best) is variables.Undefined:
+                # staged before any element is seen, a branch never taken (`found` is set
+                # with `best`): of the left operand's type, with no check to stage
+                return logical.not_(state[1])
+            if type(best) is variables.MaybeUndefined:
+                best = best.value  # defined wherever `found` holds
+            return better_than(value, best)
+
+        better = logical.or_(lambda: logical.not_(state[1]), than_best)
+        control_flow.if_stmt(better, take, _nothing, get_state, set_state, names, 2)
+
+    def body(item):
+        if condition is None:
+            accumulate(item)
+        else:
+            control_flow.if_stmt(condition(item), lambda: accumulate(item), _nothing,
+                                 get_state, set_state, names, 2)
+
+    control_flow.for_stmt(iterable, None, body, get_state, set_state, names,
+                          {'iterate_names': target})
+    return _result(kind, state, kwargs)
+
+
+def _result(kind, state, kwargs):
+    """The best element, else `default` or Python's ValueError (when the loop saw none)."""
+    best, found = state
+    if type(best) is variables.MaybeUndefined:
+        best = best.value  # read only where `found` holds
+    out = [best]
+
+    def get_state():
+        return tuple(out)
+
+    def set_state(values):
+        out[:] = values
+
+    def empty():
+        if 'default' in kwargs:
+            out[0] = kwargs['default']
+            return
+        raise exceptions.raising(ValueError(_EMPTY[kind]))
+
+    control_flow.if_stmt(logical.not_(found), empty, _nothing, get_state, set_state,
+                         ('reduced_',), 1)
+    return out[0]
 
 
 def _nothing():

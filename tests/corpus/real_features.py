@@ -172,7 +172,7 @@ def raise_with_str_in_message(n):
     return n
 
 
-# --- sum, any and all of a generator expression ---------------------------------------------
+# --- sum, any, all, max and min of a generator expression ---------------------------------------------
 
 @case(10, 1, 0)
 def sum_of_generators_over_range(n):
@@ -182,6 +182,18 @@ def sum_of_generators_over_range(n):
 @case(7, 16, 1)
 def any_and_all_of_generators(n):
     return any(k * k == n for k in range(n + 1)), all(n % d != 0 for d in range(2, n))
+
+
+@case(6, 1, 0)
+def max_and_min_of_generators(n):
+    # ValueError for 0 (no element), plain and staged, when run
+    return max((k * 7) % 5 for k in range(n)), min((k - 2) * (k - 3) for k in range(n))
+
+
+@case(9, 2, 0)
+def max_with_a_default_and_an_if_clause(n):
+    return (max((k * 0.5 for k in range(n) if k % 4 == 1), default=-1.0),
+            min((n - k for k in range(n) if k > 5), default=n))
 
 
 # --- constant Python containers read at a staged index ---------------------------------------

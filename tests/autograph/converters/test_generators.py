@@ -1,4 +1,4 @@
-"""sum(), any() and all() of a generator expression: the converted loop gives what Python
+"""sum(), any(), all(), max() and min() of a generator expression: the converted loop gives what Python
 gives with Python values (elements evaluated once, in order; any/all stop early; errors as
 Python raises them; a shadowed `sum` gets the generator), and stages over staged values."""
 import jax.numpy as jnp
@@ -58,7 +58,45 @@ def left_alone(xs):
     return sum(a * b for a in xs for b in xs), sum(a + c for a, (b, c) in zip(xs, zip(xs, xs)))
 
 
-CALLS = [(squares, (10,)), (squares, (0,)), (positive_total, ([1.0, -2.0, 3.0],)),
+def extremes(xs):
+    return max(x * x for x in xs), min(abs(x) for x in xs if x != 0)
+
+
+class Tagged:
+    """Equal keys, distinct objects: which one comes back tells ties apart."""
+
+    def __init__(self, key, tag):
+        self.key, self.tag = key, tag
+
+    def __lt__(self, other):
+        return self.key < other.key
+
+    def __gt__(self, other):
+        return self.key > other.key
+
+
+def first_of_ties(pairs):
+    best = max(Tagged(k, t) for k, t in pairs)
+    least = min(Tagged(k, t) for k, t in pairs)
+    return best.tag, least.tag
+
+
+def extremes_with_defaults(xs):
+    return max((x for x in xs if x > 10), default=None), min((x for x in xs), default='none')
+
+
+def with_a_key(xs):
+    return max((x for x in xs), key=abs), min((x for x in xs), key=lambda v: -v)
+
+
+def extreme_of_nothing(xs):
+    return max(x for x in xs if x > 100)
+
+
+CALLS = [(extremes, ([3, -4, 2],)), (first_of_ties, ([(1, 'a'), (2, 'b'), (2, 'c'), (1, 'd')],)),
+         (extremes_with_defaults, ([1, 20, 30],)), (extremes_with_defaults, ([],)),
+         (with_a_key, ([3, -4, 2],)), (extremes, ([1.0, float('nan'), 2.0],)),
+         (squares, (10,)), (squares, (0,)), (positive_total, ([1.0, -2.0, 3.0],)),
          (first_descent, ([1, 2, 3],)), (first_descent, ([1, 3, 2],)),
          (all_positive, ([1.0, 2.0],)), (all_positive, ([1.0, -2.0],)),
          (all_positive, ([],)), (target_stays_local, (4,)), (shadowed, ([1, 2],)),
@@ -75,6 +113,14 @@ def test_elements_are_evaluated_once_in_order_and_any_all_stop_early():
     xs = [0, 1, 2, 3, 4]
     assert ag.convert(logged)(xs, converted_log) == logged(xs, plain_log) == (True, False)
     assert converted_log == plain_log == [0, 1, 2, 1, 2, 3]
+
+
+def test_max_of_no_element_raises_pythons_value_error():
+    with pytest.raises(ValueError) as plain:
+        extreme_of_nothing([1, 2])
+    with pytest.raises(ValueError) as converted:
+        ag.convert(extreme_of_nothing)([1, 2])
+    assert str(converted.value) == str(plain.value)  # its words changed in Python 3.12
 
 
 def test_an_element_that_raises_raises_as_in_python():
@@ -100,6 +146,10 @@ def test_staged_on_the_runtime(executor):
     assert run(first_descent, tf.constant([1, 2, 3])) is False
     assert run(all_positive, tf.constant([1.0, -2.0])) is False
     assert run(several_ifs, tf.constant(10)) == several_ifs(10) == 21
+    staged = tf.function(extremes, executor=executor)(tf.constant([3, -4, 2]))
+    assert [v.numpy().item() for v in staged] == list(extremes([3, -4, 2])) == [16, 2]
+    with pytest.raises(ValueError, match=r'max\(\) '):
+        tf.function(extreme_of_nothing, executor=executor)(tf.constant([1, 2]))
 
 
 def test_staged_under_jax():
@@ -107,3 +157,6 @@ def test_staged_under_jax():
     assert float(ag_jax.jit(positive_total)(jnp.asarray([1.0, -2.0, 3.0]))) == 4.0
     assert bool(ag_jax.jit(first_descent)(jnp.asarray([1, 3, 2])))
     assert not bool(ag_jax.jit(all_positive)(jnp.asarray([1.0, -2.0])))
+    assert [int(v) for v in ag_jax.jit(extremes)(jnp.asarray([3, -4, 2]))] == [16, 2]
+    with pytest.raises(ValueError, match=r'max\(\) '):
+        ag_jax.jit(extreme_of_nothing)(jnp.asarray([1, 2]))
