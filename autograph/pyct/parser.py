@@ -114,6 +114,16 @@ class _UnparserFixes(object):
     node it fails on, are printed by the standard library's `ast.unparse`.
     """
 
+    def _Attribute(self, t):  # noqa: N802 - astunparse's naming
+        # astunparse reads `Constant.n`, deprecated since Python 3.12 (a DeprecationWarning
+        # for every attribute of a constant). An int constant is followed by a space:
+        # `3 .__abs__()`, since `3.__abs__()` is a syntax error.
+        self.dispatch(t.value)
+        if isinstance(t.value, ast.Constant) and isinstance(t.value.value, int):
+            self.write(' ')
+        self.write('.')
+        self.write(t.attr)
+
     def _Subscript(self, t):  # noqa: N802 - astunparse's naming
         # astunparse (written for Python < 3.9) prints a tuple index as `x[(a, :)]`, which is
         # invalid when it holds a slice: print `x[a, :]`.

@@ -39,16 +39,19 @@ def _instructions(code):
     """The instructions of `code` as (operation, argument value, line), offsets left out.
 
     Python compiles `m.f()` with a method load, or with an attribute load where `m` was
-    imported at the top of the module (which a definition compiled alone cannot know): both
-    read here as an attribute load, and jumps as the index of their target (the lengths of
-    jumps differ, and with them the EXTENDED_ARG prefixes, which are left out).
+    imported at the top of the module (which a definition compiled alone cannot know; and
+    the function may run with other globals than its module's): both read here as an
+    attribute load, the PUSH_NULL that Python 3.13 adds to the attribute load is left out,
+    and jumps read as the index of their target (the lengths of jumps differ, and with them
+    the EXTENDED_ARG prefixes, which are left out).
     """
     found = []
-    index = {}  # offset -> index in `found` (an EXTENDED_ARG's: its instruction's)
+    index = {}  # offset -> index in `found` (a left-out instruction's: the next one's)
     pending = []
     for i in dis.get_instructions(code):
         pending.append(i.offset)
-        if i.opname != 'EXTENDED_ARG':  # (its value is in the next instruction's argument)
+        # (an EXTENDED_ARG's value is in the next instruction's argument)
+        if i.opname not in ('EXTENDED_ARG', 'PUSH_NULL'):
             index.update((offset, len(found)) for offset in pending)
             pending = []
             found.append(i)

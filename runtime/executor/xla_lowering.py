@@ -162,5 +162,14 @@ class Compiled:
         return tuple(np.asarray(o) for o in results[:count])
 
     def _call_x64(self, *arrays):
-        with jax.enable_x64(True):
+        with _x64():
             return self._call(*arrays)
+
+
+def _x64():
+    """The context in which JAX computes in 64 bits: `jax.enable_x64` from jax 0.7; jax 0.6
+    (what Python 3.10 installs) has it as `jax.experimental.enable_x64` only."""
+    enable = getattr(jax, "enable_x64", None)
+    if enable is None:
+        from jax.experimental import enable_x64 as enable
+    return enable(True)

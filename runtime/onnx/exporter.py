@@ -89,5 +89,9 @@ def graph_to_model(graph, name):
             out, onnx_dtype(tensor.dtype, where),
             None if tensor.shape is None else list(tensor.shape)))
     onnx_graph = helper.make_graph(builder.nodes, name, inputs, outputs)
-    return helper.make_model(onnx_graph, producer_name="runtime.onnx",
-                             opset_imports=[helper.make_opsetid("", OPSET)])
+    opsets = [helper.make_opsetid("", OPSET)]
+    # The oldest IR version that holds the opset, not the newest that this onnx writes:
+    # an older onnxruntime refuses a model of a newer IR version ("Unsupported model IR
+    # version: 14, max supported IR version: 11", onnx 1.23 with onnxruntime 1.23).
+    return helper.make_model(onnx_graph, producer_name="runtime.onnx", opset_imports=opsets,
+                             ir_version=helper.find_min_ir_version_for(opsets))

@@ -147,14 +147,23 @@ _REDUCE = {"reduce_sum": "ReduceSum", "reduce_mean": "ReduceMean", "reduce_max":
 def _reduce(ctx):
     x = ctx.inputs[0]
     boolean = ctx.node.inputs[0].dtype.is_bool
-    if boolean:  # any / all: max / min over 0s and 1s
-        x = ctx.emit("Cast", [x], to=_INT32)[0]
+    if boolean:
+        # any: a count of the true elements above 0; all: no false element. A count, not a
+        # max or min over 0s and 1s, whose value on no element onnxruntime versions disagree
+        # on (1.23 gives all([]) False).
+        if ctx.node.op == "reduce_all":
+            x = ctx.emit("Not", [x])[0]
+        x = ctx.emit("Cast", [x], to=_INT64)[0]
     axis = ctx.attrs.get("axis")
     inputs = [x]
     if axis is not None:
         inputs.append(ctx.int64(np.atleast_1d(axis)))
-    out = ctx.emit(_REDUCE[ctx.node.op], inputs, keepdims=int(bool(ctx.attrs.get("keepdims"))))
-    return ctx.emit("Cast", out, to=_BOOL) if boolean else out
+    op = "ReduceSum" if boolean else _REDUCE[ctx.node.op]
+    out = ctx.emit(op, inputs, keepdims=int(bool(ctx.attrs.get("keepdims"))))
+    if not boolean:
+        return out
+    zero = ctx.int64(np.int64(0))
+    return ctx.emit("Equal" if ctx.node.op == "reduce_all" else "Greater", out + [zero])
 
 
 _INT32, _BOOL, _INT64 = 6, 9, 7  # TensorProto.INT32, BOOL, INT64

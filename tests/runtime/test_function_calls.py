@@ -729,6 +729,9 @@ def _plain_sum_times_rows(tensor):
     return value.sum() * value.shape[0]
 
 
+# Reshaping an array in place (setting .shape) is what the test is about; NumPy 2.5
+# deprecates it.
+@pytest.mark.filterwarnings("ignore:Setting the shape on a NumPy array:DeprecationWarning")
 def test_a_marked_tensor_keeps_its_shape_when_an_array_it_gave_is_reshaped(executor):
     f = tf.function(sum_times_rows, executor=executor)
     x = tf.constant([1.0, 2.0, 3.0, 4.0])
@@ -744,6 +747,9 @@ def test_a_marked_tensor_keeps_its_shape_when_an_array_it_gave_is_reshaped(execu
     assert f(x).numpy() == 80.0 == _plain_sum_times_rows(x)
 
 
+# Reshaping an array in place (setting .shape) is what the test is about; NumPy 2.5
+# deprecates it.
+@pytest.mark.filterwarnings("ignore:Setting the shape on a NumPy array:DeprecationWarning")
 def test_a_user_array_reshaped_in_place_after_the_check_is_not_run_as_checked(executor):
     f = tf.function(sum_times_rows, executor=executor)
     array = np.arange(4.0, dtype=np.float32)
@@ -756,6 +762,9 @@ def test_a_user_array_reshaped_in_place_after_the_check_is_not_run_as_checked(ex
     assert f(x).numpy() == _plain_sum_times_rows(x)
 
 
+# Reshaping an array in place (setting .shape) is what the test is about; NumPy 2.5
+# deprecates it.
+@pytest.mark.filterwarnings("ignore:Setting the shape on a NumPy array:DeprecationWarning")
 def test_a_tensor_sharing_its_array_with_another_is_marked_on_a_view(executor):
     f = tf.function(sum_times_rows, executor=executor)
     x = tf.constant(np.arange(4.0, dtype=np.float32))

@@ -2,6 +2,7 @@
 warns for a tf.function made anew in a loop, naming the line that makes it."""
 import collections
 import random
+import sys
 import warnings
 
 import pytest
@@ -86,8 +87,10 @@ def test_a_tf_function_defined_in_a_loop_warns_naming_the_line_that_creates_it()
             step(tf.constant(i))
     message = str(caught[0].message)
     assert message.startswith("5 out of the last 5 calls to ")
+    # Python 3.10 runs a decorator at the line of the `def` below it
+    line = _line("# created here") + (sys.version_info < (3, 11))
     assert message.endswith(f'The tf.function is created anew at File "{__file__}", line '
-                            f'{_line("# created here")}: create it once, outside the loop.')
+                            f'{line}: create it once, outside the loop.')
 
 
 def test_a_tf_function_of_a_new_lambda_in_a_loop_warns_too():

@@ -251,3 +251,18 @@ def test_module_attribute_calls_match_without_the_slow_comparison(tmp_path, monk
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         assert autograph.convert(module.f)(2.5) == 5
+
+
+def test_a_function_run_with_other_globals_passes_the_check(tmp_path):
+    # The module imports `math`; the copy of `f` runs with a namespace object in its place
+    # (as benchmarks/workloads.py's with_backend does): the check cannot know that `math`
+    # was a module where `f` was compiled, and Python 3.13 compiles `math.floor(x)` apart
+    # in the two cases (an attribute load and a PUSH_NULL, or a method load).
+    import types  # pylint: disable=import-outside-toplevel
+    module = _load(tmp_path, 'import math\n\ndef f(x):\n    if x > 0:\n'
+                             '        return math.floor(x)\n    return 0\n', 'other_globals')
+    namespace = dict(module.f.__globals__, math=types.SimpleNamespace(floor=lambda x: -1))
+    copy = types.FunctionType(module.f.__code__, namespace, 'f')
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        assert autograph.convert(copy)(2.5) == -1

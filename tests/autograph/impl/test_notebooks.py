@@ -206,6 +206,7 @@ _REPL_FUNCTION = '''def count_halvings(x):
 @pytest.mark.skipif(sys.platform == 'win32', reason='pseudo-terminals are POSIX only')
 # pty forks this process, where JAX (imported by other tests) has threads; the child only execs.
 @pytest.mark.filterwarnings('ignore:os.fork:RuntimeWarning')
+@pytest.mark.filterwarnings('ignore:.*use of forkpty:DeprecationWarning')
 def test_python313_repl_functions_convert_from_their_typed_source(tmp_path):
     python = _python313()
     if python is None:

@@ -48,7 +48,13 @@ def test_every_op_case_exports_equal_or_says_which_op_it_cannot(case):
         assert "cannot be exported to ONNX" in str(e) or "not exported to ONNX" in str(e)
         return
     onnx.checker.check_model(model)
-    got = _run(model, *feeds)
+    try:
+        got = _run(model, *feeds)
+    except onnxruntime.capi.onnxruntime_pybind11_state.NotImplemented as e:
+        # docs/export.md: onnxruntime 1.23, the newest for Python 3.10, has no float64
+        # kernel for Cos (and Tan, Atan); the model is valid ONNX (checked above)
+        assert "Could not find an implementation for Cos" in str(e), e
+        pytest.xfail(f"onnxruntime {onnxruntime.__version__} has no float64 Cos kernel")
     assert_same(got if isinstance(case.expected, list) else got[0], case.expected)
 
 
