@@ -33,18 +33,32 @@ class _FreeTensors(TorchFunctionMode):
         self.keep = list(inputs)  # holds them, so that an id is never reused meanwhile
         self.free = {}  # id -> free tensor, in the order first read
         self.read = set()  # ids of the tensors made or given that an operation read
+        # id of a copy -> the tensor copied: reading the copy reads it. A copy that nothing
+        # reads reads nothing (the discarded pass gives each branch copies of its operands).
+        self.copied = {}
+
+    def note_read(self, tensor):
+        """Notes that `tensor` is read: a made one (and what it copies), else a free one."""
+        while id(tensor) in self.made:
+            self.read.add(id(tensor))
+            tensor = self.copied.pop(id(tensor), None)
+            if tensor is None:
+                return
+        self.free.setdefault(id(tensor), tensor)
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        if func is torch.Tensor.clone and len(args) == 1 and isinstance(args[0], torch.Tensor):
+            out = func(*args, **kwargs)
+            self.made.add(id(out))
+            self.keep.append(out)
+            self.copied[id(out)] = args[0]
+            return out
         # Reading a property (shape, dtype, device: metadata) is not reading the data.
         if not isinstance(getattr(func, '__self__', None), GetSetDescriptorType):
             for leaf in pytree.tree_leaves((args, kwargs)):
-                if not isinstance(leaf, torch.Tensor):
-                    continue
-                if id(leaf) in self.made:
-                    self.read.add(id(leaf))
-                else:
-                    self.free.setdefault(id(leaf), leaf)
+                if isinstance(leaf, torch.Tensor):
+                    self.note_read(leaf)
         out = func(*args, **kwargs)
         for leaf in pytree.tree_leaves(out):
             if isinstance(leaf, torch.Tensor):
@@ -125,9 +139,8 @@ def free_tensors(fns, inputs, scratch):
                            if t._version != v)
         outputs.append(outs)
         for leaf in pytree.tree_leaves(outs):
-            if isinstance(leaf, torch.Tensor) and id(leaf) not in finder.made:
-                finder.free.setdefault(id(leaf), leaf)
-            finder.read.add(id(leaf))
+            if isinstance(leaf, torch.Tensor):
+                finder.note_read(leaf)
         read.update(k for k, t in enumerate(copies) if id(t) in finder.read)
     unread = set(range(len(inputs))) - read
     return list(finder.free.values()), outputs, mutated, unread
