@@ -192,21 +192,14 @@ class JaxBackend(ListHooks, Backend):
         loop skips whole blocks (about 2 sqrt(N) skipped steps, not N). Others: the base class.
 
         Args:
-            cond_fn: callable taking the loop variables, returning a scalar.
-            body_fn: callable taking the loop variables, returning the next ones.
-            loop_vars: a flat tuple.
-            options: a LoopOptions.
+            cond_fn, body_fn: callables of the loop variables: the test (a scalar), the next
+                loop variables. loop_vars: a flat tuple. options: a LoopOptions.
 
         Returns:
             The final loop variables, as a tuple.
         """
-        threaded = jax_nnx.take()
-        if threaded is not None:
-            options = LoopOptions(options.names + tuple(threaded.names),
-                                  options.maximum_iterations, options.trip_count)
-            return jax_nnx.threaded_loop(
-                threaded, lambda c, b, v: self.staged_loop(c, b, v, options),
-                cond_fn, body_fn, loop_vars)
+        if jax_nnx.pending():  # NNX Variables to carry: the loop is staged with them
+            return self._nnx_loop(jax_nnx.take(), cond_fn, body_fn, loop_vars, options)
         bound = options.maximum_iterations
         if options.trip_count is not None or type(bound) is not builtins.int:
             return super().staged_loop(cond_fn, body_fn, loop_vars, options)
@@ -246,6 +239,14 @@ class JaxBackend(ListHooks, Backend):
             return tuple(carry[1:])
 
         return _unwrap_user_errors(run)
+
+    def _nnx_loop(self, threaded, cond_fn, body_fn, loop_vars, options):
+        """staged_loop with NNX Variables carried as more loop variables (jax_nnx.py)."""
+        options = LoopOptions(options.names + tuple(threaded.names),
+                              options.maximum_iterations, options.trip_count)
+        return jax_nnx.threaded_loop(
+            threaded, lambda c, b, v: self.staged_loop(c, b, v, options),
+            cond_fn, body_fn, loop_vars)
 
     def counted_loop(self, count, body_fn, loop_vars):
         """Stages a for loop without break as lax.fori_loop.

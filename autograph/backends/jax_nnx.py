@@ -119,6 +119,12 @@ def scope(named_objects):
         _STACK.entries.pop()
 
 
+def pending():
+    """Whether the statement being staged has Threaded state not taken yet."""
+    entries = _STACK.entries
+    return bool(entries) and not entries[-1][1] and entries[-1][0] is not None
+
+
 def take():
     """The Threaded state of the statement being staged, once (None after, or without one);
     the backend's own inner conds and loops of the same statement thread nothing more."""
