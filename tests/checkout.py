@@ -38,8 +38,11 @@ def run_python(args, env=None, timeout=120, check=True, cwd=None):
 
 def marked_for_another_python(package):
     """Whether the test extra installs `package` only on another Python (a marker in
-    pyproject.toml, such as torch's `python_version == '3.11'`)."""
+    pyproject.toml, such as torch's `python_version == '3.11'` or flax's `>= '3.11'`)."""
     with open(os.path.join(ROOT, 'pyproject.toml'), encoding='utf-8') as f:
         extra = re.search(r'^test = \[(.*?)\]$', f.read(), re.M | re.S).group(1)
-    marker = re.search(r'"%s[^";]*; python_version == \'([\d.]+)\'"' % package, extra)
-    return marker is not None and marker.group(1) != '%d.%d' % sys.version_info[:2]
+    marker = re.search(r'"%s[^";]*; python_version (==|>=) \'(\d+)\.(\d+)\'"' % package, extra)
+    if marker is None:
+        return False
+    wanted, running = (int(marker.group(2)), int(marker.group(3))), sys.version_info[:2]
+    return running != wanted if marker.group(1) == '==' else running < wanted

@@ -16,7 +16,9 @@ os.environ['AUTOGRAPH_CACHE_DIR'] = ''
 # The test extra installs torch only on the Python that CI runs (torch's default Linux wheel
 # brings several GB of CUDA libraries); on the others the README's test command has no torch,
 # and the torch backend's tests are not collected.
-collect_ignore = ['torch'] if marked_for_another_python('torch') else []
+# Likewise flax (Python 3.11 and later) for the Flax NNX tests.
+collect_ignore = ([name for name, package in (('torch', 'torch'), ('jax_nnx', 'flax'))
+                   if marked_for_another_python(package)])
 
 
 @pytest.fixture(autouse=True)

@@ -38,6 +38,8 @@ Every optional hook has a default: either a generic implementation on top of `co
 clear `UnsupportedByBackendError` saying which construct the backend does not stage.
 """
 
+import contextlib
+
 from autograph.errors import UnsupportedByBackendError
 
 
@@ -517,6 +519,23 @@ class Backend:
             A context manager, or None.
         """
         return None
+
+    def stateful_scope(self, named_objects):
+        """Returns a context manager entered while autograph stages one staged statement.
+
+        Args:
+            named_objects: (name, object) pairs: the free variables of the statement's code
+                (the closures of its branch, test and body functions), e.g. ('self', module).
+
+        A backend whose values keep state in Python objects that its tracing lets no branch
+        or loop body write (Flax NNX Variables, for JAX) threads that state through the
+        statement's `cond` or `staged_loop`. The default does nothing.
+
+        Returns:
+            A context manager.
+        """
+        del named_objects
+        return contextlib.nullcontext()
 
     def scratch(self):
         """Returns a context manager whose staged operations are discarded (trial runs).

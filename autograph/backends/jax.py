@@ -41,7 +41,9 @@ import threading
 
 from autograph.backends import jax_cond
 from autograph.backends import jax_checks
+from autograph.backends import jax_nnx
 from autograph.backends.base import Backend
+from autograph.backends.base import LoopOptions
 from autograph.backends.jax_checks import jit
 from autograph.backends.jax_math import FUNCTIONS as MATH_FUNCTIONS
 from autograph.backends.jax_scan import scan_loop
@@ -132,6 +134,14 @@ class JaxBackend(ListHooks, Backend):
         if not self.is_staged(pred):
             return tuple(true_fn() if pred else false_fn())
         pred = predicate(pred, 'if')
+        threaded = jax_nnx.take()
+        if threaded is not None:
+            return jax_nnx.threaded_cond(
+                threaded, lambda t, f: self._staged_cond(pred, t, f), true_fn, false_fn)
+        return self._staged_cond(pred, true_fn, false_fn)
+
+    def _staged_cond(self, pred, true_fn, false_fn):
+        """lax.cond of two functions of no arguments, the checks threaded through."""
         frame = jax_checks.current()
         fns = (_user(true_fn), _user(false_fn))
         if frame is None:
@@ -183,14 +193,14 @@ class JaxBackend(ListHooks, Backend):
         loop skips whole blocks (about 2 sqrt(N) skipped steps, not N). Others: the base class.
 
         Args:
-            cond_fn: callable taking the loop variables, returning a scalar.
-            body_fn: callable taking the loop variables, returning the next ones.
-            loop_vars: a flat tuple.
-            options: a LoopOptions.
+            cond_fn, body_fn: callables of the loop variables: the test (a scalar), the next
+                loop variables. loop_vars: a flat tuple. options: a LoopOptions.
 
         Returns:
             The final loop variables, as a tuple.
         """
+        if jax_nnx.pending():  # NNX Variables to carry: the loop is staged with them
+            return self._nnx_loop(jax_nnx.take(), cond_fn, body_fn, loop_vars, options)
         bound = options.maximum_iterations
         if options.trip_count is not None or type(bound) is not builtins.int:
             return super().staged_loop(cond_fn, body_fn, loop_vars, options)
@@ -230,6 +240,14 @@ class JaxBackend(ListHooks, Backend):
             return tuple(carry[1:])
 
         return _unwrap_user_errors(run)
+
+    def _nnx_loop(self, threaded, cond_fn, body_fn, loop_vars, options):
+        """staged_loop with NNX Variables carried as more loop variables (jax_nnx.py)."""
+        options = LoopOptions(options.names + tuple(threaded.names),
+                              options.maximum_iterations, options.trip_count)
+        return jax_nnx.threaded_loop(
+            threaded, lambda c, b, v: self.staged_loop(c, b, v, options),
+            cond_fn, body_fn, loop_vars)
 
     def counted_loop(self, count, body_fn, loop_vars):
         """Stages a for loop without break as lax.fori_loop.
@@ -512,9 +530,28 @@ class JaxBackend(ListHooks, Backend):
         """
         self._scratch.depth += 1
         try:
-            yield
+            with jax_nnx.restored():  # a trial run leaves NNX Variables as they were
+                yield
         finally:
             self._scratch.depth -= 1
+
+    def stateful_scope(self, named_objects):
+        """Threads the Flax NNX Variables that `named_objects` reach through the statement.
+
+        A Variable that the current trace may write (a module given to `nnx.jit` or
+        `autograph.backends.jax.jit`, or made inside) and that a staged branch or loop body
+        writes is carried through the lax.cond or loop as extra values, as `nnx.cond` does
+        for its operands (jax_nnx.py). Without flax.nnx imported, nothing happens.
+
+        Args:
+            named_objects: (name, object) pairs, see `Backend.stateful_scope`.
+
+        Returns:
+            A context manager.
+        """
+        if 'flax.nnx' not in sys.modules:
+            return contextlib.nullcontext()
+        return jax_nnx.scope(named_objects)
 
 
 def _scan(fn, carry, count):

@@ -80,6 +80,13 @@ def _staged_if_stmt(backend, cond, branches, state, symbol_names, nouts):
     staged condition. Changing the Python list in place would change it for both branches.
     """
     get_state, set_state = state
+    with backend.stateful_scope(variables.free_objects(*branches, get_state)):
+        _stage_if(backend, cond, branches, state, symbol_names, nouts)
+
+
+def _stage_if(backend, cond, branches, state, symbol_names, nouts):
+    """The body of `_staged_if_stmt`: stages until the outputs are aligned."""
+    get_state, set_state = state
     init_vars = tuple(get_state())
     while True:
         frame, frames = staged_loops.list_frame(init_vars[:nouts])

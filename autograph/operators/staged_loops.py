@@ -48,8 +48,9 @@ def staged_while(backend, loop, state, symbol_names, opts=None):
         body()
         return ()
 
-    StagedLoop(backend, (lambda: test(), loop_body), state, symbol_names, 'while loop',
-               opts=opts).stage()
+    with backend.stateful_scope(variables.free_objects(test, body, state[0])):
+        StagedLoop(backend, (lambda: test(), loop_body), state, symbol_names, 'while loop',
+                   opts=opts).stage()
 
 
 def staged_for(backend, iter_, loop, state, symbol_names, opts=None):
@@ -88,7 +89,8 @@ def staged_for(backend, iter_, loop, state, symbol_names, opts=None):
                         opts=opts)
     staged.head = (0,)
     staged.trip_count = length if extra_test is None else None
-    staged.stage()
+    with backend.stateful_scope(variables.free_objects(extra_test, body, state[0])):
+        staged.stage()
 
 
 def _iteration_spec(backend, iterable):

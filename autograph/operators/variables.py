@@ -258,3 +258,20 @@ def ldu(load_v, name):
         return load_v()
     except (KeyError, AttributeError, NameError):
         return Undefined(name)
+
+
+def free_objects(*functions):
+    """The (name, value) pairs of the free variables of `functions` (None entries skipped):
+    what a staged statement's code can reach besides its loop variables (`self`, a module
+    a closure holds), for the backend's `stateful_scope`."""
+    pairs = []
+    for fn in functions:
+        cells = getattr(fn, '__closure__', None)
+        if not cells:
+            continue
+        for name, cell in zip(fn.__code__.co_freevars, cells):
+            try:
+                pairs.append((name, cell.cell_contents))
+            except ValueError:  # an empty cell: a name not assigned yet
+                continue
+    return pairs

@@ -30,11 +30,12 @@ def test_every_example_is_tested():
     scripts = sorted(f for f in os.listdir(EXAMPLES) if f.endswith('.py'))
     assert scripts == ['collatz.py', 'custom_backend.py', 'dynamic_rnn.py', 'early_exit.py',
                        'fizzbuzz.py', 'jax_control_flow.py', 'jax_multi_device.py',
-                       'onnx_export.py', 'quickstart.py', 'torch_dynamic_rnn.py',
+                       'jax_nnx_training.py', 'onnx_export.py', 'quickstart.py', 'torch_dynamic_rnn.py',
                        'torch_early_exit.py', 'torch_export.py', 'tracing.py', 'train_dataset.py',
                        'train_rnn.py']
     # the torch_*.py examples are run by tests/torch/test_torch_examples.py (they need torch),
-    # onnx_export.py by tests/runtime/onnx/test_export.py (it needs onnx and onnxruntime)
+    # onnx_export.py by tests/runtime/onnx/test_export.py (it needs onnx and onnxruntime),
+    # jax_nnx_training.py by tests/jax_nnx/test_jax_nnx.py (it needs flax and optax)
 
 
 def test_quickstart():

@@ -1,0 +1,152 @@
+"""Flax NNX Variables written inside staged if/for/while (autograph/backends/jax_nnx.py)."""
+import os
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from flax import nnx
+
+import autograph as ag
+import autograph.backends.jax as ag_jax
+from tests.checkout import ROOT
+from tests.checkout import run_python
+
+
+class Stats(nnx.Module):
+    """A counter and an accumulator, written with `.value` (flax < 0.12's spelling)."""
+
+    def __init__(self):
+        self.count = nnx.Variable(jnp.array(0))
+        self.total = nnx.Variable(jnp.array(0.0))
+
+    def step(self, x, n):
+        if x.sum() > 0:
+            self.count.value += 1
+            self.total.value = self.total.value + x.sum()
+        for i in range(n):
+            self.count.value += 1
+            self.total.value = self.total.value + i * x[0]
+        while self.total.value < 20.0:
+            self.total.value = jnp.abs(self.total.value) * 2 + 1
+            self.count.value += 1
+        return x * self.count.value
+
+
+class IndexedStats(Stats):
+    """The same, written with `[...]` (flax 0.12's spelling), the update in a helper method."""
+
+    def bump(self, by):
+        self.count[...] += 1
+        self.total[...] = self.total[...] + by
+
+    def step(self, x, n):
+        if x.sum() > 0:
+            self.bump(x.sum())
+        for i in range(n):
+            self.bump(i * x[0])
+        self.count[...] -= n
+        for i in range(n):
+            self.count[...] += 1
+        while self.total[...] < 20.0:
+            self.total[...] = jnp.abs(self.total[...]) * 2 + 1
+            self.count[...] += 1
+        return x * self.count[...]
+
+
+_CASES = [(np.array([1.0, 2.0]), 3), (np.array([-1.0, -2.0]), 2), (np.array([0.5, 0.0]), 0),
+          (np.array([3.0, 40.0]), 5)]
+
+
+def _plain(cls, x, n):
+    """Plain Python with eager NNX: no conversion, no jit."""
+    model = cls()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)  # `.value` in flax 0.12
+        out = model.step(jnp.asarray(x), n)
+    return np.asarray(out), int(model.count[...]), float(model.total[...])
+
+
+@pytest.fixture(autouse=True)
+def _no_value_deprecation():
+    with warnings.catch_warnings():
+        warnings.filterwarnings('ignore', "'.value'", DeprecationWarning)
+        yield
+
+
+@pytest.mark.parametrize('cls', [Stats, IndexedStats])
+@pytest.mark.parametrize('x,n', _CASES)
+def test_nnx_jit_equals_plain_python(cls, x, n):
+    @nnx.jit
+    def run(model, x, n):
+        return ag.convert(model.step)(x, n)
+
+    model = cls()
+    out = run(model, jnp.asarray(x), jnp.asarray(n))
+    staged = np.asarray(out), int(model.count[...]), float(model.total[...])
+    expected = _plain(cls, x, n)
+    np.testing.assert_allclose(staged[0], expected[0], rtol=1e-6)
+    assert staged[1:] == pytest.approx(expected[1:], rel=1e-6)
+
+
+@pytest.mark.parametrize('cls', [Stats, IndexedStats])
+@pytest.mark.parametrize('x,n', _CASES)
+def test_autograph_jit_equals_plain_python(cls, x, n):
+    # under jax.jit semantics a module is a pytree argument: the values come back as outputs
+    def run(model, x, n):
+        out = ag.convert(model.step)(x, n)
+        return out, model.count[...], model.total[...]
+
+    out, count, total = ag_jax.jit(run)(cls(), jnp.asarray(x), jnp.asarray(n))
+    expected = _plain(cls, x, n)
+    np.testing.assert_allclose(np.asarray(out), expected[0], rtol=1e-6)
+    assert (int(count), float(total)) == pytest.approx(expected[1:], rel=1e-6)
+
+
+def test_the_staged_program_has_the_control_flow():
+    model = Stats()
+
+    def run(model, x, n):
+        return ag.convert(model.step)(x, n), model.count[...]
+
+    text = str(jax.make_jaxpr(run)(model, jnp.ones(2), jnp.asarray(3)))
+    assert 'cond[' in text and 'while[' in text
+
+
+def test_a_failing_assert_after_the_state_changed_raises_at_the_call():
+    class Checked(Stats):
+        def step(self, x, n):
+            if x.sum() > 0:
+                self.count.value += 1
+            assert self.count.value < 1, 'counted a positive batch'
+            return x
+
+    with pytest.raises(AssertionError, match='counted a positive batch'):
+        ag_jax.jit(lambda m, x: ag.convert(m.step)(x, 0))(Checked(), jnp.ones(2))
+    out = ag_jax.jit(lambda m, x: ag.convert(m.step)(x, 0))(Checked(), -jnp.ones(2))
+    np.testing.assert_allclose(np.asarray(out), [-1.0, -1.0])
+
+
+def test_the_example_trains_and_matches_plain_python():
+    proc = run_python([os.path.join(ROOT, 'examples', 'jax_nnx_training.py')], timeout=300,
+                      cwd=ROOT)
+    lines = dict(line.split(': ', 1) for line in proc.stdout.strip().splitlines())
+    losses = [float(v) for v in lines['losses'].split()]
+    assert len(losses) == 5 and losses[-1] < losses[0] * 0.97
+    # the same training with every jit off: plain Python on concrete values
+    example = {}
+    with open(os.path.join(ROOT, 'examples', 'jax_nnx_training.py'), encoding='utf-8') as f:
+        exec(compile(f.read(), os.path.join(ROOT, 'examples', 'jax_nnx_training.py'), 'exec'),
+             example)
+    import optax  # pylint: disable=import-outside-toplevel
+    with jax.disable_jit():
+        model = example['Gated'](3, 2, nnx.Rngs(0))
+        optimizer = nnx.Optimizer(model, optax.adam(0.05), wrt=nnx.Param)
+        x = jax.random.normal(jax.random.key(1), (16, 3))
+        plain = [float(example['train_step'](model, optimizer, x + s * 0.1, x[:, :2] * 2.0,
+                                             jnp.array(s))) for s in range(5)]
+    np.testing.assert_allclose(losses, plain, atol=2e-4)
+    assert int(lines['count']) == int(model.count[...])
+    assert float(lines['total']) == pytest.approx(float(model.total[...]), abs=2e-4)
+    assert float(lines['damping']) == float(model.damping[...]) == 0.25
