@@ -50,18 +50,19 @@ class _Scratch(threading.local):
 
 def _outputs(fn, dtypes):
     """`fn` returning a tuple of tensors: Python numbers become tensors of `dtypes`, and an
-    output that is one of the inputs, or a view, is copied (a torch.cond or while_loop
-    output must not alias an input)."""
+    output that is one of the inputs, an earlier output, or a view, is copied (a torch.cond
+    or while_loop output must alias no input and no other output)."""
     def wrapper(*args):
         outs = tuple(fn(*args))
-        inputs = {id(a) for a in args}
+        seen = {id(a) for a in args}  # the inputs, then each output given so far
         result = []
         for k, value in enumerate(outs):
             value = as_tensor(value, dtypes[k] if dtypes else None)
             # a view (`m[i, 2]`) as a tensor of its own: torch.cond refuses branches whose
             # outputs differ in storage offset or strides
-            copy = id(value) in inputs or value.storage_offset() != 0 or not (
+            copy = id(value) in seen or value.storage_offset() != 0 or not (
                 value.is_contiguous())
+            seen.add(id(value))
             result.append(value.clone(memory_format=torch.contiguous_format) if copy else value)
         return tuple(result)
     return wrapper
