@@ -93,8 +93,11 @@ _FRAMES = _Frames()
 
 
 def trace_state():
-    """The current trace, comparable with == (jax.extend's opaque trace state)."""
+    """The current trace, comparable with == (jax.extend's opaque trace state; jax.core's
+    before jax.extend had it, as in jax 0.6, which Python 3.10 gets)."""
     from jax.extend import core  # pylint: disable=import-outside-toplevel
+    if not hasattr(core, 'get_opaque_trace_state'):
+        from jax import core  # pylint: disable=import-outside-toplevel
     return core.get_opaque_trace_state()
 
 

@@ -28,10 +28,14 @@ MESSAGE = (
 # Added when a Function was made again for the same code: where (the user's line).
 SITE = " The tf.function is created anew at {site}: create it once, outside the loop."
 
-# id(code object) -> (weak reference to it, its Detector). As TensorFlow, the key is the
-# code object, so that a function defined (or a lambda written) inside a loop, a new object
-# each time, shares one detector; by identity, since equal code objects of two files (two
-# tests with the same lambda on the same line) compare equal. An entry goes with its code.
+# id(code object) -> (weak reference to it, {closure cells: Detector}). As TensorFlow, the key
+# is the code object, so that a function defined (or a lambda written) inside a loop, a new
+# object each time, shares one detector; by identity, since equal code objects of two files
+# (two tests with the same lambda on the same line) compare equal. Unlike TensorFlow, the
+# closure's cells are part of the key: functions that one factory makes (the runtime's
+# elementwise ops, tf.add and tf.multiply among them) share code but not cells, and are not
+# one function made anew, while a function defined in a loop closes over the same cells at
+# every iteration. An entry goes with its code.
 _DETECTORS = {}
 
 
@@ -96,14 +100,15 @@ def detector_for(python_function):
     """
     target = getattr(python_function, "__func__", python_function)
     key = getattr(target, "__code__", target)
+    cells = tuple(id(cell) for cell in getattr(target, "__closure__", None) or ())
     entry = _DETECTORS.get(id(key))
     if entry is None or entry[0]() is not key:
         try:
             ref = weakref.ref(key, lambda _, k=id(key): _DETECTORS.pop(k, None))
         except TypeError:  # not weak-referenceable: a detector of its own
             return Detector()
-        entry = _DETECTORS[id(key)] = (ref, Detector())
-    detector = entry[1]
+        entry = _DETECTORS[id(key)] = (ref, {})
+    detector = entry[1].setdefault(cells, Detector())
     detector.created += 1
     if detector.created > 1:
         detector.site = _user_site(sys._getframe(1))

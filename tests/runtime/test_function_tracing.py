@@ -106,3 +106,30 @@ def test_one_tf_function_made_once_and_called_in_a_loop_does_not_warn():
         warnings.simplefilter("error")
         for i in range(3 * THRESHOLD):
             step(tf.constant(i))
+
+
+def _scaler(factor):
+    def scale(x):
+        return x * factor
+    return scale
+
+
+def test_functions_one_factory_made_are_not_one_function_made_anew():
+    # They share a code object but not their closure cells (tf.add and tf.multiply are
+    # made so): a tf.function of each, in a loop, is no mistake. TensorFlow keys by code
+    # alone and would warn here.
+    scalers = [_scaler(k) for k in range(2 * THRESHOLD)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for k, scale in enumerate(scalers):
+            assert int(tf.function(scale)(tf.constant(3))) == 3 * k
+        for op in (tf.add, tf.subtract, tf.multiply, tf.maximum, tf.minimum, tf.pow):
+            tf.function(op)(tf.constant(2), tf.constant(3))
+
+
+def test_a_closure_defined_in_a_loop_still_warns():
+    # every iteration's function closes over the same cell of `offset`
+    offset = 1
+    with pytest.warns(RetracingWarning, match="created anew"):
+        for i in range(THRESHOLD + 1):
+            tf.function(lambda x: x + offset)(tf.constant(i))
