@@ -126,6 +126,19 @@ def _read(*values):
             torch.ops.aten.alias(value)
 
 
+def _of_read(fn, operands, read):
+    """`fn` of the operands at the positions `read`, the others as they are: an operand that
+    no branch reads (a variable that each branch assigns before reading it) is no input of the
+    torch.cond, which spares the graph a value it never uses, and a tensor that no graph
+    records (one of a discarded pass) from becoming a constant of the program."""
+    def wrapper(*args):
+        values = list(operands)
+        for k, value in zip(read, args):
+            values[k] = value
+        return fn(*values)
+    return wrapper
+
+
 def _with_token(fn):
     """`fn` giving one more output, a bool that `torch.ops.autograph.keep` reads."""
     def branch(*args):
@@ -203,12 +216,15 @@ class TorchBackend(Backend):
         if self._discarded():
             return _discarded_cond(pred, true_fn, false_fn, operands)
         effects = self._scratch.effects
-        free, outputs, mutated = free_tensors((true_fn, false_fn), operands, self.scratch)
+        found = free_tensors((true_fn, false_fn), operands, self.scratch)
         dtypes = [torch_values.joint_dtype(types) for types in zip(
-            *[[leaf_type(v) for v in outs] for outs in outputs])]
-        true_fn, false_fn = (_outputs(closed(fn, len(operands), free, mutated), dtypes)
+            *[[leaf_type(v) for v in outs] for outs in found.outputs])]
+        read = sorted(found.read)
+        mutated = {read.index(k) for k in found.mutated}
+        true_fn, false_fn = (_outputs(closed(_of_read(fn, operands, read), len(read),
+                                             found.free, mutated), dtypes)
                              for fn in (true_fn, false_fn))
-        inputs = _distinct(operands + tuple(free))
+        inputs = _distinct(tuple(operands[k] for k in read) + tuple(found.free))
         if effects == self._scratch.effects:
             return _cond(pred, true_fn, false_fn, inputs)
         # A branch checks or prints: the cond must stay even when nothing reads its outputs
@@ -238,7 +254,7 @@ class TorchBackend(Backend):
         if self._discarded():
             return _discarded_loop(test, body_fn, loop_vars)
         effects = self._scratch.effects
-        free, outputs, mutated = free_tensors((test, body_fn), init, self.scratch)
+        free, outputs, mutated, _ = free_tensors((test, body_fn), init, self.scratch)
         dtypes = _loop_dtypes(loop_vars, outputs[1])
         init = _linked(tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
         count = len(init)

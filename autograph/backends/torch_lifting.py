@@ -12,6 +12,7 @@ tensors (module parameters, values of the enclosing function). The functions are
 with the free tensors as extra inputs, under a mode that maps each free tensor to its input.
 """
 
+import collections
 import contextlib
 from types import GetSetDescriptorType
 
@@ -32,14 +33,23 @@ class _FreeTensors(TorchFunctionMode):
         self.made = {id(t) for t in inputs}  # ids of the inputs and of every tensor made since
         self.keep = list(inputs)  # holds them, so that an id is never reused meanwhile
         self.free = {}  # id -> free tensor, in the order first read
+        self.inputs = {}  # id of an input of the function running now -> its position
+        self.read = set()  # positions of the inputs that an operation read
+
+    def note(self, leaf):
+        """Notes `leaf` read: as an input, or as a free tensor."""
+        if id(leaf) in self.inputs:
+            self.read.add(self.inputs[id(leaf)])
+        elif id(leaf) not in self.made:
+            self.free.setdefault(id(leaf), leaf)
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         # Reading a property (shape, dtype, device: metadata) is not reading the data.
         if not isinstance(getattr(func, '__self__', None), GetSetDescriptorType):
             for leaf in pytree.tree_leaves((args, kwargs)):
-                if isinstance(leaf, torch.Tensor) and id(leaf) not in self.made:
-                    self.free.setdefault(id(leaf), leaf)
+                if isinstance(leaf, torch.Tensor):
+                    self.note(leaf)
         out = func(*args, **kwargs)
         for leaf in pytree.tree_leaves(out):
             if isinstance(leaf, torch.Tensor):
@@ -81,10 +91,19 @@ def discarded_sizes(inputs):
         yield
 
 
+# What `free_tensors` found: `free`, a list of tensors, each once, in the order they were first
+# read; `outputs`, the outputs of each function on that pass (read only their types);
+# `mutated`, the set of positions of the inputs that a function changes in place (`i += 1` on
+# a tensor); `read`, the set of positions of the inputs that some function reads.
+Lifting = collections.namedtuple('Lifting', 'free outputs mutated read')
+
+
 def free_tensors(fns, inputs, scratch):
     """The tensors that `fns` read besides `inputs`, found on a pass that records nothing.
 
     A tensor that a function returns without computing on it (`return w`) counts as read.
+    So does an input: one that no function reads (a variable that both branches of an `if`
+    assign before reading it) need not be an input at all.
 
     Args:
         fns: functions taking the tensors of `inputs`, returning a tuple.
@@ -93,9 +112,7 @@ def free_tensors(fns, inputs, scratch):
             effects are dropped (the backend's `scratch`).
 
     Returns:
-        (free, outputs, mutated): a list of tensors, each once, in the order they were first
-        read; the outputs of each function on that pass (read only their types); and the set
-        of positions of the inputs that a function changes in place (`i += 1` on a tensor).
+        A `Lifting`.
     """
     # Tensors made while one function runs are not free in the next (autograph reads the
     # types of one branch's outputs while it stages the other).
@@ -112,6 +129,7 @@ def free_tensors(fns, inputs, scratch):
             copies = tuple(t.clone() for t in inputs)
             finder.made.update(id(t) for t in copies)
             finder.keep.extend(copies)
+            finder.inputs = {id(t): k for k, t in enumerate(copies)}
             versions = [t._version for t in copies]
             with finder:
                 outs = fn(*copies)
@@ -119,9 +137,9 @@ def free_tensors(fns, inputs, scratch):
                            if t._version != v)
         outputs.append(outs)
         for leaf in pytree.tree_leaves(outs):
-            if isinstance(leaf, torch.Tensor) and id(leaf) not in finder.made:
-                finder.free.setdefault(id(leaf), leaf)
-    return list(finder.free.values()), outputs, mutated
+            if isinstance(leaf, torch.Tensor):
+                finder.note(leaf)
+    return Lifting(list(finder.free.values()), outputs, mutated, finder.read | mutated)
 
 
 def closed(fn, count, free, mutated=()):
