@@ -27,7 +27,7 @@ What becomes what (on tracers: values inside jax.jit, jax.vmap, jax.grad, ...):
   says to use `lax.scan`, a preallocated array with `.at[i].set`, or a bound on the loop:
   `autograph.experimental.set_loop_options(maximum_iterations=N)` as the first statement of
   the loop body stops the loop after N iterations and makes the list a StagedList, a buffer
-  of N more elements and a traced length.
+  of N more elements and a traced length; returned, it is exactly its elements.
 
 Concrete jax arrays outside a transformation are not staged: converted code runs them as plain
 Python, as JAX itself does.

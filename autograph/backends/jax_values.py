@@ -42,23 +42,60 @@ class StagedRange:
 class StagedList:
     """A Python list appended to in a bounded staged loop: a fixed buffer and a traced length.
 
-    `len(l)` is the traced length, `l[i]` reads the buffer, and `jnp.asarray(l)` is the whole
-    buffer (slots past the length are zeros).
+    Inside the computation, `len(l)` (in converted code) is the traced length and `l[i]`
+    reads the buffer. Returned from a jitted function (a pytree of buffer and length), it is
+    the list of its elements and no more: `len(l)` is the number of appends, iterating gives
+    exactly those elements, and `numpy.asarray(l)` / `jnp.asarray(l)` are those elements
+    stacked; the slots past the length are never shown as values. Inside the computation
+    its size is not known, so converting it to an array there raises TypeError.
     """
 
     def __init__(self, buffer, length, name):
         self.buffer = buffer  # [capacity, *element shape]
-        self.length = length  # traced int32: the number of elements in use
+        self.length = length  # int32: the number of elements in use (traced while staging)
         self.name = name  # the user's variable name, for messages
 
     def __repr__(self):
-        return 'StagedList({!r}, buffer of {})'.format(self.name, self.buffer.shape[0])
+        if self._concrete_length() is None:
+            return 'StagedList({!r}, buffer of {})'.format(self.name, self.buffer.shape[0])
+        return 'StagedList({!r}, {!r})'.format(self.name, self.tolist())
 
     def __getitem__(self, index):
         return self.buffer[index]
 
+    def _concrete_length(self):
+        m = jax_modules()
+        if isinstance(self.length, m.tracer) or isinstance(self.buffer, m.tracer):
+            return None
+        return builtins.int(self.length)
+
+    def _elements(self, what):
+        length = self._concrete_length()
+        if length is None:
+            raise TypeError(
+                "{} of the staged list '{}' inside the staged computation: its length is a "
+                'traced value and an array needs a static size. Return the list from the '
+                'jitted function (outside, it is exactly its elements), or use its elements '
+                "one at a time ({}[i], len({})).".format(what, self.name, self.name, self.name))
+        return self.buffer[:length]
+
+    def __len__(self):
+        return builtins.len(self._elements('len()'))
+
+    def __iter__(self):
+        return iter(self._elements('Iterating'))
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy  # pylint: disable=import-outside-toplevel
+        del copy
+        return numpy.asarray(self._elements('An array'), dtype=dtype)
+
     def __jax_array__(self):
-        return self.buffer
+        return self._elements('An array')
+
+    def tolist(self):
+        """The elements as Python values (as `ndarray.tolist`)."""
+        return self._elements('tolist()').tolist()
 
 
 class _Jax:

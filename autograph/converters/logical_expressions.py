@@ -36,7 +36,7 @@ class LogicalExpressionTransformer(transformer.Base):
 
     def visit_BoolOp(self, node):
         # Before the operands are converted: the calls that each one makes (None: not pure).
-        callees = [_pure_callees(v) for v in node.values]
+        callees = [_pure_callees(v, self.ctx.undefined_names) for v in node.values]
         self.generic_visit(node)
         op = _BOOL_OPS[type(node.op)]
         # Right-associative chain: a and b and c -> and_(a, and_(b, c)).
@@ -91,15 +91,20 @@ _PURE_NODES = (gast.Name, gast.Constant, gast.Attribute, gast.Subscript, gast.Sl
                gast.boolop)
 
 
-def _pure_callees(node):
+def _pure_callees(node, maybe_undefined):
     """The function expressions that `node` calls, when it has no effect but those calls.
 
     Calls count only where call_trees wrapped them (`anno.Basic.CALLEE`); any other call, a
-    lambda, a comprehension or an assignment makes the operand impure (None). Whether the
-    functions themselves are pure is the backend's to say at run time (`Backend.pure_operand`).
+    lambda, a comprehension or an assignment makes the operand impure (None), and so does a
+    read of a variable that may be undefined there (`if not found or v > best:` reads `best`
+    only once it is assigned: evaluated at once, the read would raise UnboundLocalError).
+    Whether the functions themselves are pure is the backend's to say at run time
+    (`Backend.pure_operand`).
 
     Args:
       node: an operand of `and`/`or`, not yet converted by this pass.
+      maybe_undefined: the names that the control-flow converter gave an Undefined
+        placeholder (`ctx.undefined_names`).
 
     Returns:
       A list of gast expressions, or None.
@@ -114,6 +119,8 @@ def _pure_callees(node):
                 return None  # a generated call, or a function that a call computes
             callees.append(callee)
         elif not isinstance(child, _PURE_NODES):
+            return None
+        elif isinstance(child, gast.Name) and child.id in maybe_undefined:
             return None
     return [templates.replace_as_expression('callee', callee=c) for c in callees]
 

@@ -272,7 +272,32 @@ def convert(fn=None, *, recursive=True, strict=None):
     if type(call) is _FunctionType:
         converted_call_method = convert(call, recursive=recursive, strict=strict)
         return functools.partial(converted_call_method, fn)
+    _refuse_transformed(fn)
     return fn
+
+
+def _refuse_transformed(fn):
+    """Raises for a user function that a backend's transformation already wraps.
+
+    `@autograph.convert` above `@jax.jit` gets the jitted function: a tensor library's object
+    (its type is in a module a backend owns) wrapping the user's function (`__wrapped__`).
+    The library traces the original function, so converting the wrapper would change
+    nothing; the user sees the library's error for Python control flow instead. The fix is
+    the other order.
+    """
+    wrapped = getattr(fn, '__wrapped__', None)
+    owner = (getattr(type(fn), '__module__', None) or '').split('.')[0]
+    if type(wrapped) is not _FunctionType or not (
+            backends.owned_by_loaded(owner) or owner in backends.owned_modules()):
+        return
+    raise errors.ConversionError(
+        "autograph.convert got '{}' already wrapped by {}.{} (a transformation such as "
+        'jax.jit): the transformation traces the original function, so converting the '
+        'wrapper changes nothing. Put convert inside the transformation: '
+        'jax.jit(autograph.convert({})), or as decorators @jax.jit above @autograph.convert '
+        '(for JAX, autograph.backends.jax.jit({}) does both).'.format(
+            wrapped.__qualname__, type(fn).__module__, type(fn).__qualname__,
+            wrapped.__name__, wrapped.__name__))
 
 
 def _python_function_of(obj):

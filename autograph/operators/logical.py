@@ -1,5 +1,6 @@
 """Lazy `and`, `or` and `not`: Python semantics for Python values, backend `cond` when staged."""
 
+from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 
@@ -27,7 +28,37 @@ def and_(a, b, pure=None):
         return a_val and b()
     if _eager(backend, pure):
         return backend.logical_and(a_val, b())
-    return backend.cond(a_val, lambda a: (b(),), lambda a: (a,), (a_val,))[0]
+    return backend.cond(a_val, _right(backend, b, 'and'), lambda a: (a,),
+                        (a_val,))[0]
+
+
+def _right(backend, b, op):
+    """The branch of a staged `and`/`or` that evaluates the right operand.
+
+    A right operand that reads a variable no traced path assigns (`first or v > best`,
+    where `best` is assigned once `first` is false) raises UnboundLocalError while it is
+    traced; Python raises only if it evaluates that operand. The branch then stages the
+    error, raised when the branch runs, and gives the left operand in place of its value.
+
+    Args:
+        backend: the backend of the left operand.
+        b: function of no arguments returning the right operand.
+        op: 'and' (the branch runs when the left operand is true) or 'or' (when false).
+    """
+    def branch(a):
+        try:
+            return (b(),)
+        except UnboundLocalError as error:
+            if not variables.is_undefined_read(error):
+                raise
+            # a staged bool, false exactly when this branch runs
+            defined = backend.logical_not(a)
+            if op == 'or':
+                defined = backend.logical_not(defined)
+            variables.raise_when_run(backend, defined, error,
+                                     'the right operand of a staged `{}`'.format(op))
+            return (a,)
+    return branch
 
 
 def _eager(backend, pure):
@@ -73,7 +104,8 @@ def or_(a, b, pure=None):
         return a_val or b()
     if _eager(backend, pure):
         return backend.logical_or(a_val, b())
-    return backend.cond(a_val, lambda a: (a,), lambda a: (b(),), (a_val,))[0]
+    return backend.cond(a_val, lambda a: (a,),
+                        _right(backend, b, 'or'), (a_val,))[0]
 
 
 def not_(a):

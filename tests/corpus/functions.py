@@ -713,6 +713,37 @@ def first_assigned_in_loop(n):
     return last  # UnboundLocalError for n <= 0, plain and staged
 
 
+@case(0, 1, 3, 6)
+def best_so_far_guarded_by_a_first_flag(n):
+    found = False
+    for i in range(n):
+        v = (i * 7) % 5
+        if not found or v > best:  # `best` is read only once it is assigned
+            best = v
+        found = True
+    return best  # UnboundLocalError for n <= 0, plain and staged
+
+
+@case(0, 1, 3)
+def or_reads_a_variable_before_it_is_assigned(n):
+    i = 0
+    while i < n:
+        if i > 0 or top < 3:  # at i == 0 `top` is read unassigned: UnboundLocalError
+            top = i
+        i += 1
+    return i
+
+
+@case(0, 1, 4)
+def and_reads_a_variable_only_once_assigned(n):
+    total = 0
+    for i in range(n):
+        if i > 0 and i > prev:  # `prev` is read only from the second iteration
+            total += i - prev
+        prev = i * 2 // 3
+    return total
+
+
 @case(-2, 0, 5)
 def assigned_in_one_branch(x):
     if x > 0:

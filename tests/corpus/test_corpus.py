@@ -106,7 +106,10 @@ class XlaWay(RuntimeWay):
         name: (NotLowerableError, 'raises from staged code (check_defined, py_function or assert)')
         for name in ('assert_ok', 'first_assigned_in_loop', 'assigned_in_one_branch',
                      'undefined_read_in_a_branch', 'walrus_in_while_and_test',
-                     'match_values_guard_and_wildcard', 'match_capture_as_and_guard_binding')})
+                     'match_values_guard_and_wildcard', 'match_capture_as_and_guard_binding',
+                     'best_so_far_guarded_by_a_first_flag',
+                     'or_reads_a_variable_before_it_is_assigned',
+                     'and_reads_a_variable_only_once_assigned')})
     cannot_express.update({
         'for_dict_items': (NotLowerableError, 'returns strings'),
         'list_appended_in_staged_branch': (NotLowerableError, 'a list that grows'),

@@ -40,6 +40,9 @@ class TorchWay(Way):
         'first_assigned_in_loop': (AssertionError, 'compiled check: Unsupported'),
         'undefined_read_in_a_branch': (AssertionError, 'compiled check: Unsupported'),
         'match_capture_as_and_guard_binding': (AssertionError, 'compiled check: Unsupported'),
+        'best_so_far_guarded_by_a_first_flag': (AssertionError, 'compiled check: Unsupported'),
+        'or_reads_a_variable_before_it_is_assigned': (AssertionError,
+                                                      'compiled check: Unsupported'),
     }
 
     def __init__(self):

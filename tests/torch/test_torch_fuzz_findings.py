@@ -139,3 +139,22 @@ def test_a_value_of_a_discarded_pass_is_not_a_constant_of_the_program():
     # staged: it was the if's operand, a fake tensor kept in the graph as a constant, and
     # the program returned fake tensors. Neither branch reads it: it is no operand now.
     _agrees(dead_before_if_in_loop, [(9,), (-2,), (11,)])
+
+
+def float_assigned_in_both_branches_in_a_loop(a, b, x):
+    f = 1.5
+    k = 0
+    while k < b % 3:
+        k += 1
+        if a < x:
+            u = -3.75
+        else:
+            u = 0.0
+        f = (u + f) % 8.0
+    return f
+
+
+def test_a_python_float_assigned_in_both_branches_in_a_loop():
+    # fuzz seed 'torch:27' of the generator with math calls, reduced
+    _agrees(float_assigned_in_both_branches_in_a_loop,
+            [(7, 20, 0.0), (-1, 20, 0.0), (1, 4, 3.0), (0, 3, 1.0)])

@@ -342,11 +342,45 @@ def test_list_with_maximum_iterations_becomes_a_buffer():
         operators.for_stmt(operators.range_(n), None, body, lambda: (state['out'],),
                            lambda v: state.update(out=v[0]), ('out',),
                            {'maximum_iterations': 4})
-        out = state['out']
-        return jnp.asarray(out), operators.len_(out)
+        return state['out']
 
-    buffer, length = jax.jit(squares_bounded)(3)
-    assert buffer.tolist() == [10, 0, 1, 4, 0] and int(length) == 4
+    out = jax.jit(squares_bounded)(3)
+    # exactly the elements, never the padded buffer (the buffer has 5 slots)
+    assert out.buffer.shape == (5,)
+    assert out.tolist() == [10, 0, 1, 4] and len(out) == 4
+    assert [int(v) for v in out] == [10, 0, 1, 4]
+    assert np.asarray(out).tolist() == [10, 0, 1, 4] == jnp.asarray(out).tolist()
+    assert repr(out) == "StagedList('out', [10, 0, 1, 4])"
+
+
+def sum_of_squares_bounded(n):
+    out = []
+    i = 0
+    while i < n:
+        ag.experimental.set_loop_options(maximum_iterations=8)
+        out.append(i * i)
+        i += 1
+    return jnp.sum(jnp.asarray(out))
+
+
+def test_a_staged_list_has_no_array_inside_the_computation():
+    with pytest.raises(TypeError, match="staged list 'out' inside the staged computation"):
+        jax.jit(ag.convert(sum_of_squares_bounded))(4)
+
+
+def converted_inside_jit(x):
+    if x > 0:
+        return x
+    return -x
+
+
+def test_convert_above_jit_is_a_clear_error():
+    with pytest.raises(ag.ConversionError) as e:
+        ag.convert(jax.jit(converted_inside_jit))
+    message = str(e.value)
+    assert "got 'converted_inside_jit' already wrapped by" in message
+    assert 'jax.jit(autograph.convert(converted_inside_jit))' in message
+    assert float(jax.jit(ag.convert(converted_inside_jit))(-2.0)) == 2.0
 
 
 def weighted_sum(xs):

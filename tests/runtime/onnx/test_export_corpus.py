@@ -38,6 +38,9 @@ NOT_EXPORTED = {
     "walrus_in_while_and_test": _RAISES,
     "match_values_guard_and_wildcard": _RAISES,
     "match_capture_as_and_guard_binding": _RAISES,
+    "best_so_far_guarded_by_a_first_flag": _RAISES,
+    "or_reads_a_variable_before_it_is_assigned": _RAISES,
+    "and_reads_a_variable_only_once_assigned": _RAISES,
     "list_appended_in_staged_branch": "op 'tensor_array_new'",
 }
 
