@@ -35,9 +35,14 @@ class _FreeTensors(TorchFunctionMode):
         self.free = {}  # id -> free tensor, in the order first read
         self.inputs = {}  # id of an input of the function running now -> its position
         self.read = set()  # positions of the inputs that an operation read
+        # id of a copy -> the tensor copied: reading the copy reads it. A copy that nothing
+        # reads reads nothing (the discarded pass gives each branch copies of its operands).
+        self.copied = {}
 
     def note(self, leaf):
-        """Notes `leaf` read: as an input, or as a free tensor."""
+        """Notes `leaf` read (and what it is a copy of): as an input, or as a free tensor."""
+        while id(leaf) in self.copied:
+            leaf = self.copied.pop(id(leaf))
         if id(leaf) in self.inputs:
             self.read.add(self.inputs[id(leaf)])
         elif id(leaf) not in self.made:
@@ -45,6 +50,12 @@ class _FreeTensors(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
+        if func is torch.Tensor.clone and len(args) == 1 and isinstance(args[0], torch.Tensor):
+            out = func(*args, **kwargs)
+            self.made.add(id(out))
+            self.keep.append(out)
+            self.copied[id(out)] = args[0]
+            return out
         # Reading a property (shape, dtype, device: metadata) is not reading the data.
         if not isinstance(getattr(func, '__self__', None), GetSetDescriptorType):
             for leaf in pytree.tree_leaves((args, kwargs)):

@@ -158,3 +158,26 @@ def test_a_python_float_assigned_in_both_branches_in_a_loop():
     # fuzz seed 'torch:27' of the generator with math calls, reduced
     _agrees(float_assigned_in_both_branches_in_a_loop,
             [(7, 20, 0.0), (-1, 20, 0.0), (1, 4, 3.0), (0, 3, 1.0)])
+
+
+def walrus_in_the_right_operand_of_an_if_test(a, b, x):
+    v2, v3, f4, k7 = b, a, 1.5, 0
+    while k7 < b % 3:
+        k7 += 1
+        if (a < x) and (w8 := 2 % 3) < k7:  # the if becomes two nested ifs
+            u9 = 0.0 - 3.75
+            v3 = -k7
+        else:
+            u9 = 0.0
+            v3 += 3
+            v2 //= 2
+        f4 = (u9 + f4) % 8.0
+    return v2, v3, f4
+
+
+def test_an_operand_only_copied_by_a_nested_if_is_not_a_constant_of_the_program():
+    # fuzz seed 'torch:27' (generator with math calls), reduced: the outer if's operand u9
+    # (a tensor of the discarded pass) was copied for the nested if's discarded run, which
+    # counted as a read, so it stayed the outer torch.cond's operand: a constant
+    _agrees(walrus_in_the_right_operand_of_an_if_test,
+            [(7, 20, 0.0), (-1, 20, 0.0), (-1, 5, 3.0), (0, 3, 1.0)])
