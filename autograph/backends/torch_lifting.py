@@ -22,6 +22,7 @@ from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
+from autograph.backends.torch_select import Operations
 from autograph.backends.torch_values import tensor_index
 
 
@@ -38,6 +39,7 @@ class _FreeTensors(TorchFunctionMode):
         # id of a copy -> the tensor copied: reading the copy reads it. A copy that nothing
         # reads reads nothing (the discarded pass gives each branch copies of its operands).
         self.copied = {}
+        self.versions = {}  # id of a free tensor -> its version when first read
 
     def note(self, leaf):
         """Notes `leaf` read (and what it is a copy of): as an input, or as a free tensor."""
@@ -45,8 +47,13 @@ class _FreeTensors(TorchFunctionMode):
             leaf = self.copied.pop(id(leaf))
         if id(leaf) in self.inputs:
             self.read.add(self.inputs[id(leaf)])
-        elif id(leaf) not in self.made:
-            self.free.setdefault(id(leaf), leaf)
+        elif id(leaf) not in self.made and id(leaf) not in self.free:
+            self.free[id(leaf)] = leaf
+            self.versions[id(leaf)] = leaf._version
+
+    def free_changed(self):
+        """Whether a function changed a free tensor in place."""
+        return any(t._version != self.versions[k] for k, t in self.free.items())
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -105,8 +112,10 @@ def discarded_sizes(inputs):
 # What `free_tensors` found: `free`, a list of tensors, each once, in the order they were first
 # read; `outputs`, the outputs of each function on that pass (read only their types);
 # `mutated`, the set of positions of the inputs that a function changes in place (`i += 1` on
-# a tensor); `read`, the set of positions of the inputs that some function reads.
-Lifting = collections.namedtuple('Lifting', 'free outputs mutated read')
+# a tensor); `read`, the set of positions of the inputs that some function reads; `operations`,
+# the `torch_select.Operations` the functions ran; `free_changed`, whether one changed a free
+# tensor in place.
+Lifting = collections.namedtuple('Lifting', 'free outputs mutated read operations free_changed')
 
 
 def free_tensors(fns, inputs, scratch):
@@ -128,6 +137,7 @@ def free_tensors(fns, inputs, scratch):
     # Tensors made while one function runs are not free in the next (autograph reads the
     # types of one branch's outputs while it stages the other).
     finder = _FreeTensors(())
+    operations = Operations()
     outputs, mutated = [], set()
     for fn in fns:
         with scratch(), disable_proxy_modes_tracing(), discarded_sizes(inputs):
@@ -142,7 +152,7 @@ def free_tensors(fns, inputs, scratch):
             finder.keep.extend(copies)
             finder.inputs = {id(t): k for k, t in enumerate(copies)}
             versions = [t._version for t in copies]
-            with finder:
+            with finder, operations:
                 outs = fn(*copies)
             mutated.update(k for k, (t, v) in enumerate(zip(copies, versions))
                            if t._version != v)
@@ -150,7 +160,8 @@ def free_tensors(fns, inputs, scratch):
         for leaf in pytree.tree_leaves(outs):
             if isinstance(leaf, torch.Tensor):
                 finder.note(leaf)
-    return Lifting(list(finder.free.values()), outputs, mutated, finder.read | mutated)
+    return Lifting(list(finder.free.values()), outputs, mutated, finder.read | mutated,
+                   operations, finder.free_changed())
 
 
 def closed(fn, count, free, mutated=()):
