@@ -24,6 +24,7 @@ import torch
 from torch._higher_order_ops.cond import cond_op
 from torch._higher_order_ops.while_loop import while_loop_op
 from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+from torch.fx.experimental.proxy_tensor import get_proxy_mode
 
 from autograph.backends import torch_math
 from autograph.backends import torch_ops
@@ -34,6 +35,8 @@ from autograph.backends.registry import register_backend
 from autograph.backends.torch_lifting import closed
 from autograph.backends.torch_lifting import discarded_sizes
 from autograph.backends.torch_lifting import free_tensors
+from autograph.backends.torch_select import select_branches
+from autograph.backends.torch_select import selectable
 from autograph.backends.torch_values import StagedRange
 from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import leaf_type
@@ -47,22 +50,24 @@ __all__ = ['BACKEND', 'TorchBackend', 'StagedRange', 'compile', 'convert', 'expo
 class _Scratch(threading.local):
     depth = 0  # > 0 while autograph stages a discarded trial run
     effects = 0  # staged checks and prints dropped by discarded runs so far
+    loops = 0  # loops run by discarded runs so far
 
 
 def _outputs(fn, dtypes):
     """`fn` returning a tuple of tensors: Python numbers become tensors of `dtypes`, and an
-    output that is one of the inputs, or a view, is copied (a torch.cond or while_loop
-    output must not alias an input)."""
+    output that is one of the inputs, an earlier output, or a view, is copied (a torch.cond
+    or while_loop output must alias no input and no other output)."""
     def wrapper(*args):
         outs = tuple(fn(*args))
-        inputs = {id(a) for a in args}
+        seen = {id(a) for a in args}  # the inputs, then each output given so far
         result = []
         for k, value in enumerate(outs):
             value = as_tensor(value, dtypes[k] if dtypes else None)
             # a view (`m[i, 2]`) as a tensor of its own: torch.cond refuses branches whose
             # outputs differ in storage offset or strides
-            copy = id(value) in inputs or value.storage_offset() != 0 or not (
+            copy = id(value) in seen or value.storage_offset() != 0 or not (
                 value.is_contiguous())
+            seen.add(id(value))
             result.append(value.clone(memory_format=torch.contiguous_format) if copy else value)
         return tuple(result)
     return wrapper
@@ -99,10 +104,14 @@ def _linked(init, free):
     the loop variables require gradients whenever those do; the values are unchanged.
     """
     floats = [t for t in free if torch_values.is_float(t.dtype)]
-    if not floats:
+    if not floats or not _any_float(init):
         return init
     zero = sum(torch.nan_to_num(t, 0.0, 0.0, 0.0).sum() * 0 for t in floats)
     return tuple(v + zero.to(v.dtype) if torch_values.is_float(v.dtype) else v for v in init)
+
+
+def _any_float(tensors):
+    return any(torch_values.is_float(t.dtype) for t in tensors)
 
 
 def _distinct(tensors):
@@ -126,6 +135,19 @@ def _read(*values):
             torch.ops.aten.alias(value)
 
 
+def _of_read(fn, operands, read):
+    """`fn` of the operands at the positions `read`, the others as they are: an operand that
+    no branch reads (a variable that each branch assigns before reading it) is no input of the
+    torch.cond, which spares the graph a value it never uses, and a tensor that no graph
+    records (one of a discarded pass) from becoming a constant of the program."""
+    def wrapper(*args):
+        values = list(operands)
+        for k, value in zip(read, args):
+            values[k] = value
+        return fn(*values)
+    return wrapper
+
+
 def _with_token(fn):
     """`fn` giving one more output, a bool that `torch.ops.autograph.keep` reads."""
     def branch(*args):
@@ -138,6 +160,10 @@ def _loop_dtypes(loop_vars, after):
     (`after`: the body's outputs), as Python's arithmetic with a tensor would."""
     return [v.dtype if isinstance(v, torch.Tensor) else torch_values.joint_dtype(
         (type(v), leaf_type(a))) for v, a in zip(loop_vars, after)]
+
+
+def _is_bool(value):
+    return isinstance(value, torch.Tensor) and value.dtype == torch.bool
 
 
 def _copies(tensors):
@@ -202,21 +228,21 @@ class TorchBackend(Backend):
         operands = tuple(operands)
         if self._discarded():
             return _discarded_cond(pred, true_fn, false_fn, operands)
-        effects = self._scratch.effects
-        free, outputs, mutated, unread = free_tensors((true_fn, false_fn), operands,
-                                                      self.scratch)
-        # An operand that neither branch reads (a variable that both assign) is replaced by
-        # zeros of its type: its value may be a tensor of a discarded pass (a variable
-        # local to a loop body keeps the value of the body's earlier pass), which the graph
-        # must not hold as a constant.
-        operands = tuple(torch_values.zero_like(v) if k in unread else v
-                         for k, v in enumerate(operands))
+        effects = (self._scratch.effects, self._scratch.loops)
+        found = free_tensors((true_fn, false_fn), operands, self.scratch)
+        if effects == (self._scratch.effects, self._scratch.loops) and not (
+                found.free_changed) and selectable(found.operations, found.outputs):
+            return select_branches((true_fn, false_fn), operands, found.mutated,
+                                   functools.partial(self.select, pred))
         dtypes = [torch_values.joint_dtype(types) for types in zip(
-            *[[leaf_type(v) for v in outs] for outs in outputs])]
-        true_fn, false_fn = (_outputs(closed(fn, len(operands), free, mutated), dtypes)
+            *[[leaf_type(v) for v in outs] for outs in found.outputs])]
+        read = sorted(found.read)
+        mutated = {read.index(k) for k in found.mutated}
+        true_fn, false_fn = (_outputs(closed(_of_read(fn, operands, read), len(read),
+                                             found.free, mutated), dtypes)
                              for fn in (true_fn, false_fn))
-        inputs = _distinct(operands + tuple(free))
-        if effects == self._scratch.effects:
+        inputs = _distinct(tuple(operands[k] for k in read) + tuple(found.free))
+        if effects[0] == self._scratch.effects:
             return _cond(pred, true_fn, false_fn, inputs)
         # A branch checks or prints: the cond must stay even when nothing reads its outputs
         # (torch removes an unused torch.cond, its prints with it), so it gives one more,
@@ -237,15 +263,17 @@ class TorchBackend(Backend):
         Returns:
             The final loop variables, as a tuple of tensors.
         """
-        init = tuple(as_tensor(v) for v in loop_vars)
+        with disable_proxy_modes_tracing():  # for the discarded pass only: recorded nowhere
+            init = tuple(as_tensor(v) for v in loop_vars)
 
         def test(*state):
             return (predicate(cond_fn(*state), 'while'),)
 
         if self._discarded():
+            self._scratch.loops += 1
             return _discarded_loop(test, body_fn, loop_vars)
         effects = self._scratch.effects
-        free, outputs, mutated, _ = free_tensors((test, body_fn), init, self.scratch)
+        free, outputs, mutated = free_tensors((test, body_fn), init, self.scratch)[:3]
         dtypes = _loop_dtypes(loop_vars, outputs[1])
         init = _linked(tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
         count = len(init)
@@ -257,8 +285,8 @@ class TorchBackend(Backend):
                                        args[count:]))
 
         inputs = _distinct(init + tuple(free))
-        if not any(torch_values.is_float(t.dtype) for t in inputs):
-            outs = loop(*inputs)
+        if not _any_float(init):
+            outs = loop(*inputs)  # its outputs, the loop variables, carry no gradients
         else:
             # torch 2.13 differentiates a while_loop that runs zero times as if it ran once
             # (docs/torch.md): a loop that may carry gradients runs only when its test holds.
@@ -285,10 +313,15 @@ class TorchBackend(Backend):
         return None
 
     def select(self, pred, true_value, false_value):
-        """`torch.where` of two computed values."""
+        """`torch.where` of two computed values; `logical_and` for `pred and b` of a bool
+        tensor `b` (`select(pred, b, False)`), `logical_or` for `pred or b`."""
+        pred = predicate(pred, 'if')
+        if false_value is False and _is_bool(true_value):
+            return torch.logical_and(pred, true_value)
+        if true_value is True and _is_bool(false_value):
+            return torch.logical_or(pred, false_value)
         dtype = torch_values.joint_dtype((leaf_type(true_value), leaf_type(false_value)))
-        return torch.where(predicate(pred, 'if'), as_tensor(true_value, dtype),
-                           as_tensor(false_value, dtype))
+        return torch.where(pred, as_tensor(true_value, dtype), as_tensor(false_value, dtype))
 
     def logical_not(self, value):
         return torch.logical_not(predicate(value, 'not'))
@@ -351,6 +384,12 @@ class TorchBackend(Backend):
         """A staged check or print on a discarded pass: counted, and its tensors read."""
         self._scratch.effects += 1
         _read(*values)
+
+    def probe(self):
+        """While torch traces, a context in which a `while` loop's first test is recorded
+        nowhere: a staged loop tests again, and the graph would keep the first test as an
+        operation whose value nothing reads."""
+        return None if get_proxy_mode() is None else self._scratch_context()
 
     def scratch(self):
         """A context whose staged operations are recorded nowhere (no proxy mode)."""

@@ -12,6 +12,7 @@ tensors (module parameters, values of the enclosing function). The functions are
 with the free tensors as extra inputs, under a mode that maps each free tensor to its input.
 """
 
+import collections
 import contextlib
 from types import GetSetDescriptorType
 
@@ -21,6 +22,7 @@ from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
+from autograph.backends.torch_select import Operations
 from autograph.backends.torch_values import tensor_index
 
 
@@ -32,19 +34,26 @@ class _FreeTensors(TorchFunctionMode):
         self.made = {id(t) for t in inputs}  # ids of the inputs and of every tensor made since
         self.keep = list(inputs)  # holds them, so that an id is never reused meanwhile
         self.free = {}  # id -> free tensor, in the order first read
-        self.read = set()  # ids of the tensors made or given that an operation read
+        self.inputs = {}  # id of an input of the function running now -> its position
+        self.read = set()  # positions of the inputs that an operation read
         # id of a copy -> the tensor copied: reading the copy reads it. A copy that nothing
         # reads reads nothing (the discarded pass gives each branch copies of its operands).
         self.copied = {}
+        self.versions = {}  # id of a free tensor -> its version when first read
 
-    def note_read(self, tensor):
-        """Notes that `tensor` is read: a made one (and what it copies), else a free one."""
-        while id(tensor) in self.made:
-            self.read.add(id(tensor))
-            tensor = self.copied.pop(id(tensor), None)
-            if tensor is None:
-                return
-        self.free.setdefault(id(tensor), tensor)
+    def note(self, leaf):
+        """Notes `leaf` read (and what it is a copy of): as an input, or as a free tensor."""
+        while id(leaf) in self.copied:
+            leaf = self.copied.pop(id(leaf))
+        if id(leaf) in self.inputs:
+            self.read.add(self.inputs[id(leaf)])
+        elif id(leaf) not in self.made and id(leaf) not in self.free:
+            self.free[id(leaf)] = leaf
+            self.versions[id(leaf)] = leaf._version
+
+    def free_changed(self):
+        """Whether a function changed a free tensor in place."""
+        return any(t._version != self.versions[k] for k, t in self.free.items())
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
@@ -58,7 +67,7 @@ class _FreeTensors(TorchFunctionMode):
         if not isinstance(getattr(func, '__self__', None), GetSetDescriptorType):
             for leaf in pytree.tree_leaves((args, kwargs)):
                 if isinstance(leaf, torch.Tensor):
-                    self.note_read(leaf)
+                    self.note(leaf)
         out = func(*args, **kwargs)
         for leaf in pytree.tree_leaves(out):
             if isinstance(leaf, torch.Tensor):
@@ -100,10 +109,21 @@ def discarded_sizes(inputs):
         yield
 
 
+# What `free_tensors` found: `free`, a list of tensors, each once, in the order they were first
+# read; `outputs`, the outputs of each function on that pass (read only their types);
+# `mutated`, the set of positions of the inputs that a function changes in place (`i += 1` on
+# a tensor); `read`, the set of positions of the inputs that some function reads; `operations`,
+# the `torch_select.Operations` the functions ran; `free_changed`, whether one changed a free
+# tensor in place.
+Lifting = collections.namedtuple('Lifting', 'free outputs mutated read operations free_changed')
+
+
 def free_tensors(fns, inputs, scratch):
     """The tensors that `fns` read besides `inputs`, found on a pass that records nothing.
 
     A tensor that a function returns without computing on it (`return w`) counts as read.
+    So does an input: one that no function reads (a variable that both branches of an `if`
+    assign before reading it) need not be an input at all.
 
     Args:
         fns: functions taking the tensors of `inputs`, returning a tuple.
@@ -112,15 +132,13 @@ def free_tensors(fns, inputs, scratch):
             effects are dropped (the backend's `scratch`).
 
     Returns:
-        (free, outputs, mutated, unread): a list of tensors, each once, in the order they were
-        first read; the outputs of each function on that pass (read only their types); the
-        set of positions of the inputs that a function changes in place (`i += 1` on a
-        tensor); and the set of positions of the inputs that no function reads or returns.
+        A `Lifting`.
     """
     # Tensors made while one function runs are not free in the next (autograph reads the
     # types of one branch's outputs while it stages the other).
     finder = _FreeTensors(())
-    outputs, mutated, read = [], set(), set()
+    operations = Operations()
+    outputs, mutated = [], set()
     for fn in fns:
         with scratch(), disable_proxy_modes_tracing(), discarded_sizes(inputs):
             # new objects for the inputs: a function that reads an input's object from an
@@ -132,18 +150,18 @@ def free_tensors(fns, inputs, scratch):
             copies = tuple(t.clone() for t in inputs)
             finder.made.update(id(t) for t in copies)
             finder.keep.extend(copies)
+            finder.inputs = {id(t): k for k, t in enumerate(copies)}
             versions = [t._version for t in copies]
-            with finder:
+            with finder, operations:
                 outs = fn(*copies)
             mutated.update(k for k, (t, v) in enumerate(zip(copies, versions))
                            if t._version != v)
         outputs.append(outs)
         for leaf in pytree.tree_leaves(outs):
             if isinstance(leaf, torch.Tensor):
-                finder.note_read(leaf)
-        read.update(k for k, t in enumerate(copies) if id(t) in finder.read)
-    unread = set(range(len(inputs))) - read
-    return list(finder.free.values()), outputs, mutated, unread
+                finder.note(leaf)
+    return Lifting(list(finder.free.values()), outputs, mutated, finder.read | mutated,
+                   operations, finder.free_changed())
 
 
 def closed(fn, count, free, mutated=()):

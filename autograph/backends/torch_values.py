@@ -46,7 +46,8 @@ def predicate(value, construct):
             'a tensor of one element only ("Boolean value of Tensor with more than one value '
             'is ambiguous"). Reduce it first, e.g. with .any() or .all().'.format(
                 construct, tuple(value.shape)))
-    value = value.reshape(())
+    if value.dim() != 0:
+        value = value.reshape(())
     return value if value.dtype == torch.bool else value != 0
 
 
@@ -227,7 +228,10 @@ def row(tensor, index):
     """`tensor[index]` for a traced index (indexing with it would need its value)."""
     if not isinstance(index, torch.Tensor):
         return tensor[index]
-    return torch.index_select(tensor, 0, index.reshape(1).to(torch.int64)).squeeze(0)
+    index = index.reshape(1)
+    if index.dtype != torch.int64:
+        index = index.to(torch.int64)
+    return torch.index_select(tensor, 0, index).squeeze(0)
 
 
 def _is_index_tensor(value):

@@ -38,23 +38,7 @@ def main(argv=None):
     Returns:
         The exit code: 0 when every program agreed, 1 otherwise.
     """
-    parser = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__)
-    parser.add_argument("--programs", type=int, default=2000, help="number of programs")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first program")
-    parser.add_argument("--max-stmts", type=int, default=24, help="statements per program")
-    parser.add_argument("--max-failures", type=int, default=20,
-                        help="stop after this many distinct failure signatures")
-    parser.add_argument("--features", default=None,
-                        help="comma-separated generator features (default: {}; known: {})"
-                        .format(",".join(sorted(FEATURES)), ",".join(sorted(ALL_FEATURES))))
-    parser.add_argument("--no-shrink", action="store_true", help="print failures as found")
-    parser.add_argument("--backend", choices=("runtime", "torch"), default="runtime",
-                        help="runtime: converted and traced with runtime.function; torch: "
-                        "exported with torch.export (needs torch)")
-    parser.add_argument("--max-depth", type=int, default=3, help="nesting of statements")
-    parser.add_argument("--cache-dir", default=None,
-                        help="turn the on-disk conversion cache on, in this directory")
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
     if args.cache_dir:
         _use_cache(os.path.abspath(args.cache_dir))
     features = FEATURES if args.features is None else frozenset(
@@ -64,7 +48,7 @@ def main(argv=None):
     stats = collections.Counter()
     seen = {}
     start = time.perf_counter()
-    for i in range(args.programs):
+    for i in range(args.start, args.start + args.programs):
         seed = "{}:{}".format(args.seed, i)
         program = generate(seed, max_stmts=args.max_stmts, max_depth=args.max_depth,
                            features=features)
@@ -78,9 +62,9 @@ def main(argv=None):
                 _report(program, first, not args.no_shrink and args.backend == "runtime")
                 if len(seen) >= args.max_failures:
                     break
-        if (i + 1) % 100 == 0:
+        if (i + 1 - args.start) % 100 == 0:
             print("... {} programs, {:.0f}s, {}".format(
-                i + 1, time.perf_counter() - start, dict(stats)), file=sys.stderr)
+                i + 1 - args.start, time.perf_counter() - start, dict(stats)), file=sys.stderr)
     elapsed = time.perf_counter() - start
     print("{} programs in {:.1f}s: {} {} runs, {} documented limitations, {} failed "
           "({} distinct)".format(stats["programs"], elapsed, stats[runs], runs,
@@ -92,6 +76,30 @@ def main(argv=None):
         from autograph.impl import disk_cache  # pylint: disable=import-outside-toplevel
         print("disk cache {}: {}".format(args.cache_dir, disk_cache.stats))
     return 1 if seen else 0
+
+
+def _parser():
+    """The command line's arguments."""
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__)
+    parser.add_argument("--programs", type=int, default=2000, help="number of programs")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first program")
+    parser.add_argument("--start", type=int, default=0,
+                        help="index of the first program (program i is seed 'SEED:i'), to run "
+                        "a long run in chunks or one program again")
+    parser.add_argument("--max-stmts", type=int, default=24, help="statements per program")
+    parser.add_argument("--max-failures", type=int, default=20,
+                        help="stop after this many distinct failure signatures")
+    parser.add_argument("--features", default=None,
+                        help="comma-separated generator features (default: {}; known: {})"
+                        .format(",".join(sorted(FEATURES)), ",".join(sorted(ALL_FEATURES))))
+    parser.add_argument("--no-shrink", action="store_true", help="print failures as found")
+    parser.add_argument("--backend", choices=("runtime", "torch"), default="runtime",
+                        help="runtime: converted and traced with runtime.function; torch: "
+                        "exported with torch.export (needs torch)")
+    parser.add_argument("--max-depth", type=int, default=3, help="nesting of statements")
+    parser.add_argument("--cache-dir", default=None,
+                        help="turn the on-disk conversion cache on, in this directory")
+    return parser
 
 
 def _backend(name):

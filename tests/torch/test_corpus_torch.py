@@ -32,17 +32,16 @@ class TorchWay(Way):
         # A list whose length depends on a traced condition: torch.cond's branches must give
         # outputs of one shape, and a staged list would need a bound on its length.
         'list_appended_in_staged_branch': (ag.StagingError, 'a list grows under a traced if'),
-        # Not yet understood (pinned here so that a change shows). The exported program
-        # agrees with Python, but the fullgraph-compiled module of it disagrees with the
-        # exported program (run() raises AssertionError).
-        'while_return': (AssertionError, 'compiled module disagrees'),
-        'augmented_ops': (AssertionError, 'compiled module disagrees'),
-        'first_assigned_in_loop': (AssertionError, 'compiled module disagrees'),
-        'undefined_read_in_a_branch': (AssertionError, 'compiled module disagrees'),
-        'match_capture_as_and_guard_binding': (AssertionError, 'compiled module disagrees'),
-        # a staged UnboundLocalError check that fails: the exported program raises it as
-        # Python does; torch.compile of the exported module raises Unsupported ("Attempt to
-        # trace generator") instead
+        # The exported program changes its input in place (`y = x; y += 2` on a tensor, as
+        # eager torch does), so the compiled run after it sees another input and disagrees.
+        'augmented_ops': (AssertionError, 'the exported program changes its input'),
+        # A staged check that raises UnboundLocalError: the exported program raises it as
+        # Python does; torch.compile(fullgraph=True, backend='eager') of the exported module
+        # raises torch._dynamo.exc.Unsupported ("Attempt to trace generator") when a staged
+        # check fails (an assert's too), so run() sees the two disagree.
+        'first_assigned_in_loop': (AssertionError, 'compiled check: Unsupported'),
+        'undefined_read_in_a_branch': (AssertionError, 'compiled check: Unsupported'),
+        'match_capture_as_and_guard_binding': (AssertionError, 'compiled check: Unsupported'),
         'best_so_far_guarded_by_a_first_flag': (AssertionError, 'compiled check: Unsupported'),
         'or_reads_a_variable_before_it_is_assigned': (AssertionError,
                                                       'compiled check: Unsupported'),

@@ -137,7 +137,7 @@ def dead_before_if_in_loop(b):
 def test_a_value_of_a_discarded_pass_is_not_a_constant_of_the_program():
     # u held a tensor of autograph's discarded pass over the loop body when the if was
     # staged: it was the if's operand, a fake tensor kept in the graph as a constant, and
-    # the program returned fake tensors. Neither branch reads it: it is replaced by zeros.
+    # the program returned fake tensors. Neither branch reads it: it is no operand now.
     _agrees(dead_before_if_in_loop, [(9,), (-2,), (11,)])
 
 

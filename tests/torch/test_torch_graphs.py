@@ -1,0 +1,121 @@
+"""What the exported graph holds: no more than the same program written by hand needs (the
+figures are in docs/torch.md, "Benchmarks"), and each shortcut exactly as right as the
+torch.cond or torch.while_loop it replaces."""
+
+import operator
+
+import torch
+
+from autograph.backends import torch as ag_torch
+from benchmarks.workloads import collatz
+
+
+def _nodes(program):
+    return [n for module in program.graph_module.modules()
+            if isinstance(module, torch.fx.GraphModule)
+            for n in module.graph.nodes if n.op == 'call_function']
+
+
+def _targets(program):
+    return [n.target for n in _nodes(program)]
+
+
+def test_no_operation_whose_value_nothing_reads():
+    # the while loop's first test (autograph's probe), the loop variables made for the
+    # discarded pass, and the gradient tie of a loop that carries no floats were dead nodes
+    program = ag_torch.export(collatz, (torch.tensor(27),))
+    dead = [n.format_node() for n in _nodes(program)
+            if not n.users and n.target is not operator.getitem]
+    assert dead == []
+    assert program.module()(torch.tensor(27)).item() == collatz(27) == 111
+
+
+def scalar_if(x, n):
+    if x > n:
+        y = x - n
+        n += 1
+    else:
+        y = n * 2
+    return y, n
+
+
+def test_an_if_of_a_few_safe_scalar_operations_is_a_where():
+    program = ag_torch.export(scalar_if, (torch.tensor(5), torch.tensor(2)))
+    assert torch.ops.higher_order.cond not in _targets(program)
+    module = program.module()
+    for x, n in [(5, 2), (1, 2), (2, 2)]:
+        args = (torch.tensor(x), torch.tensor(n))
+        assert [t.item() for t in module(*args)] == list(scalar_if(x, n))
+        assert args[1].item() == n  # `n += 1` in the branch did not change the input
+
+
+def guarded_division(a, b):
+    if b != 0:
+        q = a // b  # raises for b == 0: both branches may not run
+    else:
+        q = a * 0
+    return q
+
+
+def test_an_if_that_could_fail_on_its_untaken_path_stays_a_cond():
+    program = ag_torch.export(guarded_division, (torch.tensor(7), torch.tensor(2)))
+    assert torch.ops.higher_order.cond in _targets(program)
+    module = program.module()
+    assert module(torch.tensor(7), torch.tensor(2)).item() == 3
+    assert module(torch.tensor(7), torch.tensor(0)).item() == 0
+
+
+def loop_in_branch(x, n):
+    if n > 0:
+        while n != 0:  # runs forever for n < 0: never on the untaken path
+            x = x + 1
+            n = n - 1
+    return x
+
+
+def test_an_if_with_a_loop_stays_a_cond():
+    program = ag_torch.export(loop_in_branch, (torch.tensor(0), torch.tensor(3)))
+    assert torch.ops.higher_order.cond in _targets(program)
+    assert program.module()(torch.tensor(0), torch.tensor(-2)).item() == 0
+
+
+def walrus_test(b):
+    s = b * 0
+    m = b
+    while (m := m - 1) > 0:  # the probe's first test assigns m: the loop tests it again
+        s = s + m
+    return s, m
+
+
+def test_a_walrus_in_a_staged_while_test():
+    module = ag_torch.export(walrus_test, (torch.tensor(3),)).module()
+    for b in (0, 3, 7):
+        assert [t.item() for t in module(torch.tensor(b))] == list(walrus_test(b))
+
+
+def test_an_integer_loop_is_not_guarded_and_a_float_loop_is():
+    # torch 2.13 differentiates a while_loop run zero times as if it ran once; only a loop
+    # carrying floats carries gradients, so only it runs under a torch.cond on its test
+    ints = _main(ag_torch.export(steps_over, (torch.tensor(1.5),)))  # reads a float
+    assert torch.ops.higher_order.while_loop in ints
+    assert torch.ops.higher_order.cond not in ints
+    floats = _main(ag_torch.export(halve, (torch.tensor(5.0),)))
+    assert torch.ops.higher_order.cond in floats
+    assert torch.ops.higher_order.while_loop not in floats  # inside the cond
+
+
+def _main(program):
+    return [n.target for n in program.graph_module.graph.nodes if n.op == 'call_function']
+
+
+def steps_over(x):
+    k = 0
+    while x * k < 10.0:
+        k = k + 1
+    return k
+
+
+def halve(x):
+    while x > 1.0:
+        x = x / 2
+    return x
