@@ -99,13 +99,7 @@ def _loop(kind, state, parts, target):
         control_flow.if_stmt(value if kind == 'any' else logical.not_(value), decided,
                              _nothing, get_state, set_state, names, 1)
 
-    def body(item):
-        if condition is None:
-            accumulate(item)
-        else:
-            control_flow.if_stmt(condition(item), lambda: accumulate(item), _nothing,
-                                 get_state, set_state, names, 1)
-
+    body = _filtered(condition, accumulate, (get_state, set_state), names)
     extra_test = None if kind == 'sum' else (
         lambda: logical.not_(state[0]) if kind == 'any' else state[0])
     control_flow.for_stmt(iterable, extra_test, body, get_state, set_state, names,
@@ -144,13 +138,7 @@ def _extreme(kind, parts, target, kwargs):
         better = logical.or_(lambda: logical.not_(state[1]), than_best)
         control_flow.if_stmt(better, take, _nothing, get_state, set_state, names, 2)
 
-    def body(item):
-        if condition is None:
-            accumulate(item)
-        else:
-            control_flow.if_stmt(condition(item), lambda: accumulate(item), _nothing,
-                                 get_state, set_state, names, 2)
-
+    body = _filtered(condition, accumulate, (get_state, set_state), names)
     control_flow.for_stmt(iterable, None, body, get_state, set_state, names,
                           {'iterate_names': target})
     return _result(kind, state, kwargs)
@@ -178,6 +166,24 @@ def _result(kind, state, kwargs):
     control_flow.if_stmt(logical.not_(found), empty, _nothing, get_state, set_state,
                          ('reduced_',), 1)
     return out[0]
+
+
+def _filtered(condition, accumulate, state, names):
+    """The loop body: `accumulate(item)`, under the generator's `if` clause when it has one.
+
+    Args:
+        condition: None, or function of the loop target giving its `if` clause.
+        accumulate: function of the loop target.
+        state: (get_state, set_state) of the accumulated `names`.
+        names: the names of the accumulated state, all of them outputs of the `if`.
+    """
+    def body(item):
+        if condition is None:
+            accumulate(item)
+        else:
+            control_flow.if_stmt(condition(item), lambda: accumulate(item), _nothing,
+                                 *state, names, len(names))
+    return body
 
 
 def _nothing():
