@@ -1,6 +1,19 @@
 """The typed family of errors that autograph raises."""
 
 
+def add_note(error, note):
+    """`error.add_note(note)`: Python 3.11+ shows the note under the error's message. Python
+    3.10 has no notes: the note is kept in `__notes__`, as PEP 678 describes, for code that
+    reads it, but its tracebacks do not show it."""
+    if hasattr(error, 'add_note'):
+        error.add_note(note)
+        return
+    try:
+        error.__notes__ = list(getattr(error, '__notes__', ())) + [note]
+    except AttributeError:  # an exception type with __slots__ and no __dict__
+        pass
+
+
 class AutoGraphError(Exception):
     """Base class for all errors raised by autograph."""
 

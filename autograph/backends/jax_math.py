@@ -54,6 +54,30 @@ def _int_result(name):
     return fn
 
 
+def _log_exact_at_powers(name, power_of):
+    """log2 or log10 that is exact where x is a power of the base, as Python's is (jax 0.6,
+    what Python 3.10 installs, gives log10(100.0) as 1.9999999999999996: its floor is 1)."""
+    def fn(x):
+        jnp = _jnp()
+        x = _float(x)
+        result = getattr(jnp, name)(x)
+        k = jnp.round(result)
+        return jnp.where(power_of(k, x.dtype) == x, k, result)
+    return fn
+
+
+def _powers_of_ten(k, dtype):
+    """10.0**k as Python writes it (`1e-3` is 1 / 1000.0), for |k| <= 22; -1 elsewhere."""
+    jnp = _jnp()
+    table = jnp.asarray(exact_round.POWERS, dtype)  # 10**0 .. 10**22, exact doubles
+    power = table[jnp.clip(jnp.abs(k), 0, 22).astype(int)]
+    return jnp.where(jnp.abs(k) <= 22, jnp.where(k >= 0, power, 1 / power), -1.0)
+
+
+def _powers_of_two(k, dtype):
+    return _jnp().ldexp(_jnp().ones_like(k, dtype), k.astype(_jnp().int32))
+
+
 def _log(x, base=None):
     result = _jnp().log(_float(x))
     return result if base is None else result / _jnp().log(_float(base))
@@ -145,8 +169,8 @@ FUNCTIONS = {
     math.factorial: _factorial,
     math.exp: _float_fn('exp'),
     math.log: _log,
-    math.log2: _float_fn('log2'),
-    math.log10: _float_fn('log10'),
+    math.log2: _log_exact_at_powers('log2', _powers_of_two),
+    math.log10: _log_exact_at_powers('log10', _powers_of_ten),
     math.log1p: _float_fn('log1p'),
     math.expm1: _float_fn('expm1'),
     math.pow: lambda x, y: _float(x) ** _float(y),

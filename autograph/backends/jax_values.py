@@ -125,6 +125,16 @@ def jax_modules():
     return _modules[0]
 
 
+def enable_x64():
+    """The context in which JAX computes in 64 bits: `jax.enable_x64(True)` from jax 0.7;
+    jax 0.6 (what Python 3.10 installs) has it only as `jax.experimental.enable_x64`."""
+    import jax  # pylint: disable=import-outside-toplevel
+    enable = getattr(jax, 'enable_x64', None)
+    if enable is None:
+        from jax.experimental import enable_x64 as enable  # pylint: disable=import-outside-toplevel
+    return enable(True)
+
+
 def trace_to_jaxpr(fn, *args):
     """fn(*args)'s closed jaxpr (its free tracers become constants) and its output tree.
 

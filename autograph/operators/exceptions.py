@@ -2,6 +2,7 @@
 
 import sys
 
+from autograph import errors
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.operators.backends import PYTHON_TYPES
@@ -255,8 +256,7 @@ def raise_when_run(backend, ok, error, where):
         backend.raise_unless(ok, values, lambda *run: rebuild(error, run))
     except UnsupportedByBackendError:
         filename, line = error.__dict__[_RAISED_AT]
-        if hasattr(error, 'add_note'):
-            error.add_note('(raised while staging {} (File "{}", line {}): the backend {!r} '
-                           'cannot raise it only when that code runs)'.format(
-                               where, filename, line, backend.name))
+        errors.add_note(error, '(raised while staging {} (File "{}", line {}): the backend '
+                        '{!r} cannot raise it only when that code runs)'.format(
+                            where, filename, line, backend.name))
         raise error

@@ -10,6 +10,7 @@ the call stores back. TensorArrays are one fixed-size jax array each (see xla_st
 import jax
 import numpy as np
 
+from autograph.backends.jax_values import enable_x64
 from runtime.executor import array_buffers
 from runtime.executor import xla
 from runtime.executor import xla_rules  # noqa: F401 - registers the ordinary ops' rules
@@ -162,14 +163,6 @@ class Compiled:
         return tuple(np.asarray(o) for o in results[:count])
 
     def _call_x64(self, *arrays):
-        with _x64():
+        with enable_x64():
             return self._call(*arrays)
 
-
-def _x64():
-    """The context in which JAX computes in 64 bits: `jax.enable_x64` from jax 0.7; jax 0.6
-    (what Python 3.10 installs) has it as `jax.experimental.enable_x64` only."""
-    enable = getattr(jax, "enable_x64", None)
-    if enable is None:
-        from jax.experimental import enable_x64 as enable
-    return enable(True)

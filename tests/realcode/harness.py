@@ -121,8 +121,9 @@ def runtime(case, args):
 def jax(case, args):
     import jax as jax_  # pylint: disable=import-outside-toplevel
     from autograph.backends import jax as ag_jax  # pylint: disable=import-outside-toplevel
+    from autograph.backends.jax_values import enable_x64  # pylint: disable=import-outside-toplevel
 
-    with jax_.enable_x64(True):  # Python's ints and floats are 64-bit
+    with enable_x64():  # Python's ints and floats are 64-bit
         staged, rebuild = _split(args, jax_.numpy.asarray)
         fn = _staged('jax', case, args, rebuild, ag_jax.jit)
         try:

@@ -5,13 +5,13 @@ import math
 import random
 import sys
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import runtime as tf
 from autograph.backends import jax as ag_jax
+from autograph.backends.jax_values import enable_x64
 from tests.realcode.roots_search import golden_section_min
 
 EXECUTORS = ["compiled", "interpreter"]
@@ -108,7 +108,7 @@ def test_round_to_digits_is_pythons_on_the_runtime(executor, ndigits):
 @pytest.mark.parametrize("ndigits", [1, 2, 3])
 def test_round_to_digits_is_pythons_under_jax(ndigits):
     values = _decimals()
-    with jax.enable_x64(True):
+    with enable_x64():
         got = ag_jax.jit(lambda x: round(x, ndigits))(jnp.asarray(values)).tolist()
         scalar = ag_jax.jit(lambda x: round(x, 2))(jnp.asarray(2.675)).item()
     assert not _same([round(v, ndigits) for v in values], got)
@@ -121,7 +121,7 @@ def test_round_to_a_staged_number_of_digits_is_pythons(executor):
     for x, n in [(2.675, 2), (1.005, 2), (0.125, 2), (1234.5, -2), (2.5, 0), (1.5, 30)]:
         got = fn(tf.constant(x, tf.float64), tf.constant(n)).numpy().item()
         assert got == round(x, n), (x, n)
-    with jax.enable_x64(True):
+    with enable_x64():
         jitted = ag_jax.jit(lambda x, n: round(x, n))
         got = [jitted(jnp.asarray(x), jnp.asarray(n)).item()
                for x, n in [(2.675, 2), (1234.5, -2), (1.5, 30)]]

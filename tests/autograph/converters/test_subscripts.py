@@ -1,13 +1,13 @@
 """`TABLE[i]` of a table the function does not assign: Python's result and errors with Python
 values, a staged lookup (IndexError and KeyError when run) with a staged index; `x in {0, n}`
 builds no set of unhashable traced values."""
-import jax
 import jax.numpy as jnp
 import pytest
 
 import autograph as ag
 import runtime as tf
 from autograph.backends import jax as ag_jax
+from autograph.backends.jax_values import enable_x64
 
 SQUARES = [d * d for d in range(10)]
 HALVES = {2: 1.0, 3: 1.5, 10: 5.0}
@@ -80,7 +80,7 @@ def test_staged_lookups_on_the_runtime(executor):
 
 
 def test_staged_lookups_under_jax():
-    with jax.enable_x64(True):
+    with enable_x64():
         assert int(ag_jax.jit(square_of_last_digit)(jnp.asarray(47))) == 49
         assert float(ag_jax.jit(half)(jnp.asarray(3))) == 1.5
         assert int(ag_jax.jit(prime)(jnp.asarray(-2))) == 5
