@@ -1,7 +1,6 @@
 """Run-time support that converted functions use: FunctionScope and conversion options."""
 
 import collections
-import sys
 
 from autograph import errors
 from autograph.impl import error_mapping
@@ -63,8 +62,8 @@ class FunctionScope(object):
     def __exit__(self, exc_type, exc, tb):
         if py_builtins.GUARDS.last is not None:
             note = py_builtins.staged_guard_note()  # an isinstance guard was False
-            if exc_type is not None and note is not None and sys.version_info >= (3, 11):
-                exc.add_note(note)
+            if exc_type is not None and note is not None:
+                errors.add_note(exc, note)
         if exc_type is not None:
             if issubclass(exc_type, errors.StagingError):
                 error_mapping.annotate(exc, tb)

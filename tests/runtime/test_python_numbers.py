@@ -3,7 +3,6 @@ float is a double), ints int32 (int64 with runtime.config.enable_x64), each adop
 of a tensor it meets; round(x, n) rounds the exact decimal value as Python does."""
 import math
 import random
-import sys
 
 import jax.numpy as jnp
 import numpy as np
@@ -145,10 +144,9 @@ def test_an_isinstance_guard_that_raises_while_tracing_says_why():
                 lambda: ag_jax.jit(checked_factorial)(jnp.asarray(5))):
         with pytest.raises(TypeError, match="only accepts integers") as error:
             run()
-        if sys.version_info >= (3, 11):
-            assert error.value.__notes__[0].startswith(
-                "Note: isinstance(..., int) at test_python_numbers.py:%d was False because the "
-                "value is staged: while tracing, a tensor stands for the number" % line)
+        assert error.value.__notes__[0].startswith(
+            "Note: isinstance(..., int) at test_python_numbers.py:%d was False because the "
+            "value is staged: while tracing, a tensor stands for the number" % line)
     with pytest.raises(ZeroDivisionError) as error:  # a guard that is True adds nothing
         tf.function(lambda n: isinstance(n, tf.Tensor) and 1 / 0)(tf.constant(1))
     assert not [n for n in getattr(error.value, "__notes__", []) if "isinstance" in n]
