@@ -498,6 +498,8 @@ def _trace_loop(graph, name, cond, body, loop, shapes):
             widened = weak_types.widened(before, init[i].dtype, tensor.dtype)
             if widened is not None:
                 loop.widen[i] = widened
+            elif weak_types.holds(init[i].dtype, tensor.dtype):
+                tensor = promotion.cast(tensor, init[i].dtype)
             elif tensor.dtype is not init[i].dtype:
                 raise TypeError(
                     f"The body ({_fn_name(user_body)}) of while_loop changes the dtype of "

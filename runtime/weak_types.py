@@ -39,6 +39,16 @@ def widened(before, entry, after):
     return joint if joint is after else None
 
 
+def holds(entry, after):
+    """Whether a loop variable that enters as a tensor of dtype `entry` keeps it when the body
+    gives it the narrower dtype `after` of the same kind (an int64 counter that the body sets
+    to an int32 value): Python has one int type and one float type, so the body's value is
+    cast to the entering dtype, as `widened` widens the other way."""
+    return (after is not entry and entry.is_numeric and after.is_numeric
+            and entry.is_floating == after.is_floating
+            and promotion.promoted_dtype(entry, after) is entry)
+
+
 def weak_type(value):
     """The Python type (int, float, bool) a weakly typed value stands for, or None.
 

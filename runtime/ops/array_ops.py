@@ -5,6 +5,7 @@ from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import common
 from runtime.ops import gradient_ops as _grad  # the gradient vocabulary of the vjps below
+from runtime.ops import promotion
 from runtime.ops.gather_ops import gather  # noqa: F401 - re-exported (tf.gather)
 from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
@@ -335,6 +336,9 @@ def _tensor_list(values, op):
         else:
             first = common.to_tensor(v)
             out.append(first)
+    joint = promotion.list_dtype(out) if len({t.dtype for t in out}) > 1 else None
+    if joint is not None:
+        out = [promotion.cast(t, joint) for t in out]
     check_same_dtype(OPS[op], out)
     return out
 

@@ -113,6 +113,22 @@ def _weak_adopted(x, y):
     return None
 
 
+def list_dtype(tensors):
+    """The dtype a list of tensors meets in (`tf.stack`, `tf.concat`), or None when they do
+    not: the strong tensors' join (the table above); a tensor standing for a Python number
+    (`SymbolicTensor._weak`) adopts it, unless it is a float and the join an int (Python's
+    `[n, 0.5]` holds a float)."""
+    strong = [t.dtype for t in tensors if t._weak is None]
+    weak = [t.dtype for t in tensors if t._weak is not None]
+    joint = (strong or weak)[0]
+    for dtype in (strong or weak)[1:]:
+        joint = joint and promoted_dtype(joint, dtype)
+    for dtype in weak if strong else ():
+        if joint is not None and dtype.is_floating and not joint.is_floating:
+            joint = promoted_dtype(joint, dtype)
+    return joint
+
+
 def weak_operand(tensor, value):
     """The tensor operand, cast when a Python number `value` changes its kind (see table)."""
     if type(value) not in (int, float, bool) or not isinstance(tensor, Tensor):

@@ -9,6 +9,8 @@ test fails as soon as the bug is fixed and the marker must then be removed.
 
 import collections
 
+from tests.fuzz.vector_ops import Matrix
+
 Regression = collections.namedtuple("Regression",
                                     ["name", "source", "inputs", "param_types", "xfail"])
 
@@ -219,4 +221,57 @@ def fuzz_fn(a, b):
         f6 = a if i17 != 5 else 0.0
     return f6
 """, [(-0.25, 9), (1.0, 3), (1.0, 0)], ("float", "int"), None),
+    Regression(
+        "int64_loop_variable_that_the_body_sets_to_an_int32",
+        # Found by `python -m tests.fuzz --programs 20000 --seed 20261128` (seed
+        # '20261128:1191'). `int(b)` of a float32 is an int64 (Python's int), so `v` leaves the
+        # staged `if` as an int64 and the loop body's int32 `m[0, 1]` was a dtype change. Python
+        # has one int type: the body's narrower int is cast to the loop's int64.
+        """
+def fuzz_fn(a, b, m):
+    v = m[0, 0]
+    if a > 0:
+        v = (m[1, 0] - int(b)) % 13
+    for i in range(a % 3):
+        v = m[0, 1] + i
+    return v
+""", [(1, -1.0, Matrix([[0, 4, 2], [11, 5, -2]])),
+          (2, 2.5, Matrix([[0, 4, 2], [11, 5, -2]])),
+          (-1, 0.0, Matrix([[0, 4, 2], [11, 5, -2]]))], ("int", "float", "imat"), None),
+    Regression(
+        "float64_loop_variable_that_the_body_sets_to_a_float32",
+        # Seed '20261128:12402' of the same run: `1.0 if a > 0 else 2.0` is a weak float that
+        # leaves the staged `if` as a float64 tensor, and once used beside float32 `a` it is
+        # strong; the loop body's float32 value was a dtype change. The body's narrower float
+        # is cast to the loop's float64.
+        """
+def fuzz_fn(a, b):
+    f = a * 0.0
+    if b > 0:
+        f = float(b) + 0.5
+    for i in range(b % 4):
+        f = a + i
+    return f
+""", [(0.5, 3), (-1.5, 2), (2.0, -1)], ("float", "int"), None),
+    Regression(
+        "stack_of_a_weak_float_and_a_float32",
+        # Seed '20261128:13204' of the same run: `3.75 if c else f` of Python numbers under a
+        # staged condition is a weak float64 tensor; stacking it beside float32 elements was
+        # a dtype mismatch. A tensor standing for a Python number adopts the list's dtype.
+        """
+from tests.fuzz.vector_ops import reduce_sum, stack
+
+def fuzz_fn(p, b, x):
+    c = True
+    f = 0.0
+    if b > x:
+        c = p
+    l = []
+    for i in range(3):
+        if i == 1:
+            f = x + 1.0
+        l.append(3.75 if c else f)
+    return reduce_sum(stack(l))
+""", [(True, 0.0, -0.25), (False, 0.0, -0.25), (False, -1.0, 2.0)],
+          ("bool", "float", "float"), None),
 ]
