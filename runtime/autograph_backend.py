@@ -35,7 +35,9 @@ from runtime.tensor import Tensor
 from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_conversion import constant_value
 from runtime.tensor_array import TensorArray
+from runtime import autograph_builtins
 from runtime.autograph_builtins import BUILTINS
+from runtime.autograph_builtins import list_builtin
 from runtime.autograph_builtins import truth
 from runtime.variables import Variable
 
@@ -458,6 +460,8 @@ class RuntimeBackend(Backend):
                     f"dtype of the first one. Append values of one dtype: make every element "
                     f"a float (append 1.0 rather than 1, or tf.cast(value, tf.float32)), or "
                     f"every one an int.") from None
+        if value.dtype is not target.dtype and weak_types.adopts(value, target.dtype):
+            value = math_ops.cast(value, target.dtype)  # it stands for a Python number
         if value.dtype is not target.dtype:
             raise TypeError(
                 f"Cannot append a {value.dtype.name} value to {label}, which holds "
@@ -494,6 +498,14 @@ class RuntimeBackend(Backend):
                 f"staged loop can only remove its last element. Use pop() without an index.")
         return target._pop_back()
 
+    def set_item(self, target, key, value):
+        """`target[key] = value` of a tensor standing for a list, or of a staged list."""
+        return autograph_builtins.set_item(_as_tensor(target), key, value, self.raise_unless)
+
+    def repeat_list(self, items, count):
+        """`[x] * n` for a staged int `n`: a tensor of that run-time length."""
+        return autograph_builtins.repeat_list(items, _as_tensor(count))
+
     def call_builtin(self, fn, args, kwargs):
         """Overloads len/range/abs/int/float/min/max/sum/any/all for staged values.
 
@@ -508,6 +520,10 @@ class RuntimeBackend(Backend):
         Raises:
             NotImplementedError: when there is no overload (autograph then calls `fn`).
         """
+        if len(args) == 1 and type(args[0]) is TensorArray:
+            result = list_builtin(fn, args[0], kwargs)
+            if result is not None:
+                return result
         handler = BUILTINS.get(fn)
         if handler is None or (kwargs and fn not in (builtins.range, builtins.sum)):
             raise NotImplementedError(fn)

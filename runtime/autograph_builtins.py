@@ -6,14 +6,19 @@
 """
 import builtins
 
+from autograph.operators import generators
 from runtime import dtypes
 from runtime.data.dataset import Dataset
 from runtime.ops import array_ops
 from runtime.ops import creation_ops
+from runtime.ops import common
 from runtime.ops import math_ops
+from runtime.ops import promotion
 from runtime.ops import py_math
 from runtime.ops import reduction_ops
+from runtime.ops import sort_ops
 from runtime.tensor import Tensor
+from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_array import TensorArray
 from runtime.variables import Variable
 
@@ -83,6 +88,78 @@ def _all(value):
     return reduction_ops.reduce_all(math_ops.cast(value, dtypes.bool))
 
 
+def _item(value):
+    return value
+
+
+def list_builtin(fn, array, kwargs):
+    """`fn(array, **kwargs)` for a list built in a staged loop (a TensorArray), or None when
+    `fn` has no overload for one.
+
+    `sum`, `any`, `all` and `sorted` (`reverse=` too; the result is a tensor) act on its
+    stacked elements; `max` and `min` (`default=` too) run the loop that max/min of a generator
+    stage (autograph/operators/generators.py): Python's first extreme element, and Python's
+    ValueError for an empty list, raised when the computation runs.
+    """
+    if fn in (builtins.max, builtins.min) and not set(kwargs) - {"default"}:
+        return generators.reduce_generator(fn, array, _item, None, "item", **kwargs)
+    if fn is builtins.sorted and not set(kwargs) - {"reverse"}:
+        return sort_ops.sort(array.stack(), direction="DESCENDING" if kwargs.get(
+            "reverse") else "ASCENDING")
+    if fn in (builtins.sum, builtins.any, builtins.all):
+        return BUILTINS[fn](array.stack(), **kwargs)
+    if fn is builtins.list and not kwargs:
+        return array
+    return None
+
+
+def _list(value):
+    """`list(x)` of a staged tensor of rank 1 or more (`list(range(1, n + 1))`): the tensor
+    itself, standing for the list of its rows (a graph tensor's rows cannot be iterated)."""
+    if not isinstance(value, Tensor) or len(value.shape) == 0:
+        raise NotImplementedError(type(value))
+    return value
+
+
+def repeat_list(items, count):
+    """`items * count` of a Python list of numbers and a staged int scalar: a tensor of the
+    run-time length (`[0] * (n + 1)`), empty for a count below 1, as Python's repetition is.
+    A float or non-scalar tensor is left to the tensor's `*` (TensorFlow's elementwise
+    product: `[1.0, 2.0] * scale`)."""
+    if not (count.dtype.is_integer or count.dtype is dtypes.bool) or len(count.shape) != 0:
+        raise NotImplementedError(count)
+    values = convert_to_tensor(items)
+    times = math_ops.maximum(math_ops.cast(count, dtypes.int32), 0)
+    # element i of the repetition is items[i % len(items)] (a run-time length: no tile)
+    return array_ops.gather(values, creation_ops.range(times * len(items)) % len(items))
+
+
+def set_item(target, key, value, raise_unless):
+    """`target[key] = value` of a tensor standing for a list of numbers (rank 1, an int or
+    staged int key): the tensor with that element replaced, and Python's IndexError when the
+    key is out of range (staged with `raise_unless`, when the computation runs)."""
+    if type(target) is TensorArray:
+        return target.write(key, value)
+    if not isinstance(target, Tensor) or len(target.shape) != 1 or isinstance(
+            key, (tuple, list, slice)):
+        raise NotImplementedError(type(target))
+    size = array_ops.shape(target)[0]
+    key = math_ops.cast(key, dtypes.int32)
+    index = array_ops.where(key < 0, key + size, key)
+    raise_unless(math_ops.logical_and(index >= 0, index < size), [],
+                 lambda: IndexError("list assignment index out of range"))
+    if isinstance(value, Tensor):
+        # an int64 into int32 elements, or a float into ints: the wider (Python's one int type;
+        # the list now holds a float)
+        joint = promotion.promoted_dtype(target.dtype, value.dtype) or target.dtype
+        target, value = math_ops.cast(target, joint), math_ops.cast(value, joint)
+    else:
+        value = common.adopt_dtype(value, promotion.weak_dtype(value, target.dtype)
+                                   or target.dtype)
+        target = math_ops.cast(target, value.dtype)
+    return array_ops.where(creation_ops.range(size) == index, value, target)
+
+
 BUILTINS = dict(py_math.FUNCTIONS)
 BUILTINS.update({
     builtins.len: _len,
@@ -97,6 +174,7 @@ BUILTINS.update({
     builtins.min: _fold(math_ops.minimum, reduction_ops.reduce_min),
     builtins.max: _fold(math_ops.maximum, reduction_ops.reduce_max),
     builtins.sum: _sum,
+    builtins.list: _list,
     builtins.any: _any,
     builtins.all: _all,
 })

@@ -42,3 +42,9 @@ class DTypeMismatchError(InvalidArgumentError, TypeError):
     """The inputs of an op differ in dtype (TensorFlow's InvalidArgumentError; also a
     TypeError, as Python and JAX raise for mixed operand types, so that code converting
     Python control flow can say which variable changed type)."""
+
+
+class IndexOutOfRangeError(InvalidArgumentError, IndexError):
+    """A tensor indexed past its end (TensorFlow's InvalidArgumentError; also an IndexError,
+    as Python raises for a list, so that `except IndexError` and converted code that reads a
+    list standing as a tensor see Python's exception)."""

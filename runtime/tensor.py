@@ -248,9 +248,11 @@ def _use_autograph():
                 f"of Python 3.12 or older, or made by exec). Define it in a file or a notebook "
                 f"cell (or Python 3.13's REPL), or express it with tf.cond / tf.while_loop.")
     return ("autograph stages the if, while and for statements of the functions it converts "
-            "(tf.function converts unless autograph=False), not comprehensions, generator "
-            "expressions or functions marked do_not_convert: write it as a for loop or an if "
-            "statement, or express it with tf.cond / tf.while_loop.")
+            "(tf.function converts unless autograph=False), list comprehensions with one for "
+            "clause and sum/any/all/max/min of a generator expression; not comprehensions with "
+            "several for clauses, other generator expressions or functions marked "
+            "do_not_convert: write it as a for loop or an if statement, or express it with "
+            "tf.cond / tf.while_loop.")
 
 
 _SHAPES = {}  # tuple of dims -> the TensorShape shared by every graph tensor of that shape

@@ -49,6 +49,15 @@ def holds(entry, after):
             and promotion.promoted_dtype(entry, after) is entry)
 
 
+def adopts(tensor, dtype):
+    """Whether `tensor` stands for a Python number (`SymbolicTensor._weak`) that takes `dtype`
+    where it meets it: a float meets floats, an int ints (or floats)."""
+    kind = weak_type(tensor)
+    if kind is None or not (dtype.is_numeric or dtype.is_bool):
+        return False
+    return dtype.is_floating or (kind is not float and not tensor.dtype.is_floating)
+
+
 def weak_type(value):
     """The Python type (int, float, bool) a weakly typed value stands for, or None.
 

@@ -407,6 +407,24 @@ class Backend:
         del target, i
         self._unsupported('pop on staged lists', 'list_pop')
 
+    def set_item(self, target, key, value):
+        """`target[key] = value` for a staged `target`, as a functional update.
+
+        Returns:
+            The updated staged value. The default raises NotImplementedError: autograph then
+            runs `target[key] = value` as Python does.
+        """
+        raise NotImplementedError(type(target))
+
+    def repeat_list(self, items, count):
+        """`items * count` for a Python list of numbers and a staged int `count`.
+
+        Returns:
+            A staged value standing for the repeated list. The default raises
+            NotImplementedError: autograph then runs `items * count` as Python does.
+        """
+        raise NotImplementedError(type(count))
+
     def stack(self, values):
         """Stacks Python numbers of one type, or staged values of one dtype and shape.
 

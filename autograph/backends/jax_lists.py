@@ -9,8 +9,8 @@ from autograph.errors import StagingError
 
 
 class ListHooks:
-    """`Backend.new_list`, `list_append`, `list_pop` and `stack` for jax values (a mixin of
-    JaxBackend)."""
+    """`Backend.new_list`, `list_append`, `list_pop`, `set_item`, `repeat_list` and `stack`
+    for jax values (a mixin of JaxBackend)."""
 
     def new_list(self, items, element, name, maximum_iterations=None):
         """A list appended to in a staged loop: a buffer of `maximum_iterations` more slots.
@@ -86,6 +86,51 @@ class ListHooks:
                              'of the last element.'.format(i, target.name))
         length = target.length - 1
         return StagedList(target.buffer, length, target.name), target.buffer[length]
+
+    def repeat_list(self, items, count):
+        """`[x] * n` with a traced `n`: refused, saying how to bound it (JAX's shapes are
+        static, so a list's length must be known when it traces).
+
+        Raises:
+            StagingError: always.
+        """
+        raise StagingError(
+            '{!r} * n with a traced n: the list would have a length known only when the '
+            "computation runs, and JAX's array shapes are fixed when it traces. Bound it with "
+            'a Python int N >= n: `[0] * (N + 1)` (then use the elements up to n), or pass n '
+            'as a static argument (jax.jit(f, static_argnums=...)).'.format(items))
+
+    def set_item(self, target, key, value):
+        """`target[key] = value` of a jax array of rank 1 or more (or a bounded staged list):
+        `target.at[key].set(value)`, with Python's IndexError when the key is out of range
+        (a traced key: raised when the computation runs) and a float widening an int array.
+
+        Raises:
+            NotImplementedError: for other targets or keys (Python's assignment then runs).
+        """
+        jnp = jax_modules().numpy
+        if isinstance(target, StagedList):
+            array, size = target.buffer, target.length
+        elif getattr(target, 'ndim', 0) >= 1 and not isinstance(key, (tuple, list, slice)):
+            array, size = target, target.shape[0]
+        else:
+            raise NotImplementedError(type(target))
+        if type(key) is not builtins.int and (getattr(key, 'ndim', None) != 0
+                                              or not jnp.issubdtype(key.dtype, jnp.integer)):
+            raise NotImplementedError(type(key))
+        if type(key) is builtins.int and type(size) is builtins.int:
+            if not -size <= key < size:
+                raise IndexError('list assignment index out of range')
+            index = key + size if key < 0 else key
+        else:
+            index = jnp.where(key < 0, key + size, key)
+            self.raise_unless((index >= 0) & (index < size), [],
+                              lambda: IndexError('list assignment index out of range'))
+        dtype = jnp.result_type(array, value)
+        array = array.astype(dtype).at[index].set(value)
+        if isinstance(target, StagedList):
+            return StagedList(array, target.length, target.name)
+        return array
 
     def stack(self, values):
         """Stacks Python numbers of one type, or arrays of one dtype and shape (jnp.stack).

@@ -9,9 +9,13 @@ tensor cannot be iterated. This becomes::
 and the operator (`operators/generators.py`) runs the loop through `for_stmt`: as Python over
 Python values, staged over staged ones. The element and the `if` clauses become lambdas of
 the loop target, so the target stays local to them, as it is to the generator expression.
-Left alone: generator expressions with several `for` clauses, a target other than a name or
-a flat tuple of names, an assignment expression (it binds in the enclosing function), or
-`await`; calls with other arguments than sum's start or max's and min's `default`.
+A list comprehension becomes `ag__.list_comprehension(iterable, element, condition, target)`
+in the same way (a staged iterable gives a staged list), and a repeated list display
+(`[0] * (n + 1)`) becomes `ag__.repeat([0], n + 1)` (a staged count gives a list of a
+run-time length). Left alone: comprehensions with several `for` clauses, a target other
+than a name or a flat tuple of names, an assignment expression (it binds in the enclosing
+function), or `await`; list comprehensions holding a lambda or another comprehension; calls
+with other arguments than sum's start or max's and min's `default`.
 """
 
 import gast
@@ -42,6 +46,17 @@ def _lambda(params, body):
 _KEYWORDS = {'sum': 'start', 'max': 'default', 'min': 'default'}
 
 
+def _simple_comprehension(gen):
+    """Whether a comprehension has one `for` clause over a name or flat tuple target and
+    nothing that binds or suspends in the enclosing scope (`:=`, await, yield)."""
+    if len(gen.generators) != 1 or gen.generators[0].is_async:
+        return False
+    if _target_names(gen.generators[0].target) is None:
+        return False
+    return not any(isinstance(n, (gast.NamedExpr, gast.Await, gast.Yield, gast.YieldFrom))
+                   for n in gast.walk(gen))
+
+
 def _convertible(node):
     """The generator expression of `sum(<genexp>[, start])`, `any(<genexp>)`, `all(...)`,
     `max(<genexp>[, default=d])`, `min(...)`, or None."""
@@ -57,14 +72,7 @@ def _convertible(node):
             k.arg != _KEYWORDS.get(name) for k in node.keywords):
         return None
     gen = node.args[0]
-    if len(gen.generators) != 1 or gen.generators[0].is_async:
-        return None
-    if _target_names(gen.generators[0].target) is None:
-        return None
-    if any(isinstance(n, (gast.NamedExpr, gast.Await, gast.Yield, gast.YieldFrom))
-           for n in gast.walk(gen)):
-        return None
-    return gen
+    return gen if _simple_comprehension(gen) else None
 
 
 class GeneratorReductionTransformer(transformer.Base):
@@ -78,18 +86,44 @@ class GeneratorReductionTransformer(transformer.Base):
         gen = _convertible(node)
         if gen is None:
             return node
+        call = gast.Call(
+            func=gast.Attribute(gast_util.name('ag__'), 'reduce_generator', gast.Load()),
+            args=[node.func] + self._parts(gen) + node.args[1:], keywords=node.keywords)
+        return gast.copy_location(call, node)
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, gast.Mult) and (
+                isinstance(node.left, gast.List) or isinstance(node.right, gast.List)):
+            call = gast.Call(func=gast.Attribute(gast_util.name('ag__'), 'repeat', gast.Load()),
+                             args=[node.left, node.right], keywords=[])
+            return gast.copy_location(call, node)
+        return node
+
+    def visit_ListComp(self, node):
+        self.generic_visit(node)
+        # a lambda in the element or a clause would close over its own target, not over the
+        # comprehension's one variable (`[lambda: i for i in r]` all see the last i)
+        if not _simple_comprehension(node) or any(
+                isinstance(n, (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp,
+                               gast.GeneratorExp)) for n in gast.walk(node) if n is not node):
+            return node
+        call = gast.Call(
+            func=gast.Attribute(gast_util.name('ag__'), 'list_comprehension', gast.Load()),
+            args=self._parts(node), keywords=[])
+        return gast.copy_location(call, node)
+
+    def _parts(self, gen):
+        """The iterable, `lambda t: element`, `lambda t: condition` (or None) and the target's
+        text, of a comprehension with one `for` clause."""
         comp = gen.generators[0]
         names = _target_names(comp.target)
         test = None
         if comp.ifs:
             test = comp.ifs[0] if len(comp.ifs) == 1 else gast.BoolOp(gast.And(), comp.ifs)
-        args = [node.func, comp.iter, self._of_target(names, gen.elt),
+        return [comp.iter, self._of_target(names, gen.elt),
                 gast_util.constant(None) if test is None else self._of_target(names, test),
                 gast_util.constant(parser.unparse(comp.target).strip().strip('()'))]
-        call = gast.Call(
-            func=gast.Attribute(gast_util.name('ag__'), 'reduce_generator', gast.Load()),
-            args=args + node.args[1:], keywords=node.keywords)
-        return gast.copy_location(call, node)
 
     def _of_target(self, names, body):
         """`lambda t: body`, or for a tuple target `lambda item: (lambda a, b: body)(*item)`."""

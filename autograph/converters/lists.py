@@ -1,4 +1,7 @@
-"""Converts `l.append(x)` and `l.pop()` on local lists into functional list operations."""
+"""Converts `l.append(x)`, `l.pop()` and `l[i] = x` on local lists into functional list
+operations (`ag__.list_append`, `list_pop`, `set_item`): Python's own operations on Python
+values, staged ones on staged values (a list of a run-time length).
+"""
 
 import gast
 
@@ -71,8 +74,27 @@ class ListTransformer(transformer.Base):
                                      target=target, index=_pop_index(node.value))
         return node
 
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        item = node.target
+        if (isinstance(item, gast.Subscript) and isinstance(item.value, gast.Name)
+                and self._is_local(item.value.id) and _plain_index(item.slice)
+                and type(node.op) in _AUGMENTED
+                and not any(isinstance(n, gast.NamedExpr) for n in gast.walk(node.value))):
+            return templates.replace(
+                'target = ag__.set_item(target, key, value, augmented)', target=item.value.id,
+                key=item.slice, value=node.value,
+                augmented=gast_util.constant(_AUGMENTED[type(node.op)]))
+        return node
+
     def visit_Assign(self, node):
         self.generic_visit(node)
+        item = node.targets[0] if len(node.targets) == 1 else None
+        if (isinstance(item, gast.Subscript) and isinstance(item.value, gast.Name)
+                and self._is_local(item.value.id) and _plain_index(item.slice)
+                and not any(isinstance(n, gast.NamedExpr) for n in gast.walk(node.value))):
+            return templates.replace('target = ag__.set_item(target, key, value)',
+                                     target=item.value.id, key=item.slice, value=node.value)
         target = _list_method_call(node.value, 'pop', 1)
         if (target is None or len(node.targets) != 1 or not self._is_local(target)
                 or not isinstance(node.targets[0], gast.Name)
@@ -81,6 +103,23 @@ class ListTransformer(transformer.Base):
         return templates.replace('target, var_ = ag__.list_pop(target, index)',
                                  target=target, var_=node.targets[0],
                                  index=_pop_index(node.value))
+
+
+_PURE_INDEX = (gast.Name, gast.Constant, gast.BinOp, gast.UnaryOp, gast.Tuple, gast.Load,
+               gast.operator, gast.unaryop)
+
+
+def _plain_index(key):
+    """Whether an index is names, constants and arithmetic: evaluating it before the assigned
+    value (as `ag__.set_item(l, key, value)` does) cannot change what either gives."""
+    return all(isinstance(n, _PURE_INDEX) for n in gast.walk(key))
+
+
+# augmented operator -> its `operator` function (`x += y` is `operator.iadd(x, y)`)
+_AUGMENTED = {gast.Add: 'iadd', gast.Sub: 'isub', gast.Mult: 'imul', gast.Div: 'itruediv',
+              gast.FloorDiv: 'ifloordiv', gast.Mod: 'imod', gast.Pow: 'ipow',
+              gast.BitAnd: 'iand', gast.BitOr: 'ior', gast.BitXor: 'ixor',
+              gast.LShift: 'ilshift', gast.RShift: 'irshift', gast.MatMult: 'imatmul'}
 
 
 def _pop_index(call):

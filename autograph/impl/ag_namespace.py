@@ -28,8 +28,11 @@ from autograph.operators import not_
 from autograph.operators import not_in
 from autograph.operators import or_
 from autograph.operators import raising
+from autograph.operators import repeat
 from autograph.operators import set_display
-from autograph.operators.generators import reduce_generator
+from autograph.operators import set_item
+from autograph.operators import list_comprehension
+from autograph.operators import reduce_generator
 from autograph.operators import Symbol
 from autograph.operators import Undefined
 from autograph.operators import UndefinedReturnValue

@@ -71,9 +71,11 @@ _NAME = gast.Name
 # source was parsed; the converters before them add none but the noted ones): they are not
 # run on other trees.
 # A small function's first conversion then skips most of them (and their first run).
-# - directives, lists, call_trees: a call (a directive is a call, so is l.append; the calls
+# - lists: a call (l.append) or a subscript (l[i] = x);
+# - directives, call_trees: a call (a directive is a call; the calls
 #   that earlier converters generate, `ag__.*` and the function scope's, are left alone);
-# - generators: a generator expression (as an argument of sum, any or all);
+# - generators: a generator expression (as an argument of sum, any or all), a list
+#   comprehension, or a list display (`[0] * n`);
 # - subscripts: a subscript;
 # - match_statements: a match statement;
 # - named_expressions: an assignment expression (`:=`);
@@ -82,14 +84,14 @@ _NAME = gast.Name
 # - asserts (assert and raise), continue_statements, return_statements: their statement.
 _CONVERTER_KINDS = {
     directives: (gast.Call,),
-    generators: (gast.GeneratorExp,),
+    generators: (gast.GeneratorExp, gast.ListComp, gast.List),
     match_statements: (gast.Match,),
     named_expressions: (gast.NamedExpr,),
     break_statements: (gast.Break, LOOP_ELSE, gast.NamedExpr),
     asserts: (gast.Assert, gast.Raise),
     continue_statements: (gast.Continue,),
     return_statements: (gast.Return,),
-    lists: (gast.Call,),
+    lists: (gast.Call, gast.Subscript),
     subscripts: (gast.Subscript,),
     call_trees: (gast.Call,),
 }

@@ -1,9 +1,12 @@
-"""List operations that converted code calls: `append` and `pop`, on Python or staged lists.
+"""List operations that converted code calls: `append`, `pop`, item assignment and `[x] * n`,
+on Python or staged lists.
 
 A Python list that a staged loop carries as a loop variable becomes a staged list (the
 backend's `new_list`) when the loop appends to it or pops from it; see
 `staged_loops.stage_list_if_loop_variable`.
 """
+
+import operator
 
 from autograph.operators import staged_loops
 from autograph.operators.backends import PYTHON_TYPES
@@ -56,3 +59,47 @@ def list_pop(target, i=None):
             return target, target.pop()
         return target, target.pop(i)
     return backend.list_pop(target, i)
+
+
+def set_item(target, key, value, augmented=None):
+    """`target[key] = value` (or `target[key] += value`), as a functional update where
+    `target` is staged.
+
+    Args:
+        target: a Python container, or a staged value (a tensor standing for a list of
+            numbers, as `[0] * n` with a staged `n` gives, or a staged list).
+        key: the index.
+        value: the value stored.
+        augmented: None, or the `operator` function of an augmented assignment (`'iadd'`
+            for `+=`): the stored value is then `operator.iadd(target[key], value)`, as
+            Python computes it.
+
+    Returns:
+        The object to rebind `target` to: `target` itself for Python objects (changed in
+        place), the backend's updated value for a staged one (its `set_item`).
+    """
+    if augmented is not None:
+        value = getattr(operator, augmented)(target[key], value)
+    backend = None if type(target) in PYTHON_TYPES else backend_for(target)
+    if backend is not None:
+        try:
+            return backend.set_item(target, key, value)
+        except NotImplementedError:
+            pass
+    target[key] = value
+    return target
+
+
+def repeat(left, right):
+    """`left * right` where one operand is a list display (`[0] * (n + 1)`): Python's
+    repetition; a list of numbers repeated a staged number of times is the backend's
+    (`repeat_list`: on the runtime, a tensor of that run-time length).
+    """
+    items, count = (left, right) if type(left) is list else (right, left)
+    backend = None if type(count) in PYTHON_TYPES else backend_for(count)
+    if backend is not None and type(items) is list:
+        try:
+            return backend.repeat_list(items, count)
+        except NotImplementedError:
+            pass
+    return left * right

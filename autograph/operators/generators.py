@@ -18,9 +18,13 @@ import builtins
 import operator
 
 from autograph.operators import control_flow
+from autograph.operators import data_structures
 from autograph.operators import exceptions
 from autograph.operators import logical
+from autograph.operators import staged_loops
 from autograph.operators import variables
+from autograph.operators.backends import PYTHON_TYPES
+from autograph.operators.backends import backend_for
 
 _NAMES = ('sum', 'any', 'all', 'max', 'min')
 
@@ -165,6 +169,50 @@ def _result(kind, state, kwargs):
 
     control_flow.if_stmt(logical.not_(found), empty, _nothing, get_state, set_state,
                          ('reduced_',), 1)
+    return out[0]
+
+
+def list_comprehension(iterable, element, condition, target):
+    """`[element(t) for t in iterable if condition(t)]`, as the loop it stands for.
+
+    Over Python values it gives Python's list (each element evaluated once, in order). A staged
+    array that Python can iterate (JAX's and torch's, of a static length) is iterated as the
+    unconverted comprehension would; over one it cannot (a runtime graph tensor, a staged
+    range), or under a staged `if` clause, the loop is staged and the list becomes a staged
+    list (the backend's `new_list`, as a list appended to in a staged loop does).
+
+    Args:
+        iterable: the comprehension's iterable, evaluated already (as Python does).
+        element: function of the loop target giving the element.
+        condition: None, or function of the loop target giving its `if` clause.
+        target: the source text of the loop target (a staged loop's name).
+
+    Returns:
+        The list, or the backend's staged list.
+    """
+    if type(iterable) not in PYTHON_TYPES and (isinstance(
+            iterable, staged_loops.StagedSequence) or backend_for(iterable) is not None):
+        try:
+            # a staged array of a static length (JAX, torch) iterates in Python, as the
+            # comprehension did unconverted; the elements are then a Python list
+            iterable = list(iterable)
+        except TypeError:
+            pass  # its length is known only when it runs (a runtime graph): a staged loop
+    out = [[]]
+    names = ('[... for {} in ...]'.format(target),)
+
+    def get_state():
+        return (out[0],)
+
+    def set_state(values):
+        out[0] = values[0]
+
+    def append(item):
+        out[0] = data_structures.list_append(out[0], element(item))
+
+    body = _filtered(condition, append, (get_state, set_state), names)
+    control_flow.for_stmt(iterable, None, body, get_state, set_state, names,
+                          {'iterate_names': target})
     return out[0]
 
 

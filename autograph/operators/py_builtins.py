@@ -275,10 +275,11 @@ def staged_guard_note():
 BUILTIN_FUNCTIONS_MAP[builtins.isinstance] = isinstance_
 
 
-# Python's numeric builtins and `math` functions that a backend may compute on staged values
-# (its `call_builtin`): the builtin itself for Python values.
+# Python's numeric builtins, `sorted` and `list` (of a staged list) and `math` functions
+# that a backend may compute on staged values (its `call_builtin`): the builtin itself for
+# Python values.
 NUMERIC_FUNCTIONS = (
-    builtins.bool, builtins.round, builtins.divmod, builtins.pow,
+    builtins.bool, builtins.round, builtins.divmod, builtins.pow, builtins.sorted, builtins.list,
     math.sqrt, math.isqrt, math.factorial, math.exp, math.log, math.log2, math.log10, math.log1p, math.expm1,
     math.pow, math.floor, math.ceil, math.trunc, math.fabs, math.gcd, math.radians,
     math.degrees, math.sin, math.cos, math.tan, math.asin, math.acos, math.atan, math.atan2,

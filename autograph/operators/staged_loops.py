@@ -463,6 +463,8 @@ class StagedSequence:
         self._what = what  # 'enumerate()' or 'zip()', for error messages
 
     def __iter__(self):
+        if type(self.length) is int:  # a static length (JAX's shapes): Python iterates it
+            return (self.getitem(i) for i in range(self.length))
         raise TypeError(
             '{} of a staged value can only be iterated by a for loop in converted code: its '
             'length is known only when the staged computation runs. Iterate over it with a '

@@ -16,6 +16,7 @@ from runtime.graph import Graph
 from runtime.ops.array_ops import identity
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
+from runtime.tensor_array import TensorArray
 from runtime.tensor_conversion import convert_to_tensor
 from runtime.variables import Variable
 from runtime.variables import observe_creation
@@ -110,6 +111,10 @@ class Tracer:
     def _to_output(self, value):
         if value is None:
             return None
+        if type(value) is TensorArray and value._list_name is not None:
+            # a Python list that a staged loop appended to: its elements, stacked (the list
+            # of numbers or arrays it holds in plain Python, as one tensor)
+            value = value.stack()
         if not isinstance(value, (Tensor, Variable)):
             try:
                 value = convert_to_tensor(value)

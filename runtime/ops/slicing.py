@@ -3,6 +3,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
+from runtime.errors import IndexOutOfRangeError
 from runtime.ops.registry import OPS
 from runtime.ops.registry import apply
 from runtime.ops.registry import register
@@ -43,7 +44,7 @@ def _getitem_kernel(x, *indices, spec):
     try:
         out = x[key]
     except IndexError as e:
-        raise InvalidArgumentError(
+        raise IndexOutOfRangeError(
             f"Index out of range: {e}. The tensor has shape {list(np.shape(x))}.",
             "getitem") from None
     if not isinstance(out, (np.ndarray, np.generic)):

@@ -274,4 +274,28 @@ def fuzz_fn(p, b, x):
     return reduce_sum(stack(l))
 """, [(True, 0.0, -0.25), (False, 0.0, -0.25), (False, -1.0, 2.0)],
           ("bool", "float", "float"), None),
+    Regression(
+        "weak_float_appended_to_a_list_of_python_floats",
+        # Found by `python -m tests.fuzz --programs 20000 --seed 20261129` (seed
+        # '20261129:15671'). The append under the staged `continue` makes `l` a staged list of
+        # float32 (its first element, the Python 1.0); `f` then leaves the staged `if` of
+        # Python numbers as a weak float64 tensor, whose append was a dtype error. A tensor
+        # standing for a Python number adopts the list's dtype.
+        """
+from tests.fuzz.vector_ops import reduce_sum, stack
+
+def fuzz_fn(p0, b):
+    f = 1.0
+    l = []
+    for i in range(4):
+        if i < 2:
+            if p0:
+                continue
+        elif p0:
+            pass
+        else:
+            f -= 1.0
+        l.append(f)
+    return reduce_sum(stack(l))
+""", [(True, 0), (False, 3)], ("bool", "int"), None),
 ]

@@ -3,7 +3,7 @@
 Each call is classified by how the staged run compares with plain Python:
 
 - `same value`: both return, equal (floats within 1e-9 relative; 1e-5 for float32);
-- `same exception`: both raise the same exception class;
+- `same exception`: both raise the same exception class (the staged one may be a subclass);
 - `staging error`: tracing (tf.function's get_concrete_function, jax.jit's lower) raised
   where plain Python did not raise that exception;
 - `wrong value`: both return, or the staged run returns where Python raises, and the
@@ -142,7 +142,9 @@ RUNNERS = {'converted': converted, 'runtime': runtime, 'jax': jax}
 def classify(expected, actual):
     """The kind of a staged (or converted) outcome against the plain one (see module doc)."""
     if actual.error is not None:
-        if expected.error is not None and type(actual.error) is type(expected.error):
+        # an instance of Python's class: what `except` of that class catches (the runtime's
+        # IndexOutOfRangeError is an IndexError, as TensorFlow's InvalidArgumentError too)
+        if expected.error is not None and isinstance(actual.error, type(expected.error)):
             return 'same exception'
         return 'staging error' if not actual.traced else 'crash'
     if expected.error is not None:

@@ -150,15 +150,16 @@ def fixed_numpy_function(x):
 
 
 def bad_comprehension(x):
-    return tf.stack([v * 2 for v in x if v > 0])  # MISTAKE: comprehension
+    return tf.stack([a * b for a in x for b in x if a > b])  # MISTAKE: comprehension
 
 
 def fixed_comprehension(x):
-    doubled = []
-    for v in x:
-        if v > 0:
-            doubled.append(v * 2)
-    return tf.stack(doubled)
+    products = []
+    for a in x:
+        for b in x:
+            if a > b:
+                products.append(a * b)
+    return tf.stack(products)
 
 
 def bad_variable_per_call(x):

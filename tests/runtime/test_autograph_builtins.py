@@ -97,3 +97,77 @@ def test_truth_of_a_vector_is_still_ambiguous():
 ])
 def test_compatible_types_are_pythons_weak_typing(before, after, compatible):
     assert BACKEND.compatible_types(before, after) is compatible
+
+
+def squares_mod(n, reverse=False):
+    out = []
+    for i in range(n):
+        out.append((i * 7) % 5 - 2.5)
+    return sum(out), len(out), any(out), all(out), sorted(out, reverse=reverse)
+
+
+def extremes(n):
+    out = []
+    for i in range(n):
+        out.append((i * 7) % 5)
+    return max(out), min(out), max(out, default=-1)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("n", [0, 1, 6])
+def test_builtins_of_a_list_built_in_a_staged_loop(executor, n):
+    for reverse in (False, True):
+        f = tf.function(squares_mod, executor=executor)
+        total, length, some, every, ordered = f(tf.constant(n), reverse)
+        plain = squares_mod(n, reverse)
+        assert (total.numpy(), int(length), bool(some), bool(every)) == plain[:4]
+        assert ordered.numpy().tolist() == plain[4]
+    f = tf.function(extremes, executor=executor)
+    if n == 0:
+        with pytest.raises(ValueError) as staged:
+            f(tf.constant(n))
+        with pytest.raises(ValueError) as plain:
+            extremes(n)
+        assert str(staged.value) == str(plain.value)  # Python's own words
+    else:
+        assert [int(v) for v in f(tf.constant(n))] == list(extremes(n))
+
+
+def fib_memo(n):
+    memo = [0] * (n + 1)
+    memo[1] = 1
+    for i in range(2, n + 1):
+        memo[i] = memo[i - 1]
+        memo[i] += memo[i - 2]
+    return memo[n], len(memo), sum(list(range(1, n + 1)))
+
+
+def out_of_range(n, k):
+    xs = [0, 1] * n
+    xs[k] = 0.5  # a float: the list now holds floats
+    return xs
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_lists_of_a_staged_length_with_item_assignment(executor):
+    f = tf.function(fib_memo, executor=executor)
+    for n in (1, 2, 10, 40):
+        assert [int(v) for v in f(tf.constant(n, tf.int64))] == list(fib_memo(n))
+    g = tf.function(out_of_range, executor=executor)
+    for n, k in ((2, 3), (2, -4), (0, 0), (2, 4), (2, -5)):
+        try:
+            expected = out_of_range(n, k)
+        except IndexError as e:
+            with pytest.raises(IndexError, match="list assignment index out of range"):
+                g(tf.constant(n), tf.constant(k))
+            assert str(e) == "list assignment index out of range"
+        else:
+            assert g(tf.constant(n), tf.constant(k)).numpy().tolist() == expected
+    assert g.experimental_get_tracing_count() == 1
+    # a float scale keeps TensorFlow's elementwise product (Python would refuse it)
+    scaled = tf.function(scale_list)(tf.constant(2.0))
+    assert scaled.numpy().tolist() == [2.0, 4.0]
+
+
+def scale_list(x):
+    return [1.0, 2.0] * x

@@ -160,3 +160,56 @@ def test_staged_under_jax():
     assert [int(v) for v in ag_jax.jit(extremes)(jnp.asarray([3, -4, 2]))] == [16, 2]
     with pytest.raises(ValueError, match=r'max\(\) '):
         ag_jax.jit(extreme_of_nothing)(jnp.asarray([1, 2]))
+
+
+# List comprehensions: `ag__.list_comprehension`, the loop they stand for.
+
+def positives(xs):
+    return [v for v in xs if v > 0]
+
+
+def doubled_differences(xs):
+    return [2 * (a - b) for a, b in zip(xs, xs[1:])]
+
+
+def comprehension_log(xs, log):
+    def seen(x):
+        log.append(x)
+        return x
+    return [seen(x) * 10 for x in xs if seen(x) % 2], [k for k in 'abc'], [k for k in {1: 2}]
+
+
+def closures_left_alone(n):
+    return [f() for f in [lambda: i for i in range(n)]]  # every lambda sees the last i
+
+
+def test_list_comprehensions_with_python_values_are_plain():
+    plain_log, converted_log = [], []
+    args = [1, 2, 3, 0, 5]
+    assert (ag.convert(comprehension_log)(args, converted_log)
+            == comprehension_log(args, plain_log) == ([10, 30, 50], ['a', 'b', 'c'], [1]))
+    assert converted_log == plain_log
+    assert ag.convert(closures_left_alone)(3) == closures_left_alone(3) == [2, 2, 2]
+    assert ag.convert(doubled_differences)([1, 4, 2]) == [-6, 4]
+    with pytest.raises(ZeroDivisionError):
+        ag.convert(positives)([1, 1 / 0])  # noqa: the argument raises before the call
+    code = ag.to_code(positives)
+    assert "ag__.list_comprehension(xs, (lambda v: v), (lambda v: (v > 0)), 'v')" in code
+
+
+@pytest.mark.parametrize('executor', ['compiled', 'interpreter'])
+def test_list_comprehensions_stage_on_the_runtime(executor):
+    xs = [1.0, -2.0, 3.0, 0.5]
+    staged = tf.function(positives, executor=executor)(tf.constant(xs))
+    assert staged.numpy().tolist() == positives(xs) == [1.0, 3.0, 0.5]  # run-time length
+    staged = tf.function(doubled_differences, executor=executor)(tf.constant(xs))
+    # zip of static lengths iterates in Python, as unconverted: a list of scalar tensors
+    assert [v.numpy().item() for v in staged] == doubled_differences(xs) == [6.0, -10.0, 5.0]
+    assert tf.function(positives)(tf.constant([-1.0])).numpy().tolist() == []
+
+
+def test_list_comprehensions_under_jax_iterate_a_static_length():
+    xs = jnp.asarray([1.0, -2.0, 3.0])
+    assert [float(v) for v in ag_jax.jit(doubled_differences)(xs)] == [6.0, -10.0]
+    with pytest.raises(ag.StagingError, match='cannot make it a staged list without a bound'):
+        ag_jax.jit(positives)(xs)  # its length depends on the values: JAX's shapes are static

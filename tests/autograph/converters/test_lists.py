@@ -1,6 +1,10 @@
 """Tests for converters/lists.py."""
 
+import jax.numpy as jnp
+import pytest
+
 import autograph as ag
+from autograph.backends import jax as ag_jax
 from autograph.converters import lists
 from tests.autograph.converters.conftest import golden
 from tests.autograph.converters.conftest import source
@@ -47,3 +51,95 @@ def loop_append(n):
 
 def test_append_pop_in_loop():
     assert ag.convert(loop_append)(6) == [0, 4, 16]
+
+
+g_table = [0, 0]
+
+
+def f_items(n, d):
+    memo = [0] * (n + 1)
+    memo[1] = 1
+    memo[-1] += 5  # augmented: operator.iadd(memo[-1], 5)
+    d[n] = memo
+    g_table[0] = n  # a global: never rebound
+    memo[n - 1:n] = [9]  # a slice: Python's own
+
+    def inner():
+        memo[0] = 4  # a closure variable: never rebound
+    inner()
+    return memo, 3 * [n], len([n] * -1)
+
+
+def test_golden_item_assignment_of_locals_and_repeated_displays():
+    code = ag.to_code(f_items)
+    assert 'memo = ag__.repeat([0], (n + 1))' in code
+    assert 'memo = ag__.set_item(memo, 1, 1)' in code
+    assert "memo = ag__.set_item(memo, (- 1), 5, 'iadd')" in code
+    assert 'd = ag__.set_item(d, n, memo)' in code
+    assert 'g_table[0] = n' in code and 'memo[0] = 4' in code and 'memo[(n - 1):n] = [9]' in code
+    assert 'ag__.repeat(3, [n])' in code
+
+
+def augmented_items(grid, k):
+    row = grid[0]
+    grid[0] += [k]  # list.__iadd__: `row` sees it, as in Python
+    grid[1] -= k
+    grid[2] //= k
+    return grid, row
+
+
+def test_augmented_item_assignment_with_python_values_is_plain():
+    assert (ag.convert(augmented_items)([[1], 5, 7], 2)
+            == augmented_items([[1], 5, 7], 2) == ([[1, 2], 3, 3], [1, 2]))
+    with pytest.raises(ZeroDivisionError):
+        ag.convert(augmented_items)([[1], 5, 7], 0)
+
+
+def test_item_assignment_and_repetition_with_python_values_are_plain():
+    plain, converted = {}, {}
+    assert ag.convert(f_items)(3, converted) == f_items(3, plain) == ([4, 1, 9, 5], [3, 3, 3], 0)
+    assert converted == plain
+    assert g_table[0] == 3
+    shared = [1, 2]
+    alias = shared
+    ag.convert(lambda_free_set)(shared)
+    assert alias is shared and shared == [1, 7]  # changed in place, as Python does
+    for bad in ([1], {}):
+        try:
+            lambda_free_set(bad)
+        except Exception as e:  # noqa: BLE001 - the same exception either way
+            expected = e
+        try:
+            ag.convert(lambda_free_set)(bad)
+        except Exception as e:  # noqa: BLE001
+            assert type(e) is type(expected) and str(e) == str(expected)
+
+
+def lambda_free_set(xs):
+    xs[1] = 7
+    return xs
+
+
+def squares_into(n, k):
+    xs = [0] * 5 if not hasattr(n, 'dtype') else n * 0 + jnp.zeros(5, jnp.int32)
+    for i in range(n):
+        xs[i] = i * i
+    xs[k] = 0.5  # a float: the list (or array) now holds floats
+    return xs
+
+
+def repeated(n):
+    return [0] * n
+
+
+def test_item_assignment_and_repetition_under_jax():
+    staged = ag_jax.jit(squares_into)
+    for n, k in ((3, -1), (5, 0)):
+        expected = squares_into(n, k)
+        assert staged(jnp.asarray(n), jnp.asarray(k)).tolist() == expected
+    with pytest.raises(IndexError, match='list assignment index out of range'):
+        squares_into(3, 7)
+    with pytest.raises(IndexError, match='list assignment index out of range'):
+        staged(jnp.asarray(3), jnp.asarray(7))  # raised when the computation runs
+    with pytest.raises(ag.StagingError, match=r'Bound it with a Python int N >= n'):
+        ag_jax.jit(repeated)(jnp.asarray(3))

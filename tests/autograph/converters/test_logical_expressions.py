@@ -44,7 +44,7 @@ def test_a_pure_right_operand_lists_the_functions_it_calls():
     assert "lambda: (abs,)" in code and "lambda: (helper,)" in code
     assert code.count('(lambda: ())') == 2  # `xs[0].real` and `b.real + 1`
     assert "(lambda: ag__.converted_call(helper(b), (xs,), None, fscope)))" in code
-    assert "[x for x in xs]))" in code
+    assert "(lambda: ag__.list_comprehension(xs, (lambda x: x), None, 'x')))" in code
 
 
 def chain(a, b, c):

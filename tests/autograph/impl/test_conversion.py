@@ -141,8 +141,8 @@ def test_converters_without_work_are_not_run(monkeypatch):
                            ('cont', ['directives', 'continue_statements', 'return_statements',
                                      'lists', 'call_trees']),
                            ('asserting', ['asserts', 'return_statements']),
-                           ('calling', ['directives', 'return_statements', 'lists',
-                                        'call_trees']),
+                           ('calling', ['directives', 'generators', 'return_statements',
+                                        'lists', 'call_trees']),  # `[n]`: a list display
                            ('no_return', []), ('returns', ['return_statements'])]:
         ran.clear()
         fn, _ = _define(_CONVERTER_CASES[name], name)
