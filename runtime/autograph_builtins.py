@@ -138,16 +138,17 @@ def set_item(target, key, value, raise_unless):
     """`target[key] = value` of a tensor standing for a list of numbers (rank 1, an int or
     staged int key): the tensor with that element replaced, and Python's IndexError when the
     key is out of range (staged with `raise_unless`, when the computation runs)."""
-    if type(target) is TensorArray:
-        return target.write(key, value)
-    if not isinstance(target, Tensor) or len(target.shape) != 1 or isinstance(
-            key, (tuple, list, slice)):
+    listed = type(target) is TensorArray and target._list_name is not None
+    if isinstance(key, (tuple, list, slice)) or not listed and (
+            not isinstance(target, Tensor) or len(target.shape) != 1):
         raise NotImplementedError(type(target))
-    size = array_ops.shape(target)[0]
+    size = target.size() if listed else array_ops.shape(target)[0]
     key = math_ops.cast(key, dtypes.int32)
     index = array_ops.where(key < 0, key + size, key)
     raise_unless(math_ops.logical_and(index >= 0, index < size), [],
                  lambda: IndexError("list assignment index out of range"))
+    if listed:  # a list appended to in a staged loop: its elements keep their dtype
+        return target.write(index, value)
     if isinstance(value, Tensor):
         # an int64 into int32 elements, or a float into ints: the wider (Python's one int type;
         # the list now holds a float)

@@ -179,6 +179,15 @@ class TensorArray:
         new._element_shape = shape
         return new
 
+    def __getitem__(self, key):
+        """`l[i]` of a Python list that a staged loop appended to (autograph's staged list):
+        Python's indexing of its elements (negative from the end, IndexError past it). A
+        TensorArray of the user's own is not subscriptable, as in TensorFlow."""
+        if self._list_name is None:
+            raise TypeError("'TensorArray' object is not subscriptable: use read(index) or "
+                            "stack()[index].")
+        return self.stack()[key]
+
     def read(self, index, name=None):
         """Returns the element at `index`.
 

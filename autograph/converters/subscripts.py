@@ -1,24 +1,19 @@
-"""Converts `TABLE[i]`, where the function does not assign `TABLE`, into `ag__.get_item`.
+"""Converts `table[i]` (a name subscripted by an index) into `ag__.get_item(table, i)`.
 
-A global or closure table of numbers read at a staged index is a staged lookup
-(`operators/constant_tables.py`); every other subscript runs as Python runs it. Subscripts
-of names the function (or a function, lambda or comprehension inside it) binds, slices,
-and assignment targets are left alone.
+A Python list, tuple or dict of numbers read at a staged index (a global table, an argument
+or a local list: `array[mid]` in a binary search) is a staged lookup
+(`operators/constant_tables.py`); every other subscript runs as Python runs it. Slices,
+subscripts of other expressions and assignment targets are left alone.
 """
 
 import gast
 
-from autograph.pyct import bindings
 from autograph.pyct import templates
 from autograph.pyct import transformer
 
 
 class SubscriptTransformer(transformer.Base):
-    """`TABLE[i]` (Load, `TABLE` free, `i` not a slice) -> `ag__.get_item(TABLE, i)`."""
-
-    def __init__(self, ctx, bound):
-        super().__init__(ctx)
-        self._bound = bound
+    """`table[i]` (Load, `i` not a slice) -> `ag__.get_item(table, i)`."""
 
     def visit_ClassDef(self, node):
         return node
@@ -26,7 +21,7 @@ class SubscriptTransformer(transformer.Base):
     def visit_Subscript(self, node):
         self.generic_visit(node)
         if not (isinstance(node.ctx, gast.Load) and isinstance(node.value, gast.Name)
-                and node.value.id not in self._bound and node.value.id != 'ag__'):
+                and node.value.id != 'ag__'):
             return node
         if any(isinstance(n, gast.Slice) for n in gast.walk(node.slice)):
             return node
@@ -35,7 +30,7 @@ class SubscriptTransformer(transformer.Base):
 
 
 def transform(node, ctx):
-    """Converts the subscripts of free names in a tree.
+    """Converts the subscripts of names in a tree.
 
     Args:
       node: a gast tree.
@@ -44,4 +39,4 @@ def transform(node, ctx):
     Returns:
       The converted tree.
     """
-    return SubscriptTransformer(ctx, bindings.bound_anywhere(node)).visit(node)
+    return SubscriptTransformer(ctx).visit(node)

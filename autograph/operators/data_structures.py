@@ -80,6 +80,10 @@ def set_item(target, key, value, augmented=None):
     """
     if augmented is not None:
         value = getattr(operator, augmented)(target[key], value)
+    if type(target) is list and target and type(key) not in PYTHON_TYPES:
+        # a staged index into a Python list that a staged loop carries: the loop restarts
+        # with the list as a staged value (`staged_loops.with_staged_list`)
+        staged_loops.stage_list_if_loop_variable(target, staged_loops.ITEM_ASSIGNED)
     backend = None if type(target) in PYTHON_TYPES else backend_for(target)
     if backend is not None:
         try:

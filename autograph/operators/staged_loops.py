@@ -428,11 +428,20 @@ def stage_list_if_loop_variable(target, element):
         raise NewStagedList(owner, target, element)
 
 
+# The `element` of a NewStagedList for `l[i] = v` with a staged `i`: the list keeps its length,
+# so it becomes the backend's stack of its elements (a JAX array too), not a growing list.
+ITEM_ASSIGNED = object()
+
+
 def with_staged_list(backend, init_vars, symbol_names, request, maximum_iterations=None):
-    """Returns `init_vars` with every occurrence of `request.target` made a staged list."""
+    """Returns `init_vars` with every occurrence of `request.target` made a staged list (for
+    an item assignment, the stack of its elements)."""
     target = request.target
     k = next(k for k, v in enumerate(init_vars) if v is target)
     name = symbol_names[k]
+    if request.element is ITEM_ASSIGNED:
+        staged = backend.stack(list(target))
+        return tuple(staged if v is target else v for v in init_vars)
     if not target and request.element is None:
         raise StagingError(
             "'{}' is an empty list on entry to a staged loop that pops from it before "

@@ -171,3 +171,29 @@ def test_lists_of_a_staged_length_with_item_assignment(executor):
 
 def scale_list(x):
     return [1.0, 2.0] * x
+
+
+def fill_prefix(n, k):
+    out = [0, 0, 0, 0]
+    for i in range(n):
+        out[i] = i * 10  # a Python list carried by a staged loop: a staged value
+    doubles = [1]
+    for i in range(n):
+        doubles.append(doubles[-1] * 2)  # a staged list read at -1
+    return out, doubles[k]
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_a_python_list_assigned_at_a_staged_index_and_a_staged_list_read_at_one(executor):
+    f = tf.function(fill_prefix, executor=executor)
+    for n, k in ((3, -1), (0, 0), (4, 2)):
+        out, item = f(tf.constant(n), tf.constant(k))
+        assert (out.numpy().tolist(), int(item)) == fill_prefix(n, k)
+    for n, k in ((5, 0), (2, 3)):  # past the end of `out`, then of `doubles`
+        with pytest.raises(IndexError) as plain:
+            fill_prefix(n, k)
+        with pytest.raises(IndexError):
+            f(tf.constant(n), tf.constant(k))
+    assert "assignment" in str(plain.value) or "list index" in str(plain.value)
+    with pytest.raises(TypeError, match="'TensorArray' object is not subscriptable"):
+        tf.TensorArray(tf.float32, size=1)[0]  # a TensorArray of the user's own, as in TF

@@ -29,20 +29,26 @@ def helper(x):
 
 
 def operands(a, b, xs):
-    return (a and abs(b) > 1 and xs[0].real,
+    return (a and abs(b) > 1 and xs.real,
             a or helper(b),
             a and helper(b)(xs),
             a or [x for x in xs],
             a and b.real + 1)
 
 
+def guarded_read(i, xs):
+    return i < len(xs) and xs[0]
+
+
 def test_a_pure_right_operand_lists_the_functions_it_calls():
-    # names, constants, attribute reads, subscripts, arithmetic and comparisons are pure;
-    # calls are listed for the backend to judge (`Backend.pure_operand`); a call of a computed
-    # function or a comprehension is not pure: no third argument, the lazy form.
+    # names, constants, attribute reads, arithmetic and comparisons are pure; calls are
+    # listed for the backend to judge (`Backend.pure_operand`); a call of a computed
+    # function, a comprehension or a read at an index (`ag__.get_item`: a staged index
+    # checks its range, which `i < n and xs[i]` must not run) is not pure: the lazy form.
     code = ag.to_code(operands)
     assert "lambda: (abs,)" in code and "lambda: (helper,)" in code
-    assert code.count('(lambda: ())') == 2  # `xs[0].real` and `b.real + 1`
+    assert code.count('(lambda: ())') == 2  # `xs.real` and `b.real + 1`
+    assert "(lambda: ag__.get_item(xs, 0)))" in ag.to_code(guarded_read)
     assert "(lambda: ag__.converted_call(helper(b), (xs,), None, fscope)))" in code
     assert "(lambda: ag__.list_comprehension(xs, (lambda x: x), None, 'x')))" in code
 

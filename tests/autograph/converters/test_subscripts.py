@@ -1,6 +1,6 @@
-"""`TABLE[i]` of a table the function does not assign: Python's result and errors with Python
-values, a staged lookup (IndexError and KeyError when run) with a staged index; `x in {0, n}`
-builds no set of unhashable traced values."""
+"""`table[i]` of a name (a global table, an argument, a local list): Python's result and errors
+with Python values, a staged lookup (IndexError and KeyError when run) with a staged index;
+`x in {0, n}` builds no set of unhashable traced values."""
 import jax.numpy as jnp
 import pytest
 
@@ -36,13 +36,28 @@ def local_table(i):
     return table[i], SQUARES[1:3]
 
 
+ARRAY = [1, 3, 3, 8, 13, 21]
+
+
+def bisect_left(array, target):
+    low, high = 0, len(array)
+    while low < high:
+        mid = (low + high) // 2
+        if array[mid] < target:
+            low = mid + 1
+        else:
+            high = mid
+    return low
+
+
 def member(x, n):
     return x in {0, n}, x not in {n, 7}
 
 
-def test_only_free_names_without_slices_are_rewritten():
+def test_names_without_slices_are_rewritten():
     assert ag.to_code(square_of_last_digit).count('ag__.get_item(SQUARES, ') == 1
-    assert 'get_item' not in ag.to_code(local_table)
+    code = ag.to_code(local_table)
+    assert 'ag__.get_item(table, i)' in code and 'SQUARES[1:3]' in code
     assert 'ag__.set_display(0, n)' in ag.to_code(member)
 
 
@@ -77,6 +92,13 @@ def test_staged_lookups_on_the_runtime(executor):
         run(prime, -5)
     got = tf.function(member, executor=executor)(tf.constant(5), tf.constant(5))
     assert [t.numpy().item() for t in got] == [True, False]
+    # a local list, and an argument list (a binary search reads `array[mid]`)
+    assert tf.function(local_table, executor=executor)(tf.constant(-1))[0].numpy() == 6
+    search = tf.function(bisect_left, executor=executor)
+    for target in (-5, 3, 4, 9, 40):
+        assert search(ARRAY, tf.constant(target)).numpy() == bisect_left(ARRAY, target)
+    with pytest.raises(IndexError, match='list index out of range'):
+        tf.function(local_table, executor=executor)(tf.constant(2))
 
 
 def test_staged_lookups_under_jax():
@@ -87,6 +109,8 @@ def test_staged_lookups_under_jax():
         with pytest.raises(IndexError, match='tuple index out of range'):
             ag_jax.jit(prime)(jnp.asarray(9))
         got = ag_jax.jit(member)(jnp.asarray(0), jnp.asarray(5))
+        search = ag_jax.jit(lambda target: bisect_left(ARRAY, target))
+        assert [int(search(jnp.asarray(t))) for t in (-5, 3, 9, 40)] == [0, 1, 4, 6]
     assert [bool(v) for v in got] == [True, True]
 
 
