@@ -1,6 +1,7 @@
 """Copies chosen functions, byte for byte, from public repositories into this folder.
 
-    python -m tests.realcode.verbatim.extract   # from the repository root
+    python -m tests.realcode.verbatim.extract           # from the repository root
+    python -m tests.realcode.verbatim.extract --check   # the files here are what it writes
 
 Each repository's git directory (SOURCES: the `fetch` tool's mirrors here; set
 VERBATIM_GIT_<KEY> to another clone) is read with `git show <commit>:<path>`; `ast` gives each
@@ -16,6 +17,7 @@ import collections
 import os
 import pathlib
 import subprocess
+import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -265,14 +267,19 @@ def generate(module, key, files):
         '\n\n'.join(body)])
 
 
-def main():
-    for module, (key, files) in MODULES.items():
-        (HERE / (module + '.py')).write_text(generate(module, key, files), encoding='utf-8')
+def main(check=False):
+    texts = {HERE / (module + '.py'): generate(module, key, files)
+             for module, (key, files) in MODULES.items()}
     for key, source in SOURCES.items():
-        (HERE / 'LICENSES' / (key + '.txt')).write_text(
-            _git(source, 'show', '{}:{}'.format(source.commit, source.licence_file)),
-            encoding='utf-8')
+        texts[HERE / 'LICENSES' / (key + '.txt')] = _git(
+            source, 'show', '{}:{}'.format(source.commit, source.licence_file))
+    for path, text in texts.items():
+        if not check:
+            path.write_text(text, encoding='utf-8')
+        elif path.read_text(encoding='utf-8') != text:
+            raise SystemExit('{} differs from its source'.format(path.name))
+    print('{} files {}'.format(len(texts), 'checked' if check else 'written'))
 
 
 if __name__ == '__main__':
-    main()
+    main(check='--check' in sys.argv[1:])
