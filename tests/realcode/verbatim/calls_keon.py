@@ -141,8 +141,8 @@ realcode(([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 20), ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
          jax_limitation=fair.JAX_LENGTH)(a.trimmean)
 
 realcode(1994, 3999, 4, limitation=fair.TEXT)(st.int_to_roman)
-realcode(15, 1, 0, None, limitation=fair.TEXT)(st.fizzbuzz)
-realcode(5, 15, limitation=fair.TEXT)(st.fizzbuzz_with_helper_func)
+realcode(15, 1, 0, None, limitation=fair.MIXED)(st.fizzbuzz)
+realcode(5, 15, limitation=fair.MIXED)(st.fizzbuzz_with_helper_func)
 realcode(('Hello', 3), ('xyz', 27), limitation=fair.TEXT)(st.caesar_cipher)
 realcode(('2-4A0r7-4k', 4), ('2-4A0r7-4k', 3), limitation=fair.TEXT)(st.license_number)
 realcode(('hello', 2), ('hello', 7), ('', 1), limitation=fair.TEXT)(st.rotate)

@@ -16,3 +16,5 @@ NONE_OR_LIST = ('returns None or a list whose size is a staged value: its type a
 JAX_LENGTH = ('a list whose length is a staged value (sized by it, appended to in a staged loop '
               'or branch, or sliced at it): JAX shapes are static')
 JAX_TEXT = 'builds a Python str in a staged branch: JAX has no string values'
+MIXED = ('a list of strings and staged numbers side by side ("Fizz" or n): a staged list holds '
+         'elements of one dtype')
