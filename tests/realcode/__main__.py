@@ -1,4 +1,6 @@
-"""`python -m tests.realcode [group ...]`: runs the real-code corpus and prints its table."""
+"""`python -m tests.realcode [--verbatim | --written] [group ...]`: runs the real-code corpus
+and prints its failures and tables: one for the functions written for this project, one for
+those copied verbatim from public repositories (`--verbatim` or `--written` runs one set)."""
 
 import sys
 import warnings
@@ -9,8 +11,21 @@ from tests.realcode import harness
 
 def main(argv):
     warnings.simplefilter('ignore')
-    groups = set(argv)
-    functions = [c for c in corpus.FUNCTIONS if not groups or c.group in groups]
+    sets = {'written': corpus.WRITTEN, 'verbatim': corpus.VERBATIM}
+    chosen = [name for name in sets if '--' + name in argv] or list(sets)
+    groups = {a for a in argv if not a.startswith('--')}
+    tables = []
+    for name in chosen:
+        functions = [c for c in sets[name] if not groups or c.group in groups]
+        if functions:
+            tables.append('{}: {}'.format(name, _report(functions)))
+    print()
+    print('\n\n'.join(tables))
+    return 0
+
+
+def _report(functions):
+    """Prints every call that does not match plain Python; returns the table."""
     totals, details = harness.tally(functions)
     for case, results in details:
         for way in harness.WAYS:
@@ -18,20 +33,21 @@ def main(argv):
                 if kind not in ('same value', 'same exception'):
                     error = outcome.error
                     print('{:<8} {:<14} {}{} {}'.format(
-                        way, kind, case.fn.__name__, args,
+                        way, kind, case.group + '.' + case.fn.__name__, args,
                         '' if error is None else '{}: {}'.format(
                             type(error).__name__, str(error).splitlines()[0][:150]
                             if str(error) else '')))
-    print()
-    print(table(functions, totals))
-    return 0
+    return table(functions, totals)
 
 
 def table(functions, totals):
     calls = sum(len(c.calls) for c in functions)
-    limited = sum(len(c.calls) for c in functions if c.limitation is not None)
-    lines = ['{} functions, {} calls ({} calls of {} functions with a fair limitation)'.format(
-        len(functions), calls, limited, sum(c.limitation is not None for c in functions)), '',
+    both = [c for c in functions if c.limitation is not None]
+    jax = [c for c in functions if c.limitation is None and c.jax_limitation is not None]
+    lines = ['{} functions, {} calls ({} calls of {} functions with a fair limitation; {} calls '
+             'of {} more functions with one under JAX only)'.format(
+                 len(functions), calls, sum(len(c.calls) for c in both), len(both),
+                 sum(len(c.calls) for c in jax), len(jax)), '',
         '| way | ' + ' | '.join(harness.KINDS) + ' | matches plain (counted calls) |',
         '|---' * (len(harness.KINDS) + 2) + '|']
     for way in harness.WAYS:

@@ -1,7 +1,7 @@
 """Bit tricks, written as numeric Python collections write them (`n & (n - 1)`, `n >>= 1`).
 
-Written for this project in the idiom of public bit-manipulation helpers; not copied (the
-workplace keeps third-party code out of commits). Licence: the project's.
+Written for this project in the idiom of public bit-manipulation helpers; not copied (the copies
+are in verbatim/, which names their sources and licences). Licence: the project's.
 """
 
 from tests.realcode.registry import realcode

@@ -1,7 +1,7 @@
 """Digits of numbers, written as numeric Python collections write them (`n % 10`, `n //= 10`).
 
-Written for this project in the idiom of public digit-manipulation helpers; not copied (the
-workplace keeps third-party code out of commits). Licence: the project's.
+Written for this project in the idiom of public digit-manipulation helpers; not copied (the copies
+are in verbatim/, which names their sources and licences). Licence: the project's.
 """
 
 import math

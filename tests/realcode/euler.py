@@ -1,7 +1,7 @@
 """Project Euler style solutions, as people write them in their solution collections.
 
-Written for this project in the idiom of public Project Euler solution collections; not
-copied (the workplace keeps third-party code out of commits). Licence: the project's.
+Written for this project in the idiom of public Project Euler solution collections; not copied
+(the copies are in verbatim/, which names their sources and licences). Licence: the project's.
 """
 
 import math

@@ -14,11 +14,13 @@ Each call is classified by how the staged run compares with plain Python:
 """
 
 import collections
+import copy
 import math
 
 import numpy as np
 
 import autograph as ag
+from tests.realcode.registry import limitation_of
 
 KINDS = ('same value', 'same exception', 'staging error', 'wrong value', 'crash')
 WAYS = ('converted', 'runtime', 'jax')
@@ -156,9 +158,11 @@ def run_case(case, ways=WAYS):
     """{way: [(args, kind, outcome)]} for every call of a corpus function."""
     results = {way: [] for way in ways}
     for args in case.calls:
-        expected = plain(case, args)
+        # each run gets its own copy: a function that changes its list argument changes none
+        # of the other runs' input
+        expected = plain(case, copy.deepcopy(args))
         for way in ways:
-            outcome = RUNNERS[way](case, args)
+            outcome = RUNNERS[way](case, copy.deepcopy(args))
             results[way].append((args, classify(expected, outcome), outcome))
     return results
 
@@ -174,6 +178,6 @@ def tally(functions, ways=WAYS):
         for way in ways:
             for _, kind, _ in results[way]:
                 totals[way]['all'][kind] += 1
-                if case.limitation is None or way == 'converted':
+                if limitation_of(case, way) is None:
                     totals[way]['counted'][kind] += 1
     return totals, details

@@ -1,7 +1,7 @@
 """Number theory, written as numeric Python collections write it (validation, early exits).
 
-Written for this project in the idiom of public number-theory helpers; not copied (the
-workplace keeps third-party code out of commits). Licence: the project's.
+Written for this project in the idiom of public number-theory helpers; not copied (the copies
+are in verbatim/, which names their sources and licences). Licence: the project's.
 """
 
 import math

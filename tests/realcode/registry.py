@@ -1,26 +1,35 @@
-"""The real-code corpus's registry: `@realcode(*calls, limitation=None)` adds a function.
+"""The real-code corpus's registry: `@realcode(*calls, limitation=None, jax_limitation=None)`
+adds a function.
 
 Every numeric argument of a call becomes a scalar tensor when the function is staged (ints
 int64, floats float64, bools bool: Python's own precision); other arguments (lists, strings)
 stay Python values. `limitation` marks a function that a static graph cannot run as Python
 does, with the reason (see docs/realcode.md): its staged calls are reported but not counted
-in the target.
+in the target. `jax_limitation` marks one that only JAX cannot run so (a list whose length is
+a staged value: JAX's shapes are static), with the reason: its JAX calls are not counted.
 """
 
 import collections
 
 FUNCTIONS = []
 
-RealCode = collections.namedtuple('RealCode', 'fn calls limitation group')
+RealCode = collections.namedtuple('RealCode', 'fn calls limitation group jax_limitation')
 
 
-def realcode(*calls, limitation=None):
+def realcode(*calls, limitation=None, jax_limitation=None):
     """Registers a function with its argument tuples (a bare value is a one-argument call)."""
 
     def register(fn):
         group = fn.__module__.rsplit('.', 1)[-1]
         FUNCTIONS.append(RealCode(fn, [c if isinstance(c, tuple) else (c,) for c in calls],
-                                  limitation, group))
+                                  limitation, group, jax_limitation))
         return fn
 
     return register
+
+
+def limitation_of(case, way):
+    """The fair limitation that keeps `case`'s calls on `way` out of the target, or None."""
+    if way == 'converted':
+        return None
+    return case.limitation or (case.jax_limitation if way == 'jax' else None)

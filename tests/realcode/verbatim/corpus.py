@@ -1,0 +1,4 @@
+"""The verbatim real-code corpus: importing this module registers every copied function."""
+
+from tests.realcode.verbatim import calls_keon  # noqa: F401 - registers its functions
+from tests.realcode.verbatim import calls_others  # noqa: F401

@@ -1,0 +1,20 @@
+"""The reasons a copied function's staged calls are not counted in the target (see
+docs/realcode.md, "Fair limitations"): what a static graph cannot do as Python does."""
+
+RECURSION = ('recursion on a staged value: each staged call stages the next one again '
+             '(StagingError)')
+ISINSTANCE = 'an isinstance(n, int) guard: a staged value is a tensor, not an int'
+TEXT = ('builds text from a staged number (str(n), a table of strings, chr, a slice at a staged '
+        'position): the text is known only when the graph runs')
+BYTES = 'builds bytes from staged numbers: they are known only when the graph runs'
+RAGGED = ('a list of lists of varying lengths, as many as the staged values give: a staged list '
+          'holds elements of one shape')
+NONE_THEN_INT = ('a loop variable that is None before the loop and an int once a staged branch '
+                 'ran: its type depends on which branch runs')
+NONE_OR_LIST = ('returns None or a list whose size is a staged value: its type and shape depend '
+                'on which branch runs')
+JAX_LENGTH = ('a list whose length is a staged value (sized by it, appended to in a staged loop '
+              'or branch, or sliced at it): JAX shapes are static')
+JAX_TEXT = 'builds a Python str in a staged branch: JAX has no string values'
+MIXED = ('a list of strings and staged numbers side by side ("Fizz" or n): a staged list holds '
+         'elements of one dtype')
