@@ -502,6 +502,10 @@ class RuntimeBackend(Backend):
         """`target[key] = value` of a tensor standing for a list, or of a staged list."""
         return autograph_builtins.set_item(_as_tensor(target), key, value, self.raise_unless)
 
+    def concat_lists(self, left, right):
+        """`[1] + [0] * n`: one tensor of the run-time length."""
+        return autograph_builtins.concat_lists(_as_tensor(left), _as_tensor(right))
+
     def repeat_list(self, items, count):
         """`[x] * n` for a staged int `n`: a tensor of that run-time length."""
         return autograph_builtins.repeat_list(items, _as_tensor(count))

@@ -134,6 +134,15 @@ def repeat_list(items, count):
     return array_ops.gather(values, creation_ops.range(times * len(items)) % len(items))
 
 
+def concat_lists(left, right):
+    """`left + right` of two lists, one a tensor standing for a list (`[1] + [0] * n`): one
+    rank-1 tensor, the elements meeting in one dtype as binary ops' operands do."""
+    parts = [v.stack() if type(v) is TensorArray else v for v in (left, right)]
+    if not all(type(v) is list or isinstance(v, Tensor) and len(v.shape) == 1 for v in parts):
+        raise NotImplementedError(type(left), type(right))
+    return array_ops.concat([v for v in parts if not (type(v) is list and not v)], 0)
+
+
 def set_item(target, key, value, raise_unless):
     """`target[key] = value` of a tensor standing for a list of numbers (rank 1, an int or
     staged int key): the tensor with that element replaced, and Python's IndexError when the

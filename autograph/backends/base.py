@@ -425,6 +425,15 @@ class Backend:
         """
         raise NotImplementedError(type(count))
 
+    def concat_lists(self, left, right):
+        """`left + right` of two lists, one of them staged (from `repeat_list`).
+
+        Returns:
+            A staged value standing for the concatenated list. The default raises
+            NotImplementedError: autograph then runs `left + right` as Python does.
+        """
+        raise NotImplementedError(type(left), type(right))
+
     def stack(self, values):
         """Stacks Python numbers of one type, or staged values of one dtype and shape.
 

@@ -12,7 +12,7 @@ the loop target, so the target stays local to them, as it is to the generator ex
 A list comprehension becomes `ag__.list_comprehension(iterable, element, condition, target)`
 in the same way (a staged iterable gives a staged list), and a repeated list display
 (`[0] * (n + 1)`) becomes `ag__.repeat([0], n + 1)` (a staged count gives a list of a
-run-time length). Left alone: comprehensions with several `for` clauses, a target other
+run-time length), and a sum of such lists (`[1] + [0] * n`) `ag__.list_concat`. Left alone: comprehensions with several `for` clauses, a target other
 than a name or a flat tuple of names, an assignment expression (it binds in the enclosing
 function), or `await`; list comprehensions holding a lambda or another comprehension; calls
 with other arguments than sum's start or max's and min's `default`.
@@ -34,6 +34,18 @@ def _target_names(target):
     if isinstance(target, gast.Tuple) and all(isinstance(e, gast.Name) for e in target.elts):
         return [e.id for e in target.elts]
     return None
+
+
+def _listish(node):
+    """Whether an expression is a list by its syntax: a display, a comprehension, a repeated
+    display, or a sum of those."""
+    if isinstance(node, (gast.List, gast.ListComp)):
+        return True
+    if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult):
+        return isinstance(node.left, gast.List) or isinstance(node.right, gast.List)
+    if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add):
+        return _listish(node.left) and _listish(node.right)
+    return False
 
 
 def _lambda(params, body):
@@ -92,13 +104,18 @@ class GeneratorReductionTransformer(transformer.Base):
         return gast.copy_location(call, node)
 
     def visit_BinOp(self, node):
+        listish = _listish(node)  # before the operands are rewritten
         self.generic_visit(node)
         if isinstance(node.op, gast.Mult) and (
                 isinstance(node.left, gast.List) or isinstance(node.right, gast.List)):
-            call = gast.Call(func=gast.Attribute(gast_util.name('ag__'), 'repeat', gast.Load()),
-                             args=[node.left, node.right], keywords=[])
-            return gast.copy_location(call, node)
-        return node
+            operator = 'repeat'
+        elif isinstance(node.op, gast.Add) and listish:
+            operator = 'list_concat'  # `[1] + [0] * n`: a list, not an elementwise sum
+        else:
+            return node
+        call = gast.Call(func=gast.Attribute(gast_util.name('ag__'), operator, gast.Load()),
+                         args=[node.left, node.right], keywords=[])
+        return gast.copy_location(call, node)
 
     def visit_ListComp(self, node):
         self.generic_visit(node)

@@ -22,6 +22,7 @@ from autograph import backends
 from autograph import operators
 from autograph.operators import nest
 from autograph.operators import py_builtins
+from autograph.operators import staged_loops
 from autograph.pyct import inspect_utils
 from autograph.pyct import parser
 
@@ -48,7 +49,7 @@ AG_NAMES = (
     'assert_stmt', 'compare', 'converted_call', 'evaluated', 'for_stmt', 'fstring', 'get_item',
     'if_exp',
     'if_stmt', 'in_',
-    'ld', 'ldu', 'list_append', 'list_comprehension', 'list_pop', 'not_', 'not_in', 'or_', 'raising',
+    'ld', 'ldu', 'list_append', 'list_comprehension', 'list_concat', 'list_pop', 'not_', 'not_in', 'or_', 'raising',
     'reduce_generator', 'repeat', 'set_display', 'set_item', 'while_stmt', 'with_function_scope')
 # ConversionOptions -> the `ag__` namespace object for those options (see _namespace_for)
 _NAMESPACES = {}
@@ -379,6 +380,7 @@ def _converted_call(f, args, kwargs, options):
         merged = {**p_kwargs, **(kwargs or {})}
         return _converted_call(inner, p_args + tuple(args), merged or None, options)
     if inspect_utils.is_builtin(f) or isinstance(f, type):
+        staged_loops.check_python_iterator_step(f)
         try:
             overload = py_builtins.BUILTIN_FUNCTIONS_MAP.get(f)
         except TypeError:

@@ -107,3 +107,19 @@ def repeat(left, right):
         except NotImplementedError:
             pass
     return left * right
+
+
+def list_concat(left, right):
+    """`left + right` of two expressions that are lists by their syntax (`[1] + [0] * n`):
+    Python's concatenation; where one is a staged list (a repeated display with a staged
+    count), the backend's (`concat_lists`: on the runtime, one tensor), never a tensor's
+    elementwise `+`.
+    """
+    backend = next((backend_for(v) for v in (left, right)
+                    if type(v) not in PYTHON_TYPES and backend_for(v) is not None), None)
+    if backend is not None:
+        try:
+            return backend.concat_lists(left, right)
+        except NotImplementedError:
+            pass
+    return left + right

@@ -148,7 +148,7 @@ class StagedLoop:
         """Stages the loop and assigns the final loop variables."""
         init_vars = tuple(self.get_state())
         while True:
-            self.frame = _ListFrame(init_vars)
+            self.frame = _ListFrame(init_vars, loop=True)
             frames = _frames()
             frames.append(self.frame)
             try:
@@ -365,11 +365,12 @@ class NewStagedList(BaseException):
 class _ListFrame:
     """The Python lists among the loop variables of one staged loop being staged."""
 
-    def __init__(self, init_vars):
+    def __init__(self, init_vars, loop=False):
         # id -> (list, initial list): the top-level Python lists among the initial loop
         # variables, and the lists the loop packs them into for its condition and body. The
         # lists are held so that their ids stay unique while the loop is staged.
         self.lists = {}
+        self.loop = loop  # a staged loop's (else a staged if statement's)
         for value in init_vars:
             self.add(value, value)
 
@@ -399,6 +400,20 @@ def _frames():
     if frames is None:
         frames = _LOCAL.frames = []
     return frames
+
+
+def check_python_iterator_step(fn):
+    """Raises when `fn` is `next` or an iterator's `__next__` called while a staged loop's body
+    is traced: the body is traced once, so a Python iterator (a generator) would advance once,
+    not once per iteration, and every iteration would see that one value."""
+    if any(frame.loop for frame in _frames()) and (
+            fn is builtins.next or getattr(fn, '__name__', None) == '__next__'):
+        raise StagingError(
+            'A Python iterator is advanced ({}) inside a staged loop: the loop body is traced '
+            'once, so the iterator would advance once, not once per iteration. Advance it in '
+            'a Python loop (a loop over a Python range or list), or compute the values with '
+            'staged operations in the loop.'.format(
+                'next()' if fn is builtins.next else '__next__()'))
 
 
 def stage_list_if_loop_variable(target, element):

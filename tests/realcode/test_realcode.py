@@ -21,13 +21,16 @@ from tests.realcode import corpus
 from tests.realcode import harness
 from tests.realcode.registry import limitation_of
 
-# staged == plain on the verbatim set's counted calls, measured on 2026-11-28 (runtime
-# 158/290, JAX 159/219): a ratchet below issue #29's 90%, never lowered
-VERBATIM_FLOOR = {'runtime': 158, 'jax': 159}
-# the verbatim set's one wrong value (both backends): the function's own `except TypeError:
-# return False` catches the TypeError that indexing a Python list at a staged index raises
-# while tracing, so the traced function returns False (docs/realcode.md, "Causes")
-VERBATIM_WRONG = {('pygorithm_binary_search.search', '([1, 3, 5, 7, 9], 7)')}
+# staged == plain on the verbatim set's counted calls, measured on 2026-11-28 after the fixes
+# of docs/realcode.md's first three causes (runtime 222/290, JAX 194/219; first measured
+# 158 and 159): a ratchet below issue #29's 90%, never lowered
+VERBATIM_FLOOR = {'runtime': 222, 'jax': 194}
+# the verbatim set's one wrong value, under JAX: the loop's `return False` is a strong bool
+# beside the int `mid`, which the JAX backend's branch join refuses (the runtime joins them,
+# as Python's bool is an int); that BranchVariableError is a TypeError, which the function's
+# own `except TypeError: return False` catches while tracing (docs/realcode.md, "Causes")
+VERBATIM_WRONG = {'runtime': set(),
+                  'jax': {('pygorithm_binary_search.search', '([1, 3, 5, 7, 9], 7)')}}
 
 
 def _tally(functions):
@@ -84,7 +87,7 @@ def test_verbatim_stages_no_fewer_calls_than_measured(verbatim, way):
     totals, details = verbatim
     good, _ = _matching(totals, way)
     assert good >= VERBATIM_FLOOR[way], totals[way]['counted']
-    assert _wrong(details, way) <= VERBATIM_WRONG
+    assert _wrong(details, way) <= VERBATIM_WRONG[way]
 
 
 @pytest.mark.parametrize('tallies', ['written', 'verbatim'])

@@ -3,6 +3,7 @@ runtime backend, on both executors."""
 import numpy as np
 import pytest
 
+import autograph as ag
 import runtime as tf
 from runtime import autograph_builtins
 from runtime.autograph_backend import BACKEND
@@ -197,3 +198,33 @@ def test_a_python_list_assigned_at_a_staged_index_and_a_staged_list_read_at_one(
     assert "assignment" in str(plain.value) or "list index" in str(plain.value)
     with pytest.raises(TypeError, match="'TensorArray' object is not subscriptable"):
         tf.TensorArray(tf.float32, size=1)[0]  # a TensorArray of the user's own, as in TF
+
+
+def coin_count(coins, value):
+    ways = [1] + [0] * value  # a list: concatenated, not an elementwise sum
+    for coin in coins:
+        for i in range(coin, value + 1):
+            ways[i] += ways[i - coin]
+    return ways[value], len(ways)
+
+
+def fib_from_generator(n):
+    def fib():
+        a, b = 0, 1
+        while True:
+            yield a
+            a, b = b, a + b
+    f = fib()
+    return [f.__next__() for _ in range(n + 1)]
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_concatenated_lists_and_python_iterators_in_staged_loops(executor):
+    f = tf.function(coin_count, executor=executor)
+    for coins, value in (([1, 2, 3], 4), ([2, 5, 3, 6], 10), ([2], 3), ([2], 0)):
+        assert [int(v) for v in f(coins, tf.constant(value))] == list(coin_count(coins, value))
+    assert "ag__.list_concat([1], ag__.repeat([0], value))" in ag.to_code(coin_count)
+    assert ag.convert(fib_from_generator)(5) == fib_from_generator(5) == [0, 1, 1, 2, 3, 5]
+    with pytest.raises(ag.StagingError, match=r"A Python iterator is advanced \(__next__\(\)\) "
+                                              r"inside a staged loop"):
+        tf.function(fib_from_generator, executor=executor)(tf.constant(5))
