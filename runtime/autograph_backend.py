@@ -400,6 +400,13 @@ class RuntimeBackend(Backend):
         return (before_dtype is not None and after_dtype is not None
                 and before_dtype.is_floating == after_dtype.is_floating)
 
+    def loop_widens(self, before, after):
+        """An int or bool tensor that the body makes a float (`n /= 4`): the loop carries the
+        float (`runtime.weak_types.widened`), as Python's variable becomes one."""
+        before_dtype, after_dtype = _numeric_dtype(before), _numeric_dtype(after)
+        return (before_dtype is not None and after_dtype is not None
+                and not before_dtype.is_floating and after_dtype.is_floating)
+
     def new_list(self, items, element, name, maximum_iterations=None):
         """Makes the staged list that a Python list becomes when a staged loop changes it.
 

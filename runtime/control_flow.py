@@ -405,6 +405,8 @@ class _Loop:
         self.user_body = user_body  # the user's body, for messages
         self.nested = nested  # loop_vars is (counter, user loop vars): a bounded loop
         # the placeholder names of the subgraphs' loop variables
+        # an autograph loop (named): Python's types, an int may become a float (`widened`)
+        self.python = var_names is not None
         self.var_names = (tuple(var_names) if var_names is not None
                           and len(var_names) == len(init) else ("loop_var",) * len(init))
 
@@ -495,7 +497,7 @@ def _trace_loop(graph, name, cond, body, loop, shapes):
                 dtype = init[i].dtype
                 leaf = common.adopt_dtype(leaf, promotion.weak_dtype(leaf, dtype) or dtype)
             tensor = _to_graph_tensor(leaf, body_graph, f"The body's value for {what}")
-            widened = weak_types.widened(before, init[i].dtype, tensor.dtype)
+            widened = weak_types.widened(before, init[i].dtype, tensor.dtype, loop.python)
             if widened is not None:
                 loop.widen[i] = widened
             elif weak_types.holds(init[i].dtype, tensor.dtype):

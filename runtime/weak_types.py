@@ -15,7 +15,7 @@ from runtime.tensor import SymbolicTensor
 from runtime.tensor_conversion import convert_to_tensor
 
 
-def widened(before, entry, after):
+def widened(before, entry, after, python=False):
     """The dtype a loop variable that enters as the Python number `before` (as a tensor of
     dtype `entry`) widens to when the body gives it dtype `after`, or None.
 
@@ -23,7 +23,9 @@ def widened(before, entry, after):
     makes `s` a float, as in Python, so the loop carries it as the dtype they meet in; in the
     body its placeholder is weak too (`SymbolicTensor._weak`), so that meeting a float32
     tensor gives float32. A tensor widens within its kind (int32 to int64: Python has one int
-    type).
+    type), and in a loop that autograph converted (`python`: tf.while_loop keeps TensorFlow's
+    fixed dtypes) from an int to a float (`n /= 4` makes Python's `n` a float; a loop that
+    runs no iteration then gives the float of the int, an equal value).
     """
     if after is entry:
         return None
@@ -33,8 +35,12 @@ def widened(before, entry, after):
         # back from a float to an int
         return after if (after.is_numeric or after.is_bool) and (
             after.is_floating or not entry.is_floating) else None
-    if not (entry.is_numeric and entry.is_floating == after.is_floating):
-        return None  # a tensor may widen within its kind only (int32 -> int64: both ints)
+    if not ((entry.is_numeric or entry.is_bool) and after.is_numeric):
+        return None
+    if python and not entry.is_floating and after.is_floating:
+        return after  # an int the body makes a float (`n /= 4`): Python's variable is a float
+    if entry.is_floating != after.is_floating:
+        return None  # never back from a float to an int
     joint = promotion.promoted_dtype(entry, after)
     return joint if joint is after else None
 

@@ -358,6 +358,22 @@ class Backend:
         """
         return before == after
 
+    def loop_widens(self, before, after):
+        """Whether a loop variable of type `before` on entry that the body gives type `after`
+        is carried as `after` (an int that the body makes a float: `n /= 4`, as Python's
+        variable becomes a float), where `compatible_types` says no. The backend's loop then
+        casts the entry value. The default: never.
+
+        Args:
+            before: a `type_of` description (loop entry).
+            after: a `type_of` description (after one iteration).
+
+        Returns:
+            A Python bool.
+        """
+        del before, after
+        return False
+
     def new_list(self, items, element, name, maximum_iterations=None):
         """Makes the staged list that a Python list becomes when a staged loop changes it.
 

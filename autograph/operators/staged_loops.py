@@ -229,13 +229,18 @@ class StagedLoop:
             weak_entry = [init if type(init) in (int, float, bool) else e
                           for e, init in zip(entry, carried_init)]
             loop_checks.check_loop_vars(names, weak_entry, exit_, self.type_of, self.construct,
-                                        self.backend.compatible_types)
+                                        self._compatible)
             return tuple(new_head) + tuple(nest.flatten(exit_))
 
         loop_vars = self.head + tuple(nest.flatten(carried_init))
         options = self._options(names, carried_init)
         final = tuple(self.backend.staged_loop(cond_fn, body_fn, loop_vars, options))
         assign(final[nhead:])
+
+    def _compatible(self, before, after):
+        """The backend's `compatible_types`, or a type that its loops widen to (`loop_widens`)."""
+        return (self.backend.compatible_types(before, after)
+                or self.backend.loop_widens(before, after))
 
     def _raise_when_run(self, error):
         """Stages an error that the body raised while traced, or raises it.

@@ -150,3 +150,22 @@ def test_an_isinstance_guard_that_raises_while_tracing_says_why():
     with pytest.raises(ZeroDivisionError) as error:  # a guard that is True adds nothing
         tf.function(lambda n: isinstance(n, tf.Tensor) and 1 / 0)(tf.constant(1))
     assert not [n for n in getattr(error.value, "__notes__", []) if "isinstance" in n]
+
+
+def quarter_until_odd(number):
+    while number > 0 and number % 4 == 0:
+        number /= 4  # Python's `number` becomes a float
+    return number
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_an_int_loop_variable_that_the_body_makes_a_float_is_a_float(executor):
+    f = tf.function(quarter_until_odd, executor=executor)
+    for n in (64, 48, 7, 0):
+        staged = f(tf.constant(n, tf.int64))
+        assert staged.dtype == tf.float64  # the float of the int when no iteration runs
+        assert staged.numpy() == quarter_until_odd(n)  # 1.0, 3.0, 7, 0
+    # tf.while_loop keeps TensorFlow's fixed dtypes
+    with pytest.raises(TypeError, match="changes the dtype"):
+        tf.function(lambda x: tf.while_loop(lambda v: v < 3, lambda v: (v / 2,), (x,)))(
+            tf.constant(1))
