@@ -401,8 +401,7 @@ class RuntimeBackend(Backend):
                 and before_dtype.is_floating == after_dtype.is_floating)
 
     def loop_widens(self, before, after):
-        """An int or bool tensor that the body makes a float (`n /= 4`): the loop carries the
-        float (`runtime.weak_types.widened`), as Python's variable becomes one."""
+        """An int or bool that the body makes a float (`n /= 4`): carried as the float."""
         before_dtype, after_dtype = _numeric_dtype(before), _numeric_dtype(after)
         return (before_dtype is not None and after_dtype is not None
                 and not before_dtype.is_floating and after_dtype.is_floating)
@@ -429,6 +428,9 @@ class RuntimeBackend(Backend):
         """
         del maximum_iterations
         first = items[0] if items else element
+        if items and all(type(i) in (int, float, bool) for i in items) and isinstance(
+                _as_tensor(element), Tensor):
+            first = weak_types.adopted(items, _as_tensor(element))  # `primes = [2, 3]`
         try:
             dtype = convert_to_tensor(_as_tensor(first)).dtype
         except (TypeError, ValueError) as e:

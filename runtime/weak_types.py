@@ -64,6 +64,16 @@ def adopts(tensor, dtype):
     return dtype.is_floating or (kind is not float and not tensor.dtype.is_floating)
 
 
+def adopted(numbers, tensor):
+    """A tensor of the dtype in which a list of Python numbers and `tensor` meet: the list
+    `[2, 3]` that a staged loop appends int64 values to holds int64s, as Python's holds ints
+    (a float among either makes it floats)."""
+    dtype = tensor.dtype
+    for number in numbers:
+        dtype = promotion.weak_dtype(number, dtype) or dtype
+    return promotion.cast(tensor, dtype)
+
+
 def weak_type(value):
     """The Python type (int, float, bool) a weakly typed value stands for, or None.
 

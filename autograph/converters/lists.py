@@ -87,14 +87,22 @@ class ListTransformer(transformer.Base):
                 augmented=gast_util.constant(_AUGMENTED[type(node.op)]))
         return node
 
+    def _item_target(self, target):
+        """Whether an assignment target is `l[i]` of a local name and a plain index."""
+        return (isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name)
+                and self._is_local(target.value.id) and _plain_index(target.slice))
+
     def visit_Assign(self, node):
         self.generic_visit(node)
-        item = node.targets[0] if len(node.targets) == 1 else None
-        if (isinstance(item, gast.Subscript) and isinstance(item.value, gast.Name)
-                and self._is_local(item.value.id) and _plain_index(item.slice)
-                and not any(isinstance(n, gast.NamedExpr) for n in gast.walk(node.value))):
+        if any(isinstance(n, gast.NamedExpr) for n in gast.walk(node.value)):
+            return node
+        if len(node.targets) == 1 and self._item_target(node.targets[0]):
+            item = node.targets[0]
             return templates.replace('target = ag__.set_item(target, key, value)',
                                      target=item.value.id, key=item.slice, value=node.value)
+        if len(node.targets) > 1 and any(self._item_target(t) for t in node.targets) and all(
+                self._item_target(t) or isinstance(t, gast.Name) for t in node.targets):
+            return self._chained(node)
         target = _list_method_call(node.value, 'pop', 1)
         if (target is None or len(node.targets) != 1 or not self._is_local(target)
                 or not isinstance(node.targets[0], gast.Name)
@@ -103,6 +111,21 @@ class ListTransformer(transformer.Base):
         return templates.replace('target, var_ = ag__.list_pop(target, index)',
                                  target=target, var_=node.targets[0],
                                  index=_pop_index(node.value))
+
+
+    def _chained(self, node):
+        """`a[0] = a[1] = v`: the value once, then each target from left to right."""
+        value = self.ctx.namer.new_symbol('assigned_', set())
+        statements = templates.replace('value_ = expr', value_=value, expr=node.value)
+        for target in node.targets:
+            if isinstance(target, gast.Name):
+                statements += templates.replace('target = value_', target=target.id,
+                                                value_=value)
+            else:
+                statements += templates.replace(
+                    'target = ag__.set_item(target, key, value_)', target=target.value.id,
+                    key=target.slice, value_=value)
+        return statements
 
 
 _PURE_INDEX = (gast.Name, gast.Constant, gast.BinOp, gast.UnaryOp, gast.Tuple, gast.Load,
