@@ -427,10 +427,7 @@ class RuntimeBackend(Backend):
             ValueError: if the elements do not have one shape.
         """
         del maximum_iterations
-        first = items[0] if items else element
-        if items and all(type(i) in (int, float, bool) for i in items) and isinstance(
-                _as_tensor(element), Tensor):
-            first = weak_types.adopted(items, _as_tensor(element))  # `primes = [2, 3]`
+        first = weak_types.list_prototype(items, _as_tensor(element))
         try:
             dtype = convert_to_tensor(_as_tensor(first)).dtype
         except (TypeError, ValueError) as e:

@@ -12,6 +12,7 @@ from runtime import dtypes
 from runtime.nest import flatten
 from runtime.ops import promotion
 from runtime.tensor import SymbolicTensor
+from runtime.tensor import Tensor
 from runtime.tensor_conversion import convert_to_tensor
 
 
@@ -64,14 +65,18 @@ def adopts(tensor, dtype):
     return dtype.is_floating or (kind is not float and not tensor.dtype.is_floating)
 
 
-def adopted(numbers, tensor):
-    """A tensor of the dtype in which a list of Python numbers and `tensor` meet: the list
-    `[2, 3]` that a staged loop appends int64 values to holds int64s, as Python's holds ints
-    (a float among either makes it floats)."""
-    dtype = tensor.dtype
-    for number in numbers:
+def list_prototype(items, element):
+    """The value whose dtype a staged list of `items` takes when a staged loop appends
+    `element`: its first item; but Python numbers meet the appended tensor's dtype (the list
+    `[2, 3]` that a loop appends int64 values to holds int64s, as Python's holds ints; a
+    float among either makes it floats)."""
+    if not items or not isinstance(element, Tensor) or not all(
+            type(i) in (int, float, bool) for i in items):
+        return items[0] if items else element
+    dtype = element.dtype
+    for number in items:
         dtype = promotion.weak_dtype(number, dtype) or dtype
-    return promotion.cast(tensor, dtype)
+    return promotion.cast(element, dtype)
 
 
 def weak_type(value):

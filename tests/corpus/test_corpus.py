@@ -118,7 +118,8 @@ class XlaWay(RuntimeWay):
                      'raise_after_a_loop_that_returns', 'raise_in_elif_chain_with_else',
                      'raise_in_a_staged_loop_body', 'raise_with_str_in_message',
                      'table_read_at_a_staged_index', 'dict_of_numbers_at_a_staged_key',
-                     'tuple_index_out_of_range', 'max_and_min_of_generators')})
+                     'tuple_index_out_of_range', 'max_and_min_of_generators',
+                     'for_range_indexing_a_list_staged_break')})
     cannot_express.update({
         'for_dict_items': (NotLowerableError, 'returns strings'),
         'list_appended_in_staged_branch': (NotLowerableError, 'a list that grows'),

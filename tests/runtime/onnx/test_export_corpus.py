@@ -54,7 +54,7 @@ NOT_EXPORTED.update({name: "op 'py_function'" for name in (
     "raise_after_a_loop_that_returns", "raise_in_elif_chain_with_else",
     "raise_in_a_staged_loop_body", "raise_with_str_in_message", "max_and_min_of_generators",
     "table_read_at_a_staged_index", "dict_of_numbers_at_a_staged_key",
-    "tuple_index_out_of_range")})
+    "tuple_index_out_of_range", "for_range_indexing_a_list_staged_break")})
 
 
 def _traces(case):

@@ -49,6 +49,7 @@ NOT_SAVED = {
     "table_read_at_a_staged_index": _RAISES,
     "dict_of_numbers_at_a_staged_key": _RAISES,
     "tuple_index_out_of_range": _RAISES,
+    "for_range_indexing_a_list_staged_break": _RAISES,
     "max_and_min_of_generators": _RAISES,  # the ValueError of max() of no element
 }
 
