@@ -466,7 +466,8 @@ class RuntimeBackend(Backend):
                     f"dtype of the first one. Append values of one dtype: make every element "
                     f"a float (append 1.0 rather than 1, or tf.cast(value, tf.float32)), or "
                     f"every one an int.") from None
-        if value.dtype is not target.dtype and weak_types.adopts(value, target.dtype):
+        if value.dtype is not target.dtype and (weak_types.adopts(value, target.dtype)
+                                                 or weak_types.holds(target.dtype, value.dtype)):
             value = math_ops.cast(value, target.dtype)  # it stands for a Python number
         if value.dtype is not target.dtype:
             raise TypeError(

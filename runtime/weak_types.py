@@ -70,9 +70,15 @@ def list_prototype(items, element):
     `element`: its first item; but Python numbers meet the appended tensor's dtype (the list
     `[2, 3]` that a loop appends int64 values to holds int64s, as Python's holds ints; a
     float among either makes it floats)."""
-    if not items or not isinstance(element, Tensor) or not all(
-            type(i) in (int, float, bool) for i in items):
-        return items[0] if items else element
+    if not all(type(i) in (int, float, bool) for i in items):
+        return items[0]
+    if not isinstance(element, Tensor):
+        # Python numbers alone: carried as staged control flow carries them (a float is a
+        # float64, an int an int32, or int64 with runtime.config.enable_x64)
+        first = items[0] if items else element
+        if type(first) not in (int, float, bool):
+            return first
+        return convert_to_tensor(first, carried_dtype(first))
     dtype = element.dtype
     for number in items:
         dtype = promotion.weak_dtype(number, dtype) or dtype

@@ -298,4 +298,28 @@ def fuzz_fn(p0, b):
         l.append(f)
     return reduce_sum(stack(l))
 """, [(True, 0), (False, 3)], ("bool", "int"), None),
+    Regression(
+        "staged_list_of_a_python_float_then_a_float64",
+        # Found by `python -m tests.fuzz --programs 20000 --seed 20261131` (seed
+        # '20261131:8867'). The `break` under a staged `if` makes the loop staged from its first
+        # iteration, so `l` became a staged list of the Python float 61.0: float32, beside which
+        # the next element (-2.0 plus the int32 `v`: a float64) could not be appended. A staged
+        # list of Python numbers is carried as staged control flow carries them (a float is a
+        # float64), and a narrower element of its kind is cast up to the list's dtype.
+        """
+from tests.fuzz.vector_ops import reduce_sum, stack
+
+def fuzz_fn(a, b):
+    v = -1
+    l = []
+    for i in range(4):
+        f = ((-2.0) + v) % 64.0
+        if b != 1.0:
+            v = (a + 2) % 7
+        elif i < 0:
+            if i >= 2:
+                break
+        l.append(f)
+    return reduce_sum(stack(l))
+""", [(-7, 4.75), (3, 1.0)], ("int", "float"), None),
 ]

@@ -55,14 +55,14 @@ def test_tensor_used_as_bool_names_the_line():
 
 def test_loop_variable_whose_dtype_changes():
     def fn(x):
-        v = x
+        v = x * 1.5
         for _ in tf.range(x):
-            v = x * 1.5  # an int tensor becomes a float tensor: no static type fits both
+            v = x  # a float tensor becomes an int tensor: never back from a float to an int
         return v
 
     err = _raise(lambda: tf.function(fn)(tf.constant(3)))
     assert isinstance(err, ag.StagingError) and isinstance(err, TypeError)
-    assert str(err).startswith("'v' has type int32 before the loop, but type float64 after one "
+    assert str(err).startswith("'v' has type float64 before the loop, but type int32 after one "
                                "iteration")
     assert "Give it the same dtype in every iteration: cast it (tf.cast, .astype)." in str(err)
     # The location is the staged loop statement, in the function's plain name (as tracebacks).

@@ -50,20 +50,20 @@ def fixed_mixed_list(n):
     return tf.stack(values)
 
 
-def bad_int_tensor_becomes_float(n):
-    s = tf.constant(0)
+def bad_float_tensor_becomes_int(n):
+    s = tf.constant(0.5)
     i = 0
-    while i < n:  # MISTAKE: int_tensor_becomes_float
-        s = s + 0.5
+    while i < n:  # MISTAKE: float_tensor_becomes_int
+        s = tf.cast(s * 2, tf.int32)
         i += 1
     return s
 
 
-def fixed_int_tensor_becomes_float(n):
-    s = tf.constant(0.0, tf.float64)
+def fixed_float_tensor_becomes_int(n):
+    s = tf.constant(0.5)
     i = 0
     while i < n:
-        s = s + 0.5
+        s = tf.cast(tf.cast(s * 2, tf.int32), tf.float32)
         i += 1
     return s
 
@@ -213,13 +213,13 @@ def fixed_one_branch(x):
 
 
 def bad_list_index(x, n):
-    table = [10, 20, 30]
-    return x + table[n]  # MISTAKE: list_index
+    table = [x, x * 2, x * 3]
+    return table[n]  # MISTAKE: list_index
 
 
 def fixed_list_index(x, n):
-    table = tf.constant([10, 20, 30])
-    return x + table[n]
+    table = tf.stack([x, x * 2, x * 3])
+    return table[n]
 
 
 def bad_generator(n):
