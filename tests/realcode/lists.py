@@ -12,7 +12,7 @@ _JAX_LENGTH = ('a list whose length is a staged value: JAX fixes array shapes wh
                '(the runtime stages it with a run-time length)')
 
 
-@realcode(0, 1, 10, 40, -3, limitation=_JAX_LENGTH)
+@realcode(0, 1, 10, 40, -3, jax_limitation=_JAX_LENGTH)
 def fib_table(n):
     if n < 0:
         raise ValueError("n must be non-negative")
@@ -23,13 +23,13 @@ def fib_table(n):
     return memo[n]
 
 
-@realcode(12, 1, 28, 97, limitation=_JAX_LENGTH)
+@realcode(12, 1, 28, 97, jax_limitation=_JAX_LENGTH)
 def divisors_listed(n):
     divisors = [d for d in range(1, n + 1) if n % d == 0]
     return sum(divisors), len(divisors), max(divisors)
 
 
-@realcode(5, 1, 0, limitation=_JAX_LENGTH)
+@realcode(5, 1, 0, jax_limitation=_JAX_LENGTH)
 def median_of_residues(n):
     values = []
     for i in range(n):
@@ -38,7 +38,7 @@ def median_of_residues(n):
     return ordered[len(ordered) // 2], min(values)
 
 
-@realcode(6, 2, 10, limitation=_JAX_LENGTH)
+@realcode(6, 2, 10, jax_limitation=_JAX_LENGTH)
 def coin_ways(amount):
     ways = [0] * (amount + 1)
     ways[0] = 1
