@@ -175,11 +175,13 @@ def _result(kind, state, kwargs):
 def list_comprehension(iterable, element, condition, target):
     """`[element(t) for t in iterable if condition(t)]`, as the loop it stands for.
 
-    Over Python values it gives Python's list (each element evaluated once, in order). A staged
-    array that Python can iterate (JAX's and torch's, of a static length) is iterated as the
-    unconverted comprehension would; over one it cannot (a runtime graph tensor, a staged
-    range), or under a staged `if` clause, the loop is staged and the list becomes a staged
-    list (the backend's `new_list`, as a list appended to in a staged loop does).
+    Over a Python iterable it is Python's own loop (each element evaluated once, in order),
+    until an `if` clause gives a staged value: that element and the rest then go through
+    `if_stmt`/`for_stmt`, and the list becomes a staged list. A staged array that Python can
+    iterate (JAX's and torch's, of a static length) is iterated as the unconverted
+    comprehension would; over one it cannot (a runtime graph tensor, a staged range) the loop
+    is staged, and so is the list (the backend's `new_list`, as a list appended to in a staged
+    loop).
 
     Args:
         iterable: the comprehension's iterable, evaluated already (as Python does).
@@ -197,8 +199,23 @@ def list_comprehension(iterable, element, condition, target):
             # comprehension did unconverted; the elements are then a Python list
             iterable = list(iterable)
         except TypeError:
-            pass  # its length is known only when it runs (a runtime graph): a staged loop
-    out = [[]]
+            # its length is known only when it runs (a runtime graph): a staged loop
+            return _comprehension_loop(iterable, element, condition, target, [])
+    out = []
+    items = iter(iterable)
+    for item in items:
+        keep = True if condition is None else condition(item)
+        if type(keep) is not bool and backend_for(keep) is not None:
+            out = _comprehension_loop([item], element, lambda _: keep, target, out)
+            return _comprehension_loop(items, element, condition, target, out)
+        if keep:
+            out.append(element(item))
+    return out
+
+
+def _comprehension_loop(iterable, element, condition, target, start):
+    """The comprehension's loop through `for_stmt`/`if_stmt`, appending to `start`."""
+    out = [start]
     names = ('[... for {} in ...]'.format(target),)
 
     def get_state():

@@ -213,3 +213,14 @@ def test_list_comprehensions_under_jax_iterate_a_static_length():
     assert [float(v) for v in ag_jax.jit(doubled_differences)(xs)] == [6.0, -10.0]
     with pytest.raises(ag.StagingError, match='cannot make it a staged list without a bound'):
         ag_jax.jit(positives)(xs)  # its length depends on the values: JAX's shapes are static
+
+
+def above(x):
+    return [v * 2 for v in [1.0, -2.0, 3.0] if v > x]  # a Python list, a staged `if` clause
+
+
+@pytest.mark.parametrize('executor', ['compiled', 'interpreter'])
+def test_a_staged_if_clause_over_a_python_list_stages_the_rest(executor):
+    f = tf.function(above, executor=executor)
+    for x in (0.0, -5.0, 5.0, 2.0):
+        assert f(tf.constant(x)).numpy().tolist() == above(x)
