@@ -59,6 +59,8 @@ from autograph.backends.jax_values import predicate
 from autograph.backends.jax_values import promoted
 from autograph.backends.jax_values import pure_functions
 from autograph.backends.jax_values import staged_range
+from autograph.backends.jax_widen import staged_loop_widening
+from autograph.backends.jax_widen import loop_widens
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
 
@@ -201,10 +203,15 @@ class JaxBackend(ListHooks, Backend):
         """
         if jax_nnx.pending():  # NNX Variables to carry: the loop is staged with them
             return self._nnx_loop(jax_nnx.take(), cond_fn, body_fn, loop_vars, options)
+        # a loop variable that the body widens (int to float) is traced again (jax_widen.py)
+        return staged_loop_widening(
+            lambda body, init: self._staged_loop(cond_fn, body, init, options), body_fn,
+            loop_vars)
+
+    def _staged_loop(self, cond_fn, body_fn, loop_vars, options):
         bound = options.maximum_iterations
         if options.trip_count is not None or type(bound) is not builtins.int:
             return super().staged_loop(cond_fn, body_fn, loop_vars, options)
-        lax = jax_modules().lax
 
         def step(carry):  # carry: (done, *loop variables)
             done, state = carry[0], carry[1:]
@@ -503,9 +510,15 @@ class JaxBackend(ListHooks, Backend):
             return False
         if before.dtype == after.dtype:
             return True
+        if before.dtype == 'bool' and after.dtype.startswith(('int', 'uint')):
+            return True  # a bool is an int (False == 0): the join is the int (jax_widen.py)
         # lax.while_loop converts a weakly-typed initial value to the type the body gives it
         # when JAX's promotion of the two is that type; `cond` here does the same for branches.
         return before.weak and promoted(before, after) == after.dtype
+
+    def loop_widens(self, before, after):
+        """An int or bool loop variable that the body makes a float is carried as the float."""
+        return loop_widens(before, after)
 
     def zeros_like(self, value):
         """A zero of `value`'s dtype and shape (placeholders for return values).

@@ -185,13 +185,55 @@ def half_steps(n):
     return s
 
 
+def test_an_int_that_the_body_makes_a_float_is_carried_as_the_float():
+    # Python's `s` becomes a float in the first iteration; the loop is traced again with the
+    # entry value cast (jax_widen.py), as the runtime's loops widen it
+    assert half_steps(3) == 1.5
+    result = jax.jit(ag.convert(half_steps))(3)
+    assert result.dtype == jnp.float32 and float(result) == 1.5
+    assert float(jax.jit(ag.convert(half_steps))(0)) == 0.0
+
+
+def truncating_steps(n):
+    s = jnp.float32(0)
+    i = 0
+    while i < n:
+        s = jnp.int32(s) + 1
+        i += 1
+    return s
+
+
 def test_real_dtype_change_is_the_usual_error():
     with pytest.raises(LoopVariableError) as e:
-        jax.jit(ag.convert(half_steps))(3)
+        jax.jit(ag.convert(truncating_steps))(3)
     message = str(e.value)
-    assert message.startswith("'s' has type int32[] before the loop, but type ~float32[] after "
-                              'one iteration')
+    assert message.startswith("'s' has type float32[] before the loop, but type int32[] after "
+                              'one iteration'), message
     assert 'test_jax.py' in message and 'while i < n:' in message
+
+
+def bool_then_index(xs, key):
+    found = False
+    for i in range(len(xs)):
+        if xs[i] == key:
+            found = i
+    return found
+
+
+def branch_bool_or_index(xs, key):
+    if xs[2] == key:
+        return 2
+    return False
+
+
+@pytest.mark.parametrize('key', [3, 9])
+def test_a_bool_beside_an_int_joins_as_the_int_in_loops_and_branches(key):
+    # Python's bool is an int (False == 0): the staged value is the int
+    xs = [1, 2, 3, 4]
+    for fn in (bool_then_index, branch_bool_or_index):
+        expected = fn(xs, key)
+        staged = jax.jit(ag.convert(fn))(jnp.asarray(xs), key)
+        assert staged.dtype.kind == 'i' and int(staged) == expected
 
 
 def squares(n):
