@@ -19,37 +19,29 @@ from runtime import context
 from runtime import dtypes
 from runtime.control_flow import cond as _cond
 from runtime.control_flow import named_while_loop as _named_while_loop
-from runtime import weak_types
 from runtime.weak_types import weak_type
 from runtime.control_flow import while_loop as _while_loop
 from runtime.data.dataset import Dataset
 from runtime.graph import Graph
 from runtime.ops import array_ops
-from runtime.ops import common
 from runtime.ops import creation_ops
 from runtime.ops import io_ops
 from runtime.ops import math_ops
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
-from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_conversion import constant_value
 from runtime.tensor_array import TensorArray
-from runtime import autograph_builtins
 from runtime.autograph_builtins import BUILTINS
 from runtime.autograph_builtins import list_builtin
 from runtime.autograph_builtins import truth
+from runtime.autograph_lists import ListHooks
+from runtime.autograph_lists import as_tensor as _as_tensor
 from runtime.variables import Variable
 
 
 
-def _as_tensor(value):
-    if isinstance(value, Variable):
-        return value.read_value()
-    return value
-
-
-class RuntimeBackend(Backend):
+class RuntimeBackend(ListHooks, Backend):
     """Stages autograph control flow as runtime graph ops (tf.cond, tf.while_loop, ...)."""
 
     name = "runtime"
@@ -303,22 +295,6 @@ class RuntimeBackend(Backend):
             return None
         return context.graph_scope(Graph("probe", outer_graph=graph))
 
-    def stack(self, values):
-        """Stacks Python numbers of one type, or tensors of one dtype and shape (tf.stack).
-
-        Args:
-            values: A non-empty list.
-
-        Returns:
-            A tensor.
-        """
-        kinds = {type(v) for v in values}
-        if kinds <= {int, float, bool}:  # Python numbers carried by themselves (weak_types)
-            kind = float if float in kinds else int if int in kinds else bool
-            number = max(values, key=abs) if kind is int else kind()
-            return convert_to_tensor(list(values), weak_types.carried_dtype(kind(number)))
-        return array_ops.stack([_as_tensor(v) for v in values])
-
     def zeros_like(self, value):
         """Returns a zero of `value`'s dtype and shape in the graph being built.
 
@@ -406,117 +382,6 @@ class RuntimeBackend(Backend):
         return (before_dtype is not None and after_dtype is not None
                 and not before_dtype.is_floating and after_dtype.is_floating)
 
-    def new_list(self, items, element, name, maximum_iterations=None):
-        """Makes the staged list that a Python list becomes when a staged loop changes it.
-
-        The staged list is a dynamic-size TensorArray holding `items`; `list_append` writes at
-        its end and `list_pop` removes its last element, and `tf.stack(l)` stacks it.
-
-        Args:
-            items: The elements of the Python list on entry to the loop.
-            element: A value the loop appends (only its dtype is read: it may belong to a
-                discarded trace), or None when the loop pops first.
-            name: The list's variable name, for error messages.
-            maximum_iterations: Unused: a TensorArray grows as needed.
-
-        Returns:
-            A TensorArray.
-
-        Raises:
-            TypeError: if the elements are not tensors of one dtype.
-            ValueError: if the elements do not have one shape.
-        """
-        del maximum_iterations
-        first = weak_types.list_prototype(items, _as_tensor(element))
-        try:
-            dtype = convert_to_tensor(_as_tensor(first)).dtype
-        except (TypeError, ValueError) as e:
-            raise TypeError(f"The list '{name}' is changed in staged control flow, so it becomes a "
-                            f"staged list of tensors, but its element {first!r} is not a "
-                            f"tensor: {e}") from None
-        array = TensorArray(dtype, size=0, dynamic_size=True)
-        array._list_name = name
-        for item in items:
-            array = self.list_append(array, item)
-        return array
-
-    def list_append(self, target, element):
-        """Stages `target.append(element)` on a staged list (a TensorArray): a write at the end.
-
-        Args:
-            target: A TensorArray.
-            element: A tensor (or Python number) of the list's dtype and element shape.
-
-        Returns:
-            The new TensorArray.
-
-        Raises:
-            TypeError: if the element's dtype is not the list's.
-            ValueError: if the element's shape is not the list's element shape.
-        """
-        label = _list_label(target)
-        value = _as_tensor(element)
-        if not isinstance(value, Tensor):
-            try:
-                value = common.adopt_dtype(value, target.dtype)
-            except (TypeError, ValueError) as e:
-                raise TypeError(
-                    f"Cannot append {element!r} to {label}, which holds {target.dtype.name} "
-                    f"elements: the elements of a list built in staged control flow keep the "
-                    f"dtype of the first one. Append values of one dtype: make every element "
-                    f"a float (append 1.0 rather than 1, or tf.cast(value, tf.float32)), or "
-                    f"every one an int.") from None
-        if value.dtype is not target.dtype and (weak_types.adopts(value, target.dtype)
-                                                 or weak_types.holds(target.dtype, value.dtype)):
-            value = math_ops.cast(value, target.dtype)  # it stands for a Python number
-        if value.dtype is not target.dtype:
-            raise TypeError(
-                f"Cannot append a {value.dtype.name} value to {label}, which holds "
-                f"{target.dtype.name} elements: the elements of a list built in staged "
-                f"control flow keep the dtype of the first one. Append values of one dtype: "
-                f"tf.cast(value, tf.{target.dtype.name}), or cast the first element to "
-                f"{value.dtype.name}.")
-        current, shape = target.element_shape, value.shape
-        if current is not None and shape is not None and (len(current) != len(shape) or any(
-                a is not None and b is not None and a != b for a, b in zip(current, shape))):
-            raise ValueError(
-                f"Cannot append a value of shape {tuple(shape)} to {label}, whose elements "
-                f"have shape {tuple(current)}: the elements of a list built in a staged loop "
-                f"must keep one shape.")
-        return target.write(target.size(), value)
-
-    def list_pop(self, target, i):
-        """Stages `target.pop()` on a staged list (a TensorArray): removes the last element.
-
-        Args:
-            target: A TensorArray.
-            i: The index; only None (the last element) is supported.
-
-        Returns:
-            A tuple (the new TensorArray, the removed element). Popping an empty list raises
-            InvalidArgumentError when the graph runs.
-
-        Raises:
-            ValueError: for an index other than None.
-        """
-        if i is not None:
-            raise ValueError(
-                f"pop({i!r}) on {_list_label(target)} is not supported: a list built in a "
-                f"staged loop can only remove its last element. Use pop() without an index.")
-        return target._pop_back()
-
-    def set_item(self, target, key, value):
-        """`target[key] = value` of a tensor standing for a list, or of a staged list."""
-        return autograph_builtins.set_item(_as_tensor(target), key, value, self.raise_unless)
-
-    def concat_lists(self, left, right):
-        """`[1] + [0] * n`: one tensor of the run-time length."""
-        return autograph_builtins.concat_lists(_as_tensor(left), _as_tensor(right))
-
-    def repeat_list(self, items, count):
-        """`[x] * n` for a staged int `n`: a tensor of that run-time length."""
-        return autograph_builtins.repeat_list(items, _as_tensor(count))
-
     def call_builtin(self, fn, args, kwargs):
         """Overloads len/range/abs/int/float/min/max/sum/any/all for staged values.
 
@@ -539,11 +404,6 @@ class RuntimeBackend(Backend):
         if handler is None or (kwargs and fn not in (builtins.range, builtins.sum)):
             raise NotImplementedError(fn)
         return handler(*[_as_tensor(a) for a in args], **kwargs)
-
-
-def _list_label(array):
-    name = array._list_name
-    return "the TensorArray" if name is None else f"the list '{name}'"
 
 
 def _range_spec(tensor, node):

@@ -144,12 +144,13 @@ def concat_lists(left, right):
 
 
 def set_item(target, key, value, raise_unless):
-    """`target[key] = value` of a tensor standing for a list of numbers (rank 1, an int or
-    staged int key): the tensor with that element replaced, and Python's IndexError when the
-    key is out of range (staged with `raise_unless`, when the computation runs)."""
+    """`target[key] = value` of a tensor standing for a list (rank 1: of numbers; rank 2 or
+    more: a table of rows of one length), an int or staged int key: the tensor with that
+    element (row) replaced, and Python's IndexError when the key is out of range (staged with
+    `raise_unless`, when the computation runs)."""
     listed = type(target) is TensorArray and target._list_name is not None
     if isinstance(key, (tuple, list, slice)) or not listed and (
-            not isinstance(target, Tensor) or len(target.shape) != 1):
+            not isinstance(target, Tensor) or not target.shape):
         raise NotImplementedError(type(target))
     size = target.size() if listed else array_ops.shape(target)[0]
     key = math_ops.cast(key, dtypes.int32)
@@ -167,7 +168,10 @@ def set_item(target, key, value, raise_unless):
         value = common.adopt_dtype(value, promotion.weak_dtype(value, target.dtype)
                                    or target.dtype)
         target = math_ops.cast(target, value.dtype)
-    return array_ops.where(creation_ops.range(size) == index, value, target)
+    chosen = creation_ops.range(size) == index
+    if len(target.shape) > 1:  # a row of a table: the choice broadcasts along the row
+        chosen = array_ops.reshape(chosen, [-1] + [1] * (len(target.shape) - 1))
+    return array_ops.where(chosen, value, target)
 
 
 BUILTINS = dict(py_math.FUNCTIONS)

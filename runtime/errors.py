@@ -48,3 +48,9 @@ class IndexOutOfRangeError(InvalidArgumentError, IndexError):
     """A tensor indexed past its end (TensorFlow's InvalidArgumentError; also an IndexError,
     as Python raises for a list, so that `except IndexError` and converted code that reads a
     list standing as a tensor see Python's exception)."""
+
+
+class AssertionFailedError(InvalidArgumentError, AssertionError):
+    """A staged assertion that failed when it ran (TensorFlow's InvalidArgumentError; also an
+    AssertionError, as Python's `assert` statement raises, so that a converted `assert` raises
+    what plain Python raises)."""

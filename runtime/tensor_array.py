@@ -186,7 +186,11 @@ class TensorArray:
         if self._list_name is None:
             raise TypeError("'TensorArray' object is not subscriptable: use read(index) or "
                             "stack()[index].")
-        return self.stack()[key]
+        if isinstance(key, slice) or getattr(key, "shape", ()) not in ((), None):
+            return self.stack()[key]
+        # one element read (an index out of range raises IndexOutOfRangeError, an IndexError)
+        key = common.to_tensor(key, dtypes.int32)
+        return self.read(array_ops.where(key < 0, key + self.size(), key))
 
     def read(self, index, name=None):
         """Returns the element at `index`.

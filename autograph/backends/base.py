@@ -450,6 +450,22 @@ class Backend:
         """
         raise NotImplementedError(type(left), type(right))
 
+    def list_like(self, staged, items, name):
+        """A staged list of `staged`'s kind holding the Python list `items`, for a staged `if`
+        whose one branch gives a Python list (`return []`) where the other gives a staged
+        list (one appended to in a staged loop).
+
+        Args:
+            staged: the other branch's staged list.
+            items: the Python list (often empty).
+            name: the variable's name, for error messages.
+
+        Returns:
+            A staged list of the same type as `staged`. The default raises
+            NotImplementedError: the branches then differ in type (BranchVariableError).
+        """
+        raise NotImplementedError(type(staged), type(items), name)
+
     def stack(self, values):
         """Stacks Python numbers of one type, or staged values of one dtype and shape.
 

@@ -14,7 +14,7 @@ in the same way (a staged iterable gives a staged list), and a repeated list dis
 (`[0] * (n + 1)`) becomes `ag__.repeat([0], n + 1)` (a staged count gives a list of a
 run-time length), and a sum of such lists (`[1] + [0] * n`) `ag__.list_concat`. Left alone: comprehensions with several `for` clauses, a target other
 than a name or a flat tuple of names, an assignment expression (it binds in the enclosing
-function), or `await`; list comprehensions holding a lambda or another comprehension; calls
+function), or `await`; list comprehensions holding a lambda or a comprehension left alone; calls
 with other arguments than sum's start or max's and min's `default`.
 """
 
@@ -118,12 +118,15 @@ class GeneratorReductionTransformer(transformer.Base):
         return gast.copy_location(call, node)
 
     def visit_ListComp(self, node):
-        self.generic_visit(node)
         # a lambda in the element or a clause would close over its own target, not over the
         # comprehension's one variable (`[lambda: i for i in r]` all see the last i)
-        if not _simple_comprehension(node) or any(
-                isinstance(n, (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp,
-                               gast.GeneratorExp)) for n in gast.walk(node) if n is not node):
+        closures = any(isinstance(n, gast.Lambda) for n in gast.walk(node))
+        self.generic_visit(node)
+        # a nested comprehension converted already runs at once, as Python's does (a table:
+        # `[[0 for _ in range(m)] for _ in range(n)]`); one left alone is its own scope
+        if closures or not _simple_comprehension(node) or any(
+                isinstance(n, (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp))
+                for n in gast.walk(node) if n is not node):
             return node
         call = gast.Call(
             func=gast.Attribute(gast_util.name('ag__'), 'list_comprehension', gast.Load()),

@@ -76,30 +76,23 @@ class ListTransformer(transformer.Base):
 
     def visit_AugAssign(self, node):
         self.generic_visit(node)
-        item = node.target
-        if (isinstance(item, gast.Subscript) and isinstance(item.value, gast.Name)
-                and self._is_local(item.value.id) and _plain_index(item.slice)
-                and type(node.op) in _AUGMENTED
+        if (self._item_target(node.target) and type(node.op) in _AUGMENTED
                 and not any(isinstance(n, gast.NamedExpr) for n in gast.walk(node.value))):
-            return templates.replace(
-                'target = ag__.set_item(target, key, value, augmented)', target=item.value.id,
-                key=item.slice, value=node.value,
-                augmented=gast_util.constant(_AUGMENTED[type(node.op)]))
+            return _set_item(node.target, node.value, _AUGMENTED[type(node.op)])
         return node
 
     def _item_target(self, target):
-        """Whether an assignment target is `l[i]` of a local name and a plain index."""
-        return (isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name)
-                and self._is_local(target.value.id) and _plain_index(target.slice))
+        """Whether an assignment target is `l[i]` (or `l[i][j]`...) of a local name and plain
+        indices."""
+        chain = _item_chain(target)
+        return chain is not None and self._is_local(chain[0])
 
     def visit_Assign(self, node):
         self.generic_visit(node)
         if any(isinstance(n, gast.NamedExpr) for n in gast.walk(node.value)):
             return node
         if len(node.targets) == 1 and self._item_target(node.targets[0]):
-            item = node.targets[0]
-            return templates.replace('target = ag__.set_item(target, key, value)',
-                                     target=item.value.id, key=item.slice, value=node.value)
+            return _set_item(node.targets[0], node.value)
         if len(node.targets) > 1 and any(self._item_target(t) for t in node.targets) and all(
                 self._item_target(t) or isinstance(t, gast.Name) for t in node.targets):
             return self._chained(node)
@@ -122,10 +115,34 @@ class ListTransformer(transformer.Base):
                 statements += templates.replace('target = value_', target=target.id,
                                                 value_=value)
             else:
-                statements += templates.replace(
-                    'target = ag__.set_item(target, key, value_)', target=target.value.id,
-                    key=target.slice, value_=value)
+                statements += _set_item(target, gast_util.name(value))
         return statements
+
+
+def _item_chain(target):
+    """(name, [keys]) of an assignment target `name[k0][k1]...` whose keys are plain, else
+    None."""
+    keys = []
+    while isinstance(target, gast.Subscript) and _plain_index(target.slice):
+        keys.insert(0, target.slice)
+        target = target.value
+    if not keys or not isinstance(target, gast.Name):
+        return None
+    return target.id, keys
+
+
+def _set_item(target, value, augmented=None):
+    """`l[i] = value` -> `l = ag__.set_item(l, i, value[, augmented])`; `l[i][j] = value` ->
+    `l = ag__.set_nested_item(l, (i, j), value[, augmented])`."""
+    name, keys = _item_chain(target)
+    extra = '' if augmented is None else ', augmented'
+    if len(keys) == 1:
+        template, key = 'target = ag__.set_item(target, key, value{})', keys[0]
+    else:
+        template = 'target = ag__.set_nested_item(target, key, value{})'
+        key = gast.Tuple(elts=keys, ctx=gast.Load())
+    return templates.replace(template.format(extra), target=name, key=key, value=value,
+                             augmented=gast_util.constant(augmented))
 
 
 _PURE_INDEX = (gast.Name, gast.Constant, gast.BinOp, gast.UnaryOp, gast.Tuple, gast.Load,

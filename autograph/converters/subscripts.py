@@ -1,4 +1,5 @@
-"""Converts `table[i]` (a name subscripted by an index) into `ag__.get_item(table, i)`.
+"""Converts `table[i]` (a name subscripted by an index) into `ag__.get_item(table, i)`, and
+`table[i][j]` into `ag__.get_item(ag__.get_item(table, i), j)`.
 
 A Python list, tuple or dict of numbers read at a staged index (a global table, an argument
 or a local list: `array[mid]` in a binary search) is a staged lookup
@@ -20,13 +21,22 @@ class SubscriptTransformer(transformer.Base):
 
     def visit_Subscript(self, node):
         self.generic_visit(node)
-        if not (isinstance(node.ctx, gast.Load) and isinstance(node.value, gast.Name)
-                and node.value.id != 'ag__'):
+        if not (isinstance(node.ctx, gast.Load) and (
+                isinstance(node.value, gast.Name) and node.value.id != 'ag__'
+                or _is_get_item(node.value))):
             return node
         if any(isinstance(n, gast.Slice) for n in gast.walk(node.slice)):
             return node
         return templates.replace_as_expression(
             'ag__.get_item(container, key)', container=node.value, key=node.slice)
+
+
+def _is_get_item(node):
+    """Whether `node` is an `ag__.get_item(...)` call: `table[i][j]` reads row `i` of a
+    table, then its element `j`."""
+    return (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+            and node.func.attr == 'get_item' and isinstance(node.func.value, gast.Name)
+            and node.func.value.id == 'ag__')
 
 
 def transform(node, ctx):

@@ -25,18 +25,19 @@ def get_item(container, key):
 
     Returns:
         `container[key]` for Python values; a staged element for a staged `key` into a
-        non-empty list, tuple or dict whose values (and dict keys) are Python numbers.
+        non-empty list, tuple or dict whose values (and dict keys) are Python numbers (or the
+        backend's values, or rows of numbers of one length).
     """
     if type(key) in PYTHON_TYPES or type(container) not in (list, tuple, dict) or not container:
         return container[key]
     backend = backend_for(key)
     values = list(container.values()) if type(container) is dict else container
-    if backend is None or not all(_is_number(v) for v in values) or (
+    if backend is None or not _stackable(backend, values) or (
             type(container) is dict and not all(_is_number(k) for k in container)):
         return container[key]
     try:
         table = backend.stack(list(values))
-    except UnsupportedByBackendError:
+    except (UnsupportedByBackendError, TypeError, ValueError):
         return container[key]
     if type(container) is dict:
         return table[_dict_position(backend, list(container), key)]
@@ -45,6 +46,18 @@ def get_item(container, key):
 
 def _is_number(value):
     return type(value) is bool or isinstance(value, numbers.Number)
+
+
+def _stackable(backend, values):
+    """Whether `values` are numbers or values of `backend` (a list that a staged loop carries
+    holds them), or rows of numbers of one length (a table: `grid[i][j]`)."""
+    def cell(v):
+        return _is_number(v) or backend_for(v) is backend
+
+    if all(cell(v) for v in values):
+        return True
+    return all(type(v) in (list, tuple) and len(v) == len(values[0]) and all(
+        cell(x) for x in v) for v in values)
 
 
 def _list_position(backend, size, key, kind):

@@ -88,17 +88,20 @@ def _stage_if(backend, cond, branches, state, symbol_names, nouts):
     """The body of `_staged_if_stmt`: stages until the outputs are aligned."""
     get_state, set_state = state
     init_vars = tuple(get_state())
+    assigned = []  # see staged_loops.write_back
     while True:
         frame, frames = staged_loops.list_frame(init_vars[:nouts])
         staged = _StagedIf(backend, cond, branches, state, symbol_names[:nouts])
+        staged.frame = frame
         try:
             try:
                 staged.stage(init_vars, {})
             except _Realign as realign:
                 set_state(init_vars)
                 staged = _StagedIf(backend, cond, branches, state, symbol_names[:nouts])
+                staged.frame = frame
                 staged.stage(init_vars, realign.args[0])
-            return
+            break
         except staged_loops.NewStagedList as request:
             if request.frame is not frame:
                 raise
@@ -106,8 +109,10 @@ def _stage_if(backend, cond, branches, state, symbol_names, nouts):
         finally:
             frames.pop()
         set_state(init_vars)
+        assigned.append(staged_loops.assigned_list(init_vars, pending))
         init_vars = _with_staged_list(backend, init_vars, symbol_names, pending)
         set_state(init_vars)
+    staged_loops.write_back(state, assigned)
 
 
 def _with_staged_list(backend, init_vars, symbol_names, request):
@@ -149,6 +154,7 @@ class _StagedIf:
         self.raw = {}  # branch name -> its outputs before aligning
         self.outputs = {}  # branch name -> the aligned outputs it gave the backend
         self.with_operands = None  # see _operands
+        self.frame = None  # the statement's staged_loops._ListFrame
 
     def stage(self, init_vars, known):
         """Stages the statement once and assigns its outputs; `known`: see the attribute."""
@@ -176,7 +182,7 @@ class _StagedIf:
             return None
         try:
             with scratch:
-                self.set_state(state)
+                self.set_state(self._fresh(state))
                 self.fns[other]()
                 return tuple(self.get_state())[:self.nouts]
         except Exception as error:  # pylint: disable=broad-except  # re-raised unless staged
@@ -195,13 +201,13 @@ class _StagedIf:
         is taken, and gives placeholder outputs of the other branch's types. When the other
         branch raises too, or the backend cannot check at run time, the error propagates.
         """
-        self.set_state(state)
+        self.set_state(self._fresh(state))
         try:
             self.fns[name]()
         except Exception as error:  # pylint: disable=broad-except  # re-raised unless staged
             if not _raises_when_run(error):
                 raise
-            self.set_state(state)
+            self.set_state(self._fresh(state))
             other_raw = self.known.get(other, self.raw.get(other))
             if other_raw is None:
                 # no outputs: none to imitate
@@ -231,6 +237,19 @@ class _StagedIf:
         def branch(*values):
             return self._stage_branch(name, other, self.with_operands(values))
         return branch
+
+    def _fresh(self, state):
+        """`state` with its Python lists and dicts among the outputs copied (nested ones
+        too): both branches are traced (and may be peeked at), so a branch that changes one in
+        place (`memo[0] = 5`) must not change it for the other; each starts from a copy. Each copy stands for the original in the
+        statement's list frame (a copy appended to is the original made a staged list)."""
+        state = list(state)
+        for k in range(self.nouts):
+            value = state[k]
+            if type(value) in (list, dict):
+                state[k] = nest.pack(nest.structure(value), nest.flatten(value))
+                self.frame.add(state[k], value)
+        return tuple(state)
 
     def _stage_branch(self, name, other, state):
         """Stages branch `name` from `state`; returns its flat carried outputs."""
@@ -340,6 +359,8 @@ def _align_outputs(backend, names, outs, other):
       checks the staged flag (see `variables.ld`), as plain Python raises UnboundLocalError
       on the path that did not assign it.
     - An output undefined in both branches stays undefined (see `_carried`).
+    - A Python list (`return []`) beside the other's staged list becomes a staged list like
+      it (`Backend.list_like`).
 
     When the other's outputs are not known (`other` is None), or the backend has no
     `zeros_like`, the outputs are returned unchanged.
@@ -363,9 +384,20 @@ def _align_outputs(backend, names, outs, other):
                                                 names[k])
             elif type(a) is not MaybeUndefined and type(b) is MaybeUndefined:
                 aligned[k] = MaybeUndefined(a, True, names[k])
+            elif type(a) is list and type(b) is not list and backend.is_staged(b):
+                aligned[k] = _list_like(backend, b, a, names[k])
     except UnsupportedByBackendError:
         return outs
     return tuple(aligned)
+
+
+def _list_like(backend, staged, items, name):
+    """`items` (`return []`) as a staged list like the other branch's `staged`, or unchanged
+    when the backend has none (the branches' types then differ: BranchVariableError)."""
+    try:
+        return backend.list_like(staged, items, name)
+    except NotImplementedError:
+        return items
 
 
 def check_branch_values(names, values, branch):

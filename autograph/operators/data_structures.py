@@ -8,6 +8,7 @@ backend's `new_list`) when the loop appends to it or pops from it; see
 
 import operator
 
+from autograph.operators import constant_tables
 from autograph.operators import staged_loops
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
@@ -54,7 +55,7 @@ def list_pop(target, i=None):
     """
     backend = None if type(target) in PYTHON_TYPES else backend_for(target)
     if backend is None:
-        staged_loops.stage_list_if_loop_variable(target, None)
+        staged_loops.stage_list_if_loop_variable(target, staged_loops.POPPED)
         if i is None:
             return target, target.pop()
         return target, target.pop(i)
@@ -92,6 +93,34 @@ def set_item(target, key, value, augmented=None):
             pass
     target[key] = value
     return target
+
+
+def set_nested_item(target, keys, value, augmented=None):
+    """`target[k0][k1]... = value` (or augmented): the innermost container is updated as
+    `set_item` updates it, and each outer one is given the updated inner one only where that
+    update was functional (a staged row of a table); Python containers change in place and
+    are read and written as Python reads and writes them.
+
+    Args:
+        target: the outermost container.
+        keys: the indices, outermost first (at least two).
+        value: the value stored.
+        augmented: as for `set_item`.
+
+    Returns:
+        The object to rebind `target` to.
+    """
+    if type(target) is list and target and type(keys[0]) not in PYTHON_TYPES:
+        # a table that a staged loop carries, written at a staged row: staged as a whole
+        staged_loops.stage_list_if_loop_variable(target, staged_loops.ITEM_ASSIGNED)
+    inner = constant_tables.get_item(target, keys[0])
+    if len(keys) == 2:
+        updated = set_item(inner, keys[1], value, augmented)
+    else:
+        updated = set_nested_item(inner, keys[1:], value, augmented)
+    if updated is inner:
+        return target
+    return set_item(target, keys[0], updated)
 
 
 def repeat(left, right):

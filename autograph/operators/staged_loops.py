@@ -147,13 +147,14 @@ class StagedLoop:
     def stage(self):
         """Stages the loop and assigns the final loop variables."""
         init_vars = tuple(self.get_state())
+        assigned = []  # see write_back
         while True:
             self.frame = _ListFrame(init_vars, loop=True)
             frames = _frames()
             frames.append(self.frame)
             try:
                 self._stage_once()
-                return
+                break
             except NewStagedList as request:
                 if request.frame is not self.frame:
                     raise
@@ -161,9 +162,11 @@ class StagedLoop:
             finally:
                 frames.pop()
             self.set_state(init_vars)
+            assigned.append(assigned_list(init_vars, pending))
             init_vars = with_staged_list(self.backend, init_vars, self.symbol_names, pending,
                                           _maximum_iterations(self.opts, self.construct))
             self.set_state(init_vars)
+        write_back((self.get_state, self.set_state), assigned)
 
     def _stage_once(self):
         """Stages the loop once with the current state as the initial loop variables.
@@ -364,7 +367,7 @@ class NewStagedList(BaseException):
         super().__init__()
         self.frame = frame  # the _ListFrame of the loop that owns `target`
         self.target = target  # the initial Python list, unchanged
-        self.element = element  # the value being appended, or None for a pop
+        self.element = element  # the value being appended, POPPED or ITEM_ASSIGNED
 
 
 class _ListFrame:
@@ -430,7 +433,7 @@ def stage_list_if_loop_variable(target, element):
 
     Args:
         target: the list about to be changed.
-        element: the value being appended, or None for a pop.
+        element: the value being appended, POPPED for a pop, or ITEM_ASSIGNED.
 
     Raises:
         NewStagedList: to the `_stage` of the loop that owns `target`.
@@ -451,6 +454,49 @@ def stage_list_if_loop_variable(target, element):
 # The `element` of a NewStagedList for `l[i] = v` with a staged `i`: the list keeps its length,
 # so it becomes the backend's stack of its elements (a JAX array too), not a growing list.
 ITEM_ASSIGNED = object()
+# The `element` of a NewStagedList for `l.pop()`: the loop pops before it appends.
+POPPED = object()
+
+
+def assigned_list(init_vars, request):
+    """(positions, list) of a Python list that a staged loop or if assigns at a staged index
+    (`l[i] = v`, carried as its stack from now on), for `write_back`; None for others."""
+    if request.element is not ITEM_ASSIGNED:
+        return None
+    return [k for k, v in enumerate(init_vars) if v is request.target], request.target
+
+
+def write_back(state, assigned):
+    """Gives each Python list that a staged loop or if assigned at a staged index its final
+    elements, and makes its variables that list again: Python's `l[i] = v` changes the list in
+    place, so every name bound to it (a caller's argument too) sees the change.
+
+    Args:
+        state: the statement's (get_state, set_state).
+        assigned: `assigned_list` results (None entries skipped).
+    """
+    assigned = [a for a in assigned if a is not None]
+    if not assigned:
+        return
+    get_state, set_state = state
+    values = list(get_state())
+    for positions, original in assigned:
+        final = values[positions[0]]
+        if _static_length(final) == len(original):  # else a run-time length: left alone
+            original[:] = [final[i] for i in range(len(original))]
+            for k in positions:
+                values[k] = original
+    set_state(tuple(values))
+
+
+def _static_length(value):
+    """The first dimension of a staged value when it is known while tracing, else None."""
+    shape = getattr(value, 'shape', None)
+    try:
+        first = tuple(shape)[0]
+    except (TypeError, IndexError):
+        return None
+    return first if type(first) is int else None
 
 
 def with_staged_list(backend, init_vars, symbol_names, request, maximum_iterations=None):
@@ -462,13 +508,14 @@ def with_staged_list(backend, init_vars, symbol_names, request, maximum_iteratio
     if request.element is ITEM_ASSIGNED:
         staged = backend.stack(list(target))
         return tuple(staged if v is target else v for v in init_vars)
-    if not target and request.element is None:
+    element = None if request.element is POPPED else request.element
+    if not target and request.element is POPPED:
         raise StagingError(
             "'{}' is an empty list on entry to a staged loop that pops from it before "
             'appending: a list that a staged loop changes becomes a staged list, whose element '
             "type must be known on entry. Append to '{}' before popping, or fill it before "
             'the loop.'.format(name, name))
-    staged = backend.new_list(list(target), request.element, name, maximum_iterations)
+    staged = backend.new_list(list(target), element, name, maximum_iterations)
     return tuple(staged if v is target else v for v in init_vars)
 
 

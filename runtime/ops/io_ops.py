@@ -6,6 +6,7 @@ import numpy as np
 from runtime import context
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
+from runtime.errors import AssertionFailedError
 from runtime.ops import common
 from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
@@ -263,9 +264,9 @@ def _assert_kernel(condition, *data, message, summarize=3, location="", fields=N
         if fields is not None:  # an f-string: each field formatted from its run-time value
             text = "".join(p if isinstance(p, str) else _format_field(data[p[0]], *p[1:])
                            for p in fields)
-            raise InvalidArgumentError(text + location, "assert")
+            raise AssertionFailedError(text + location, "assert")
         shown = " ".join(format_value(d, summarize) for d in data)
-        raise InvalidArgumentError((message + (" " + shown if shown else "")).strip()
+        raise AssertionFailedError((message + (" " + shown if shown else "")).strip()
                                    + location, "assert")
     return ()
 

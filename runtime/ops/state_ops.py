@@ -2,6 +2,7 @@
 import numpy as np
 
 from runtime import dtypes
+from runtime.errors import IndexOutOfRangeError
 from runtime.errors import InvalidArgumentError
 from runtime.ops.registry import OpKind
 from runtime.ops.registry import register
@@ -110,9 +111,8 @@ def check_write_index(index, size):
 def check_read_index(index, size):
     """Raises a TensorArray read's error for an index not in range(size) (see
     check_write_index)."""
-    index = _index(None, index, "tensor_array_read")
-    if index >= size:
-        raise InvalidArgumentError(
+    if int(index) < 0 or int(index) >= size:  # also Python's IndexError (a list's read)
+        raise IndexOutOfRangeError(
             f"Tried to read from index {index} but array size is: {size}", "tensor_array_read")
 
 
@@ -147,9 +147,9 @@ def _infer_ta_read(handle, index, dtype, element_shape):
 @register("tensor_array_read", infer=_infer_ta_read, kind=OpKind.STATE,
           tf_name="TensorListGetItem")
 def _ta_read_kernel(handle, index, dtype, element_shape):
-    i = _index(handle, index, "tensor_array_read")
+    i = int(index)
     items = handle.items
-    if i >= len(items):
+    if i < 0 or i >= len(items):
         check_read_index(i, len(items))
     value = items[i]
     if value is None:

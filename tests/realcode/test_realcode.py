@@ -4,9 +4,9 @@ Written for this project (WRITTEN): converted == plain on every call; staged == 
 least 90% of the calls without a fair limitation, on the runtime and under JAX; no wrong value.
 
 Copied verbatim from public repositories (VERBATIM, tests/realcode/verbatim/): converted ==
-plain on every call; staged == plain on no fewer calls than measured on 2026-11-28 (issue #29's
-target is 90%: the floors below are a ratchet, raised as the causes in docs/realcode.md are
-fixed); no wrong value but the one listed, whose cause is named there.
+plain on every call; staged == plain on at least 90% of the counted calls (issue #29's target)
+and on no fewer than measured on 2026-11-28 (the floors below are a ratchet); no wrong value
+but those listed, under a fair limitation whose cause is named there.
 
 For both: every fair limitation still fails (so the marks cannot go stale).
 """
@@ -21,16 +21,16 @@ from tests.realcode import corpus
 from tests.realcode import harness
 from tests.realcode.registry import limitation_of
 
-# staged == plain on the verbatim set's counted calls, measured on 2026-11-28 after the fixes
-# of docs/realcode.md's causes 1-4 (runtime 229/290, JAX 194/219; first measured 158 and
-# 159): a ratchet below issue #29's 90%, never lowered
-VERBATIM_FLOOR = {'runtime': 229, 'jax': 194}
-# the verbatim set's one wrong value, under JAX: the loop's `return False` is a strong bool
-# beside the int `mid`, which the JAX backend's branch join refuses (the runtime joins them,
-# as Python's bool is an int); that BranchVariableError is a TypeError, which the function's
-# own `except TypeError: return False` catches while tracing (docs/realcode.md, "Causes")
+# staged == plain on the verbatim set's counted calls, measured on 2026-11-28 (runtime
+# 258/278 = 92.8%, JAX 201/207 = 97.1%; first measured 158/290 and 159/219): a ratchet that
+# is never lowered
+VERBATIM_FLOOR = {'runtime': 258, 'jax': 201}
+# the verbatim set's wrong values, both under a fair limitation (fair.JAX_FMA): XLA on the CPU
+# fuses `old_r - quotient * r` into a fused multiply-add, rounded once where Python rounds
+# twice, so keon's float extended_gcd loops on where Python's `r` is exactly 0.0
 VERBATIM_WRONG = {'runtime': set(),
-                  'jax': {('pygorithm_binary_search.search', '([1, 3, 5, 7, 9], 7)')}}
+                  'jax': {('keon_math.extended_gcd', '(240, 46)'),
+                          ('keon_math.extended_gcd', '(17, 5)')}}
 
 
 def _tally(functions):
@@ -83,10 +83,10 @@ def test_written_stages_nine_calls_in_ten_and_never_gives_a_wrong_value(written,
 
 
 @pytest.mark.parametrize('way', ['runtime', 'jax'])
-def test_verbatim_stages_no_fewer_calls_than_measured(verbatim, way):
+def test_verbatim_stages_nine_calls_in_ten_and_no_fewer_than_measured(verbatim, way):
     totals, details = verbatim
-    good, _ = _matching(totals, way)
-    assert good >= VERBATIM_FLOOR[way], totals[way]['counted']
+    good, counted = _matching(totals, way)
+    assert good >= VERBATIM_FLOOR[way] and good >= 0.9 * counted, totals[way]['counted']
     assert _wrong(details, way) <= VERBATIM_WRONG[way]
 
 

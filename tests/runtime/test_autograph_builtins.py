@@ -189,7 +189,8 @@ def test_a_python_list_assigned_at_a_staged_index_and_a_staged_list_read_at_one(
     f = tf.function(fill_prefix, executor=executor)
     for n, k in ((3, -1), (0, 0), (4, 2)):
         out, item = f(tf.constant(n), tf.constant(k))
-        assert (out.numpy().tolist(), int(item)) == fill_prefix(n, k)
+        # `out` stays a Python list (of tensors now): its items were assigned in place
+        assert ([int(v) for v in out], int(item)) == fill_prefix(n, k)
     for n, k in ((5, 0), (2, 3)):  # past the end of `out`, then of `doubles`
         with pytest.raises(IndexError) as plain:
             fill_prefix(n, k)

@@ -21,7 +21,7 @@ realcode((5, 2), (10, 4), limitation=fair.RECURSION)(m.combination_memo)
 realcode(192, 255, 0, jax_limitation=fair.JAX_TEXT)(m.decimal_to_binary_util)
 realcode((0, 0, 3, 4), (1.5, -2.0, 4.0, 2.0))(m.distance_between_two_points)
 realcode(1, 9, 36, 97)(m.euler_totient)
-realcode((240, 46), (17, 5), (0, 7))(m.extended_gcd)
+realcode((240, 46), (17, 5), (0, 7), jax_limitation=fair.JAX_FMA)(m.extended_gcd)
 realcode(5, (10, 7), -1, (5, 0), limitation=fair.ISINSTANCE)(m.factorial)
 realcode(5, (10, 7), -1, limitation=fair.ISINSTANCE)(m.factorial_recur)
 realcode((3, 7), (2, 8), (1, 1))(m.find_order)
@@ -122,9 +122,12 @@ realcode((ROTATED, 0), (ROTATED, 3), (ROTATED, 5))(s.search_rotate)
 realcode((ROTATED, 0, 6, 1), (ROTATED, 0, 6, 3), limitation=fair.RECURSION)(s.search_rotate_recur)
 NINE = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 realcode((0, 8, 4, NINE), (0, 8, 10, NINE), (0, 8, 9, NINE))(s.ternary_search)
-realcode(([2, 7, 11, 15], 9), ([2, 7, 11, 15], 26), ([2, 7, 11, 15], 3))(s.two_sum)
-realcode(([2, 7, 11, 15], 9), ([2, 7, 11, 15], 26), ([2, 7, 11, 15], 3))(s.two_sum1)
-realcode(([2, 7, 11, 15], 9), ([2, 7, 11, 15], 26), ([2, 7, 11, 15], 3))(s.two_sum2)
+realcode(([2, 7, 11, 15], 9), ([2, 7, 11, 15], 26), ([2, 7, 11, 15], 3),
+         limitation=fair.NONE_OR_PAIR)(s.two_sum)
+realcode(([2, 7, 11, 15], 9), ([2, 7, 11, 15], 26), ([2, 7, 11, 15], 3),
+         limitation=fair.NONE_OR_PAIR)(s.two_sum1)
+realcode(([2, 7, 11, 15], 9), ([2, 7, 11, 15], 26), ([2, 7, 11, 15], 3),
+         limitation=fair.NONE_OR_PAIR)(s.two_sum2)
 
 realcode(([1, 2, 3, 1, 2, 1, 2, 3], 2), ([20, 37, 20, 21], 1),
          jax_limitation=fair.JAX_LENGTH)(a.delete_nth_naive)
@@ -160,7 +163,7 @@ realcode(1, 3, limitation=fair.RECURSION)(bt.generate_parenthesis_v2)
 realcode((3, True, [3, 5, 2, 9, 12, 5, 23, 23]), (2, False, [1, 4, 2, 8]),
          limitation=fair.RECURSION)(bt.minimax)
 
-realcode((3, 3), (1, 1), (0, 3), jax_limitation=fair.JAX_LENGTH)(mx.count_paths)
+realcode((3, 3), (1, 1), (0, 3), limitation=fair.NONE_CELLS)(mx.count_paths)
 realcode(2, 3, jax_limitation=fair.JAX_LENGTH)(mx.identity)
 realcode(([[1, 1], [1, 0]], 5), ([[1, 1], [1, 0]], 0),
          limitation=fair.RECURSION)(mx.matrix_exponentiation)

@@ -18,3 +18,10 @@ JAX_LENGTH = ('a list whose length is a staged value (sized by it, appended to i
 JAX_TEXT = 'builds a Python str in a staged branch: JAX has no string values'
 MIXED = ('a list of strings and staged numbers side by side ("Fizz" or n): a staged list holds '
          'elements of one dtype')
+JAX_FMA = ('true division whose float result decides a loop test (`while r != 0`): XLA fuses '
+           '`a - q * b` into one fused multiply-add, rounded once where Python rounds twice, so '
+           'the loop sees 8.9e-16 where Python sees 0.0 (openxla/xla#41579)')
+NONE_OR_PAIR = ('returns None when no pair is found and a list of two indices otherwise (its '
+                'annotation says `list[int] | None`): its type depends on which branch runs')
+NONE_CELLS = ('a table of None placeholders filled in later (`[[None for _ in range(cols)] ...]`'
+              ' with a staged size): a staged table holds numbers, and None is not one')

@@ -1,0 +1,179 @@
+"""The runtime backend's hooks for Python lists in staged control flow: a list that a staged
+loop appends to is a dynamic-size TensorArray, and a list sized or indexed by a staged value a
+tensor standing for it (`runtime.autograph_builtins`)."""
+from runtime import weak_types
+from runtime.ops import array_ops
+from runtime.ops import common
+from runtime.ops import math_ops
+from runtime.tensor import Tensor
+from runtime.tensor_array import TensorArray
+from runtime.tensor_conversion import convert_to_tensor
+from runtime import autograph_builtins
+from runtime.variables import Variable
+
+
+def as_tensor(value):
+    """A Variable's value; anything else unchanged."""
+    if isinstance(value, Variable):
+        return value.read_value()
+    return value
+
+
+_as_tensor = as_tensor
+
+
+def _element(value):
+    """A list's element as a tensor: a list built in a staged loop (a row of a table built by
+    a nested comprehension) is the stack of its elements."""
+    return value.stack() if type(value) is TensorArray else as_tensor(value)
+
+
+class ListHooks:
+    """`Backend.new_list`, `list_append`, `list_pop`, `set_item`, `repeat_list`,
+    `concat_lists` and `stack` for runtime values (a mixin of RuntimeBackend)."""
+
+    def stack(self, values):
+        """Stacks Python numbers of one type, or tensors of one dtype and shape (tf.stack).
+
+        Args:
+            values: A non-empty list.
+
+        Returns:
+            A tensor.
+        """
+        kinds = {type(v) for v in values}
+        if kinds <= {int, float, bool}:  # Python numbers carried by themselves (weak_types)
+            kind = float if float in kinds else int if int in kinds else bool
+            number = max(values, key=abs) if kind is int else kind()
+            return convert_to_tensor(list(values), weak_types.carried_dtype(kind(number)))
+        return array_ops.stack([_as_tensor(v) for v in values])
+
+    def new_list(self, items, element, name, maximum_iterations=None):
+        """Makes the staged list that a Python list becomes when a staged loop changes it.
+
+        The staged list is a dynamic-size TensorArray holding `items`; `list_append` writes at
+        its end and `list_pop` removes its last element, and `tf.stack(l)` stacks it.
+
+        Args:
+            items: The elements of the Python list on entry to the loop.
+            element: A value the loop appends (only its dtype is read: it may belong to a
+                discarded trace), or None when the loop pops first.
+            name: The list's variable name, for error messages.
+            maximum_iterations: Unused: a TensorArray grows as needed.
+
+        Returns:
+            A TensorArray.
+
+        Raises:
+            TypeError: if the elements are not tensors of one dtype.
+            ValueError: if the elements do not have one shape.
+        """
+        del maximum_iterations
+        # a row (a list built in a staged loop) of a discarded trace: only its dtype is read
+        element = element.dtype.as_numpy_dtype(0) if type(element) is TensorArray else element
+        first = weak_types.list_prototype(items, _as_tensor(element))
+        try:
+            dtype = convert_to_tensor(_as_tensor(first)).dtype
+        except (TypeError, ValueError) as e:
+            raise TypeError(f"The list '{name}' is changed in staged control flow, so it becomes a "
+                            f"staged list of tensors, but its element {first!r} is not a "
+                            f"tensor: {e}") from None
+        array = TensorArray(dtype, size=0, dynamic_size=True)
+        array._list_name = name
+        for item in items:
+            array = self.list_append(array, item)
+        return array
+
+    def list_like(self, staged, items, name):
+        """A TensorArray of `staged`'s dtype and element shape holding `items` (`return []`
+        in a branch whose other branch returns a list built in a staged loop)."""
+        if type(staged) is not TensorArray:
+            raise NotImplementedError(type(staged))
+        array = TensorArray(staged.dtype, size=0, dynamic_size=True,
+                            element_shape=staged.element_shape)
+        array._list_name = name
+        for item in items:
+            array = self.list_append(array, item)
+        return array
+
+    def list_append(self, target, element):
+        """Stages `target.append(element)` on a staged list (a TensorArray): a write at the end.
+
+        Args:
+            target: A TensorArray.
+            element: A tensor (or Python number) of the list's dtype and element shape.
+
+        Returns:
+            The new TensorArray.
+
+        Raises:
+            TypeError: if the element's dtype is not the list's.
+            ValueError: if the element's shape is not the list's element shape.
+        """
+        label = _list_label(target)
+        value = _element(element)
+        if not isinstance(value, Tensor):
+            try:
+                value = common.adopt_dtype(value, target.dtype)
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"Cannot append {element!r} to {label}, which holds {target.dtype.name} "
+                    f"elements: the elements of a list built in staged control flow keep the "
+                    f"dtype of the first one. Append values of one dtype: make every element "
+                    f"a float (append 1.0 rather than 1, or tf.cast(value, tf.float32)), or "
+                    f"every one an int.") from None
+        if value.dtype is not target.dtype and (weak_types.adopts(value, target.dtype)
+                                                 or weak_types.holds(target.dtype, value.dtype)):
+            value = math_ops.cast(value, target.dtype)  # it stands for a Python number
+        if value.dtype is not target.dtype:
+            raise TypeError(
+                f"Cannot append a {value.dtype.name} value to {label}, which holds "
+                f"{target.dtype.name} elements: the elements of a list built in staged "
+                f"control flow keep the dtype of the first one. Append values of one dtype: "
+                f"tf.cast(value, tf.{target.dtype.name}), or cast the first element to "
+                f"{value.dtype.name}.")
+        current, shape = target.element_shape, value.shape
+        if current is not None and shape is not None and (len(current) != len(shape) or any(
+                a is not None and b is not None and a != b for a, b in zip(current, shape))):
+            raise ValueError(
+                f"Cannot append a value of shape {tuple(shape)} to {label}, whose elements "
+                f"have shape {tuple(current)}: the elements of a list built in a staged loop "
+                f"must keep one shape.")
+        return target.write(target.size(), value)
+
+    def list_pop(self, target, i):
+        """Stages `target.pop()` on a staged list (a TensorArray): removes the last element.
+
+        Args:
+            target: A TensorArray.
+            i: The index; only None (the last element) is supported.
+
+        Returns:
+            A tuple (the new TensorArray, the removed element). Popping an empty list raises
+            InvalidArgumentError when the graph runs.
+
+        Raises:
+            ValueError: for an index other than None.
+        """
+        if i is not None:
+            raise ValueError(
+                f"pop({i!r}) on {_list_label(target)} is not supported: a list built in a "
+                f"staged loop can only remove its last element. Use pop() without an index.")
+        return target._pop_back()
+
+    def set_item(self, target, key, value):
+        """`target[key] = value` of a tensor standing for a list, or of a staged list."""
+        return autograph_builtins.set_item(_as_tensor(target), key, value, self.raise_unless)
+
+    def concat_lists(self, left, right):
+        """`[1] + [0] * n`: one tensor of the run-time length."""
+        return autograph_builtins.concat_lists(_as_tensor(left), _as_tensor(right))
+
+    def repeat_list(self, items, count):
+        """`[x] * n` for a staged int `n`: a tensor of that run-time length."""
+        return autograph_builtins.repeat_list(items, _as_tensor(count))
+
+
+def _list_label(array):
+    name = array._list_name
+    return "the TensorArray" if name is None else f"the list '{name}'"

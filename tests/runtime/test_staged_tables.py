@@ -1,0 +1,172 @@
+"""Tables (lists of lists) sized and indexed by staged values, `return []` beside a list built
+in a staged loop, and Python lists changed in place in a staged branch: staged == plain on the
+runtime (both executors), and under JAX where shapes allow."""
+import jax
+import jax.numpy as jnp
+import pytest
+
+import autograph as ag
+import runtime as tf
+from autograph.backends import jax as ag_jax
+
+EXECUTORS = ["interpreter", "compiled"]
+
+
+def partitions(n):
+    # keon/algorithms' int_divide: a table built by a nested comprehension of a staged size,
+    # written and read at staged rows and columns
+    arr = [[0 for i in range(n + 1)] for j in range(n + 1)]
+    arr[1][1] = 1
+    for i in range(1, n + 1):
+        for j in range(1, n + 1):
+            if i < j:
+                arr[i][j] = arr[i][i]
+            elif i == j:
+                arr[i][j] = 1 + arr[i][j - 1]
+            else:
+                arr[i][j] = arr[i][j - 1] + arr[i - j][j]
+    return arr[n][n]
+
+
+def cube_corner(n, k):
+    # a table of three dimensions, its innermost rows of a Python length
+    mat = [[[0 for _ in range(3)] for _ in range(n)] for _ in range(n)]
+    for i in range(n):
+        for j in range(n):
+            mat[i][j][i % 3] += i + j
+    mat[k][k][0] -= 1
+    return sum(mat[k][k]), mat[n - 1][0][(n - 1) % 3]
+
+
+def primes_below(n):
+    # nryoung/algorithms' eratosthenes: `return []` beside a list appended in a staged loop
+    primes = []
+    if n < 2:
+        return []
+    for i in range(2, n):
+        if all(i % p != 0 for p in primes):
+            primes.append(i)
+    return primes
+
+
+def first_or_zero(n):
+    if n < 1:
+        return [0]
+    out = []
+    for i in range(n):
+        out.append(i * 2)
+    return out
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_tables_of_a_staged_size(executor):
+    f = tf.function(partitions, executor=executor)
+    for n in (1, 4, 7):
+        assert int(f(tf.constant(n))) == partitions(n) == {1: 1, 4: 5, 7: 15}[n]
+    g = tf.function(cube_corner, executor=executor)
+    for n, k in ((3, 1), (4, 3), (2, -1)):
+        assert tuple(int(v) for v in g(tf.constant(n), tf.constant(k))) == cube_corner(n, k)
+    with pytest.raises(IndexError):
+        cube_corner(2, 5)
+    with pytest.raises(IndexError):
+        g(tf.constant(2), tf.constant(5))  # when the computation runs, as Python raises
+    assert g.experimental_get_tracing_count() == 1
+
+
+def test_tables_with_python_values_are_python_lists():
+    assert ag.convert(partitions)(7) == partitions(7) == 15
+    assert ag.convert(cube_corner)(4, 3) == cube_corner(4, 3)
+    code = ag.to_code(partitions)
+    assert "arr = ag__.set_nested_item(arr, (1, 1), 1)" in code
+    assert "ag__.get_item(ag__.get_item(arr, i), (j - 1))" in code
+    assert "ag__.set_nested_item(mat, (k, k, 0), 1, 'isub')" in ag.to_code(cube_corner)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_a_python_list_returned_beside_a_staged_list(executor):
+    f = tf.function(primes_below, executor=executor)
+    for n in (0, 1, 2, 20):
+        assert f(tf.constant(n)).numpy().tolist() == primes_below(n)
+    g = tf.function(first_or_zero, executor=executor)
+    for n in (0, 3):
+        assert g(tf.constant(n)).numpy().tolist() == first_or_zero(n)
+
+
+def set_in_branch(x):
+    memo = [0, 0]
+    if x > 0:
+        memo[0] = 5
+    else:
+        memo[1] = x
+    return memo[0] + memo[1]
+
+
+def nested_set_in_branch(x):
+    grid = [[x, x], [x, x]]
+    stats = {"hits": 0}
+    if x > 0:
+        grid[0][1] = x * 3
+        stats["hits"] = 1
+    return grid[0][1] + grid[1][0] + stats["hits"]
+
+
+@pytest.mark.parametrize("x", [-2, 4])
+def test_a_python_list_changed_in_place_in_one_branch_only_changes_there(x):
+    # both branches are traced: each starts from its own copy of the lists and dicts it
+    # changes, so `memo[0] = 5` in one does not show in the other
+    for fn in (set_in_branch, nested_set_in_branch):
+        expected = fn(x)
+        for executor in EXECUTORS:
+            assert int(tf.function(fn, executor=executor)(tf.constant(x))) == expected
+        assert int(jax.jit(ag.convert(fn))(jnp.int32(x))) == expected
+
+
+def search_rows(grid, target):
+    # keon/algorithms' search_in_a_sorted_matrix: a list of rows read at staged positions
+    i, j = len(grid) - 1, 0
+    while i >= 0 and j < len(grid[0]):
+        if grid[i][j] > target:
+            i -= 1
+        elif grid[i][j] < target:
+            j += 1
+        else:
+            return i * 10 + j
+    return -1
+
+
+@pytest.mark.parametrize("target", [5, 9, 0])
+def test_a_python_table_read_at_staged_positions(target):
+    grid = [[1, 3, 5], [2, 6, 9], [4, 7, 10]]
+    expected = search_rows(grid, target)
+    assert int(tf.function(search_rows)(grid, tf.constant(target))) == expected
+    assert int(ag_jax.jit(search_rows)(grid, jnp.int32(target))) == expected
+
+
+def fill(memo, n):
+    for i in range(n):
+        memo[i] = 7
+
+
+def filled_by_a_helper(n):
+    memo = [0, 0, 0]
+    fill(memo, n)  # the helper changes the caller's list in place
+    return memo[0] + memo[2]
+
+
+def assigned_through_an_alias(x):
+    memo = [0, 0, 0]
+    alias = memo
+    if x > 0:
+        memo[x] = 5
+    return alias[1] + memo[1]
+
+
+@pytest.mark.parametrize("n", [0, 2, 3])
+def test_a_list_assigned_at_a_staged_index_changes_in_place_for_every_name(n):
+    # the staged loop or if carries the list as a staged value; afterwards the list object
+    # itself gets the final elements, so a caller's name and an alias see them
+    for fn, arg in ((filled_by_a_helper, n), (assigned_through_an_alias, n - 1)):
+        expected = fn(arg)
+        for executor in EXECUTORS:
+            assert int(tf.function(fn, executor=executor)(tf.constant(arg))) == expected
+        assert int(jax.jit(ag.convert(fn))(jnp.int32(arg))) == expected
