@@ -19,6 +19,7 @@ from runtime import context
 from runtime import dtypes
 from runtime.control_flow import cond as _cond
 from runtime.control_flow import named_while_loop as _named_while_loop
+from runtime import weak_types
 from runtime.weak_types import weak_type
 from runtime.control_flow import while_loop as _while_loop
 from runtime.data.dataset import Dataset
@@ -339,7 +340,7 @@ class RuntimeBackend(ListHooks, Backend):
         if isinstance(value, (Tensor, Variable)):
             return value.dtype.name
         if type(value) is TensorArray:
-            return f"TensorArray[{value.dtype.name}]"
+            return _ListType(value.dtype)
         return type(value).__name__
 
     def compatible_types(self, before, after):
@@ -377,7 +378,10 @@ class RuntimeBackend(ListHooks, Backend):
                 and before_dtype.is_floating == after_dtype.is_floating)
 
     def loop_widens(self, before, after):
-        """An int or bool that the body makes a float (`n /= 4`): carried as the float."""
+        """An int or bool that the body makes a float (`n /= 4`): carried as the float; a
+        list built in staged control flow that the body widens (a float appended to ints)."""
+        if type(before) is _ListType and type(after) is _ListType:
+            return weak_types.widened(None, before.dtype, after.dtype, True) is after.dtype
         before_dtype, after_dtype = _numeric_dtype(before), _numeric_dtype(after)
         return (before_dtype is not None and after_dtype is not None
                 and not before_dtype.is_floating and after_dtype.is_floating)
@@ -432,6 +436,15 @@ def _range_spec(tensor, node):
         return start + math_ops.cast(i, dtype) * delta
 
     return length, getitem
+
+
+class _ListType(str):
+    """`type_of` a TensorArray: its text ("TensorArray[int32]"), and its element dtype."""
+
+    def __new__(cls, dtype):
+        text = super().__new__(cls, f"TensorArray[{dtype.name}]")
+        text.dtype = dtype
+        return text
 
 
 def _numeric_dtype(description):

@@ -125,6 +125,9 @@ class ListHooks:
         if value.dtype is not target.dtype and (weak_types.adopts(value, target.dtype)
                                                  or weak_types.holds(target.dtype, value.dtype)):
             value = math_ops.cast(value, target.dtype)  # it stands for a Python number
+        elif value.dtype is not target.dtype and weak_types.widened(
+                None, target.dtype, value.dtype, python=True) is value.dtype:
+            target = target._widened(value.dtype)  # a float appended to ints: all floats now
         if value.dtype is not target.dtype:
             raise TypeError(
                 f"Cannot append a {value.dtype.name} value to {label}, which holds "

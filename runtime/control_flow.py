@@ -434,6 +434,11 @@ def _graph_while_traced(graph, cond, body, loop, name, var_names):
         while loop.widen and widenings < _MAX_WIDENINGS:
             # a Python number that the body makes a wider tensor: trace again with that dtype
             for i, dtype in loop.widen.items():
+                if isinstance(leaves[i], TensorArray):  # a list the body widens: cast on entry
+                    leaves[i] = leaves[i]._widened(dtype)
+                    loop.paths_leaves[i] = (loop.paths_leaves[i][0], leaves[i])
+                    init[i] = _to_graph_tensor(leaves[i], graph, "a widened list")
+                    continue
                 init[i] = (graph.capture(convert_to_tensor(leaves[i], dtype))
                            if type(leaves[i]) in (int, float, bool)  # exact: 0.1 not cast
                            else promotion.cast(init[i], dtype))
@@ -510,6 +515,8 @@ def _trace_loop(graph, name, cond, body, loop, shapes):
             if isinstance(before, TensorArray) and leaf.__class__ is not before.__class__:
                 raise TypeError(f"The body ({_fn_name(user_body)}) of while_loop must return a "
                                 f"TensorArray for {what}, found {_describe(leaf)}.")
+            if isinstance(before, TensorArray) and leaf.dtype is not before.dtype:
+                loop.widen[i] = leaf.dtype  # a list the body widened (autograph_lists.py)
             s0, s1 = shapes[i], tensor.shape
             if s0 is not None and s1 is not None and len(s0) != len(s1):
                 raise ValueError(

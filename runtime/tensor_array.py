@@ -192,6 +192,16 @@ class TensorArray:
         key = common.to_tensor(key, dtypes.int32)
         return self.read(array_ops.where(key < 0, key + self.size(), key))
 
+    def _widened(self, dtype):
+        """A list built in staged control flow, its elements cast to the wider `dtype` (a
+        float appended to a list of ints, as Python's list then holds both; a loop whose body
+        widens it is traced again with the widened entry list: runtime.control_flow)."""
+        from runtime.ops import math_ops  # pylint: disable=import-outside-toplevel  # cycle
+        array = TensorArray(dtype, size=0, dynamic_size=True, element_shape=self._element_shape)
+        array = array.unstack(math_ops.cast(self.stack(), dtype))
+        array._list_name = self._list_name
+        return array
+
     def read(self, index, name=None):
         """Returns the element at `index`.
 

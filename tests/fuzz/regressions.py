@@ -322,4 +322,25 @@ def fuzz_fn(a, b):
         l.append(f)
     return reduce_sum(stack(l))
 """, [(-7, 4.75), (3, 1.0)], ("int", "float"), None),
+    Regression(
+        "staged_list_widened_by_a_loop_variable_the_loop_widens",
+        # Found by `python -m tests.fuzz --programs 20000 --seed 20261132` (seed
+        # '20261132:3824'). `l` became a staged list of `f`'s first dtype (float32, from `b`);
+        # the loop then widened `f` to float64 (`v` meets the float64 sum of an empty stack)
+        # and traced its body again, where appending the float64 `f` to the float32 list was
+        # refused. A list built in staged control flow now widens as Python's list would hold
+        # the wider value: the loop is traced again with the list cast up on entry.
+        """
+from tests.fuzz.vector_ops import reduce_sum, stack
+
+def fuzz_fn(a, b):
+    l = []
+    f = b
+    v = 3
+    for i in range(a % 4):
+        l.append(f)
+        v = (v + reduce_sum(stack([]))) % 7
+        f = (1.0 + v) % 8.0
+    return reduce_sum(stack(l))
+""", [(7, -3.5), (5, 1.25), (2, 0.5)], ("int", "float"), None),
 ]

@@ -170,3 +170,29 @@ def test_a_list_assigned_at_a_staged_index_changes_in_place_for_every_name(n):
         for executor in EXECUTORS:
             assert int(tf.function(fn, executor=executor)(tf.constant(arg))) == expected
         assert int(jax.jit(ag.convert(fn))(jnp.int32(arg))) == expected
+
+
+def halves(n):
+    out = [1, 2]
+    for i in range(n):
+        out.append(i / 2)  # a float appended to ints: Python's list holds both
+    return out
+
+
+def widening_append(n, b):
+    out = []
+    x = b
+    for i in range(n):
+        out.append(x)
+        x = x + 0.5 * i  # the loop widens `x` (and so the list) to float64
+    return out
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_a_list_built_in_a_staged_loop_widens_as_pythons_holds_wider_values(executor):
+    f = tf.function(halves, executor=executor)
+    result = f(tf.constant(3))
+    assert result.dtype == tf.float64 and result.numpy().tolist() == halves(3)
+    g = tf.function(widening_append, executor=executor)
+    result = g(tf.constant(4), tf.constant(1, tf.int32))
+    assert result.numpy().tolist() == widening_append(4, 1)
