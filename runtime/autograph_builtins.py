@@ -143,20 +143,17 @@ def concat_lists(left, right):
     return array_ops.concat([v for v in parts if not (type(v) is list and not v)], 0)
 
 
-def set_item(target, key, value, raise_unless):
+def set_item(target, key, value, list_index):
     """`target[key] = value` of a tensor standing for a list (rank 1: of numbers; rank 2 or
     more: a table of rows of one length), an int or staged int key: the tensor with that
-    element (row) replaced, and Python's IndexError when the key is out of range (staged with
-    `raise_unless`, when the computation runs)."""
+    element (row) replaced, and Python's IndexError when the key is out of range (the backend's
+    `list_index`: when the computation runs)."""
     listed = type(target) is TensorArray and target._list_name is not None
     if isinstance(key, (tuple, list, slice)) or not listed and (
             not isinstance(target, Tensor) or not target.shape):
         raise NotImplementedError(type(target))
     size = target.size() if listed else array_ops.shape(target)[0]
-    key = math_ops.cast(key, dtypes.int32)
-    index = array_ops.where(key < 0, key + size, key)
-    raise_unless(math_ops.logical_and(index >= 0, index < size), [],
-                 lambda: IndexError("list assignment index out of range"))
+    index = list_index(math_ops.cast(key, dtypes.int32), size, "list assignment")
     if listed:  # a list appended to in a staged loop: its elements keep their dtype
         return target.write(index, value)
     if isinstance(value, Tensor):

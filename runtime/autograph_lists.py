@@ -166,7 +166,7 @@ class ListHooks:
 
     def set_item(self, target, key, value):
         """`target[key] = value` of a tensor standing for a list, or of a staged list."""
-        return autograph_builtins.set_item(_as_tensor(target), key, value, self.raise_unless)
+        return autograph_builtins.set_item(_as_tensor(target), key, value, self.list_index)
 
     def concat_lists(self, left, right):
         """`[1] + [0] * n`: one tensor of the run-time length."""

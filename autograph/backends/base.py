@@ -224,6 +224,29 @@ class Backend:
         """
         return self.cond(pred, lambda: (true_value,), lambda: (false_value,), ())[0]
 
+    def list_index(self, key, size, what='list'):
+        """Python's position of `key` in a list of `size` elements: a negative key counts from
+        the end, and a key out of range raises `IndexError(what + ' index out of range')`, at
+        once for Python ints, else when the computation runs (`raise_unless`; the position
+        given then is 0, a valid one). Built on `select` and `raise_unless`.
+
+        Args:
+            key: a Python int or a staged int scalar.
+            size: the list's length (a Python int or a staged int scalar).
+            what: the kind of access, for the message ('list', 'tuple', 'list assignment').
+
+        Returns:
+            The position, in range(size).
+        """
+        if type(key) is int and type(size) is int:
+            if not -size <= key < size:
+                raise IndexError(what + ' index out of range')
+            return key + size if key < 0 else key
+        index = self.select(key < 0, key + size, key)
+        ok = (index >= 0) & (index < size)
+        self.raise_unless(ok, [], lambda: IndexError(what + ' index out of range'))
+        return self.select(ok, index, 0 * index)
+
     def logical_not(self, value):
         """Stages `not value`. The default is `cond(value, False, True)`.
 

@@ -118,14 +118,7 @@ class ListHooks:
         if type(key) is not builtins.int and (getattr(key, 'ndim', None) != 0
                                               or not jnp.issubdtype(key.dtype, jnp.integer)):
             raise NotImplementedError(type(key))
-        if type(key) is builtins.int and type(size) is builtins.int:
-            if not -size <= key < size:
-                raise IndexError('list assignment index out of range')
-            index = key + size if key < 0 else key
-        else:
-            index = jnp.where(key < 0, key + size, key)
-            self.raise_unless((index >= 0) & (index < size), [],
-                              lambda: IndexError('list assignment index out of range'))
+        index = self.list_index(key, size, 'list assignment')
         dtype = jnp.result_type(array, value)
         array = array.astype(dtype).at[index].set(value)
         if isinstance(target, StagedList):

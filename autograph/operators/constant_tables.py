@@ -41,7 +41,7 @@ def get_item(container, key):
         return container[key]
     if type(container) is dict:
         return table[_dict_position(backend, list(container), key)]
-    return table[_list_position(backend, len(values), key, type(container).__name__)]
+    return table[backend.list_index(key, len(values), type(container).__name__)]
 
 
 def _is_number(value):
@@ -58,15 +58,6 @@ def _stackable(backend, values):
         return True
     return all(type(v) in (list, tuple) and len(v) == len(values[0]) and all(
         cell(x) for x in v) for v in values)
-
-
-def _list_position(backend, size, key, kind):
-    """The staged position of `key` in a list or tuple of `size`; raises IndexError when run
-    for a key out of range (the position read then is 0, a valid one)."""
-    index = backend.select(key < 0, key + size, key)
-    ok = (index >= 0) & (index < size)
-    backend.raise_unless(ok, [], lambda: IndexError(kind + ' index out of range'))
-    return backend.select(ok, index, 0 * index)
 
 
 def _dict_position(backend, keys, key):

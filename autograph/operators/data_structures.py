@@ -85,12 +85,9 @@ def set_item(target, key, value, augmented=None):
         # a staged index into a Python list that a staged loop carries: the loop restarts
         # with the list as a staged value (`staged_loops.with_staged_list`)
         staged_loops.stage_list_if_loop_variable(target, staged_loops.ITEM_ASSIGNED)
-    backend = None if type(target) in PYTHON_TYPES else backend_for(target)
-    if backend is not None:
-        try:
-            return backend.set_item(target, key, value)
-        except NotImplementedError:
-            pass
+    result = _by_backend((target,), lambda b: b.set_item(target, key, value))
+    if result is not _PYTHONS:
+        return result
     target[key] = value
     return target
 
@@ -129,12 +126,10 @@ def repeat(left, right):
     (`repeat_list`: on the runtime, a tensor of that run-time length).
     """
     items, count = (left, right) if type(left) is list else (right, left)
-    backend = None if type(count) in PYTHON_TYPES else backend_for(count)
-    if backend is not None and type(items) is list:
-        try:
-            return backend.repeat_list(items, count)
-        except NotImplementedError:
-            pass
+    if type(items) is list:
+        result = _by_backend((count,), lambda b: b.repeat_list(items, count))
+        if result is not _PYTHONS:
+            return result
     return left * right
 
 
@@ -144,11 +139,25 @@ def list_concat(left, right):
     count), the backend's (`concat_lists`: on the runtime, one tensor), never a tensor's
     elementwise `+`.
     """
-    backend = next((backend_for(v) for v in (left, right)
-                    if type(v) not in PYTHON_TYPES and backend_for(v) is not None), None)
-    if backend is not None:
-        try:
-            return backend.concat_lists(left, right)
-        except NotImplementedError:
-            pass
+    result = _by_backend((left, right), lambda b: b.concat_lists(left, right))
+    if result is not _PYTHONS:
+        return result
     return left + right
+
+
+# What `_by_backend` gives when Python's own operation is to run.
+_PYTHONS = object()
+
+
+def _by_backend(values, hook):
+    """`hook(backend)` for the backend of the first staged value among `values` (a call of
+    one of its hooks), or _PYTHONS when none is staged or the hook raises NotImplementedError
+    (Python's own operation runs)."""
+    for value in values:
+        backend = None if type(value) in PYTHON_TYPES else backend_for(value)
+        if backend is not None:
+            try:
+                return hook(backend)
+            except NotImplementedError:
+                return _PYTHONS
+    return _PYTHONS
