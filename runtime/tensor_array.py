@@ -6,6 +6,7 @@ from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import array_ops
 from runtime.ops import common
+from runtime.ops import math_ops
 from runtime.ops import state_ops
 from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
@@ -196,7 +197,6 @@ class TensorArray:
         """A list built in staged control flow, its elements cast to the wider `dtype` (a
         float appended to a list of ints, as Python's list then holds both; a loop whose body
         widens it is traced again with the widened entry list: runtime.control_flow)."""
-        from runtime.ops import math_ops  # pylint: disable=import-outside-toplevel  # cycle
         array = TensorArray(dtype, size=0, dynamic_size=True, element_shape=self._element_shape)
         array = array.unstack(math_ops.cast(self.stack(), dtype))
         array._list_name = self._list_name

@@ -40,6 +40,7 @@ clear `UnsupportedByBackendError` saying which construct the backend does not st
 
 import contextlib
 
+from autograph.backends.list_hooks import ListHookDefaults
 from autograph.errors import UnsupportedByBackendError
 
 
@@ -71,7 +72,7 @@ class LoopOptions:
             self.names, self.maximum_iterations, self.trip_count)
 
 
-class Backend:
+class Backend(ListHookDefaults):
     """Base class of autograph backends. Subclass it; see the module docstring.
 
     Attributes:
@@ -224,29 +225,6 @@ class Backend:
         """
         return self.cond(pred, lambda: (true_value,), lambda: (false_value,), ())[0]
 
-    def list_index(self, key, size, what='list'):
-        """Python's position of `key` in a list of `size` elements: a negative key counts from
-        the end, and a key out of range raises `IndexError(what + ' index out of range')`, at
-        once for Python ints, else when the computation runs (`raise_unless`; the position
-        given then is 0, a valid one). Built on `select` and `raise_unless`.
-
-        Args:
-            key: a Python int or a staged int scalar.
-            size: the list's length (a Python int or a staged int scalar).
-            what: the kind of access, for the message ('list', 'tuple', 'list assignment').
-
-        Returns:
-            The position, in range(size).
-        """
-        if type(key) is int and type(size) is int:
-            if not -size <= key < size:
-                raise IndexError(what + ' index out of range')
-            return key + size if key < 0 else key
-        index = self.select(key < 0, key + size, key)
-        ok = (index >= 0) & (index < size)
-        self.raise_unless(ok, [], lambda: IndexError(what + ' index out of range'))
-        return self.select(ok, index, 0 * index)
-
     def logical_not(self, value):
         """Stages `not value`. The default is `cond(value, False, True)`.
 
@@ -396,120 +374,6 @@ class Backend:
         """
         del before, after
         return False
-
-    def new_list(self, items, element, name, maximum_iterations=None):
-        """Makes the staged list that a Python list becomes when a staged loop changes it.
-
-        A Python list that a staged loop carries and appends to (or pops from) becomes
-        `new_list(...)` on loop entry, and the loop is staged again with it. The default
-        raises UnsupportedByBackendError; a backend without dynamically sized values should
-        raise an error saying how to write the loop instead, or use `maximum_iterations`.
-
-        Args:
-            items: the list's elements on entry to the loop.
-            element: the first value appended in the loop (possibly a value of a discarded
-                trace: read only its type), or None when the loop pops first.
-            name: the variable name, for error messages.
-            maximum_iterations: None, or the loop's bound from its loop options
-                (`opts['maximum_iterations']` of the loop operators): a backend with
-                fixed-size values can allocate a buffer of that size.
-
-        Returns:
-            A staged list, claimed by `is_staged`.
-        """
-        del items, element, maximum_iterations
-        self._unsupported('the list {!r} changed in a staged loop or branch'.format(name), 'new_list')
-
-    def list_append(self, target, element):
-        """Stages `target.append(element)` on a staged list (from `new_list`).
-
-        Args:
-            target: a staged list.
-            element: the value appended.
-
-        Returns:
-            The new staged list (lists are functional values in staged code).
-        """
-        del target, element
-        self._unsupported('append on staged lists', 'list_append')
-
-    def list_pop(self, target, i):
-        """Stages `target.pop(i)` on a staged list (from `new_list`).
-
-        Args:
-            target: a staged list.
-            i: the index, or None for `pop()`.
-
-        Returns:
-            A tuple (the new staged list, the removed element).
-        """
-        del target, i
-        self._unsupported('pop on staged lists', 'list_pop')
-
-    def set_item(self, target, key, value):
-        """`target[key] = value` for a staged `target`, as a functional update.
-
-        Returns:
-            The updated staged value. The default raises NotImplementedError: autograph then
-            runs `target[key] = value` as Python does.
-        """
-        raise NotImplementedError(type(target))
-
-    def repeat_list(self, items, count):
-        """`items * count` for a Python list of numbers and a staged int `count`.
-
-        Returns:
-            A staged value standing for the repeated list. The default raises
-            NotImplementedError: autograph then runs `items * count` as Python does.
-        """
-        raise NotImplementedError(type(count))
-
-    def concat_lists(self, left, right):
-        """`left + right` of two lists, one of them staged (from `repeat_list`).
-
-        Returns:
-            A staged value standing for the concatenated list. The default raises
-            NotImplementedError: autograph then runs `left + right` as Python does.
-        """
-        raise NotImplementedError(type(left), type(right))
-
-    def list_like(self, staged, items, name):
-        """A staged list of `staged`'s kind holding the Python list `items`, for a staged `if`
-        whose one branch gives a Python list (`return []`) where the other gives a staged
-        list (one appended to in a staged loop).
-
-        Args:
-            staged: the other branch's staged list.
-            items: the Python list (often empty).
-            name: the variable's name, for error messages.
-
-        Returns:
-            A staged list of the same type as `staged`. The default raises
-            NotImplementedError: the branches then differ in type (BranchVariableError).
-        """
-        raise NotImplementedError(type(staged), type(items), name)
-
-    def stack(self, values):
-        """Stacks Python numbers of one type, or staged values of one dtype and shape.
-
-        Autograph calls it when a `for` loop over a Python list or tuple goes on staged after
-        a `break` or `return` inside it became staged: the loop continues as a staged loop over
-        the stacked remaining elements (`iterate` must accept the result). The default raises
-        UnsupportedByBackendError: autograph then stages each remaining iteration under a
-        staged `if` instead.
-
-        Args:
-            values: a non-empty list.
-
-        Returns:
-            A staged value whose first dimension indexes `values`.
-
-        Raises:
-            UnsupportedByBackendError, TypeError or ValueError: if the values cannot be
-                stacked.
-        """
-        del values
-        self._unsupported('staged loops over the rest of a Python list', 'stack')
 
     def zeros_like(self, value):
         """Returns a zero of `value`'s dtype and shape (return-value placeholders).

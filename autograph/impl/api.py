@@ -22,7 +22,7 @@ from autograph import backends
 from autograph import operators
 from autograph.operators import nest
 from autograph.operators import py_builtins
-from autograph.operators import staged_loops
+from autograph.operators import list_frames
 from autograph.pyct import inspect_utils
 from autograph.pyct import parser
 
@@ -381,7 +381,7 @@ def _converted_call(f, args, kwargs, options):
         merged = {**p_kwargs, **(kwargs or {})}
         return _converted_call(inner, p_args + tuple(args), merged or None, options)
     if inspect_utils.is_builtin(f) or isinstance(f, type):
-        staged_loops.check_python_iterator_step(f)
+        list_frames.check_python_iterator_step(f)
         try:
             overload = py_builtins.BUILTIN_FUNCTIONS_MAP.get(f)
         except TypeError:

@@ -8,6 +8,7 @@ from autograph.operators import exceptions
 from autograph.operators import loop_hints
 from autograph.operators import nest
 from autograph.operators import python_loops
+from autograph.operators import list_frames
 from autograph.operators import staged_loops
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
@@ -88,9 +89,9 @@ def _stage_if(backend, cond, branches, state, symbol_names, nouts):
     """The body of `_staged_if_stmt`: stages until the outputs are aligned."""
     get_state, set_state = state
     init_vars = tuple(get_state())
-    assigned = []  # see staged_loops.write_back
+    assigned = []  # see list_frames.write_back
     while True:
-        frame, frames = staged_loops.list_frame(init_vars[:nouts])
+        frame, frames = list_frames.list_frame(init_vars[:nouts])
         staged = _StagedIf(backend, cond, branches, state, symbol_names[:nouts])
         staged.frame = frame
         try:
@@ -102,23 +103,23 @@ def _stage_if(backend, cond, branches, state, symbol_names, nouts):
                 staged.frame = frame
                 staged.stage(init_vars, realign.args[0])
             break
-        except staged_loops.NewStagedList as request:
+        except list_frames.NewStagedList as request:
             if request.frame is not frame:
                 raise
             pending = request  # handled below, so that no error chains this signal
         finally:
             frames.pop()
         set_state(init_vars)
-        assigned.append(staged_loops.assigned_list(init_vars, pending))
+        assigned.append(list_frames.assigned_list(init_vars, pending))
         init_vars = _with_staged_list(backend, init_vars, symbol_names, pending)
         set_state(init_vars)
-    staged_loops.write_back(state, assigned)
+    list_frames.write_back(state, assigned)
 
 
 def _with_staged_list(backend, init_vars, symbol_names, request):
-    """`staged_loops.with_staged_list`, with a message about if statements when it fails."""
+    """`list_frames.with_staged_list`, with a message about if statements when it fails."""
     try:
-        return staged_loops.with_staged_list(backend, init_vars, symbol_names, request)
+        return list_frames.with_staged_list(backend, init_vars, symbol_names, request)
     except StagingError:  # the backend's message is about loops: replaced, not chained
         name = describe_name(symbol_names[next(
             k for k, v in enumerate(init_vars) if v is request.target)])
@@ -154,7 +155,7 @@ class _StagedIf:
         self.raw = {}  # branch name -> its outputs before aligning
         self.outputs = {}  # branch name -> the aligned outputs it gave the backend
         self.with_operands = None  # see _operands
-        self.frame = None  # the statement's staged_loops._ListFrame
+        self.frame = None  # the statement's list_frames.ListFrame
 
     def stage(self, init_vars, known):
         """Stages the statement once and assigns its outputs; `known`: see the attribute."""

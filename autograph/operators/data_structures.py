@@ -3,13 +3,13 @@ on Python or staged lists.
 
 A Python list that a staged loop carries as a loop variable becomes a staged list (the
 backend's `new_list`) when the loop appends to it or pops from it; see
-`staged_loops.stage_list_if_loop_variable`.
+`list_frames.stage_list_if_loop_variable`.
 """
 
 import operator
 
 from autograph.operators import constant_tables
-from autograph.operators import staged_loops
+from autograph.operators import list_frames
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 
@@ -32,7 +32,7 @@ def list_append(target, element):
     """
     backend = None if type(target) in PYTHON_TYPES else backend_for(target)
     if backend is None:
-        staged_loops.stage_list_if_loop_variable(target, element)
+        list_frames.stage_list_if_loop_variable(target, element)
         target.append(element)
         return target
     return backend.list_append(target, element)
@@ -55,7 +55,7 @@ def list_pop(target, i=None):
     """
     backend = None if type(target) in PYTHON_TYPES else backend_for(target)
     if backend is None:
-        staged_loops.stage_list_if_loop_variable(target, staged_loops.POPPED)
+        list_frames.stage_list_if_loop_variable(target, list_frames.POPPED)
         if i is None:
             return target, target.pop()
         return target, target.pop(i)
@@ -83,8 +83,8 @@ def set_item(target, key, value, augmented=None):
         value = getattr(operator, augmented)(target[key], value)
     if type(target) is list and target and type(key) not in PYTHON_TYPES:
         # a staged index into a Python list that a staged loop carries: the loop restarts
-        # with the list as a staged value (`staged_loops.with_staged_list`)
-        staged_loops.stage_list_if_loop_variable(target, staged_loops.ITEM_ASSIGNED)
+        # with the list as a staged value (`list_frames.with_staged_list`)
+        list_frames.stage_list_if_loop_variable(target, list_frames.ITEM_ASSIGNED)
     result = _by_backend((target,), lambda b: b.set_item(target, key, value))
     if result is not _PYTHONS:
         return result
@@ -109,7 +109,7 @@ def set_nested_item(target, keys, value, augmented=None):
     """
     if type(target) is list and target and type(keys[0]) not in PYTHON_TYPES:
         # a table that a staged loop carries, written at a staged row: staged as a whole
-        staged_loops.stage_list_if_loop_variable(target, staged_loops.ITEM_ASSIGNED)
+        list_frames.stage_list_if_loop_variable(target, list_frames.ITEM_ASSIGNED)
     inner = constant_tables.get_item(target, keys[0])
     if len(keys) == 2:
         updated = set_item(inner, keys[1], value, augmented)

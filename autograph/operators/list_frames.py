@@ -1,0 +1,173 @@
+"""Python lists that a staged loop or if changes: a list appended to, popped from or assigned
+at a staged index while a staged statement that carries it is traced stops the staging
+(`NewStagedList`), and the statement is staged again with the list made a staged value
+(`with_staged_list`); a list assigned in place gets its final elements back (`write_back`)."""
+
+import builtins
+import threading
+
+from autograph.errors import StagingError
+
+
+
+class NewStagedList(BaseException):
+    """Signal: a staged loop or if must make one of its Python-list variables a staged list.
+
+    A BaseException, like GeneratorExit, so that `except Exception` in user code staged inside
+    the loop body does not swallow this control-flow signal.
+    """
+
+    def __init__(self, frame, target, element):
+        super().__init__()
+        self.frame = frame  # the ListFrame of the loop that owns `target`
+        self.target = target  # the initial Python list, unchanged
+        self.element = element  # the value being appended, POPPED or ITEM_ASSIGNED
+
+
+class ListFrame:
+    """The Python lists among the loop variables of one staged loop being staged."""
+
+    def __init__(self, init_vars, loop=False):
+        # id -> (list, initial list): the top-level Python lists among the initial loop
+        # variables, and the lists the loop packs them into for its condition and body. The
+        # lists are held so that their ids stay unique while the loop is staged.
+        self.lists = {}
+        self.loop = loop  # a staged loop's (else a staged if statement's)
+        for value in init_vars:
+            self.add(value, value)
+
+    def add(self, value, initial):
+        """Records that loop variable `value` stands for the initial Python list `initial`."""
+        if type(value) is list and type(initial) is list:
+            self.lists[id(value)] = (value, initial)
+
+
+_LOCAL = threading.local()
+
+
+def list_frame(values):
+    """Pushes the ListFrame of a staged if statement's outputs; returns (frame, stack).
+
+    The caller pops it from the stack when the statement is staged.
+    """
+    frame = ListFrame(values)
+    frames = frame_stack()
+    frames.append(frame)
+    return frame, frames
+
+
+def frame_stack():
+    """The stack of ListFrames of the staged loops being staged in this thread."""
+    frames = getattr(_LOCAL, 'frames', None)
+    if frames is None:
+        frames = _LOCAL.frames = []
+    return frames
+
+
+def check_python_iterator_step(fn):
+    """Raises when `fn` is `next` or an iterator's `__next__` called while a staged loop's body
+    is traced: the body is traced once, so a Python iterator (a generator) would advance once,
+    not once per iteration, and every iteration would see that one value."""
+    if any(frame.loop for frame in frame_stack()) and (
+            fn is builtins.next or getattr(fn, '__name__', None) == '__next__'):
+        raise StagingError(
+            'A Python iterator is advanced ({}) inside a staged loop: the loop body is traced '
+            'once, so the iterator would advance once, not once per iteration. Advance it in '
+            'a Python loop (a loop over a Python range or list), or compute the values with '
+            'staged operations in the loop.'.format(
+                'next()' if fn is builtins.next else '__next__()'))
+
+
+def stage_list_if_loop_variable(target, element):
+    """Stops staging when `target` is a Python list that a staged loop carries.
+
+    Called by `list_append` and `list_pop` before they change a Python list. When `target` is
+    (by identity) a Python-list loop variable of a staged loop being staged, the loop must
+    carry a staged list instead; the outermost such loop restarts with one (`_stage`).
+
+    Args:
+        target: the list about to be changed.
+        element: the value being appended, POPPED for a pop, or ITEM_ASSIGNED.
+
+    Raises:
+        NewStagedList: to the `_stage` of the loop that owns `target`.
+    """
+    if type(target) is not list:
+        return
+    owner = None
+    # Innermost loop first: the initial list of an inner loop may be the list that an outer
+    # loop packed its own loop variable into.
+    for frame in reversed(frame_stack()):
+        entry = frame.lists.get(id(target))
+        if entry is not None and entry[0] is target:
+            owner, target = frame, entry[1]
+    if owner is not None:
+        raise NewStagedList(owner, target, element)
+
+
+# The `element` of a NewStagedList for `l[i] = v` with a staged `i`: the list keeps its length,
+# so it becomes the backend's stack of its elements (a JAX array too), not a growing list.
+ITEM_ASSIGNED = object()
+# The `element` of a NewStagedList for `l.pop()`: the loop pops before it appends.
+POPPED = object()
+
+
+def assigned_list(init_vars, request):
+    """(positions, list) of a Python list that a staged loop or if assigns at a staged index
+    (`l[i] = v`, carried as its stack from now on), for `write_back`; None for others."""
+    if request.element is not ITEM_ASSIGNED:
+        return None
+    return [k for k, v in enumerate(init_vars) if v is request.target], request.target
+
+
+def write_back(state, assigned):
+    """Gives each Python list that a staged loop or if assigned at a staged index its final
+    elements, and makes its variables that list again: Python's `l[i] = v` changes the list in
+    place, so every name bound to it (a caller's argument too) sees the change.
+
+    Args:
+        state: the statement's (get_state, set_state).
+        assigned: `assigned_list` results (None entries skipped).
+    """
+    assigned = [a for a in assigned if a is not None]
+    if not assigned:
+        return
+    get_state, set_state = state
+    values = list(get_state())
+    for positions, original in assigned:
+        final = values[positions[0]]
+        if _static_length(final) == len(original):  # else a run-time length: left alone
+            original[:] = [final[i] for i in range(len(original))]
+            for k in positions:
+                values[k] = original
+    set_state(tuple(values))
+
+
+def _static_length(value):
+    """The first dimension of a staged value when it is known while tracing, else None."""
+    shape = getattr(value, 'shape', None)
+    try:
+        first = tuple(shape)[0]
+    except (TypeError, IndexError):
+        return None
+    return first if type(first) is int else None
+
+
+def with_staged_list(backend, init_vars, symbol_names, request, maximum_iterations=None):
+    """Returns `init_vars` with every occurrence of `request.target` made a staged list (for
+    an item assignment, the stack of its elements)."""
+    target = request.target
+    k = next(k for k, v in enumerate(init_vars) if v is target)
+    name = symbol_names[k]
+    if request.element is ITEM_ASSIGNED:
+        staged = backend.stack(list(target))
+        return tuple(staged if v is target else v for v in init_vars)
+    element = None if request.element is POPPED else request.element
+    if not target and request.element is POPPED:
+        raise StagingError(
+            "'{}' is an empty list on entry to a staged loop that pops from it before "
+            'appending: a list that a staged loop changes becomes a staged list, whose element '
+            "type must be known on entry. Append to '{}' before popping, or fill it before "
+            'the loop.'.format(name, name))
+    staged = backend.new_list(list(target), element, name, maximum_iterations)
+    return tuple(staged if v is target else v for v in init_vars)
