@@ -7,6 +7,7 @@ from runtime.errors import InvalidArgumentError
 from runtime.ops import array_ops
 from runtime.ops import common
 from runtime.ops import math_ops
+from runtime.ops import reduction_ops
 from runtime.ops import state_ops
 from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
@@ -192,6 +193,20 @@ class TensorArray:
         # one element read (an index out of range raises IndexOutOfRangeError, an IndexError)
         key = common.to_tensor(key, dtypes.int32)
         return self.read(array_ops.where(key < 0, key + self.size(), key))
+
+    def count(self, value):
+        """`l.count(value)` of a Python list that staged control flow built (autograph's
+        staged list): how many elements equal `value` (rows compare whole, as lists do). A
+        TensorArray of the user's own has no `count`, as in TensorFlow."""
+        if self._list_name is None:
+            raise AttributeError("'TensorArray' object has no attribute 'count'")
+        equal = self.stack() == value  # Python's comparison: 1.5 beside ints is a float
+        shape = np.shape(value) if isinstance(value, (list, tuple)) else (
+            tuple(value.shape) if isinstance(value, Tensor) and value.shape else ())
+        row = int(np.prod(shape)) if shape and None not in shape else None
+        if row is not None:  # rows: equal where all their elements are
+            equal = reduction_ops.reduce_all(array_ops.reshape(equal, [self.size(), row]), axis=1)
+        return reduction_ops.reduce_sum(math_ops.cast(equal, dtypes.int32))
 
     def _widened(self, dtype):
         """A list built in staged control flow, its elements cast to the wider `dtype` (a

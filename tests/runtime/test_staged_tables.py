@@ -196,3 +196,20 @@ def test_a_list_built_in_a_staged_loop_widens_as_pythons_holds_wider_values(exec
     g = tf.function(widening_append, executor=executor)
     result = g(tf.constant(4), tf.constant(1, tf.int32))
     assert result.numpy().tolist() == widening_append(4, 1)
+
+
+def residue_counts(n, v):
+    out = []
+    for i in range(n):
+        if out.count(i % 3) < 2:  # keon/algorithms' delete_nth_naive counts its staged list
+            out.append(i % 3)
+    return out.count(v), out.count(1.5), out.count(True), len(out)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_count_of_a_list_built_in_staged_control_flow(executor):
+    f = tf.function(residue_counts, executor=executor)
+    for n, v in ((7, 1), (0, 0), (2, 2)):
+        assert tuple(int(c) for c in f(tf.constant(n), tf.constant(v))) == residue_counts(n, v)
+    with pytest.raises(AttributeError, match="no attribute 'count'"):
+        tf.TensorArray(tf.int32, size=1).count(0)  # a TensorArray of the user's own, as in TF
