@@ -1,5 +1,7 @@
 """if/while/for statements: plain Python semantics, or staged through the value's backend."""
 
+import collections
+
 from autograph.errors import BranchVariableError
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
@@ -247,7 +249,7 @@ class _StagedIf:
         state = list(state)
         for k in range(self.nouts):
             value = state[k]
-            if type(value) in (list, dict):
+            if type(value) in (list, dict, collections.defaultdict):
                 state[k] = nest.pack(nest.structure(value), nest.flatten(value))
                 self.frame.add(state[k], value)
         return tuple(state)

@@ -1,5 +1,6 @@
 """Flattening of nested loop and branch state (lists, tuples, namedtuples, dicts) into leaves."""
 
+import collections
 import enum
 
 from autograph.operators import backends
@@ -14,6 +15,11 @@ class Kind(enum.Enum):
 
 
 LEAF = Kind.LEAF
+
+
+class _DefaultDict(collections.namedtuple('_DefaultDict', ['factory'])):
+    """The container type of a `collections.defaultdict` in a structure: it is rebuilt with
+    its `default_factory` (`int` for `defaultdict(int)`), which its type alone does not give."""
 
 
 def _is_namedtuple(value):
@@ -52,7 +58,9 @@ def structure(value):
         return (MaybeUndefined, value.symbol_name, (structure(value.value), LEAF))
     if isinstance(value, dict):
         keys = _sorted_keys(value)
-        return (type(value), keys, tuple(structure(value[k]) for k in keys))
+        kind = (_DefaultDict(value.default_factory)
+                if type(value) is collections.defaultdict else type(value))
+        return (kind, keys, tuple(structure(value[k]) for k in keys))
     return (type(value), len(value), tuple(structure(v) for v in value))
 
 
@@ -117,6 +125,8 @@ def _pack(struct, leaves, pos):
         items.append(item)
     if kind is MaybeUndefined:
         return MaybeUndefined(items[0], items[1], keys_or_len), pos
+    if type(kind) is _DefaultDict:
+        return collections.defaultdict(kind.factory, zip(keys_or_len, items)), pos
     if issubclass(kind, dict):
         return kind(zip(keys_or_len, items)), pos
     if issubclass(kind, tuple) and kind is not tuple:

@@ -1,6 +1,8 @@
 """Tables (lists of lists) sized and indexed by staged values, `return []` beside a list built
 in a staged loop, and Python lists changed in place in a staged branch: staged == plain on the
 runtime (both executors), and under JAX where shapes allow."""
+import collections
+
 import jax
 import jax.numpy as jnp
 import pytest
@@ -213,3 +215,23 @@ def test_count_of_a_list_built_in_staged_control_flow(executor):
         assert tuple(int(c) for c in f(tf.constant(n), tf.constant(v))) == residue_counts(n, v)
     with pytest.raises(AttributeError, match="no attribute 'count'"):
         tf.TensorArray(tf.int32, size=1).count(0)  # a TensorArray of the user's own, as in TF
+
+
+def keep_at_most(array, n):
+    # keon/algorithms' delete_nth: a defaultdict of counts changed in a staged branch
+    result = []
+    counts = collections.defaultdict(int)
+    for element in array:
+        if counts[element] < n:
+            result.append(element)
+            counts[element] += 1
+    return result, counts[array[0]]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+def test_a_defaultdict_changed_in_a_staged_branch_keeps_its_factory(n):
+    array = [1, 2, 1, 1, 3, 2]
+    expected_list, expected_count = keep_at_most(array, n)
+    for executor in EXECUTORS:
+        out, count = tf.function(keep_at_most, executor=executor)(array, tf.constant(n))
+        assert ([int(v) for v in out], int(count)) == (expected_list, expected_count)
