@@ -96,6 +96,8 @@ class ListTransformer(transformer.Base):
         if len(node.targets) > 1 and any(self._item_target(t) for t in node.targets) and all(
                 self._item_target(t) or isinstance(t, gast.Name) for t in node.targets):
             return self._chained(node)
+        if len(node.targets) == 1 and self._unpacked_items(node.targets[0]):
+            return self._unpacked(node)
         target = _list_method_call(node.value, 'pop', 1)
         if (target is None or len(node.targets) != 1 or not self._is_local(target)
                 or not isinstance(node.targets[0], gast.Name)
@@ -105,6 +107,28 @@ class ListTransformer(transformer.Base):
                                  target=target, var_=node.targets[0],
                                  index=_pop_index(node.value))
 
+
+    def _unpacked_items(self, target):
+        """Whether a target is a flat tuple of names and `l[i]` items, one item at least
+        (`a[i], a[j] = a[j], a[i]`)."""
+        return (isinstance(target, (gast.Tuple, gast.List))
+                and any(self._item_target(t) for t in target.elts)
+                and all(self._item_target(t) or isinstance(t, gast.Name) for t in target.elts))
+
+    def _unpacked(self, node):
+        """`a[i], a[j] = a[j], a[i]`: the value unpacked into fresh names, as Python unpacks it
+        (a ValueError for the wrong count), then each target from left to right."""
+        elts = node.targets[0].elts
+        names = [self.ctx.namer.new_symbol('unpacked_', set()) for _ in elts]
+        store = gast.Tuple(elts=[gast_util.name(n, gast.Store) for n in names], ctx=gast.Store())
+        statements = templates.replace('targets_ = expr', targets_=store, expr=node.value)
+        for target, name in zip(elts, names):
+            if isinstance(target, gast.Name):
+                statements += templates.replace('target = value_', target=target.id,
+                                                value_=name)
+            else:
+                statements += _set_item(target, gast_util.name(name))
+        return statements
 
     def _chained(self, node):
         """`a[0] = a[1] = v`: the value once, then each target from left to right."""

@@ -235,3 +235,40 @@ def test_a_defaultdict_changed_in_a_staged_branch_keeps_its_factory(n):
     for executor in EXECUTORS:
         out, count = tf.function(keep_at_most, executor=executor)(array, tf.constant(n))
         assert ([int(v) for v in out], int(count)) == (expected_list, expected_count)
+
+
+def bubble_sorted(xs, n):
+    # a swap by unpacking, at staged positions, in a staged loop
+    xs = list(xs)
+    for i in range(n):
+        for j in range(len(xs) - 1 - i):
+            if xs[j] > xs[j + 1]:
+                xs[j], xs[j + 1] = xs[j + 1], xs[j]
+    return xs
+
+
+def swap_and_name(xs, i, j):
+    xs[i], xs[j] = xs[j], xs[i]
+    k, xs[0] = xs[1], 9
+    return xs, k
+
+
+def test_a_swap_by_unpacking_items():
+    assert ag.convert(swap_and_name)([1, 2, 3], 0, 2) == swap_and_name([1, 2, 3], 0, 2)
+    code = ag.to_code(swap_and_name)
+    assert "xs = ag__.set_item(xs, i, unpacked_)" in code
+    assert "xs = ag__.set_item(xs, j, unpacked_1)" in code
+    with pytest.raises(ValueError, match="too many values to unpack"):
+        ag.convert(_three_into_two)()
+    data = [5, 1, 4, 2, 8, 0]
+    staged = [tf.function(bubble_sorted, executor=e) for e in EXECUTORS]
+    for n in (0, 2, 6):
+        for f in staged:
+            assert [int(v) for v in f(data, tf.constant(n))] == bubble_sorted(data, n)
+        assert [int(v) for v in jax.jit(ag.convert(bubble_sorted))(data, n)] == bubble_sorted(data, n)
+
+
+def _three_into_two():
+    xs = [0, 0]
+    xs[0], xs[1] = 1, 2, 3
+    return xs
