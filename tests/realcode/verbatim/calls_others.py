@@ -32,7 +32,7 @@ realcode((50, [60, 100, 120], [10, 20, 30]), (10, [60, 100, 120], [10, 20, 30]),
     pm.knapsack)
 realcode(([60, 100, 120], [10, 20, 30], 50), ([60, 100, 120], [10, 20, 30], 5))(
     pm.fractional_knapsack)
-realcode(5, 0, jax_limitation=fair.JAX_LENGTH)(pygorithm_fibonacci_generator.get_sequence)
+realcode(5, 0, limitation=fair.GENERATOR)(pygorithm_fibonacci_generator.get_sequence)
 realcode(5, 0, limitation=fair.RECURSION)(pygorithm_fibonacci_memoization.get_sequence)
 realcode(5, 0, limitation=fair.RECURSION)(pygorithm_fibonacci_recursion.get_sequence)
 realcode(10, 0, 37, limitation=fair.TEXT)(base10.to_base2)

@@ -25,3 +25,6 @@ NONE_OR_PAIR = ('returns None when no pair is found and a list of two indices ot
                 'annotation says `list[int] | None`): its type depends on which branch runs')
 NONE_CELLS = ('a table of None placeholders filled in later (`[[None for _ in range(cols)] ...]`'
               ' with a staged size): a staged table holds numbers, and None is not one')
+GENERATOR = ('advances a Python generator (`next(f)`) once per iteration of a loop over a staged '
+             'range: the loop body is traced once, so the generator would advance once '
+             '(StagingError)')
