@@ -122,25 +122,24 @@ class ListTransformer(transformer.Base):
         names = [self.ctx.namer.new_symbol('unpacked_', set()) for _ in elts]
         store = gast.Tuple(elts=[gast_util.name(n, gast.Store) for n in names], ctx=gast.Store())
         statements = templates.replace('targets_ = expr', targets_=store, expr=node.value)
-        for target, name in zip(elts, names):
-            if isinstance(target, gast.Name):
-                statements += templates.replace('target = value_', target=target.id,
-                                                value_=name)
-            else:
-                statements += _set_item(target, gast_util.name(name))
-        return statements
+        return statements + _assign_each(zip(elts, names))
 
     def _chained(self, node):
         """`a[0] = a[1] = v`: the value once, then each target from left to right."""
         value = self.ctx.namer.new_symbol('assigned_', set())
         statements = templates.replace('value_ = expr', value_=value, expr=node.value)
-        for target in node.targets:
-            if isinstance(target, gast.Name):
-                statements += templates.replace('target = value_', target=target.id,
-                                                value_=value)
-            else:
-                statements += _set_item(target, gast_util.name(value))
-        return statements
+        return statements + _assign_each((target, value) for target in node.targets)
+
+
+def _assign_each(pairs):
+    """`target = name` for each (target, name): a name rebound, an item set (`_set_item`)."""
+    statements = []
+    for target, name in pairs:
+        if isinstance(target, gast.Name):
+            statements += templates.replace('target = value_', target=target.id, value_=name)
+        else:
+            statements += _set_item(target, gast_util.name(name))
+    return statements
 
 
 def _item_chain(target):

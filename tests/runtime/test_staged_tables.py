@@ -1,8 +1,6 @@
 """Tables (lists of lists) sized and indexed by staged values, `return []` beside a list built
 in a staged loop, and Python lists changed in place in a staged branch: staged == plain on the
 runtime (both executors), and under JAX where shapes allow."""
-import collections
-
 import jax
 import jax.numpy as jnp
 import pytest
@@ -10,24 +8,10 @@ import pytest
 import autograph as ag
 import runtime as tf
 from autograph.backends import jax as ag_jax
+from tests.realcode.verbatim.keon_array import delete_nth
+from tests.realcode.verbatim.keon_dp import int_divide as partitions
 
 EXECUTORS = ["interpreter", "compiled"]
-
-
-def partitions(n):
-    # keon/algorithms' int_divide: a table built by a nested comprehension of a staged size,
-    # written and read at staged rows and columns
-    arr = [[0 for i in range(n + 1)] for j in range(n + 1)]
-    arr[1][1] = 1
-    for i in range(1, n + 1):
-        for j in range(1, n + 1):
-            if i < j:
-                arr[i][j] = arr[i][i]
-            elif i == j:
-                arr[i][j] = 1 + arr[i][j - 1]
-            else:
-                arr[i][j] = arr[i][j - 1] + arr[i - j][j]
-    return arr[n][n]
 
 
 def cube_corner(n, k):
@@ -62,6 +46,8 @@ def first_or_zero(n):
 
 @pytest.mark.parametrize("executor", EXECUTORS)
 def test_tables_of_a_staged_size(executor):
+    # `partitions` is keon/algorithms' int_divide: a table built by a nested comprehension of a
+    # staged size, written and read at staged rows and columns
     f = tf.function(partitions, executor=executor)
     for n in (1, 4, 7):
         assert int(f(tf.constant(n))) == partitions(n) == {1: 1, 4: 5, 7: 15}[n]
@@ -217,24 +203,13 @@ def test_count_of_a_list_built_in_staged_control_flow(executor):
         tf.TensorArray(tf.int32, size=1).count(0)  # a TensorArray of the user's own, as in TF
 
 
-def keep_at_most(array, n):
-    # keon/algorithms' delete_nth: a defaultdict of counts changed in a staged branch
-    result = []
-    counts = collections.defaultdict(int)
-    for element in array:
-        if counts[element] < n:
-            result.append(element)
-            counts[element] += 1
-    return result, counts[array[0]]
-
-
 @pytest.mark.parametrize("n", [0, 1, 2])
 def test_a_defaultdict_changed_in_a_staged_branch_keeps_its_factory(n):
+    # keon/algorithms' delete_nth: a defaultdict of counts changed in a staged branch
     array = [1, 2, 1, 1, 3, 2]
-    expected_list, expected_count = keep_at_most(array, n)
     for executor in EXECUTORS:
-        out, count = tf.function(keep_at_most, executor=executor)(array, tf.constant(n))
-        assert ([int(v) for v in out], int(count)) == (expected_list, expected_count)
+        out = tf.function(delete_nth, executor=executor)(array, tf.constant(n))
+        assert out.numpy().tolist() == delete_nth(array, n)
 
 
 def bubble_sorted(xs, n):
