@@ -9,6 +9,7 @@ subscripts of other expressions and assignment targets are left alone.
 
 import gast
 
+from autograph.pyct import anno
 from autograph.pyct import templates
 from autograph.pyct import transformer
 
@@ -27,16 +28,16 @@ class SubscriptTransformer(transformer.Base):
             return node
         if any(isinstance(n, gast.Slice) for n in gast.walk(node.slice)):
             return node
-        return templates.replace_as_expression(
+        call = templates.replace_as_expression(
             'ag__.get_item(container, key)', container=node.value, key=node.slice)
+        anno.setanno(call, anno.Basic.ITEM_READ, True)
+        return call
 
 
 def _is_get_item(node):
-    """Whether `node` is an `ag__.get_item(...)` call: `table[i][j]` reads row `i` of a
+    """Whether `node` is a get_item call generated here: `table[i][j]` reads row `i` of a
     table, then its element `j`."""
-    return (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
-            and node.func.attr == 'get_item' and isinstance(node.func.value, gast.Name)
-            and node.func.value.id == 'ag__')
+    return anno.hasanno(node, anno.Basic.ITEM_READ)
 
 
 def transform(node, ctx):

@@ -37,6 +37,9 @@ class Basic(NoValue):
     LOOP_OPTIONS = (
         'The options that a set_loop_options directive gives a while or for loop: a dict from'
         ' option name to the gast expression of its value.')
+    ITEM_READ = (
+        'On a generated `ag__.get_item(container, key)` call (converters/subscripts.py): marks'
+        ' it, so that `table[i][j]` reads the row it gives at `j` through get_item too.')
     CALLEE = (
         'On a call that a converter wrapped (a generated `converted_call(f, ...)`): the'
         ' expression of the function it calls, `f`.')
