@@ -67,9 +67,11 @@ def _widened_dtype(entry, out):
         return None
     jnp = jax_modules().numpy
     # a Python number is weakly typed: lax.while_loop promotes it within its kind only
-    kind = _PYTHON_KINDS.get(type(entry)) or (
-        jnp.dtype(entry.dtype).kind if hasattr(entry, 'dtype') else None)
-    if kind is None or jnp.shape(entry) != jnp.shape(out):
+    python = _PYTHON_KINDS.get(type(entry))
+    if python is None and not isinstance(entry, (jax_modules().tracer, jax_modules().array)):
+        return None  # not a number: no dtype to widen
+    kind = python or jnp.dtype(entry.dtype).kind
+    if (() if python else tuple(entry.shape)) != tuple(out.shape):
         return None
     return out.dtype if widening(kind, jnp.dtype(out.dtype).kind) else None
 

@@ -140,7 +140,7 @@ CASES = [
          lambda: tf.function(m.bad_list_index)(tf.constant(1), tf.constant(1)),
          TypeError, ("The symbolic tensor 'n:0' cannot be used as a Python int",
                      'Index a tensor instead of a Python list'),
-         lambda: tf.function(m.fixed_list_index)(tf.constant(1), tf.constant(1)), 2),
+         lambda: tf.function(m.fixed_list_index)(tf.constant(1), tf.constant(1)), 3),
     Case('generator', lambda: ag.convert(m.bad_generator, strict=True),
          ag.ConversionError, ('AutoGraph could not convert bad_generator',
                               'a generator function (yield)', 'do_not_convert'),

@@ -213,13 +213,15 @@ def fixed_one_branch(x):
 
 
 def bad_list_index(x, n):
-    table = [x, x * 2, x * 3]
-    return table[n]  # MISTAKE: list_index
+    # a list of numbers (or of tensors of one shape) read at a staged index stages; a list of
+    # strings cannot become a tensor of numbers
+    words = ["zero", "one", "two"]
+    return x * len(words[n])  # MISTAKE: list_index
 
 
 def fixed_list_index(x, n):
-    table = tf.stack([x, x * 2, x * 3])
-    return table[n]
+    lengths = tf.constant([len(w) for w in ["zero", "one", "two"]])
+    return x * lengths[n]
 
 
 def bad_generator(n):
