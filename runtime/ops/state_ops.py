@@ -111,7 +111,11 @@ def check_write_index(index, size):
 def check_read_index(index, size):
     """Raises a TensorArray read's error for an index not in range(size) (see
     check_write_index)."""
-    if int(index) < 0 or int(index) >= size:  # also Python's IndexError (a list's read)
+    # also Python's IndexError: a read of a staged list is a list's read
+    if int(index) < 0:
+        raise IndexOutOfRangeError(f"TensorArray index must be non-negative, found {index}.",
+                                   "tensor_array_read")
+    if int(index) >= size:
         raise IndexOutOfRangeError(
             f"Tried to read from index {index} but array size is: {size}", "tensor_array_read")
 
