@@ -62,6 +62,9 @@ def main(argv=None):
                 _report(program, first, not args.no_shrink and args.backend == "runtime")
                 if len(seen) >= args.max_failures:
                     break
+            else:
+                print("seed {!r}: failed as {!r} did: {}".format(seed, seen[key], first))
+                sys.stdout.flush()
         if (i + 1 - args.start) % 100 == 0:
             print("... {} programs, {:.0f}s, {}".format(
                 i + 1 - args.start, time.perf_counter() - start, dict(stats)), file=sys.stderr)
