@@ -189,7 +189,10 @@ def _discarded_cond(pred, true_fn, false_fn, operands):
 
 def _discarded_loop(test, body_fn, loop_vars):
     """A loop nested in a discarded pass: its test and body run once each (see
-    `_discarded_cond`); the outputs are the body's, at the loop variables' dtypes."""
+    `_discarded_cond`); the outputs are the body's, at the loop variables' dtypes. The loop
+    variables are read: the staged loop carries them in, even one that the body assigns
+    before reading it (it is the loop's output when the loop runs zero times)."""
+    _read(*loop_vars)
     init = [as_tensor(v) for v in loop_vars]
     test(*_copies(init))
     after = tuple(body_fn(*_copies(init)))
