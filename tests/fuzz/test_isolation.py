@@ -27,7 +27,7 @@ def _task(index, stats):
 
 def _kinds(isolate):
     return [(i, [f.kind for f in failures], stats['programs'])
-            for i, failures, stats in isolation.outcomes(range(7), _task, isolate, 2.0)]
+            for i, failures, stats in isolation.outcomes(range(7), _task, isolate, 5.0)]
 
 
 def test_each_program_after_a_timeout_crash_or_hang_runs_in_a_fresh_worker():
