@@ -189,7 +189,10 @@ def _discarded_cond(pred, true_fn, false_fn, operands):
 
 def _discarded_loop(test, body_fn, loop_vars):
     """A loop nested in a discarded pass: its test and body run once each (see
-    `_discarded_cond`); the outputs are the body's, at the loop variables' dtypes."""
+    `_discarded_cond`); the outputs are the body's, at the loop variables' dtypes. The loop
+    variables are read: the staged loop carries them in, even one that the body assigns
+    before reading it (it is the loop's output when the loop runs zero times)."""
+    _read(*loop_vars)
     init = [as_tensor(v) for v in loop_vars]
     test(*_copies(init))
     after = tuple(body_fn(*_copies(init)))
@@ -237,10 +240,10 @@ class TorchBackend(Backend):
         dtypes = [torch_values.joint_dtype(types) for types in zip(
             *[[leaf_type(v) for v in outs] for outs in found.outputs])]
         read = sorted(found.read)
-        mutated = {read.index(k) for k in found.mutated}
         true_fn, false_fn = (_outputs(closed(_of_read(fn, operands, read), len(read),
-                                             found.free, mutated), dtypes)
-                             for fn in (true_fn, false_fn))
+                                             found.free, {read.index(k) for k in changed}),
+                                      dtypes)
+                             for fn, changed in zip((true_fn, false_fn), found.mutated))
         inputs = _distinct(tuple(operands[k] for k in read) + tuple(found.free))
         if effects[0] == self._scratch.effects:
             return _cond(pred, true_fn, false_fn, inputs)
@@ -277,8 +280,8 @@ class TorchBackend(Backend):
         dtypes = _loop_dtypes(loop_vars, outputs[1])
         init = _linked(tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
         count = len(init)
-        test = closed(test, count, free, mutated)
-        body = _outputs(closed(body_fn, count, free, mutated), dtypes)
+        test = closed(test, count, free, mutated[0])
+        body = _outputs(closed(body_fn, count, free, mutated[1]), dtypes)
 
         def loop(*args):
             return tuple(while_loop_op(lambda *a: test(*a)[0], body, args[:count],

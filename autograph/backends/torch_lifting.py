@@ -111,8 +111,8 @@ def discarded_sizes(inputs):
 
 # What `free_tensors` found: `free`, a list of tensors, each once, in the order they were first
 # read; `outputs`, the outputs of each function on that pass (read only their types);
-# `mutated`, the set of positions of the inputs that a function changes in place (`i += 1` on
-# a tensor); `read`, the set of positions of the inputs that some function reads; `operations`,
+# `mutated`, for each function, the set of positions of the inputs that it changes in place
+# (`i += 1` on a tensor); `read`, the set of positions of the inputs that some function reads; `operations`,
 # the `torch_select.Operations` the functions ran; `free_changed`, whether one changed a free
 # tensor in place.
 Lifting = collections.namedtuple('Lifting', 'free outputs mutated read operations free_changed')
@@ -138,7 +138,7 @@ def free_tensors(fns, inputs, scratch):
     # types of one branch's outputs while it stages the other).
     finder = _FreeTensors(())
     operations = Operations()
-    outputs, mutated = [], set()
+    outputs, mutated = [], []
     for fn in fns:
         with scratch(), disable_proxy_modes_tracing(), discarded_sizes(inputs):
             # new objects for the inputs: a function that reads an input's object from an
@@ -154,13 +154,13 @@ def free_tensors(fns, inputs, scratch):
             versions = [t._version for t in copies]
             with finder, operations:
                 outs = fn(*copies)
-            mutated.update(k for k, (t, v) in enumerate(zip(copies, versions))
-                           if t._version != v)
+            mutated.append({k for k, (t, v) in enumerate(zip(copies, versions))
+                            if t._version != v})
         outputs.append(outs)
         for leaf in pytree.tree_leaves(outs):
             if isinstance(leaf, torch.Tensor):
                 finder.note(leaf)
-    return Lifting(list(finder.free.values()), outputs, mutated, finder.read | mutated,
+    return Lifting(list(finder.free.values()), outputs, mutated, finder.read.union(*mutated),
                    operations, finder.free_changed())
 
 

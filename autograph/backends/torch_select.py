@@ -70,10 +70,11 @@ def _shape(value):
 
 
 def select_branches(fns, operands, mutated, select):
-    """Runs both branches on the operands (a copy of each that one changes in place) and
-    selects each output with `select(true_value, false_value)`."""
+    """Runs both branches on the operands (each branch on a copy of each operand that it
+    changes in place: `mutated`, one set of positions per branch) and selects each output
+    with `select(true_value, false_value)`."""
     outs = []
-    for fn in fns:
-        own = [t.clone() if k in mutated else t for k, t in enumerate(operands)]
+    for fn, changed in zip(fns, mutated):
+        own = [t.clone() if k in changed else t for k, t in enumerate(operands)]
         outs.append(tuple(fn(*own)))
     return tuple(select(a, b) for a, b in zip(*outs))

@@ -6,6 +6,8 @@ Exits 1 when any program failed.
 
 With `--backend torch` each program is converted and exported with torch.export instead
 (tests/torch/fuzz_way.py) and compared with plain Python; failures are printed as found.
+The programs run in worker processes forked from this one (tests/fuzz/isolation.py): after
+a program that timed out, or that killed its worker, the next one runs in a fresh process.
 
 With `--cache-dir DIR` the on-disk conversion cache is on, in DIR, and each program is written
 to a file named after its text (in DIR.programs), so that a second run with the same seed
@@ -23,6 +25,7 @@ import time
 os.environ['AUTOGRAPH_CACHE_DIR'] = ''
 
 from tests.fuzz import harness  # noqa: E402
+from tests.fuzz import isolation  # noqa: E402
 from tests.fuzz import shrink  # noqa: E402
 from tests.fuzz.generator import ALL_FEATURES  # noqa: E402
 from tests.fuzz.generator import FEATURES  # noqa: E402
@@ -48,20 +51,17 @@ def main(argv=None):
     stats = collections.Counter()
     seen = {}
     start = time.perf_counter()
-    for i in range(args.start, args.start + args.programs):
-        seed = "{}:{}".format(args.seed, i)
-        program = generate(seed, max_stmts=args.max_stmts, max_depth=args.max_depth,
-                           features=features)
-        failures = check(program, stats)
+
+    def task(index, counts):
+        return check(_program(args, features, index), counts)
+
+    indices = list(range(args.start, args.start + args.programs))
+    for i, failures, counts in isolation.outcomes(indices, task, args.backend == "torch"):
+        stats.update(counts)
         if failures:
             stats["failed"] += 1
-            first = failures[0]
-            key = (first.signature(), first.detail[:40])
-            if key not in seen:
-                seen[key] = seed
-                _report(program, first, not args.no_shrink and args.backend == "runtime")
-                if len(seen) >= args.max_failures:
-                    break
+            if _record(seen, _program(args, features, i), failures[0], args):
+                break
         if (i + 1 - args.start) % 100 == 0:
             print("... {} programs, {:.0f}s, {}".format(
                 i + 1 - args.start, time.perf_counter() - start, dict(stats)), file=sys.stderr)
@@ -76,6 +76,25 @@ def main(argv=None):
         from autograph.impl import disk_cache  # pylint: disable=import-outside-toplevel
         print("disk cache {}: {}".format(args.cache_dir, disk_cache.stats))
     return 1 if seen else 0
+
+
+def _program(args, features, index):
+    """Program `index` of the run: seed 'SEED:index'."""
+    return generate("{}:{}".format(args.seed, index), max_stmts=args.max_stmts,
+                    max_depth=args.max_depth, features=features)
+
+
+def _record(seen, program, failure, args):
+    """Prints a failed program (in full when its kind of failure is new); returns whether
+    the run should stop (args.max_failures distinct kinds seen)."""
+    key = (failure.signature(), failure.detail[:40])
+    if key in seen:
+        print("seed {!r}: failed as {!r} did: {}".format(program.seed, seen[key], failure))
+        sys.stdout.flush()
+        return False
+    seen[key] = program.seed
+    _report(program, failure, not args.no_shrink and args.backend == "runtime")
+    return len(seen) >= args.max_failures
 
 
 def _parser():

@@ -181,3 +181,23 @@ def test_an_operand_only_copied_by_a_nested_if_is_not_a_constant_of_the_program(
     # counted as a read, so it stayed the outer torch.cond's operand: a constant
     _agrees(walrus_in_the_right_operand_of_an_if_test,
             [(7, 20, 0.0), (-1, 20, 0.0), (-1, 5, 3.0), (0, 3, 1.0)])
+
+
+def loop_assigning_a_variable_before_reading_it(a, x):
+    v = a
+    if a == 1:
+        if a == 0:
+            return v
+    for i in range(2):  # staged by the return flag of the if above
+        v = x  # v: the loop carries it in, though the body assigns it before reading it
+        if i >= 1:
+            return v
+    return v
+
+
+def test_a_loop_variable_assigned_before_it_is_read_is_an_operand_of_the_enclosing_if():
+    # fuzz seed '20261205:122', reduced: the loop in the staged `if not do_return` took v's
+    # value from outside the torch.cond as its initial value, but the discarded pass over
+    # the branch saw no read of v (the body assigns v first), so it was no operand of the
+    # cond and became a constant of the program, a fake tensor returned as the result
+    _agrees(loop_assigning_a_variable_before_reading_it, [(1, 4), (0, 2), (2, 3)])

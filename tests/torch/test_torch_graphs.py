@@ -47,6 +47,8 @@ def test_an_if_of_a_few_safe_scalar_operations_is_a_where():
         args = (torch.tensor(x), torch.tensor(n))
         assert [t.item() for t in module(*args)] == list(scalar_if(x, n))
         assert args[1].item() == n  # `n += 1` in the branch did not change the input
+    # the branch that changes n in place runs on a copy of it; the other one needs none
+    assert _targets(program).count(torch.ops.aten.clone.default) == 1
 
 
 def guarded_division(a, b):
