@@ -89,6 +89,11 @@ class ListHooks:
         in a branch whose other branch returns a list built in a staged loop)."""
         if type(staged) is not TensorArray:
             raise NotImplementedError(type(staged))
+        if type(items) is TensorArray:  # a list the other branch widened: widened here too
+            if items.dtype is staged.dtype or weak_types.widened(
+                    None, items.dtype, staged.dtype, True) is not staged.dtype:
+                raise NotImplementedError(items.dtype)
+            return items._widened(staged.dtype)
         array = TensorArray(staged.dtype, size=0, dynamic_size=True,
                             element_shape=staged.element_shape)
         array._list_name = name

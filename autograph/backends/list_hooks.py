@@ -110,7 +110,8 @@ class ListHookDefaults:
     def list_like(self, staged, items, name):
         """A staged list of `staged`'s kind holding the Python list `items`, for a staged `if`
         whose one branch gives a Python list (`return []`) where the other gives a staged
-        list (one appended to in a staged loop).
+        list (one appended to in a staged loop); or `items` a staged list that the other
+        branch widened (a float appended to ints), widened alike.
 
         Args:
             staged: the other branch's staged list.

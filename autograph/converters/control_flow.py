@@ -180,6 +180,10 @@ class ControlFlowTransformer(transformer.Base):
         orelse_scope = anno.getanno(node, NodeAnno.ORELSE_SCOPE)
         block_vars, undefined, nouts = self._get_block_vars(
             node, body_scope.bound | orelse_scope.bound)
+        # a branch function's own locals that a staged `if` inside it reads first (as a loop
+        # body's: `_bind_body_locals`)
+        node.body = self._bound_locals(node.body, block_vars)
+        node.orelse = self._bound_locals(node.orelse, block_vars) if node.orelse else node.orelse
         decls = self._declarations(block_vars)
         reserved = body_scope.referenced | orelse_scope.referenced
         state_fns, getter, setter = self._state_functions(block_vars, decls, reserved)
@@ -213,10 +217,15 @@ class ControlFlowTransformer(transformer.Base):
         has bound it in this iteration. It is not a loop variable, so no path reads a value
         of it from an earlier iteration; `ag__.Undefined` is what Python has there.
         """
+        node.body = self._bound_locals(node.body, block_vars, targets)
+
+    def _bound_locals(self, body, block_vars, targets=()):
+        """`body` with `ag__.Undefined` bound first to the names it binds that functions in it
+        declare nonlocal, other than `block_vars` (see `_bind_body_locals`)."""
         declared = set()  # declared nonlocal before an assignment at the body's top level
         assigned = set(targets)
         bound = set()
-        for stmt in node.body:
+        for stmt in body:
             for m in traversal.walk(stmt):
                 if isinstance(m, gast.Nonlocal):
                     declared.update(n for n in m.names if n not in assigned)
@@ -225,10 +234,11 @@ class ControlFlowTransformer(transformer.Base):
             if isinstance(stmt, (gast.Assign, gast.AnnAssign)):  # bound from here on
                 assigned |= names
         missing = (declared & bound) - {str(v) for v in block_vars}
-        if missing:
-            assigns = self._undefined_assigns(sorted(missing))
-            transformer.set_missing_locations(assigns, node.body[0])
-            node.body = assigns + node.body
+        if not missing:
+            return body
+        assigns = self._undefined_assigns(sorted(missing))
+        transformer.set_missing_locations(assigns, body[0])
+        return assigns + body
 
     def visit_While(self, node):
         self.generic_visit(node)

@@ -387,7 +387,9 @@ def _align_outputs(backend, names, outs, other):
                                                 names[k])
             elif type(a) is not MaybeUndefined and type(b) is MaybeUndefined:
                 aligned[k] = MaybeUndefined(a, True, names[k])
-            elif type(a) is list and type(b) is not list and backend.is_staged(b):
+            elif (type(a) is list or backend.is_staged(a)) and type(b) is not list and (
+                    backend.is_staged(b)):
+                # `return []`, or a staged list the other branch widened (a float appended)
                 aligned[k] = _list_like(backend, b, a, names[k])
     except UnsupportedByBackendError:
         return outs

@@ -343,4 +343,43 @@ def fuzz_fn(a, b):
         f = (1.0 + v) % 8.0
     return reduce_sum(stack(l))
 """, [(7, -3.5), (5, 1.25), (2, 0.5)], ("int", "float"), None),
+    Regression(
+        "staged_list_widened_in_one_branch",
+        # Found by `python -m tests.fuzz --programs 20000 --seed 29150001` (seed
+        # '29150001:10452'). A float64 appended to a float32 staged list in one branch of a
+        # staged if widens that branch's list; the other branch's list is widened alike
+        # (`Backend.list_like`), where before the branches differed in type.
+        """
+from tests.fuzz.vector_ops import reduce_sum, stack
+
+def fuzz_fn(a, b):
+    l = []
+    for i in range(a % 4):
+        l.append(b)
+    if a > 2:
+        l.append(b * float(a))
+    return reduce_sum(stack(l))
+""", [(3, 1.25), (1, -0.5), (7, 2.0)], ("int", "float"), None),
+    Regression(
+        "branch_function_local_read_by_a_staged_if_inside_it",
+        # Found by `python -m tests.fuzz --programs 20000 --seed 29150001` (seed
+        # '29150001:10956'). The statements after a possible early return became a branch
+        # function in which `v7 //= 7` made `v7` a local; the staged `if` inside it read its
+        # output `v7` before the branches (both assign it), a NameError of the unbound local.
+        # A branch function now binds such a local to `ag__.Undefined` first, as a loop body
+        # function does.
+        """
+def fuzz_fn(a, b):
+    v7 = a
+    while True:
+        if b > 1:
+            return 2
+        break
+    if b >= 5:
+        v7 = b
+    else:
+        v7 = a
+    v7 //= 7
+    return v7
+""", [(1, 2), (30, 0), (1, 1), (-9, -5)], ("int", "int"), None),
 ]
