@@ -244,8 +244,9 @@ class _StagedIf:
     def _fresh(self, state):
         """`state` with its Python lists and dicts among the outputs copied (nested ones
         too): both branches are traced (and may be peeked at), so a branch that changes one in
-        place (`memo[0] = 5`) must not change it for the other; each starts from a copy. Each copy stands for the original in the
-        statement's list frame (a copy appended to is the original made a staged list)."""
+        place (`memo[0] = 5`) must not change it for the other; each starts from a copy. Each
+        copy stands for the original in the statement's list frame (a copy appended to is the
+        original made a staged list)."""
         state = list(state)
         for k in range(self.nouts):
             value = state[k]
@@ -387,8 +388,8 @@ def _align_outputs(backend, names, outs, other):
                                                 names[k])
             elif type(a) is not MaybeUndefined and type(b) is MaybeUndefined:
                 aligned[k] = MaybeUndefined(a, True, names[k])
-            elif (type(a) is list or backend.is_staged(a)) and type(b) is not list and (
-                    backend.is_staged(b)):
+            elif type(b) is not list and backend.is_staged(b) and (type(a) is list or (
+                    type(a) is type(b) and backend.type_of(a) != backend.type_of(b))):
                 # `return []`, or a staged list the other branch widened (a float appended)
                 aligned[k] = _list_like(backend, b, a, names[k])
     except UnsupportedByBackendError:

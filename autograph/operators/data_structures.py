@@ -81,10 +81,7 @@ def set_item(target, key, value, augmented=None):
     """
     if augmented is not None:
         value = getattr(operator, augmented)(target[key], value)
-    if type(target) is list and target and type(key) not in PYTHON_TYPES:
-        # a staged index into a Python list that a staged loop carries: the loop restarts
-        # with the list as a staged value (`list_frames.with_staged_list`)
-        list_frames.stage_list_if_loop_variable(target, list_frames.ITEM_ASSIGNED)
+    _stage_if_assigned_at_staged_index(target, key)
     result = _by_backend((target,), lambda b: b.set_item(target, key, value))
     if result is not _PYTHONS:
         return result
@@ -107,9 +104,7 @@ def set_nested_item(target, keys, value, augmented=None):
     Returns:
         The object to rebind `target` to.
     """
-    if type(target) is list and target and type(keys[0]) not in PYTHON_TYPES:
-        # a table that a staged loop carries, written at a staged row: staged as a whole
-        list_frames.stage_list_if_loop_variable(target, list_frames.ITEM_ASSIGNED)
+    _stage_if_assigned_at_staged_index(target, keys[0])
     inner = constant_tables.get_item(target, keys[0])
     if len(keys) == 2:
         updated = set_item(inner, keys[1], value, augmented)
@@ -118,6 +113,13 @@ def set_nested_item(target, keys, value, augmented=None):
     if updated is inner:
         return target
     return set_item(target, keys[0], updated)
+
+
+def _stage_if_assigned_at_staged_index(target, key):
+    """A staged index into a Python list (or table) that a staged statement carries: the
+    statement restarts with the list as a staged value (`list_frames.with_staged_list`)."""
+    if type(target) is list and target and type(key) not in PYTHON_TYPES:
+        list_frames.stage_list_if_loop_variable(target, list_frames.ITEM_ASSIGNED)
 
 
 def repeat(left, right):

@@ -9,7 +9,6 @@ import threading
 from autograph.errors import StagingError
 
 
-
 class NewStagedList(BaseException):
     """Signal: a staged loop or if must make one of its Python-list variables a staged list.
 
