@@ -453,7 +453,7 @@ class _Generator(scalars.ScalarCode, element_code.ElementCode):
         if raw is not None:
             raw[t] = self.global_(value, node.name)
         if scalars.python_scalar(t):
-            self.env[t] = scalars.literal(value[()])
+            self.env[t] = scalars.literal(value[()]) or self.global_(value.item(), node.name)
             if scalars.python_int(t):
                 self.interval[t] = (int(value), int(value))
         elif scalars.is_scalar(t):
