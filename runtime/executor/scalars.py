@@ -222,17 +222,13 @@ def literal(value):
     return f"({text})" if text.startswith("-") else text
 
 
-def _make_wrap(bits):
-    half, full = 1 << (bits - 1), 1 << bits
-
-    def wrap(value):
-        """Python int -> the two's complement int of `bits` bits it wraps to."""
-        return (value + half) % full - half
-    return wrap
-
-
-# int dtype -> the function wrapping a Python int into it (silently, as TensorFlow does).
-WRAPS = {dtype: _make_wrap(dtype.itemsize * 8) for dtype in PYTHON_INTS}
+def wrap_text(name, tensor):
+    """The expression wrapping Python int local `name` into `tensor`'s int dtype (two's
+    complement, silently, as TensorFlow does): `((n + 2**31) & (2**32 - 1)) - 2**31` for
+    int32, inline (a function call would cost more than the arithmetic)."""
+    bits = tensor.dtype.np_dtype.itemsize * 8
+    half = 1 << (bits - 1)
+    return f"(({name} + {half}) & {(1 << bits) - 1}) - {half}"
 
 
 class ScalarCode:
@@ -302,9 +298,8 @@ class ScalarCode:
         interval = self.interval.pop(tensor, int_range(tensor))
         test = out_of_range_test(name, interval, tensor)
         if test:
-            wrap = self.global_(WRAPS[tensor.dtype.np_dtype], "wrap_" + tensor.dtype.name)
             self.line(depth, f"if {test}:", tensor.node)
-            self.line(depth + 1, f"{name} = {wrap}({name})", tensor.node)
+            self.line(depth + 1, f"{name} = {wrap_text(name, tensor)}", tensor.node)
         else:
             self.interval[tensor] = interval
 
@@ -402,9 +397,8 @@ class ScalarCode:
     def wrap_local(self, name, tensor, depth):
         """Emits the wrap of local `name`, holding a value of `tensor` not known in range."""
         low, high = int_range(tensor)
-        wrap = self.global_(WRAPS[tensor.dtype.np_dtype], "wrap_" + tensor.dtype.name)
         self.line(depth, f"if {out_of_range_test(name, (low - 1, high + 1), tensor)}:")
-        self.line(depth + 1, f"{name} = {wrap}({name})")
+        self.line(depth + 1, f"{name} = {wrap_text(name, tensor)}")
 
     def _to_python(self, tensors, depth):
         """Turns the numpy scalars a statement left in the locals of `tensors` into Python
