@@ -462,10 +462,15 @@ class _Generator(scalars.ScalarCode, element_code.ElementCode):
             self.env[t] = self.global_(value, node.name)
 
     def _args(self, node, python_ints, depth):
-        """Source of `node`'s operands: numpy values, or Python ints after the first one."""
-        args = [self.numpy_arg(t, depth) for t in node.inputs[:1]]
-        for t in node.inputs[1:]:
-            if python_ints:
+        """Source of `node`'s operands: numpy values, or Python ints after the first one; and
+        Python floats as they are for an elementwise ufunc of float64 operands that are not
+        all Python floats (numpy computes it on the float as on a float64)."""
+        floats = emitters.ufunc_for(node) is not None and \
+            all(scalars.python_float(t) or t.dtype.np_dtype == np.float64 for t in node.inputs) \
+            and not all(scalars.python_float(t) for t in node.inputs)
+        args = []
+        for k, t in enumerate(node.inputs):
+            if (python_ints and k) or (floats and scalars.python_float(t)):
                 self.materialize(t, depth)
                 args.append(self.env[t])
             else:

@@ -75,6 +75,12 @@ def python_int(tensor):
     return shape is not None and not shape and tensor.dtype.np_dtype in PYTHON_INTS
 
 
+def python_float(tensor):
+    """Whether the generated code holds `tensor`'s value as a Python float (a float64)."""
+    shape = tensor.shape  # see is_scalar
+    return shape is not None and not shape and tensor.dtype.np_dtype == _PYTHON_FLOAT
+
+
 def python_scalar(tensor):
     """Whether the generated code holds `tensor`'s value as a Python int, float or bool."""
     shape = tensor.shape  # see is_scalar

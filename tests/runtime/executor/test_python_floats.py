@@ -119,3 +119,31 @@ def test_float64_elements_are_read_from_a_memoryview():
     assert "memoryview(xs)" in source and source.count(" = xs_view[i_index,]") == 2
     assert "total = total + getitem_2" in source  # a Python float sum
     assert "_float64(" not in source.split("return")[0]
+
+
+def scaled(x, s, n):
+    for _ in tf.range(n):
+        x = x * s - 0.5 / s  # s: a loop-invariant Python float meeting an array
+    return x, s - x
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+@pytest.mark.parametrize("s", [0.5, 0.0, -np.inf])
+def test_python_floats_meet_float64_arrays_as_numpy_float64(executor, s):
+    x = np.array([1.0, -2.5, 1e300], np.float64)
+    got = tf.function(scaled, executor=executor)(x, F64(s), np.int32(3))
+    with np.errstate(all="ignore"):
+        want_x = x
+        for _ in range(3):
+            want_x = want_x * F64(s) - F64(0.5) / F64(s)
+        want = (want_x, F64(s) - want_x)
+    for g, w in zip(got, want):
+        assert g.dtype == tf.float64 and g.shape == w.shape
+        np.testing.assert_array_equal(g.numpy(), w)  # nan == nan here
+
+
+def test_python_floats_reach_array_ufuncs_unconverted():
+    source = _source(scaled, tf.TensorSpec((3,), tf.float64), tf.TensorSpec((), tf.float64),
+                     tf.TensorSpec((), tf.int32))
+    assert "s_1 = float(s)" in source and "x_1 * s_1" in source and "s_1 - x_1" in source
+    assert source.count("_float64(s_1)") == 1  # only where it is divided by (numpy's / 0)
