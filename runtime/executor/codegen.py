@@ -11,10 +11,10 @@ and attributes are hoisted into the function's globals; values that may be large
 after their last use.
 
 The code is shaped as a person would write it:
-- rank-0 ints and bools are Python ints and bools (runtime.executor.scalars), wrapped back
-  into int32/int64 range only where the exact result may leave it (`if n > 2147483647:`);
-  a loop's test bounds its counter (`while i < n:` needs no wrap of `i + 1`); other rank-0
-  numbers are numpy scalars (faster than 0-d arrays);
+- rank-0 ints, float64 values and bools are Python ints, floats and bools
+  (runtime.executor.scalars), ints wrapped back into int32/int64 range only where the exact
+  result may leave it (`if n > 2147483647:`); a loop's test bounds its counter (`while i < n:`
+  needs no wrap of `i + 1`); other rank-0 numbers are numpy scalars (faster than 0-d arrays);
 - a scalar read once is computed where it is read (`while (n % 2) == 0:`), not in a local;
 - a loop's test is its `while` condition when it is one expression, a counted loop is
   `for i in range(i, n)`, and in a loop with a `break` the branch that sets the flag ends
