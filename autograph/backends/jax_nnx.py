@@ -9,8 +9,8 @@ instead, so this module does the same for the closure cells of a staged statemen
 with Flax's public API only (`nnx.split`, `nnx.merge`, `nnx.state`, `Variable.set_raw_value`):
 
 - `scope(named_cells)` (the backend's `stateful_scope`, entered by the operators for each
-  staged statement) keeps the cells that hold an NNX graph node or Variable: the statement's
-  `Threaded` state.
+  staged statement) keeps the cells that hold an NNX graph node, a Variable or a method bound
+  to a graph node: the statement's `Threaded` state.
 - `threaded_cond` and `threaded_loop` split those objects (`nnx.split`) and carry the values
   of their array Variables through `lax.cond` and the loop as extra outputs and loop
   variables. Each branch or loop step merges them into new objects, made in its own trace and
@@ -27,6 +27,7 @@ Nothing here imports flax; it runs only when a program has imported `flax.nnx`.
 import contextlib
 import sys
 import threading
+import types
 
 
 class _Stack(threading.local):
@@ -56,26 +57,40 @@ def _variables(objects, *filters):
 
 
 class Threaded:
-    """The closure cells of one staged statement's code that hold NNX objects."""
+    """The closure cells of one staged statement's code that hold NNX objects (a module, a
+    Variable, or a method bound to a module)."""
 
     def __init__(self, cells, names):
         self.cells = cells  # each once
         self.names = names  # the names the code gives them: 'self', ...
 
     def objects(self):
-        return tuple(cell.cell_contents for cell in self.cells)
+        return tuple(_nnx_object(cell.cell_contents) for cell in self.cells)
 
     @contextlib.contextmanager
     def holding(self, objects):
-        """The cells hold `objects` (a branch's own ones), and their own objects again after."""
-        saved = self.objects()
+        """The cells hold `objects` (a branch's own ones; a method is bound to its own
+        object), and their own contents again after."""
+        saved = tuple(cell.cell_contents for cell in self.cells)
         try:
-            for cell, obj in zip(self.cells, objects):
+            for cell, content, obj in zip(self.cells, saved, objects):
+                if isinstance(content, types.MethodType):
+                    obj = types.MethodType(content.__func__, obj)
                 cell.cell_contents = obj
             yield
         finally:
-            for cell, obj in zip(self.cells, saved):
-                cell.cell_contents = obj
+            for cell, content in zip(self.cells, saved):
+                cell.cell_contents = content
+
+
+def _nnx_object(content):
+    """The NNX object a cell's `content` is or is a method of, or None."""
+    nnx = _nnx()
+    if isinstance(content, types.MethodType):
+        content = content.__self__
+    if isinstance(content, (nnx.Variable, nnx.Pytree)):  # a Module, Rngs, Optimizer...
+        return content
+    return None
 
 
 class _Split:
@@ -167,8 +182,7 @@ def find(named_cells):
         return None
     cells, names = [], []
     for name, cell in named_cells:
-        obj = cell.cell_contents
-        if isinstance(obj, nnx.Variable) or nnx.graph.is_graph_node(obj):
+        if _nnx_object(cell.cell_contents) is not None:
             cells.append(cell)
             names.append(name)
     return Threaded(cells, names) if cells else None

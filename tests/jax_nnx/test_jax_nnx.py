@@ -203,8 +203,17 @@ def nested_with_method(model, x):
     return model.count[...] * 1.0
 
 
+def bound_method(model, x):
+    bump = model.bump  # a method bound to the module, held by a name of its own
+    if x.sum() > 0:
+        bump(x[0])
+        model.count[...] += 1
+    return x * model.count[...]
+
+
 _IDENTITY_CASES = [(two_names, Stats), (shared_submodule, lambda: Pair(Stats())),
-                   (variable_and_module, Stats), (nested_with_method, IndexedStats)]
+                   (variable_and_module, Stats), (nested_with_method, IndexedStats),
+                   (bound_method, IndexedStats)]
 
 
 def _state(model):
