@@ -466,21 +466,23 @@ class Backend(ListHookDefaults):
         """
         return None
 
-    def stateful_scope(self, named_objects):
+    def stateful_scope(self, named_cells):
         """Returns a context manager entered while autograph stages one staged statement.
 
         Args:
-            named_objects: (name, object) pairs: the free variables of the statement's code
-                (the closures of its branch, test and body functions), e.g. ('self', module).
+            named_cells: (name, cell) pairs: the closure cells of the statement's code (its
+                branch, test and body functions), each once, e.g. ('self', <cell: module>).
 
         A backend whose values keep state in Python objects that its tracing lets no branch
         or loop body write (Flax NNX Variables, for JAX) threads that state through the
-        statement's `cond` or `staged_loop`. The default does nothing.
+        statement's `cond` or `staged_loop`; it may make a cell hold another object while
+        it stages a branch or loop body (the cell's documented, writable `cell_contents`),
+        and must give the cell its own object back. The default does nothing.
 
         Returns:
             A context manager.
         """
-        del named_objects
+        del named_cells
         return contextlib.nullcontext()
 
     def scratch(self):

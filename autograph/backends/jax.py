@@ -250,7 +250,7 @@ class JaxBackend(ListHooks, Backend):
 
     def _nnx_loop(self, threaded, cond_fn, body_fn, loop_vars, options):
         """staged_loop with NNX Variables carried as more loop variables (jax_nnx.py)."""
-        options = LoopOptions(options.names + tuple(threaded.names),
+        options = LoopOptions(options.names + tuple(jax_nnx.loop_names(threaded)),
                               options.maximum_iterations, options.trip_count)
         return jax_nnx.threaded_loop(
             threaded, lambda c, b, v: self.staged_loop(c, b, v, options),
@@ -548,23 +548,24 @@ class JaxBackend(ListHooks, Backend):
         finally:
             self._scratch.depth -= 1
 
-    def stateful_scope(self, named_objects):
-        """Threads the Flax NNX Variables that `named_objects` reach through the statement.
+    def stateful_scope(self, named_cells):
+        """Threads the Flax NNX objects that `named_cells` hold through the statement.
 
-        A Variable that the current trace may write (a module given to `nnx.jit` or
-        `autograph.backends.jax.jit`, or made inside) and that a staged branch or loop body
-        writes is carried through the lax.cond or loop as extra values, as `nnx.cond` does
-        for its operands (jax_nnx.py). Without flax.nnx imported, nothing happens.
+        The values of their array Variables are carried through the lax.cond or loop as
+        extra values; each branch or loop step runs with the cells holding new objects made
+        in its own trace (`nnx.merge`), as `nnx.cond` does for its operands, and the
+        Variables a branch writes get the staged values after the statement (jax_nnx.py).
+        Without flax.nnx imported, nothing happens.
 
         Args:
-            named_objects: (name, object) pairs, see `Backend.stateful_scope`.
+            named_cells: (name, cell) pairs, see `Backend.stateful_scope`.
 
         Returns:
             A context manager.
         """
         if 'flax.nnx' not in sys.modules:
             return contextlib.nullcontext()
-        return jax_nnx.scope(named_objects)
+        return jax_nnx.scope(named_cells)
 
 
 def _scan(fn, carry, count):

@@ -4,25 +4,30 @@ An `nnx.Variable` keeps its value in a Python object, and Flax lets only the tra
 the object write it (`TraceContextError: Cannot mutate Variable from a different trace
 level`); a lax branch or loop body is a new trace. `nnx.cond` and `nnx.while_loop` solve this
 for functions that take the modules as operands: they split the state off, pass it through
-lax as values and merge it back. Converted code closes over `self` instead, so this module
-does the same for the objects a staged statement's code closes over:
+lax as values and merge it into new objects inside. Converted code closes over `self`
+instead, so this module does the same for the closure cells of a staged statement's code,
+with Flax's public API only (`nnx.split`, `nnx.merge`, `nnx.state`, `Variable.set_raw_value`):
 
-- `scope(named_objects)` (the backend's `stateful_scope`, entered by the operators for each
-  staged statement) finds the Variables reachable from those objects (`nnx.iter_graph`) that
-  the current trace may write, and makes them the statement's `Threaded` state.
-- `threaded_cond` and `threaded_loop` carry those Variables' values through `lax.cond` and
-  the loop as extra outputs and loop variables: each branch or loop step starts from the
-  values it is given, writes happen inside it, and the values at its end are its extra
-  outputs; after the statement the Variables hold the staged results.
-- While a branch or loop step is traced, its Variables accept writes from that trace
-  (`Threaded.writable`), and they are given back their own values and trace afterwards, so
-  no value of an inner trace is left in a Variable.
+- `scope(named_cells)` (the backend's `stateful_scope`, entered by the operators for each
+  staged statement) keeps the cells that hold an NNX graph node, a Variable or a method bound
+  to a graph node: the statement's `Threaded` state.
+- `threaded_cond` and `threaded_loop` split those objects (`nnx.split`) and carry the values
+  of their array Variables through `lax.cond` and the loop as extra outputs and loop
+  variables. Each branch or loop step merges them into new objects, made in its own trace and
+  so writable there (`nnx.merge`), and runs with the cells holding the new objects; the values
+  at its end are its extra outputs. The cells get the original objects back afterwards.
+- After the statement, the Variables that a branch or loop step wrote get the staged values
+  (`set_raw_value`, which raises Flax's own `TraceContextError` for a Variable of an outer
+  trace). A branch may not change anything else of the objects (their structure, attributes
+  or a Variable that holds no array): such a change would be lost, so it raises Flax's
+  `TraceContextError`, as writing the objects from the branch's trace does in plain NNX.
 
 Nothing here imports flax; it runs only when a program has imported `flax.nnx`.
 """
 import contextlib
 import sys
 import threading
+import types
 
 
 class _Stack(threading.local):
@@ -38,51 +43,136 @@ def _nnx():
     return sys.modules.get('flax.nnx')
 
 
+def _is_array_variable(_, value):
+    """nnx.split's filter: a Variable holding a jax.Array (what lax can carry)."""
+    return (isinstance(value, _nnx().Variable)
+            and isinstance(value.get_raw_value(), sys.modules['jax'].Array))
+
+
+def _variables(objects, *filters):
+    """The Variables of `objects` (nnx.state's leaves), in nnx.split's order."""
+    nnx, jax = _nnx(), sys.modules['jax']
+    return tuple(jax.tree.leaves(nnx.state(objects, *filters),
+                                 is_leaf=lambda x: isinstance(x, nnx.Variable)))
+
+
 class Threaded:
-    """The NNX Variables one staged statement threads, with the names the user knows them by.
-    """
+    """The closure cells of one staged statement's code that hold NNX objects (a module, a
+    Variable, or a method bound to a module)."""
 
-    def __init__(self, variables, names):
-        self.variables = variables  # nnx.Variable objects, each once
-        self.names = names  # 'self.count', ... (for messages and loop variable names)
+    def __init__(self, cells, names):
+        self.cells = cells  # each once
+        self.names = names  # the names the code gives them: 'self', ...
 
-    def values(self):
-        return tuple(v.get_raw_value() for v in self.variables)
-
-    def assign(self, values):
-        for variable, value in zip(self.variables, values):
-            variable.set_raw_value(value)
+    def objects(self):
+        return tuple(_nnx_object(cell.cell_contents) for cell in self.cells)
 
     @contextlib.contextmanager
-    def writable(self):
-        """The Variables accept writes from the current trace (a lax branch or loop step).
-
-        Flax records the trace a Variable may be written from in its `_trace_state`; this is
-        the one place that relies on that field. Each Variable gets its own trace state back
-        on exit.
-        """
-        tracers = sys.modules['flax.nnx.tracers']
-        saved = [v._trace_state for v in self.variables]  # pylint: disable=protected-access
+    def holding(self, objects):
+        """The cells hold `objects` (a branch's own ones; a method is bound to its own
+        object), and their own contents again after."""
+        saved = tuple(cell.cell_contents for cell in self.cells)
         try:
-            for variable in self.variables:
-                object.__setattr__(variable, '_trace_state', tracers.TraceState())
+            for cell, content, obj in zip(self.cells, saved, objects):
+                if isinstance(content, types.MethodType):
+                    obj = types.MethodType(content.__func__, obj)
+                cell.cell_contents = obj
             yield
         finally:
-            for variable, state in zip(self.variables, saved):
-                object.__setattr__(variable, '_trace_state', state)
+            for cell, content in zip(self.cells, saved):
+                cell.cell_contents = content
 
 
-def _writable_here(variable):
-    """Whether the current trace may write `variable` (it made it, or it was given to it)."""
-    state = getattr(variable, '_trace_state', None)
-    return state is not None and state.is_valid()
+def _nnx_object(content):
+    """The NNX object a cell's `content` is or is a method of, or None."""
+    nnx = _nnx()
+    if isinstance(content, types.MethodType):
+        content = content.__self__
+    if isinstance(content, (nnx.Variable, nnx.Pytree)):  # a Module, Rngs, Optimizer...
+        return content
+    return None
 
 
-def find(named_objects):
-    """The Threaded state of the Variables reachable from `named_objects`, or None.
+class _Split:
+    """A Threaded's objects split (nnx.split) where the statement is staged.
+
+    `values` are the raw values of their array Variables (what lax carries), `names` the
+    names the user knows those by ('self.count'), `variables` the Variables themselves.
+    """
+
+    def __init__(self, threaded):
+        nnx, jax = _nnx(), sys.modules['jax']
+        self.threaded = threaded
+        objects = threaded.objects()
+        self.graphdef, arrays, self.rest = nnx.split(objects, _is_array_variable, ...)
+        pairs, self.treedef = jax.tree_util.tree_flatten_with_path(arrays)
+        self.values = tuple(value for _, value in pairs)
+        self.names = tuple(threaded.names[_key(path[0])] + _attribute_path(path[1:-1])
+                           for path, _ in pairs)
+        self.variables = _variables(objects, _is_array_variable)
+        self.rest_values = tuple(v.get_raw_value() for v in _variables(objects, ...)
+                                 if not _is_array_variable((), v))
+
+    def step(self, fn, start, changed, where):
+        """fn() run with the cells holding new objects whose array Variables hold `start`.
+
+        Returns:
+            (fn's result, the array Variables' values at its end); the indices of the values
+            fn replaced are added to `changed`.
+        """
+        nnx, jax = _nnx(), sys.modules['jax']
+        objects = nnx.merge(self.graphdef, jax.tree.unflatten(self.treedef, start), self.rest)
+        variables = _variables(objects, _is_array_variable)
+        others = [v for v in _variables(objects, ...) if not _is_array_variable((), v)]
+        with self.threaded.holding(objects):
+            out = fn()
+        if nnx.graphdef(objects) != self.graphdef or any(
+                v.get_raw_value() is not value for v, value in zip(others, self.rest_values)):
+            raise _changed_structure(self.threaded.names, where)
+        values = tuple(v.get_raw_value() for v in variables)
+        changed.update(i for i, (new, old) in enumerate(zip(values, start)) if new is not old)
+        return out, values
+
+    def write_back(self, values, changed):
+        """The Variables that a branch or step wrote get their staged `values`."""
+        for i in sorted(changed):
+            try:
+                self.variables[i].set_raw_value(values[i])
+            except Exception as error:  # Flax's TraceContextError
+                error.add_note('{} was written inside a staged statement; only the trace '
+                               'that made it may write it.'.format(self.names[i]))
+                raise
+
+
+def _key(key):
+    """The dict key, index or attribute name of a jax key path entry."""
+    for field in ('key', 'idx', 'name'):
+        if hasattr(key, field):
+            return getattr(key, field)
+    return key
+
+
+def _attribute_path(path):
+    """'.count' for the key path of a Variable below one split object."""
+    return ''.join('.' + str(_key(key)) for key in path)
+
+
+def _changed_structure(names, where):
+    """Flax's error for a write from another trace, which this change would be without the
+    new objects, saying what changed and what to do."""
+    return sys.modules['flax.errors'].TraceContextError(
+        'A staged {} changed {} in a way that cannot leave it: it set an attribute, added or '
+        'removed a submodule, or wrote a Variable that holds no jax array. Inside staged '
+        'control flow only the values of Variables that hold jax arrays can change: make '
+        'the change outside the statement, or keep the value in an array Variable.'.format(
+            where, ' or '.join(repr(name) for name in names)))
+
+
+def find(named_cells):
+    """The Threaded state of the cells in `named_cells` that hold NNX objects, or None.
 
     Args:
-        named_objects: (name, object) pairs: the free variables of a staged statement's code.
+        named_cells: (name, cell) pairs: the closure cells of a staged statement's code.
 
     Returns:
         A Threaded, or None when there is none (or flax.nnx is not imported).
@@ -90,29 +180,18 @@ def find(named_objects):
     nnx = _nnx()
     if nnx is None or not hasattr(nnx.Variable, 'get_raw_value'):  # flax < 0.12: not threaded
         return None
-    jax = sys.modules['jax']
-    variables, names, seen = [], [], set()
-    for name, obj in named_objects:
-        if isinstance(obj, nnx.Variable):
-            found = [((), obj)]
-        elif nnx.graph.is_graph_node(obj):
-            found = nnx.iter_graph(obj)
-        else:
-            continue
-        for path, value in found:
-            if (isinstance(value, nnx.Variable) and id(value) not in seen
-                    and isinstance(value.get_raw_value(), jax.Array)
-                    and _writable_here(value)):
-                seen.add(id(value))
-                variables.append(value)
-                names.append('.'.join([name] + [str(p) for p in path]))
-    return Threaded(variables, names) if variables else None
+    cells, names = [], []
+    for name, cell in named_cells:
+        if _nnx_object(cell.cell_contents) is not None:
+            cells.append(cell)
+            names.append(name)
+    return Threaded(cells, names) if cells else None
 
 
 @contextlib.contextmanager
-def scope(named_objects):
-    """Makes the NNX state reachable from `named_objects` the next staged statement's."""
-    _STACK.entries.append([find(named_objects), False])
+def scope(named_cells):
+    """Makes the NNX objects that `named_cells` hold the next staged statement's."""
+    _STACK.entries.append([find(named_cells), False])
     try:
         yield
     finally:
@@ -137,29 +216,26 @@ def take():
 
 @contextlib.contextmanager
 def restored():
-    """The statement's Variables get their values back on exit (a discarded trial run)."""
+    """The statement's array Variables get their values back on exit (a discarded trial run)."""
     threaded = _STACK.entries[-1][0] if _STACK.entries else None
-    saved = threaded.values() if threaded is not None else None
+    split = _Split(threaded) if threaded is not None else None
     try:
         yield
     finally:
-        if threaded is not None:
-            threaded.assign(saved)
+        if split is not None:
+            for variable, value in zip(split.variables, split.values):
+                if variable.get_raw_value() is not value:
+                    variable.set_raw_value(value)
 
 
-def _step(threaded, fn, start, outer):
-    """fn() run with the Variables at `start` in the current trace; returns (fn's result,
-    the Variables' values at its end); the Variables hold `outer` again afterwards."""
-    with threaded.writable():
-        threaded.assign(start)
-        try:
-            return fn(), threaded.values()
-        finally:
-            threaded.assign(outer)
+def loop_names(threaded):
+    """The names of the values a loop of `threaded` carries ('self.count', ...)."""
+    return _Split(threaded).names
 
 
 def threaded_cond(threaded, run, true_fn, false_fn):
-    """`run(true_fn', false_fn')` (a staged cond) with the Variables' values as extra outputs.
+    """`run(true_fn', false_fn')` (a staged cond) with the array Variables' values as extra
+    outputs.
 
     Args:
         threaded: a Threaded.
@@ -167,24 +243,25 @@ def threaded_cond(threaded, run, true_fn, false_fn):
         true_fn, false_fn: the branches, functions of no arguments returning tuples.
 
     Returns:
-        The branches' own outputs; the Variables hold the staged values.
+        The branches' own outputs; the Variables a branch wrote hold the staged values.
     """
-    outer = threaded.values()
-    count = len(outer)
+    split = _Split(threaded)
+    count, changed = len(split.values), set()
 
     def branch(fn):
         def run_branch():
-            out, values = _step(threaded, lambda: tuple(fn()), outer, outer)
-            return out + tuple(values)
+            out, values = split.step(lambda: tuple(fn()), split.values, changed, 'if')
+            return out + values
         return run_branch
 
     flat = tuple(run(branch(true_fn), branch(false_fn)))
-    threaded.assign(flat[len(flat) - count:])
+    split.write_back(flat[len(flat) - count:], changed)
     return flat[:len(flat) - count]
 
 
 def threaded_loop(threaded, run, cond_fn, body_fn, loop_vars):
-    """`run(cond_fn', body_fn', loop_vars')` (a staged loop) carrying the Variables' values.
+    """`run(cond_fn', body_fn', loop_vars')` (a staged loop) carrying the array Variables'
+    values as more loop variables.
 
     Args:
         threaded: a Threaded.
@@ -193,18 +270,19 @@ def threaded_loop(threaded, run, cond_fn, body_fn, loop_vars):
         loop_vars: a tuple.
 
     Returns:
-        The final loop variables; the Variables hold their final staged values.
+        The final loop variables; the Variables the loop wrote hold their final values.
     """
-    outer = threaded.values()
-    n = len(loop_vars)
+    split = _Split(threaded)
+    n, changed = len(loop_vars), set()
 
     def test(*carry):
-        return _step(threaded, lambda: cond_fn(*carry[:n]), carry[n:], outer)[0]
+        return split.step(lambda: cond_fn(*carry[:n]), carry[n:], changed, 'loop')[0]
 
     def body(*carry):
-        out, values = _step(threaded, lambda: tuple(body_fn(*carry[:n])), carry[n:], outer)
-        return out + tuple(values)
+        out, values = split.step(lambda: tuple(body_fn(*carry[:n])), carry[n:], changed,
+                                 'loop')
+        return out + values
 
-    final = tuple(run(test, body, tuple(loop_vars) + outer))
-    threaded.assign(final[n:])
+    final = tuple(run(test, body, tuple(loop_vars) + split.values))
+    split.write_back(final[n:], changed)
     return final[:n]

@@ -83,7 +83,7 @@ def _staged_if_stmt(backend, cond, branches, state, symbol_names, nouts):
     staged condition. Changing the Python list in place would change it for both branches.
     """
     get_state, set_state = state
-    with backend.stateful_scope(variables.free_objects(*branches, get_state)):
+    with backend.stateful_scope(variables.free_cells(*branches, get_state)):
         _stage_if(backend, cond, branches, state, symbol_names, nouts)
 
 

@@ -50,7 +50,7 @@ def staged_while(backend, loop, state, symbol_names, opts=None):
         body()
         return ()
 
-    with backend.stateful_scope(variables.free_objects(test, body, state[0])):
+    with backend.stateful_scope(variables.free_cells(test, body, state[0])):
         StagedLoop(backend, (lambda: test(), loop_body), state, symbol_names, 'while loop',
                    opts=opts).stage()
 
@@ -91,7 +91,7 @@ def staged_for(backend, iter_, loop, state, symbol_names, opts=None):
                         opts=opts)
     staged.head = (0,)
     staged.trip_count = length if extra_test is None else None
-    with backend.stateful_scope(variables.free_objects(extra_test, body, state[0])):
+    with backend.stateful_scope(variables.free_cells(extra_test, body, state[0])):
         staged.stage()
 
 

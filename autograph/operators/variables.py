@@ -260,18 +260,22 @@ def ldu(load_v, name):
         return Undefined(name)
 
 
-def free_objects(*functions):
-    """The (name, value) pairs of the free variables of `functions` (None entries skipped):
-    what a staged statement's code can reach besides its loop variables (`self`, a module
-    a closure holds), for the backend's `stateful_scope`."""
-    pairs = []
+def free_cells(*functions):
+    """The (name, cell) pairs of the closure cells of `functions` (None entries skipped),
+    each cell once, empty cells left out: what a staged statement's code can reach besides
+    its loop variables (`self`, a module a closure holds), for the backend's
+    `stateful_scope`."""
+    pairs, seen = [], set()
     for fn in functions:
         cells = getattr(fn, '__closure__', None)
         if not cells:
             continue
         for name, cell in zip(fn.__code__.co_freevars, cells):
             try:
-                pairs.append((name, cell.cell_contents))
+                cell.cell_contents  # pylint: disable=pointless-statement
             except ValueError:  # an empty cell: a name not assigned yet
                 continue
+            if id(cell) not in seen:
+                seen.add(id(cell))
+                pairs.append((name, cell))
     return pairs

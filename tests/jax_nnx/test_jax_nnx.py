@@ -6,6 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from flax import errors as flax_errors
 from flax import nnx
 
 import autograph as ag
@@ -150,3 +151,124 @@ def test_the_example_trains_and_matches_plain_python():
     assert int(lines['count']) == int(model.count[...])
     assert float(lines['total']) == pytest.approx(float(model.total[...]), abs=2e-4)
     assert float(lines['damping']) == float(model.damping[...]) == 0.25
+
+
+class Pair(nnx.Module):
+    """Two names for one submodule: `first` and `second` are the same Stats."""
+
+    def __init__(self, shared):
+        self.first = shared
+        self.second = shared
+
+
+def two_names(model, x):
+    alias = model
+    if x.sum() > 0:
+        model.count[...] += 1
+        alias.count[...] += 10
+    return x * model.count[...]
+
+
+def shared_submodule(model, x):
+    other = Pair(model.first)  # a second module holding the same submodule
+    for i in range(3):
+        if x[0] > i:
+            model.first.count[...] += 1
+            other.second.total[...] = other.second.total[...] + x[1]
+    return x * model.second.count[...] + other.first.total[...]
+
+
+def variable_and_module(model, x):
+    count = model.count  # `.value` on the name: the Variable itself is no loop variable
+    while count.value < 5:
+        count.value += 2
+        model.count[...] -= 1
+        if x.sum() > 0:
+            model.total[...] = 0.0  # a Python float into an array Variable
+        else:
+            model.total[...] = model.total[...] - count.value
+    return x * count.value
+
+
+def nested_with_method(model, x):
+    seen = []
+    for i in range(x.shape[0]):
+        seen.append(model)
+        while model.total[...] < x[i]:
+            if x[i] > 1.5:
+                model.bump(x[i])
+            else:
+                model.bump(1.0)
+    assert all(m is model for m in seen)  # the code saw one object throughout
+    return model.count[...] * 1.0
+
+
+def bound_method(model, x):
+    bump = model.bump  # a method bound to the module, held by a name of its own
+    if x.sum() > 0:
+        bump(x[0])
+        model.count[...] += 1
+    return x * model.count[...]
+
+
+_IDENTITY_CASES = [(two_names, Stats), (shared_submodule, lambda: Pair(Stats())),
+                   (variable_and_module, Stats), (nested_with_method, IndexedStats),
+                   (bound_method, IndexedStats)]
+
+
+def _state(model):
+    return [np.asarray(v.get_raw_value()) for v in jax.tree.leaves(
+        nnx.state(model), is_leaf=lambda v: isinstance(v, nnx.Variable))]
+
+
+@pytest.mark.parametrize('fn,make', _IDENTITY_CASES)
+@pytest.mark.parametrize('x', [np.array([2.0, 3.0]), np.array([-1.0, 0.5])])
+def test_objects_reached_by_several_names_equal_plain_python(fn, make, x):
+    model = make()
+    out = nnx.jit(lambda m, x: ag.convert(fn)(m, x))(model, jnp.asarray(x))
+    expected_model = make()
+    expected = fn(expected_model, jnp.asarray(x))
+    np.testing.assert_allclose(np.asarray(out), np.asarray(expected), rtol=1e-6)
+    for staged, plain in zip(_state(model), _state(expected_model)):
+        np.testing.assert_allclose(staged, plain, rtol=1e-6)
+    # nothing of a trace is left behind: every Variable holds a concrete array again
+    for variable in jax.tree.leaves(nnx.state(model),
+                                    is_leaf=lambda v: isinstance(v, nnx.Variable)):
+        assert isinstance(variable.get_raw_value(), jax.Array)
+        assert not isinstance(variable.get_raw_value(), jax.core.Tracer)
+
+
+def test_a_module_of_an_outer_trace_is_read_inside_and_not_written():
+    outer = Stats()
+
+    def read(x):
+        if x.sum() > 0:
+            x = x + outer.total[...] + 1.0
+        return x
+
+    def write(x):
+        if x.sum() > 0:
+            outer.count[...] += 1
+        return x
+
+    np.testing.assert_allclose(np.asarray(jax.jit(ag.convert(read))(jnp.ones(2))), [2.0, 2.0])
+    with pytest.raises(flax_errors.TraceContextError, match='different trace level'):
+        jax.jit(ag.convert(write))(jnp.ones(2))
+    assert int(outer.count[...]) == 0 and not isinstance(outer.count.get_raw_value(),
+                                                           jax.core.Tracer)
+
+
+def test_changing_a_module_beyond_its_array_variables_in_a_staged_branch_raises():
+    class Flagged(Stats):
+        def __init__(self):
+            super().__init__()
+            self.calls = 0
+
+        def step(self, x):
+            if x.sum() > 0:
+                self.calls += 1  # a Python attribute: lost if staged, so it raises
+            return x
+
+    with pytest.raises(flax_errors.TraceContextError,
+                       match=r"staged if changed 'self'.*set an attribute"):
+        nnx.jit(lambda m, x: ag.convert(m.step)(x))(Flagged(), jnp.ones(2))
