@@ -1,4 +1,5 @@
-"""Directives: calls in user code that the converter reads and removes (`set_loop_options`).
+"""Directives: calls in user code that the converter reads and removes (`set_loop_options`,
+`set_list_options`).
 
 The converter (`converters/directives.py`) recognises a directive by the identity of the
 function that the call names in the user's module (resolved when the function is converted),
@@ -19,6 +20,8 @@ UNSPECIFIED = _Unspecified()
 
 # The options of set_loop_options that the converter passes to the loop operators.
 LOOP_OPTIONS = ('parallel_iterations', 'swap_memory', 'maximum_iterations', 'shape_invariants')
+# The options of set_list_options that the converter passes to `ag__.list_options`.
+LIST_OPTIONS = ('maximum_size',)
 
 
 def set_loop_options(parallel_iterations=UNSPECIFIED, swap_memory=UNSPECIFIED,
@@ -46,10 +49,34 @@ def set_loop_options(parallel_iterations=UNSPECIFIED, swap_memory=UNSPECIFIED,
         pairs; no effect (the runtime relaxes loop-variable shapes by itself).
     """
     del parallel_iterations, swap_memory, maximum_iterations, shape_invariants
-    _check_not_in_converted_code()
+    _check_not_in_converted_code('set_loop_options', 'the first statement of the loop body')
 
 
-def _check_not_in_converted_code():
+def set_list_options(target, maximum_size=UNSPECIFIED):
+    """Sets options of the list that the statement before it assigns (autograph's own).
+
+    Call it as a statement directly after the assignment that makes the list, in a function
+    that autograph converts. The options apply to the lists that assignment makes when their
+    size is a staged value (`[0] * (n + 1)`, `list(range(1, n + 1))`, a comprehension over a
+    staged range); a list of Python values ignores them:
+
+        memo = [0] * (n + 1)
+        autograph.experimental.set_list_options(memo, maximum_size=1001)
+
+    Args:
+      target: the variable the assignment before it binds (a name).
+      maximum_size: a Python int, the most elements the list will hold. A backend whose
+        values have a fixed shape (JAX) makes the list a buffer of that many elements and a
+        staged length, and raises when the computation makes it longer (Python would not:
+        the bound is the user's promise). Backends whose lists have a run-time length (the
+        runtime, PyTorch) ignore it.
+    """
+    del target, maximum_size
+    _check_not_in_converted_code('set_list_options',
+                                 'a statement directly after the assignment that makes the list')
+
+
+def _check_not_in_converted_code(name, where):
     """Raises when a directive runs inside converted code: the converter did not see it.
 
     The converter removes every directive it recognises, so one that runs from converted code
@@ -64,9 +91,8 @@ def _check_not_in_converted_code():
     if frame is None or not error_mapping.is_generated(frame.f_code):
         return
     raise errors.DirectiveError(
-        'set_loop_options at {}:{} was not recognised when its function was converted, so '
-        'its options would be ignored. Call it by a name that the function reads from its '
-        'module or closure (tf.autograph.experimental.set_loop_options, '
-        'ag.experimental.set_loop_options, or an imported alias), not through a local '
-        'variable or an object attribute, as the first statement of the loop body.'.format(
-            frame.f_code.co_filename, frame.f_lineno))
+        '{name} at {}:{} was not recognised when its function was converted, so its options '
+        'would be ignored. Call it by a name that the function reads from its module or '
+        'closure (autograph.experimental.{name}, or an imported alias), not through a local '
+        'variable or an object attribute, as {where}.'.format(
+            frame.f_code.co_filename, frame.f_lineno, name=name, where=where))

@@ -48,7 +48,7 @@ class ListHooks:
             return convert_to_tensor(list(values), weak_types.carried_dtype(kind(number)))
         return array_ops.stack([_as_tensor(v) for v in values])
 
-    def new_list(self, items, element, name, maximum_iterations=None):
+    def new_list(self, items, element, name, maximum_iterations=None, maximum_size=None):
         """Makes the staged list that a Python list becomes when a staged loop changes it.
 
         The staged list is a dynamic-size TensorArray holding `items`; `list_append` writes at
@@ -60,6 +60,7 @@ class ListHooks:
                 discarded trace), or None when the loop pops first.
             name: The list's variable name, for error messages.
             maximum_iterations: Unused: a TensorArray grows as needed.
+            maximum_size: Unused, for the same reason.
 
         Returns:
             A TensorArray.
@@ -68,7 +69,7 @@ class ListHooks:
             TypeError: if the elements are not tensors of one dtype.
             ValueError: if the elements do not have one shape.
         """
-        del maximum_iterations
+        del maximum_iterations, maximum_size
         # a row (a list built in a staged loop) of a discarded trace: only its dtype is read
         element = element.dtype.as_numpy_dtype(0) if type(element) is TensorArray else element
         first = weak_types.list_prototype(items, _as_tensor(element))
@@ -177,8 +178,10 @@ class ListHooks:
         """`[1] + [0] * n`: one tensor of the run-time length."""
         return autograph_builtins.concat_lists(_as_tensor(left), _as_tensor(right))
 
-    def repeat_list(self, items, count):
-        """`[x] * n` for a staged int `n`: a tensor of that run-time length."""
+    def repeat_list(self, items, count, maximum_size=None, name=None):
+        """`[x] * n` for a staged int `n`: a tensor of that run-time length (a bound from
+        `set_list_options` is not needed)."""
+        del maximum_size, name
         return autograph_builtins.repeat_list(items, _as_tensor(count))
 
 

@@ -476,8 +476,8 @@ class JaxBackend(ListHooks, Backend):
         Raises:
             NotImplementedError: when Python's builtin should run (no overload).
         """
-        handler = BUILTINS.get(fn) or MATH_FUNCTIONS.get(fn)
-        if handler is None or (kwargs and fn is not builtins.sum):
+        handler = self.list_builtin(fn, args, kwargs) or BUILTINS.get(fn) or MATH_FUNCTIONS.get(fn)
+        if handler is None or (kwargs and fn not in (builtins.sum, builtins.sorted)):
             raise NotImplementedError(fn)
         return handler(*args, **kwargs)
 
@@ -596,3 +596,4 @@ def _unwrap_user_errors(run):
 
 
 BACKEND = register_backend(JaxBackend())
+StagedList.position = BACKEND.list_index

@@ -1,35 +1,45 @@
-"""The JAX backend's hooks for Python lists in staged loops: a bounded loop's list is a
-StagedList, a buffer and a traced length."""
+"""The JAX backend's hooks for Python lists in staged code: a list appended to in a bounded
+loop, or one of a staged size that `set_list_options(maximum_size=...)` bounds, is a
+StagedList, a buffer and a traced length; the builtins that read lists read its elements in
+use."""
 
 import builtins
+import functools
 
 from autograph.backends.jax_values import StagedList
+from autograph.backends.jax_values import StagedRange
 from autograph.backends.jax_values import jax_modules
+from autograph.errors import ListFullError
 from autograph.errors import StagingError
+from autograph.operators import list_directives
 
 
 class ListHooks:
     """`Backend.new_list`, `list_append`, `list_pop`, `set_item`, `repeat_list` and `stack`
     for jax values (a mixin of JaxBackend)."""
 
-    def new_list(self, items, element, name, maximum_iterations=None):
-        """A list appended to in a staged loop: a buffer of `maximum_iterations` more slots.
+    def new_list(self, items, element, name, maximum_iterations=None, maximum_size=None):
+        """A list appended to in a staged loop: a buffer of `maximum_size` slots (from
+        `set_list_options`), else of `maximum_iterations` more slots than it has.
 
-        Without `maximum_iterations` it refuses, saying how to write the loop: a JAX array
-        cannot grow inside lax.while_loop.
+        Without either it refuses, saying how to write the loop: a JAX array cannot grow
+        inside lax.while_loop.
 
         Args:
             items: the list's elements on entry.
             element: the first appended value (only its shape and dtype are read).
             name: the variable name.
             maximum_iterations: None, or N from the loop options (`opts['maximum_iterations']`).
+            maximum_size: None, or the list's bound from `set_list_options`.
 
         Returns:
-            A StagedList of len(items) + N slots.
+            A StagedList of maximum_size, or len(items) + N, slots.
 
         Raises:
-            StagingError: without `maximum_iterations`.
+            StagingError: without a bound.
         """
+        if maximum_size is not None:
+            return _buffer_list(items, element, name, maximum_size)
         if maximum_iterations is None:
             raise StagingError(
                 "The list '{name}' is appended to (or popped from) in a loop that JAX stages "
@@ -39,24 +49,19 @@ class ListHooks:
                 "element i with {name} = {name}.at[i].set(value), or bound the loop: with "
                 'autograph.experimental.set_loop_options(maximum_iterations=N) as the first '
                 "statement of the loop body, '{name}' becomes a buffer of N more "
-                'elements.'.format(name=name))
+                "elements; or bound the list: autograph.experimental.set_list_options({name}, "
+                "maximum_size=N) on the line after the assignment that makes '{name}'."
+                ''.format(name=name))
         if type(maximum_iterations) is not builtins.int:
             raise StagingError(
                 "The list '{}' is appended to in a loop whose maximum_iterations is a traced "
                 'value: JAX needs the size of the list buffer when it traces. Pass '
                 'maximum_iterations as a Python int.'.format(name))
-        jnp = jax_modules().numpy
-        first = items[0] if items else element
-        prototype = jax_modules().jax.typeof(first)
-        buffer = jnp.zeros((len(items) + int(maximum_iterations),) + tuple(prototype.shape),
-                           prototype.dtype)
-        for k, item in enumerate(items):
-            buffer = buffer.at[k].set(item)
-        return StagedList(buffer, jnp.asarray(len(items), jnp.int32), name)
+        return _buffer_list(items, element, name, len(items) + int(maximum_iterations))
 
     def list_append(self, target, element):
-        """Writes `element` at the staged list's length (beyond the buffer: dropped, as JAX
-        drops out-of-bounds writes).
+        """Writes `element` at the staged list's length; a list already full raises
+        `ListFullError` when the computation runs (its bound was too small).
 
         Args:
             target: a StagedList.
@@ -65,6 +70,9 @@ class ListHooks:
         Returns:
             The new StagedList.
         """
+        capacity = target.buffer.shape[0]
+        self.raise_unless(target.length < capacity, [],
+                          lambda: ListFullError(target.name, capacity))
         return StagedList(target.buffer.at[target.length].set(element), target.length + 1,
                           target.name)
 
@@ -84,21 +92,34 @@ class ListHooks:
         if i is not None:
             raise ValueError("pop({!r}) on the staged list '{}' is not supported: only pop() "
                              'of the last element.'.format(i, target.name))
-        length = target.length - 1
+        self.raise_unless(target.length > 0, [], lambda: IndexError('pop from empty list'))
+        length = self.select(target.length > 0, target.length - 1, target.length)
         return StagedList(target.buffer, length, target.name), target.buffer[length]
 
-    def repeat_list(self, items, count):
-        """`[x] * n` with a traced `n`: refused, saying how to bound it (JAX's shapes are
-        static, so a list's length must be known when it traces).
+    def repeat_list(self, items, count, maximum_size=None, name=None):
+        """`[x] * n` with a traced `n`: with a `maximum_size` (set_list_options), a StagedList
+        of that many slots and the length `len(items) * max(n, 0)` (a longer one raises
+        ListFullError when the computation runs); without, refused, saying how to bound it
+        (JAX's shapes are static, so a list's length must be known when it traces).
 
         Raises:
-            StagingError: always.
+            StagingError: without `maximum_size`.
         """
-        raise StagingError(
-            '{!r} * n with a traced n: the list would have a length known only when the '
-            "computation runs, and JAX's array shapes are fixed when it traces. Bound it with "
-            'a Python int N >= n: `[0] * (N + 1)` (then use the elements up to n), or pass n '
-            'as a static argument (jax.jit(f, static_argnums=...)).'.format(items))
+        if not items:
+            return []
+        if maximum_size is None:
+            raise StagingError(
+                '{!r} * n with a traced n: the list would have a length known only when the '
+                "computation runs, and JAX's array shapes are fixed when it traces. Bound it: "
+                'autograph.experimental.set_list_options(name, maximum_size=N) on the line '
+                'after the assignment `name = {!r} * n` makes it a buffer of N elements; or '
+                'use a Python int N >= n: `[0] * (N + 1)` (then use the elements up to n), or '
+                'pass n as a static argument (jax.jit(f, static_argnums=...)).'.format(
+                    items, items))
+        jnp = jax_modules().numpy
+        length = jnp.maximum(count, 0) * len(items)
+        self.raise_unless(length <= maximum_size, [], lambda: ListFullError(name, maximum_size))
+        return _filled_list(items, length, name, maximum_size)
 
     def set_item(self, target, key, value):
         """`target[key] = value` of a jax array of rank 1 or more (or a bounded staged list):
@@ -125,6 +146,41 @@ class ListHooks:
             return StagedList(array, target.length, target.name)
         return array
 
+    def list_builtin(self, fn, args, kwargs):
+        """The handler of `fn(*args, **kwargs)` for a StagedList argument, or of
+        `list(range(...))` with a traced bound; None where the other overloads apply.
+
+        `len` is the traced length; `sum`, `max`, `min`, `any` and `all` read the elements in
+        use only (`max` of an empty list raises Python's ValueError when the computation
+        runs); `sorted` and `list` give a StagedList; `list` of a StagedRange is a StagedList
+        of `set_list_options`'s maximum_size slots (without one: refused, saying how to
+        bound it).
+        """
+        if fn is builtins.list and len(args) == 1 and isinstance(args[0], StagedRange):
+            return self._range_list
+        if not args or not isinstance(args[0], StagedList) or fn not in _LIST_BUILTINS:
+            return None
+        if len(args) > (2 if fn is builtins.sum else 1) or set(kwargs) - {'start', 'reverse'}:
+            raise NotImplementedError(fn)
+        return functools.partial(_LIST_BUILTINS[fn], self)
+
+    def _range_list(self, staged_range):
+        options = list_directives.current()
+        if options is None or options.maximum_size is None:
+            raise StagingError(
+                'list({!r}) with a traced bound: the list would have a length known only when '
+                "the computation runs, and JAX's array shapes are fixed when it traces. Bound "
+                'it: autograph.experimental.set_list_options(name, maximum_size=N) on the line '
+                'after the assignment `name = list(range(...))` makes it a buffer of N '
+                'elements; or pass the bound as a static argument.'.format(staged_range))
+        jnp = jax_modules().numpy
+        length, capacity = staged_range.length(), options.maximum_size
+        self.raise_unless(length <= capacity, [],
+                          lambda: ListFullError(options.name, capacity))
+        positions = jnp.arange(capacity, dtype=jnp.result_type(staged_range.start, jnp.int32))
+        buffer = staged_range.start + staged_range.step * positions
+        return StagedList(buffer, jnp.asarray(length, jnp.int32), options.name)
+
     def stack(self, values):
         """Stacks Python numbers of one type, or arrays of one dtype and shape (jnp.stack).
 
@@ -135,3 +191,100 @@ class ListHooks:
             A jax array.
         """
         return jax_modules().numpy.stack([jax_modules().numpy.asarray(v) for v in values])
+
+
+def _buffer_list(items, element, name, capacity):
+    """A StagedList holding `items` in a buffer of `capacity` slots shaped like the first
+    item (or `element`)."""
+    if len(items) > capacity:
+        raise ListFullError(name, capacity)
+    jnp = jax_modules().numpy
+    first = items[0] if items else element
+    prototype = jax_modules().jax.typeof(first)
+    buffer = jnp.zeros((capacity,) + tuple(prototype.shape), prototype.dtype)
+    for k, item in enumerate(items):
+        buffer = buffer.at[k].set(item)
+    return StagedList(buffer, jnp.asarray(len(items), jnp.int32), name)
+
+
+def _filled_list(items, length, name, capacity):
+    """A StagedList of `capacity` slots holding `items` repeated, `length` of them in use."""
+    jnp = jax_modules().numpy
+    pattern = jnp.asarray(items)
+    reps = -(-capacity // max(len(items), 1))
+    buffer = jnp.tile(pattern, (reps,) + (1,) * (pattern.ndim - 1))[:capacity]
+    return StagedList(buffer, jnp.asarray(length, jnp.int32), name)
+
+
+
+def _in_use(target, fill):
+    """The buffer with the slots past the length set to `fill`."""
+    jnp = jax_modules().numpy
+    buffer = target.buffer
+    mask = jnp.arange(buffer.shape[0]) < target.length
+    return jnp.where(mask.reshape(mask.shape + (1,) * (buffer.ndim - 1)), buffer, fill)
+
+
+def _extreme(dtype, highest):
+    jnp = jax_modules().numpy
+    if jnp.issubdtype(dtype, jnp.floating):
+        return jnp.inf if highest else -jnp.inf
+    if dtype == jnp.bool_:
+        return highest
+    info = jnp.iinfo(dtype)
+    return info.max if highest else info.min
+
+
+def _sum(backend, target, start=0):
+    del backend
+    total = jax_modules().numpy.sum(_in_use(target, 0), axis=0)
+    return total if type(start) is builtins.int and start == 0 else total + start
+
+
+def _extremum(name):
+    def handler(backend, target):
+        backend.raise_unless(target.length > 0, [],
+                             lambda: ValueError('{}() arg is an empty sequence'.format(name)))
+        filled = _in_use(target, _extreme(target.buffer.dtype, name == 'min'))
+        return getattr(jax_modules().numpy, name)(filled, axis=0)
+    return handler
+
+
+def _truth(name):
+    def handler(backend, target):
+        del backend
+        jnp = jax_modules().numpy
+        if target.buffer.ndim != 1:
+            raise NotImplementedError(name)  # rows are lists: Python's truth of each
+        truth = target.buffer != 0 if target.buffer.dtype != jnp.bool_ else target.buffer
+        mask = jnp.arange(truth.shape[0]) < target.length
+        if name == 'any':
+            return jnp.any(truth & mask)
+        return jnp.all(truth | ~mask)
+    return handler
+
+
+def _sorted(backend, target, reverse=False):
+    del backend
+    jnp = jax_modules().numpy
+    if target.buffer.ndim != 1:
+        raise NotImplementedError(sorted)  # rows compare as lists
+    ordered = jnp.sort(_in_use(target, _extreme(target.buffer.dtype, not reverse)))
+    return StagedList(ordered[::-1] if reverse else ordered, target.length, target.name)
+
+
+def _copy(backend, target):
+    del backend
+    return StagedList(target.buffer, target.length, target.name)
+
+
+_LIST_BUILTINS = {
+    builtins.len: lambda backend, target: target.length,
+    builtins.sum: _sum,
+    builtins.max: _extremum('max'),
+    builtins.min: _extremum('min'),
+    builtins.any: _truth('any'),
+    builtins.all: _truth('all'),
+    builtins.sorted: _sorted,
+    builtins.list: _copy,
+}

@@ -47,8 +47,13 @@ class StagedList:
     the list of its elements and no more: `len(l)` is the number of appends, iterating gives
     exactly those elements, and `numpy.asarray(l)` / `jnp.asarray(l)` are those elements
     stacked; the slots past the length are never shown as values. Inside the computation
-    its size is not known, so converting it to an array there raises TypeError.
+    its size is not known, so converting it to an array there raises TypeError. `l[i]` has
+    Python's IndexError for an index out of range (raised when the computation runs).
     """
+
+    # Python's position of an index (the backend's `list_index`), installed by the backend
+    # module above this one.
+    position = None
 
     def __init__(self, buffer, length, name):
         self.buffer = buffer  # [capacity, *element shape]
@@ -61,7 +66,23 @@ class StagedList:
         return 'StagedList({!r}, {!r})'.format(self.name, self.tolist())
 
     def __getitem__(self, index):
-        return self.buffer[index]
+        if isinstance(index, slice):
+            raise TypeError(
+                "Slicing the staged list '{}' ({}[a:b]) inside the staged computation: its "
+                'length is a traced value, and a slice of it would be an array of a size '
+                'JAX does not know while it traces. Read its elements one at a time, or '
+                'return the list from the jitted function and slice it outside.'.format(
+                    self.name, self.name))
+        m = jax_modules()
+        if type(index) is not builtins.int and not (
+                isinstance(index, (m.tracer, m.array)) and index.ndim == 0
+                and m.numpy.issubdtype(index.dtype, m.numpy.integer)):
+            raise TypeError('list indices must be integers or slices, not {}'.format(
+                type(index).__name__))
+        length = self._concrete_length()
+        if length is not None and not isinstance(index, m.tracer):  # outside a trace
+            return self.buffer[StagedList.position(builtins.int(index), length, 'list')]
+        return self.buffer[StagedList.position(index, self.length, 'list')]
 
     def _concrete_length(self):
         m = jax_modules()

@@ -31,7 +31,7 @@ class ListHookDefaults:
         self.raise_unless(ok, [], lambda: IndexError(what + ' index out of range'))
         return self.select(ok, index, 0 * index)
 
-    def new_list(self, items, element, name, maximum_iterations=None):
+    def new_list(self, items, element, name, maximum_iterations=None, maximum_size=None):
         """Makes the staged list that a Python list becomes when a staged loop changes it.
 
         A Python list that a staged loop carries and appends to (or pops from) becomes
@@ -47,11 +47,14 @@ class ListHookDefaults:
             maximum_iterations: None, or the loop's bound from its loop options
                 (`opts['maximum_iterations']` of the loop operators): a backend with
                 fixed-size values can allocate a buffer of that size.
+            maximum_size: None, or the most elements the list will hold, from the user's
+                `set_list_options` (passed only when given): a backend with fixed-size
+                values can allocate that many and raise when the computation appends more.
 
         Returns:
             A staged list, claimed by `is_staged`.
         """
-        del items, element, maximum_iterations
+        del items, element, maximum_iterations, maximum_size
         self._unsupported('the list {!r} changed in a staged loop or branch'.format(name), 'new_list')
 
     def list_append(self, target, element):
@@ -89,13 +92,22 @@ class ListHookDefaults:
         """
         raise NotImplementedError(type(target))
 
-    def repeat_list(self, items, count):
+    def repeat_list(self, items, count, maximum_size=None, name=None):
         """`items * count` for a Python list of numbers and a staged int `count`.
+
+        Args:
+            items: the Python list.
+            count: the staged count.
+            maximum_size: None, or the most elements the list will hold, from the user's
+                `set_list_options` (passed only when given; a backend with fixed-size values
+                needs it).
+            name: None, or the variable the list is assigned to (with `maximum_size`).
 
         Returns:
             A staged value standing for the repeated list. The default raises
             NotImplementedError: autograph then runs `items * count` as Python does.
         """
+        del items, maximum_size, name
         raise NotImplementedError(type(count))
 
     def concat_lists(self, left, right):

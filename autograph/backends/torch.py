@@ -359,13 +359,13 @@ class TorchBackend(Backend):
             return self._dropped(*args)
         torch_ops.staged_print(args, sep, end)
 
-    def new_list(self, items, element, name, maximum_iterations=None):
+    def new_list(self, items, element, name, maximum_iterations=None, maximum_size=None):
         """Refuses a list that grows in a staged loop, saying how to write the loop.
 
         Raises:
             StagingError: always; torch.while_loop carries tensors of fixed shapes.
         """
-        del items, element, maximum_iterations
+        del items, element, maximum_iterations, maximum_size
         raise StagingError(
             "The list '{name}' is appended to (or popped from) in a loop that torch stages "
             'as torch.while_loop, whose loop variables are tensors of fixed shape, so a list '

@@ -24,6 +24,7 @@ from autograph.operators import ld
 from autograph.operators import ldu
 from autograph.operators import list_append
 from autograph.operators import list_concat
+from autograph.operators import list_options
 from autograph.operators import list_pop
 from autograph.operators import not_
 from autograph.operators import not_in

@@ -326,7 +326,7 @@ def _well_formed(entry):
     return (type(code) is type(_well_formed.__code__) and _strings(generated)
             and _strings(notes) and type(checks) is tuple
             and all(type(c) is tuple and len(c) == 2 and _strings(c[0])
-                    and type(c[1]) is bool for c in checks))
+                    and (c[1] is None or type(c[1]) is str) for c in checks))
 
 
 def load(key):
@@ -375,7 +375,7 @@ def store(key, module_code, generated, checks, notes=()):
       key: a key from key_for.
       module_code: the compiled code of the generated module.
       generated: the names the converters generated (iterable of str).
-      checks: the directive checks (iterable of (callee name tuple, bool)).
+      checks: the directive checks (iterable of (callee name tuple, directive name or None)).
       notes: warnings that the conversion gave, given again when the entry is loaded
         (iterable of str).
     """

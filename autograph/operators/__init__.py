@@ -25,6 +25,7 @@ from autograph.operators.exceptions import fstring
 from autograph.operators.exceptions import raising
 from autograph.operators.generators import list_comprehension
 from autograph.operators.generators import reduce_generator
+from autograph.operators.list_directives import list_options
 from autograph.operators.logical import and_
 from autograph.operators.logical import evaluated
 from autograph.operators.logical import not_
@@ -55,7 +56,7 @@ __all__ = [
     'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'MaybeUndefined', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'abs_',
     'all_', 'and_', 'any_', 'assert_stmt', 'fstring', 'backend_for', 'compare', 'enumerate_',
     'evaluated', 'float_', 'for_stmt', 'if_exp', 'if_stmt', 'in_', 'int_', 'is_staged', 'ld', 'ldu', 'len_',
-    'list_append', 'list_comprehension', 'list_concat', 'list_pop', 'max_', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'raising', 'range_', 'reduce_generator', 'repeat', 'set_display', 'set_item', 'set_nested_item', 'get_item',
+    'list_append', 'list_comprehension', 'list_concat', 'list_options', 'list_pop', 'max_', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'raising', 'range_', 'reduce_generator', 'repeat', 'set_display', 'set_item', 'set_nested_item', 'get_item',
     'register_backend',
     'sum_', 'unregister_backend', 'while_stmt', 'zip_',
 ]

@@ -10,6 +10,7 @@ import operator
 
 from autograph.operators import constant_tables
 from autograph.operators import list_frames
+from autograph.operators import list_directives
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 
@@ -129,7 +130,10 @@ def repeat(left, right):
     """
     items, count = (left, right) if type(left) is list else (right, left)
     if type(items) is list:
-        result = _by_backend((count,), lambda b: b.repeat_list(items, count))
+        options = list_directives.current()
+        bound = {} if options is None or options.maximum_size is None else {
+            'maximum_size': options.maximum_size, 'name': options.name}
+        result = _by_backend((count,), lambda b: b.repeat_list(items, count, **bound))
         if result is not _PYTHONS:
             return result
     return left * right

@@ -7,6 +7,7 @@ import builtins
 import threading
 
 from autograph.errors import StagingError
+from autograph.operators import list_directives
 
 
 class NewStagedList(BaseException):
@@ -152,9 +153,10 @@ def _static_length(value):
     return first if type(first) is int else None
 
 
-def with_staged_list(backend, init_vars, symbol_names, request, maximum_iterations=None):
+def with_staged_list(backend, init_vars, symbol_names, request, opts=None):
     """Returns `init_vars` with every occurrence of `request.target` made a staged list (for
-    an item assignment, the stack of its elements)."""
+    an item assignment, the stack of its elements); `opts` are the staged loop's options
+    (`maximum_iterations`, and `list_sizes` from set_list_options), or None."""
     target = request.target
     k = next(k for k, v in enumerate(init_vars) if v is target)
     name = symbol_names[k]
@@ -168,5 +170,10 @@ def with_staged_list(backend, init_vars, symbol_names, request, maximum_iteratio
             'appending: a list that a staged loop changes becomes a staged list, whose element '
             "type must be known on entry. Append to '{}' before popping, or fill it before "
             'the loop.'.format(name, name))
-    staged = backend.new_list(list(target), element, name, maximum_iterations)
+    opts = opts or {}
+    size = list_directives.checked_size(
+        name, opts.get('list_sizes', {}).get(name, list_directives.maximum_size()))
+    bound = {} if size is None else {'maximum_size': size}  # a backend of before it: no key
+    staged = backend.new_list(list(target), element, name, opts.get('maximum_iterations'),
+                              **bound)
     return tuple(staged if v is target else v for v in init_vars)

@@ -165,8 +165,10 @@ class StagedLoop:
                 frames.pop()
             self.set_state(init_vars)
             assigned.append(list_frames.assigned_list(init_vars, pending))
-            init_vars = list_frames.with_staged_list(self.backend, init_vars, self.symbol_names, pending,
-                                          _maximum_iterations(self.opts, self.construct))
+            opts = dict(self.opts or {}, maximum_iterations=_maximum_iterations(
+                self.opts, self.construct))
+            init_vars = list_frames.with_staged_list(self.backend, init_vars, self.symbol_names,
+                                                     pending, opts)
             self.set_state(init_vars)
         list_frames.write_back((self.get_state, self.set_state), assigned)
 

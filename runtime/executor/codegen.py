@@ -11,10 +11,10 @@ and attributes are hoisted into the function's globals; values that may be large
 after their last use.
 
 The code is shaped as a person would write it:
-- rank-0 ints and bools are Python ints and bools (runtime.executor.scalars), wrapped back
-  into int32/int64 range only where the exact result may leave it (`if n > 2147483647:`);
-  a loop's test bounds its counter (`while i < n:` needs no wrap of `i + 1`); other rank-0
-  numbers are numpy scalars (faster than 0-d arrays);
+- rank-0 ints, float64 values and bools are Python ints, floats and bools
+  (runtime.executor.scalars), ints wrapped back into int32/int64 range only where the exact
+  result may leave it (`if n > 2147483647:`); a loop's test bounds its counter (`while i < n:`
+  needs no wrap of `i + 1`); other rank-0 numbers are numpy scalars (faster than 0-d arrays);
 - a scalar read once is computed where it is read (`while (n % 2) == 0:`), not in a local;
 - a loop's test is its `while` condition when it is one expression, a counted loop is
   `for i in range(i, n)`, and in a loop with a `break` the branch that sets the flag ends
@@ -453,7 +453,7 @@ class _Generator(scalars.ScalarCode, element_code.ElementCode):
         if raw is not None:
             raw[t] = self.global_(value, node.name)
         if scalars.python_scalar(t):
-            self.env[t] = scalars.literal(value[()])
+            self.env[t] = scalars.literal(value[()]) or self.global_(value.item(), node.name)
             if scalars.python_int(t):
                 self.interval[t] = (int(value), int(value))
         elif scalars.is_scalar(t):
@@ -462,10 +462,15 @@ class _Generator(scalars.ScalarCode, element_code.ElementCode):
             self.env[t] = self.global_(value, node.name)
 
     def _args(self, node, python_ints, depth):
-        """Source of `node`'s operands: numpy values, or Python ints after the first one."""
-        args = [self.numpy_arg(t, depth) for t in node.inputs[:1]]
-        for t in node.inputs[1:]:
-            if python_ints:
+        """Source of `node`'s operands: numpy values, or Python ints after the first one; and
+        Python floats as they are for an elementwise ufunc of float64 operands that are not
+        all Python floats (numpy computes it on the float as on a float64)."""
+        floats = emitters.ufunc_for(node) is not None and \
+            all(scalars.python_float(t) or t.dtype.np_dtype == np.float64 for t in node.inputs) \
+            and not all(scalars.python_float(t) for t in node.inputs)
+        args = []
+        for k, t in enumerate(node.inputs):
+            if (python_ints and k) or (floats and scalars.python_float(t)):
                 self.materialize(t, depth)
                 args.append(self.env[t])
             else:

@@ -1,4 +1,5 @@
-"""Which ops the generated code computes on Python ints and bools, and each exact result's range.
+"""Which ops the generated code computes on Python ints, floats and bools, and each exact int
+result's range.
 
 Rank-0 int32/int64 values are Python ints in generated code (and bools Python or numpy bools):
 CPython's int arithmetic is several times faster than numpy scalars'. A rule below computes on
@@ -6,7 +7,9 @@ in-range Python ints exactly what the op's kernel computes on int32/int64 scalar
 the exact result may leave the dtype's range: the rule gives the interval of the exact result,
 and the code generator wraps it (two's complement) where the interval is not inside the range.
 RING rules are ring homomorphisms modulo 2**bits, so they may also take operands not yet
-wrapped: `3 * n + 1` is computed whole and wrapped once.
+wrapped: `3 * n + 1` is computed whole and wrapped once. Rank-0 float64 values are Python
+floats (an IEEE double, as numpy's float64), computed on only where Python's float operation
+is the same IEEE operation (`_float_rule`).
 
 Two tables: `_KERNEL_RULES`, keyed by the kernel where the kernel is a public Python operator
 or numpy ufunc (every op whose kernel is `operator.add` adds), and `_OP_RULES`, keyed by op
@@ -88,6 +91,8 @@ def _cast_text(node, args, ctx):
     source, target = node.inputs[0].dtype.np_dtype.kind, node.outputs[0].dtype.np_dtype.kind
     if source == target:
         return args[0]
+    if target == "f":
+        return f"float({args[0]})"
     return f"{args[0]} != 0" if target == "b" else f"1 if {ctx.truth(args[0])} else 0"
 
 
@@ -121,16 +126,62 @@ _OP_RULES = {
     "floormod": (_floormod_rule, lambda node, args, ctx: f"{args[0]} % {args[1]}", False),
     "identity": (lambda node, ctx: (EXACT, lambda x: x), lambda node, args, ctx: args[0],
                  False),
+    # float64 only (`_float_rule`): int division converts to float64 first
+    "truediv": (lambda node, ctx: None, lambda node, args, ctx: f"{args[0]} / {args[1]}",
+                False),
 }
-for _op in _OP_RULES:
+
+
+# Kernels computing on Python floats exactly what they compute on float64 scalars: IEEE double
+# operations, correctly rounded, overflowing to inf, nan where numpy gives nan. Not division
+# (Python raises ZeroDivisionError where numpy gives inf or nan; `_float_rule` takes it by a
+# nonzero constant), floor division and modulo (their own rounding rules), nor maximum and
+# minimum (Python's max and min do not propagate nan).
+_FLOAT_KERNELS = (operator.add, operator.sub, operator.mul, operator.neg, operator.lt,
+                  operator.le, operator.gt, operator.ge, operator.eq, operator.ne, np.equal,
+                  np.not_equal)
+
+
+def _float_cast_rule(node, ctx):
+    """A cast to float64 from an int or a bool (`float(x)`, correctly rounded as numpy's cast
+    is), or to bool (`x != 0`); never to an int (numpy's cast of nan or inf is no int)."""
+    source, target = node.inputs[0].dtype.np_dtype.kind, node.outputs[0].dtype.np_dtype.kind
+    return (EXACT, None) if target == "b" or (target == "f" and source in "fib") else None
+
+
+def _float_divide_rule(node, ctx):
+    """float64 division by a nonzero constant (Python raises where the divisor is zero)."""
+    divisor = ctx.known(node.inputs[1])
+    if node.inputs[0].dtype.np_dtype.kind == "f" and divisor is not None and \
+            float(divisor) != 0.0:
+        return EXACT, None
+    return None
+
+
+# Op name -> rule(node, ctx) for ops whose kernel is their own function, on Python floats.
+_FLOAT_OP_RULES = {"cast": _float_cast_rule, "truediv": _float_divide_rule,
+                   "identity": lambda node, ctx: (EXACT, None)}
+for _op in list(_OP_RULES) + list(_FLOAT_OP_RULES):
     registry.get_op(_op)  # a misspelt or removed op fails here, at import
+
+
+def _float_rule(node, ctx):
+    """`python_rule` for a node reading or making a Python float (a float64 scalar)."""
+    rule = _FLOAT_OP_RULES.get(node.op)
+    if rule is not None:
+        return rule(node, ctx) if not node.attrs or _OP_RULES[node.op][2] else None
+    kernel = registry.OPS[node.op].kernel
+    if node.attrs or not any(kernel is k for k in _FLOAT_KERNELS):
+        return None
+    return EXACT, None
 
 
 def python_rule(node, ctx):
     """How `node` computes on Python scalars, or None when it needs numpy values.
 
     Args:
-        node: An ordinary op node whose inputs and outputs are all rank-0 ints or bools.
+        node: An ordinary op node whose inputs and outputs are all rank-0 ints, bools or
+            float64 values (Python floats: `_float_rule`).
         ctx: The code generator (`ctx.known`).
 
     Returns:
@@ -138,6 +189,8 @@ def python_rule(node, ctx):
         (lo, hi) to the exact result's interval, or is None (the result stays in range:
         a bool, or a bitwise result of in-range operands).
     """
+    if any(t.dtype.np_dtype.kind == "f" for t in node.inputs + node.outputs):
+        return _float_rule(node, ctx)
     entry = _OP_RULES.get(node.op)
     if node.attrs and not (entry is not None and entry[2]):
         return None

@@ -2,10 +2,11 @@
 wrap back into range, the source-text helpers, and `ScalarCode`, the code generator's half
 that defers scalar expressions to their one read and emits Python-scalar arithmetic.
 
-Rank-0 int32/int64 values are Python ints and rank-0 bools Python bools: CPython's own
-arithmetic is faster than numpy scalars', and mixing the two kinds in one operation is
-slower than either. A Python int the code holds is always in its dtype's
-range, except a deferred expression the generator has marked unwrapped (see codegen).
+Rank-0 int32/int64 values are Python ints, rank-0 float64 values Python floats (the same IEEE
+double) and rank-0 bools Python bools: CPython's own arithmetic is faster than numpy scalars',
+and mixing the two kinds in one operation is slower than either. A Python int the code holds
+is always in its dtype's range, except a deferred expression the generator has marked
+unwrapped (see codegen).
 
 Other rank-0 numbers are numpy scalars, with one exception: a float32 element a loop reads
 from a memoryview is a Python float where every read of it computes the same on one
@@ -63,6 +64,9 @@ def truth(expr):
 
 # Rank-0 tensors of these dtypes are Python ints in the generated code.
 PYTHON_INTS = (np.dtype(np.int32), np.dtype(np.int64))
+# Rank-0 float64 tensors are Python floats (python_rules._float_rule: where Python computes
+# what numpy does; elsewhere the operands are converted back to numpy float64).
+_PYTHON_FLOAT = np.dtype(np.float64)
 
 
 def python_int(tensor):
@@ -71,11 +75,19 @@ def python_int(tensor):
     return shape is not None and not shape and tensor.dtype.np_dtype in PYTHON_INTS
 
 
-def python_scalar(tensor):
-    """Whether the generated code holds `tensor`'s value as a Python int or bool."""
+def python_float(tensor):
+    """Whether the generated code holds `tensor`'s value as a Python float (a float64)."""
     shape = tensor.shape  # see is_scalar
-    return shape is not None and not shape and (tensor.dtype.np_dtype in PYTHON_INTS
-                                                or tensor.dtype.np_dtype.kind == "b")
+    return shape is not None and not shape and tensor.dtype.np_dtype == _PYTHON_FLOAT
+
+
+def python_scalar(tensor):
+    """Whether the generated code holds `tensor`'s value as a Python int, float or bool."""
+    shape = tensor.shape  # see is_scalar
+    if shape is None or shape:
+        return False
+    np_dtype = tensor.dtype.np_dtype
+    return np_dtype in PYTHON_INTS or np_dtype == _PYTHON_FLOAT or np_dtype.kind == "b"
 
 
 def _reads_one_element(node):
@@ -91,9 +103,9 @@ def _reads_one_element(node):
 
 
 def element_read(node):
-    """Whether `node` is a getitem reading one element of an int32, int64 or bool array at
-    Python int indices: a memoryview of the array gives it as the Python int or bool the
-    generated code holds (~35 ns), where numpy makes a numpy scalar to convert (~120 ns)."""
+    """Whether `node` is a getitem reading one element of an int32, int64, float64 or bool
+    array at Python int indices: a memoryview of the array gives it as the Python int, float
+    or bool the generated code holds (~35 ns), where numpy makes a numpy scalar to convert (~120 ns)."""
     return (registry.OPS[node.op] is _GETITEM
             and python_scalar(node.outputs[0]) and _reads_one_element(node))
 
@@ -207,22 +219,22 @@ def out_of_range_test(name, interval, tensor):
 
 
 def literal(value):
-    """Source of a rank-0 int or bool numpy constant as a Python literal."""
-    text = repr(value.item())
+    """Source of a rank-0 int, bool or float numpy constant as a Python literal, or None for
+    a float that has none (inf, nan)."""
+    item = value.item()
+    if type(item) is float and not np.isfinite(item):
+        return None
+    text = repr(item)
     return f"({text})" if text.startswith("-") else text
 
 
-def _make_wrap(bits):
-    half, full = 1 << (bits - 1), 1 << bits
-
-    def wrap(value):
-        """Python int -> the two's complement int of `bits` bits it wraps to."""
-        return (value + half) % full - half
-    return wrap
-
-
-# int dtype -> the function wrapping a Python int into it (silently, as TensorFlow does).
-WRAPS = {dtype: _make_wrap(dtype.itemsize * 8) for dtype in PYTHON_INTS}
+def wrap_text(name, tensor):
+    """The expression wrapping Python int local `name` into `tensor`'s int dtype (two's
+    complement, silently, as TensorFlow does): `((n + 2**31) & (2**32 - 1)) - 2**31` for
+    int32, inline (a function call would cost more than the arithmetic)."""
+    bits = tensor.dtype.np_dtype.itemsize * 8
+    half = 1 << (bits - 1)
+    return f"(({name} + {half}) & {(1 << bits) - 1}) - {half}"
 
 
 class ScalarCode:
@@ -292,9 +304,8 @@ class ScalarCode:
         interval = self.interval.pop(tensor, int_range(tensor))
         test = out_of_range_test(name, interval, tensor)
         if test:
-            wrap = self.global_(WRAPS[tensor.dtype.np_dtype], "wrap_" + tensor.dtype.name)
             self.line(depth, f"if {test}:", tensor.node)
-            self.line(depth + 1, f"{name} = {wrap}({name})", tensor.node)
+            self.line(depth + 1, f"{name} = {wrap_text(name, tensor)}", tensor.node)
         else:
             self.interval[tensor] = interval
 
@@ -392,9 +403,8 @@ class ScalarCode:
     def wrap_local(self, name, tensor, depth):
         """Emits the wrap of local `name`, holding a value of `tensor` not known in range."""
         low, high = int_range(tensor)
-        wrap = self.global_(WRAPS[tensor.dtype.np_dtype], "wrap_" + tensor.dtype.name)
         self.line(depth, f"if {out_of_range_test(name, (low - 1, high + 1), tensor)}:")
-        self.line(depth + 1, f"{name} = {wrap}({name})")
+        self.line(depth + 1, f"{name} = {wrap_text(name, tensor)}")
 
     def _to_python(self, tensors, depth):
         """Turns the numpy scalars a statement left in the locals of `tensors` into Python

@@ -6,6 +6,7 @@ the project's. JAX's shapes are static, so each list whose length depends on a s
 is a fair limitation there; the runtime stages them with a run-time length.
 """
 
+import autograph as ag
 from tests.realcode.registry import realcode
 
 _JAX_LENGTH = ('a list whose length is a staged value: JAX fixes array shapes when it traces '
@@ -21,6 +22,36 @@ def fib_table(n):
     for i in range(2, n + 1):
         memo[i] = memo[i - 1] + memo[i - 2]
     return memo[n]
+
+
+@realcode(0, 1, 10, 40, -3)
+def fib_table_bounded(n):
+    # fib_table with the bound JAX needs: the same on the runtime, a buffer under JAX
+    if n < 0:
+        raise ValueError("n must be non-negative")
+    memo = [0] * (n + 2)
+    ag.experimental.set_list_options(memo, maximum_size=64)
+    memo[1] = 1
+    for i in range(2, n + 1):
+        memo[i] = memo[i - 1] + memo[i - 2]
+    return memo[n]
+
+
+@realcode(12, 1, 28, 97)
+def divisors_bounded(n):
+    divisors = [d for d in range(1, n + 1) if n % d == 0]
+    ag.experimental.set_list_options(divisors, maximum_size=128)
+    return sum(divisors), len(divisors), max(divisors)
+
+
+@realcode(5, 1, 0, 30)
+def median_of_residues_bounded(n):
+    values = []
+    ag.experimental.set_list_options(values, maximum_size=32)
+    for i in range(n):
+        values.append((i * 37) % 11)
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2], min(values)
 
 
 @realcode(12, 1, 28, 97, jax_limitation=_JAX_LENGTH)

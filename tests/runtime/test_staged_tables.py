@@ -247,3 +247,25 @@ def _three_into_two():
     xs = [0, 0]
     xs[0], xs[1] = 1, 2, 3
     return xs
+
+
+def fib_bounded(n):
+    memo = [0] * (n + 1)
+    ag.experimental.set_list_options(memo, maximum_size=8)
+    if n > 0:
+        memo[1] = 1
+    for i in range(2, n + 1):
+        memo[i] = memo[i - 1] + memo[i - 2]
+    return memo[n], len(memo)
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_the_runtime_needs_no_list_bound_and_ignores_it(executor):
+    # the runtime's staged lists have a run-time length: a list longer than its
+    # maximum_size is what Python gives (under JAX, whose buffers are fixed, ListFullError)
+    f = tf.function(fib_bounded, executor=executor)
+    for n in (0, 1, 7, 12):
+        assert tuple(int(v) for v in f(tf.constant(n))) == fib_bounded(n)
+    with pytest.raises(ag.errors.ListFullError, match="'memo' holds at most 8"):
+        ag_jax.jit(fib_bounded)(jnp.int32(12))
+    assert tuple(int(v) for v in ag_jax.jit(fib_bounded)(jnp.int32(7))) == fib_bounded(7)

@@ -236,3 +236,101 @@ def test_directive_the_converter_missed_fails_when_it_runs():
     assert 'not recognised' in str(e.value)
     # In a function that runs unconverted, the directive stays a no-op.
     assert ag.convert(unconverted_loop)(3) == 3
+
+
+# -- set_list_options: folded into the assignment before it ----------------------------------
+
+def f_bounded_list(n):
+    memo = [0] * (n + 1)
+    ag.experimental.set_list_options(memo, maximum_size=64)
+    return memo
+
+
+def test_list_options_wrap_the_assignment_before_them_golden():
+    assert source(transform(f_bounded_list, functions, directives)) == golden('''
+        def tf__f_bounded_list(n):
+            with ag__.FunctionScope('f_bounded_list', 'fscope') as fscope:
+                with ag__.list_options('memo', maximum_size=64):
+                    memo = ([0] * (n + 1))
+                return memo
+    ''')
+
+
+def test_list_options_do_nothing_to_python_lists():
+    for n in (0, 3, 100):  # 100: longer than the bound, as Python's list may be
+        assert ag.convert(f_bounded_list)(n) == f_bounded_list(n) == [0] * (n + 1)
+
+
+def list_directive_first(n):
+    ag.experimental.set_list_options(memo, maximum_size=4)  # noqa: F821 - never runs
+    memo = [0] * n
+    return memo
+
+
+def list_directive_other_name(n):
+    memo = [0] * n
+    other = memo
+    ag.experimental.set_list_options(memo, maximum_size=4)
+    return other
+
+
+def list_directive_in_a_loop(n):
+    memo = []
+    for i in range(n):
+        ag.experimental.set_list_options(memo, maximum_size=4)
+        memo.append(i)
+    return memo
+
+
+def list_directive_not_a_name(n):
+    memo = [[0] * n]
+    ag.experimental.set_list_options(memo[0], maximum_size=4)
+    return memo
+
+
+def list_directive_without_target(n):
+    memo = [0] * n
+    ag.experimental.set_list_options(maximum_size=4)
+    return memo
+
+
+@pytest.mark.parametrize('fn, words', [
+    (list_directive_first, "must directly follow the assignment that makes the list 'memo'"),
+    (list_directive_other_name, "must directly follow the assignment that makes the list 'memo'"),
+    (list_directive_in_a_loop, "must directly follow the assignment that makes the list 'memo'"),
+    (list_directive_not_a_name, 'its first argument must be the name of the list variable'),
+    (list_directive_without_target, "missing a required argument: 'target'"),
+])
+def test_misplaced_list_directive_is_an_error_naming_the_line(fn, words):
+    with pytest.raises(DirectiveError) as e:
+        ag.convert(fn)
+    line = _line_of(fn, 'set_list_options')
+    assert '{}:{}'.format(__file__, line) in str(e.value)
+    assert words in str(e.value)
+
+
+def list_directive_through_a_local_alias(n):
+    options = ag.experimental
+    memo = [0] * n
+    options.set_list_options(memo, maximum_size=4)
+    return memo
+
+
+def test_list_directive_the_converter_missed_fails_when_it_runs():
+    assert list_directive_through_a_local_alias(2) == [0, 0]
+    with pytest.raises(DirectiveError) as e:
+        ag.convert(list_directive_through_a_local_alias)(2)
+    assert 'set_list_options at {}:{} was not recognised'.format(
+        __file__, _line_of(list_directive_through_a_local_alias, 'options.set_list')) in str(
+            e.value)
+
+
+def test_the_disk_cache_checks_tell_the_directives_apart():
+    namespace = {'ag': ag, 'bounded': bounded, 'lst': directives_lib.set_list_options}
+    assert directives.checks_hold([(('bounded',), 'set_loop_options'),
+                                   (('lst',), 'set_list_options'),
+                                   (('ag', 'experimental', 'set_list_options'),
+                                    'set_list_options'), (('len',), None)], namespace)
+    assert not directives.checks_hold([(('lst',), 'set_loop_options')], namespace)
+    assert not directives.checks_hold([(('bounded',), None)], namespace)
+    assert not directives.checks_hold([(('ag',), 'set_list_options')], namespace)

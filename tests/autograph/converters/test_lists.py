@@ -141,5 +141,5 @@ def test_item_assignment_and_repetition_under_jax():
         squares_into(3, 7)
     with pytest.raises(IndexError, match='list assignment index out of range'):
         staged(jnp.asarray(3), jnp.asarray(7))  # raised when the computation runs
-    with pytest.raises(ag.StagingError, match=r'Bound it with a Python int N >= n'):
+    with pytest.raises(ag.StagingError, match=r'set_list_options\(name, maximum_size=N\).*or use a Python int N >= n'):
         ag_jax.jit(repeated)(jnp.asarray(3))
