@@ -13,8 +13,9 @@ branch and loop body that the backend stages. Branch and loop functions take the
 them back (`branch_state`, `Loop`), so that a failing check in a loop stops the loop, later
 loops are skipped and later prints are not printed, as Python stops at the failing check.
 A check staged in a trace with no frame (plain `jax.jit(convert(f))`, or user code under
-`jax.vmap` or `lax.scan` inside the function) reports through one `jax.debug.callback` that
-raises: plain `jax.jit` then raises `JaxRuntimeError` carrying the user's message.
+`jax.vmap` or `lax.scan` inside the function) reports through a `jax.debug.callback` that
+raises, under a `lax.cond` so that it runs only when the check failed: plain `jax.jit` then
+raises `JaxRuntimeError` carrying the user's message.
 """
 
 import functools
@@ -179,9 +180,16 @@ def assertion_error(message):
 
 
 def report_by_callback(registry, code, payloads):
-    """Raises the failed check's error from an ordered `jax.debug.callback`."""
-    jax_modules().jax.debug.callback(functools.partial(_raise_reported, registry), code,
-                                     payloads, ordered=True)
+    """Raises the failed check's error from a `jax.debug.callback`, called only when a check
+    failed. Unordered: an ordered callback threads JAX's effect token through every loop that
+    holds a check, and a check in a loop then costs a host round trip per iteration."""
+    m = jax_modules()
+    callback = functools.partial(_raise_reported, registry)
+
+    def report(code, payloads):
+        m.jax.debug.callback(callback, code, payloads, ordered=True)
+
+    m.lax.cond(m.numpy.any(code != 0), report, lambda code, payloads: None, code, payloads)
 
 
 def _raise_reported(registry, code, payloads):

@@ -6,6 +6,7 @@ use."""
 import builtins
 import functools
 
+from autograph.backends import jax_checks
 from autograph.backends.jax_values import StagedList
 from autograph.backends.jax_values import StagedRange
 from autograph.backends.jax_values import jax_modules
@@ -61,7 +62,10 @@ class ListHooks:
 
     def list_append(self, target, element):
         """Writes `element` at the staged list's length; a list already full raises
-        `ListFullError` when the computation runs (its bound was too small).
+        `ListFullError`: under `autograph.backends.jax.jit` when the computation runs (a check
+        carried as a value), under plain `jax.jit` when the list is returned and read (a
+        callback per append in a loop would cost a host round trip each: the length counts
+        on past the buffer, whose writes JAX drops).
 
         Args:
             target: a StagedList.
@@ -71,8 +75,9 @@ class ListHooks:
             The new StagedList.
         """
         capacity = target.buffer.shape[0]
-        self.raise_unless(target.length < capacity, [],
-                          lambda: ListFullError(target.name, capacity))
+        if jax_checks.current() is not None:
+            self.raise_unless(target.length < capacity, [],
+                              lambda: ListFullError(target.name, capacity))
         return StagedList(target.buffer.at[target.length].set(element), target.length + 1,
                           target.name)
 

@@ -7,6 +7,8 @@ backend stays cheap.
 import builtins
 import collections
 
+from autograph.errors import ListFullError
+
 
 class JaxType(collections.namedtuple('JaxType', ['dtype', 'shape', 'weak'])):
     """The type of a leaf as JAX sees it: dtype name, shape, and whether it is weakly typed."""
@@ -92,6 +94,8 @@ class StagedList:
 
     def _elements(self, what):
         length = self._concrete_length()
+        if length is not None and length > self.buffer.shape[0]:  # appends JAX dropped
+            raise ListFullError(self.name, self.buffer.shape[0])
         if length is None:
             raise TypeError(
                 "{} of the staged list '{}' inside the staged computation: its length is a "

@@ -26,11 +26,24 @@ def _is_namedtuple(value):
     return isinstance(value, tuple) and hasattr(type(value), '_fields')
 
 
+class _Keys(tuple):
+    """A dict's keys in flattening order (sorted, or insertion order when unsortable). Its
+    `order` is the insertion order, which the rebuilt dict keeps (so iterating it after staged
+    control flow gives Python's order); as a tuple it compares and hashes by the keys alone,
+    so two dicts of one key set have one structure whatever order their keys were added in."""
+
+    def __new__(cls, d):
+        order = tuple(d)
+        try:
+            keys = super().__new__(cls, sorted(order))
+        except TypeError:
+            keys = super().__new__(cls, order)
+        keys.order = order
+        return keys
+
+
 def _sorted_keys(d):
-    try:
-        return tuple(sorted(d))
-    except TypeError:
-        return tuple(d)
+    return _Keys(d)
 
 
 def _is_container(value):
@@ -125,10 +138,12 @@ def _pack(struct, leaves, pos):
         items.append(item)
     if kind is MaybeUndefined:
         return MaybeUndefined(items[0], items[1], keys_or_len), pos
-    if type(kind) is _DefaultDict:
-        return collections.defaultdict(kind.factory, zip(keys_or_len, items)), pos
-    if issubclass(kind, dict):
-        return kind(zip(keys_or_len, items)), pos
+    if type(kind) is _DefaultDict or issubclass(kind, dict):
+        by_key = dict(zip(keys_or_len, items))
+        entries = [(k, by_key[k]) for k in getattr(keys_or_len, 'order', keys_or_len)]
+        if type(kind) is _DefaultDict:
+            return collections.defaultdict(kind.factory, entries), pos
+        return kind(entries), pos
     if issubclass(kind, tuple) and kind is not tuple:
         return kind(*items), pos
     return kind(items), pos

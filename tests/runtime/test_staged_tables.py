@@ -212,6 +212,26 @@ def test_a_defaultdict_changed_in_a_staged_branch_keeps_its_factory(n):
         assert out.numpy().tolist() == delete_nth(array, n)
 
 
+def key_order_after_staged_flow(x, seen):
+    d = {"b": 1, "a": 2}
+    if x > 0:
+        d["b"] = x
+    while x < 3:
+        d["a"] = d["a"] + 1
+        x = x + 1
+    seen.append(list(d))  # Python's iteration order, recorded while tracing
+    return d["a"] + d["b"]
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_a_dict_through_staged_control_flow_keeps_pythons_key_order(executor):
+    seen = []
+    f = tf.function(lambda x: key_order_after_staged_flow(x, seen), executor=executor)
+    for x in (1, -2):
+        assert int(f(tf.constant(x))) == key_order_after_staged_flow(x, seen)
+    assert seen and all(order == ["b", "a"] for order in seen)
+
+
 def bubble_sorted(xs, n):
     # a swap by unpacking, at staged positions, in a staged loop
     xs = list(xs)

@@ -211,3 +211,45 @@ def test_a_list_bounded_before_a_loop_takes_its_appends():
         residues(0)
     with pytest.raises(IndexError):
         staged(jnp.int32(0))
+
+
+def fill(n):
+    memo = [0] * 8
+    for i in range(n):
+        memo[i] = i * 2
+    return memo[n - 1]
+
+
+def test_checks_under_plain_jit_call_back_only_when_they_fail():
+    # each `memo[i] = ...` checks its index; under plain jax.jit the check's callback sits in
+    # a lax.cond on the check's result, so it runs only when a check fails
+    text = str(jax.make_jaxpr(ag.convert(fill))(jnp.int32(5)))
+    loop = text[text.index('while'):]
+    assert 'cond' in loop and loop.index('cond') < loop.index('debug_callback')
+    staged = jax.jit(ag.convert(fill))
+    assert int(staged(jnp.int32(5))) == fill(5) == 8
+    with pytest.raises(Exception, match='list assignment index out of range'):
+        staged(jnp.int32(9))  # the first failing check, as Python's first error
+    assert int(staged(jnp.int32(8))) == fill(8) == 14
+
+
+def test_under_plain_jit_a_full_list_raises_when_it_is_read():
+    # no callback per append under plain jax.jit: the length counts on past the buffer
+    staged = jax.jit(ag.convert(two_appends_per_step_list))
+    assert staged(jnp.int32(1)).tolist() == two_appends_per_step_list(1)
+    out = staged(jnp.int32(2))
+    with pytest.raises(ListFullError, match="'out' holds at most 3 elements"):
+        out.tolist()
+    with pytest.raises(ListFullError):
+        len(out)
+    assert 'debug_callback' not in str(jax.make_jaxpr(ag.convert(two_appends_per_step_list))(
+        jnp.int32(2)))
+
+
+def two_appends_per_step_list(n):
+    out = []
+    for i in range(n):
+        ag.experimental.set_loop_options(maximum_iterations=3)
+        out.append(i)
+        out.append(-i)
+    return out

@@ -1,12 +1,19 @@
 """The JAX backend on what real numeric code does: staged `raise` (the function of the
 runtime's test, tests/runtime/test_autograph_builtins.py)."""
 
+import os
+import subprocess
+import sys
+
 import jax.numpy as jnp
 import pytest
 
 from autograph.backends import jax as ag_jax
 from tests.runtime.test_autograph_builtins import Custom
 from tests.runtime.test_autograph_builtins import validate
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
 
 
 def test_staged_raise_when_the_branch_runs():
@@ -21,3 +28,28 @@ def test_staged_raise_when_the_branch_runs():
         validate(7)
     assert e.value.args == plain.value.args == ("total   15 at i=6",)
     assert repr(e.value.__cause__) == repr(plain.value.__cause__) == "KeyError(6)"
+
+
+_WITHOUT_FMA = '''
+import jax
+jax.config.update('jax_enable_x64', True)
+import jax.numpy as jnp
+from autograph.backends import jax as ag_jax
+from tests.realcode.verbatim.keon_math import extended_gcd
+lax_value = float(jax.jit(lambda a, b, c: a - b * c)(13., 13 / 17, 17.))
+staged = ag_jax.jit(extended_gcd)
+for args in ((240, 46), (17, 5)):
+    got = tuple(float(v) for v in staged(*(jnp.int64(a) for a in args)))
+    print(args, got == extended_gcd(*args), lax_value)
+'''
+
+
+def test_the_two_wrong_jax_values_are_xlas_fused_multiply_add():
+    # keon's extended_gcd under JAX differs from Python (tests/realcode: fair.JAX_FMA) only
+    # because XLA on the CPU contracts `a - b * c` into one fused multiply-add: with FMA
+    # instructions off, JAX's own `a - b * c` rounds as Python's and the staged function
+    # gives Python's values
+    env = dict(os.environ, XLA_FLAGS='--xla_cpu_max_isa=AVX', JAX_PLATFORMS='cpu')
+    out = subprocess.run([sys.executable, '-c', _WITHOUT_FMA], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True, timeout=300).stdout
+    assert out.split('\n')[:2] == ['(240, 46) True 0.0', '(17, 5) True 0.0'], out

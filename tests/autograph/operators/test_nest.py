@@ -19,6 +19,21 @@ def test_flatten_and_pack_round_trip():
     assert type(rebuilt[1]) is list and type(rebuilt[1][1]) is Point
 
 
+def test_a_rebuilt_dict_keeps_its_insertion_order():
+    value = {'b': 1, 'a': 2, 'c': {'z': 3, 'y': 4}}
+    assert nest.flatten(value) == [2, 1, 4, 3]  # flattening order: sorted keys
+    rebuilt = nest.pack(nest.structure(value), nest.flatten(value))
+    assert list(rebuilt) == ['b', 'a', 'c'] and list(rebuilt['c']) == ['z', 'y']
+    counts = collections.defaultdict(int, {'q': 1, 'p': 2})
+    again = nest.pack(nest.structure(counts), [20, 10])
+    assert list(again.items()) == [('q', 10), ('p', 20)] and again['new'] == 0
+    # two dicts of one key set added in another order have one structure
+    assert nest.structure({'a': 1, 'b': 2}) == nest.structure({'b': 1, 'a': 2})
+    assert hash(nest.structure({'a': 1, 'b': 2})) == hash(nest.structure({'b': 1, 'a': 2}))
+    unsortable = {2: 'x', 'k': 'y'}
+    assert list(nest.pack(nest.structure(unsortable), ['u', 'v'])) == [2, 'k']
+
+
 def test_leaf_structure():
     assert nest.structure(3) is nest.LEAF
     assert nest.flatten(3) == [3]
