@@ -1,4 +1,5 @@
 """Flax NNX Variables written inside staged if/for/while (autograph/backends/jax_nnx.py)."""
+import ast
 import os
 import warnings
 
@@ -272,3 +273,15 @@ def test_changing_a_module_beyond_its_array_variables_in_a_staged_branch_raises(
     with pytest.raises(flax_errors.TraceContextError,
                        match=r"staged if changed 'self'.*set an attribute"):
         nnx.jit(lambda m, x: ag.convert(m.step)(x))(Flagged(), jnp.ones(2))
+
+
+def test_the_threading_reads_and_writes_no_private_attribute():
+    # Flax's public API only (issue #31): no `obj._field` of a Variable, module or trace,
+    # nor a private name given to getattr or setattr
+    path = os.path.join(ROOT, 'autograph', 'backends', 'jax_nnx.py')
+    with open(path, encoding='utf-8') as f:
+        tree = ast.parse(f.read())
+    names = [node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)]
+    names += [node.value for node in ast.walk(tree)
+              if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    assert [n for n in names if n.startswith('_') and not n.endswith('__')] == []

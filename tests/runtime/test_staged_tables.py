@@ -223,12 +223,17 @@ def key_order_after_staged_flow(x, seen):
     return d["a"] + d["b"]
 
 
-@pytest.mark.parametrize("executor", EXECUTORS)
-def test_a_dict_through_staged_control_flow_keeps_pythons_key_order(executor):
+@pytest.mark.parametrize("target", EXECUTORS + ["jax"])
+def test_a_dict_through_staged_control_flow_keeps_pythons_key_order(target):
     seen = []
-    f = tf.function(lambda x: key_order_after_staged_flow(x, seen), executor=executor)
+    if target == "jax":
+        f = ag_jax.jit(lambda x: key_order_after_staged_flow(x, seen))
+        as_value = jnp.int32
+    else:
+        f = tf.function(lambda x: key_order_after_staged_flow(x, seen), executor=target)
+        as_value = tf.constant
     for x in (1, -2):
-        assert int(f(tf.constant(x))) == key_order_after_staged_flow(x, seen)
+        assert int(f(as_value(x))) == key_order_after_staged_flow(x, seen)
     assert seen and all(order == ["b", "a"] for order in seen)
 
 

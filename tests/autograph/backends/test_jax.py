@@ -728,26 +728,3 @@ def test_an_impure_right_operand_stays_lazy(capfd):
     jax.effects_barrier()
     assert 'evaluated 2.0' in capfd.readouterr().out
 
-
-def dict_key_order(x):
-    d = {'b': 1, 'a': 2}
-    if x > 0:
-        d['b'] = x
-    while x < 3:
-        d['a'] = d['a'] + 1
-        x = x + 1
-    return [k for k in d], d['a'] + d['b']
-
-
-def test_a_dict_through_staged_control_flow_keeps_pythons_key_order():
-    keys = []
-
-    def recorded(x):
-        order, value = dict_key_order(x)
-        keys.append(order)
-        return value
-
-    for x in (1, -2):
-        plain = recorded(x)
-        assert int(ag_jax.jit(recorded)(jnp.int32(x))) == plain
-        assert keys[-1] == keys[-2] == ['b', 'a']

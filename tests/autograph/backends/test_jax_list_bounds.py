@@ -14,6 +14,7 @@ from autograph.backends import jax as ag_jax
 from autograph.errors import ListFullError
 from autograph.errors import StagingError
 from autograph.experimental import set_list_options
+from tests.realcode.lists import median_of_residues_bounded
 
 
 def fib(n):
@@ -114,12 +115,7 @@ def test_a_list_longer_than_its_bound_raises_list_full_error_naming_it():
 
 
 def two_appends_per_step(n):
-    out = []
-    for i in range(n):
-        ag.experimental.set_loop_options(maximum_iterations=3)
-        out.append(i)
-        out.append(-i)
-    return len(out)
+    return len(two_appends_per_step_list(n))
 
 
 def test_appending_past_a_loop_bound_buffer_raises_instead_of_dropping():
@@ -192,23 +188,15 @@ def test_a_staged_list_returned_reads_like_a_list_outside():
         out[6]  # pylint: disable=pointless-statement
 
 
-def residues(n):
-    values = []
-    ag.experimental.set_list_options(values, maximum_size=12)
-    for i in range(n):
-        values.append((i * 37) % 11)
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2], min(values), len(values)
-
-
 def test_a_list_bounded_before_a_loop_takes_its_appends():
-    staged = ag_jax.jit(residues)
-    for n in (1, 5, 12):
-        assert tuple(int(v) for v in staged(jnp.int32(n))) == residues(n)
-    with pytest.raises(ListFullError, match="'values' holds at most 12 elements"):
-        staged(jnp.int32(13))
-    with pytest.raises(IndexError):  # min() of an empty list: ValueError; [0] of []: IndexError
-        residues(0)
+    # `values = []`, set_list_options(values, maximum_size=32), appends in a loop after it
+    staged = ag_jax.jit(median_of_residues_bounded)
+    for n in (1, 5, 32):
+        assert tuple(int(v) for v in staged(jnp.int32(n))) == median_of_residues_bounded(n)
+    with pytest.raises(ListFullError, match="'values' holds at most 32 elements"):
+        staged(jnp.int32(33))
+    with pytest.raises(IndexError):  # ordered[0] of an empty list
+        median_of_residues_bounded(0)
     with pytest.raises(IndexError):
         staged(jnp.int32(0))
 
