@@ -6,6 +6,9 @@ The expected values come from the same plain Python functions run on numpy float
 """
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 
 import runtime as tf
 from runtime.executor import codegen
@@ -147,3 +150,39 @@ def test_python_floats_reach_array_ufuncs_unconverted():
                      tf.TensorSpec((), tf.int32))
     assert "s_1 = float(s)" in source and "x_1 * s_1" in source and "s_1 - x_1" in source
     assert source.count("_float64(s_1)") == 1  # only where it is divided by (numpy's / 0)
+
+
+# Random float64 loops: each step one op with a Python float rule or without one, run by the
+# unconverted function on numpy float64 scalars (numpy's semantics) and staged.
+_STEPS = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "neg": lambda a, b: -a, "div_const": lambda a, b: a / 3.0, "div": lambda a, b: a / b,
+    "max": lambda a, b: tf.maximum(a, b), "select": lambda a, b: tf.where(a < b, a, b),
+    "bool_cast": lambda a, b: tf.cast(tf.cast(a, tf.bool), tf.float64),
+}
+_EDGES = st.sampled_from([0.0, -0.0, 1.0, -1.5, 1e308, -1e308, 5e-324, np.inf, -np.inf,
+                          np.nan])
+
+
+def _program(steps):
+    def fn(a, b, n):
+        i = 0
+        while i < n:
+            for name, swap in steps:
+                a, b = (b, _STEPS[name](a, b)) if swap else (_STEPS[name](a, b), b)
+            i += 1
+        return a, b
+    return fn
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(st.tuples(st.sampled_from(sorted(_STEPS)), st.booleans()), min_size=1,
+                      max_size=6),
+       a=_EDGES | st.floats(), b=_EDGES)
+def test_random_float64_loops_equal_the_unconverted_function(steps, a, b):
+    fn = _program(steps)
+    with np.errstate(all="ignore"):
+        want = fn(F64(a), F64(b), 2)
+        got = tf.function(fn)(tf.constant(a, tf.float64), tf.constant(b, tf.float64),
+                              tf.constant(2))
+    assert all(same(g, np.float64(w)) for g, w in zip(got, want)), (steps, got, want)
