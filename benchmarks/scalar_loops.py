@@ -17,7 +17,8 @@ The loops:
   reference rounds each result to float32 by Veltkamp's split);
 - float64_if: the same body on float64 (Python floats are float64: exact);
 - float32_counter: a float32 counter and sum that hold small integers (exact in any float
-  format, so plain Python floats are exact; the runtime rounds each result to float32).
+  format, so plain Python floats are exact; the runtime rounds each result to float32), and
+  in the column `bounded`, the code an analysis of integer-valued floats could generate.
 """
 import argparse
 import os
@@ -162,6 +163,23 @@ def float32_counter_python(n):
     return np.float32(c), np.float32(s)
 
 
+def float32_counter_bounded(n):
+    """What an interval analysis of integer-valued float32 values could generate: the counter,
+    bounded by the constant test and starting at 0.0, as a Python float (exact); the sum,
+    whose bound needs the number of iterations, stays a numpy float32."""
+    one, two = np.float32(1.0), np.float32(2.0)
+    n = float(n)
+    c = 0.0
+    s = np.float32(0.0)
+    while c < _COUNTER_LIMIT:
+        if c > n:
+            s = s + two
+        else:
+            s = s - one
+        c = c + 1.0
+    return np.float32(c), s
+
+
 class Loop:
     """One measured loop: its staged source, inputs and references.
 
@@ -174,13 +192,16 @@ class Loop:
         exact: Callable(*inputs): the tightest bit-exact hand-written loop, where `python`
             is not exact (or None).
         iterations: The iterations of one call (default: the last input).
+        bounded: Callable(*inputs): bit-exact code an analysis of integer-valued floats could
+            generate (or None).
     """
 
     def __init__(self, name, staged, inputs, python, python_exact, exact=None,
-                 iterations=None):
+                 iterations=None, bounded=None):
         self.name, self.staged, self.inputs = name, staged, inputs
         self.python, self.python_exact, self.exact = python, python_exact, exact
         self.iterations = int(inputs[-1]) if iterations is None else iterations
+        self.bounded = bounded
 
 
 def loops(iterations=ITERATIONS):
@@ -194,7 +215,8 @@ def loops(iterations=ITERATIONS):
         Loop("float64_if", float_if, (np.float64(0.3), n),
              lambda x, k: float_if_python(x, k, np.float64), True),
         Loop("float32_counter", float32_counter, (np.float32(ITERATIONS // 2),),
-             float32_counter_python, True, iterations=ITERATIONS),
+             float32_counter_python, True, iterations=ITERATIONS,
+             bounded=float32_counter_bounded),
     ]
 
 
@@ -210,7 +232,7 @@ def _contenders(loop):
     want = _bits(staged(*loop.inputs))
     found = [("runtime", lambda: staged(*loop.inputs))]
     for column, fn, exact in (("python", loop.python, loop.python_exact),
-                              ("exact", loop.exact, True)):
+                              ("exact", loop.exact, True), ("bounded", loop.bounded, True)):
         if fn is None:
             continue
         got = _bits(fn(*loop.inputs))
@@ -247,12 +269,12 @@ def main(argv=None):
     iterations, rounds = (200, 1) if args.quick else (ITERATIONS, args.rounds)
     print(f"ns per iteration, median of {rounds} interleaved rounds, {iterations} iterations"
           f" (float32_counter: {ITERATIONS})")
-    print(f"{'loop':17s} {'runtime':>8s} {'python':>8s} {'exact':>8s}  python exact?")
+    columns = ("runtime", "python", "exact", "bounded")
+    print(f"{'loop':17s} " + " ".join(f"{c:>8s}" for c in columns) + "  python exact?")
     records = []
     for loop in loops(iterations):
         ns = measure(loop, rounds)
-        cells = [f"{ns[c]:8.1f}" if c in ns else f"{'-':>8s}" for c in ("runtime", "python",
-                                                                          "exact")]
+        cells = [f"{ns[c]:8.1f}" if c in ns else f"{'-':>8s}" for c in columns]
         exact = "yes" if loop.python_exact else "no" if loop.python else "-"
         print(f"{loop.name:17s} {' '.join(cells)}  {exact}")
         records.append({"name": loop.name, "ns": ns})

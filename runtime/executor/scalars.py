@@ -65,7 +65,8 @@ def truth(expr):
 # Rank-0 tensors of these dtypes are Python ints in the generated code.
 PYTHON_INTS = (np.dtype(np.int32), np.dtype(np.int64))
 # Rank-0 float64 tensors are Python floats (python_rules._float_rule: where Python computes
-# what numpy does; elsewhere the operands are converted back to numpy float64).
+# what numpy does; elsewhere they are converted to numpy float64, except as operands of a
+# ufunc that also reads an array: codegen's `_args`).
 _PYTHON_FLOAT = np.dtype(np.float64)
 
 
@@ -105,7 +106,8 @@ def _reads_one_element(node):
 def element_read(node):
     """Whether `node` is a getitem reading one element of an int32, int64, float64 or bool
     array at Python int indices: a memoryview of the array gives it as the Python int, float
-    or bool the generated code holds (~35 ns), where numpy makes a numpy scalar to convert (~120 ns)."""
+    or bool the generated code holds (~35 ns), where numpy makes a numpy scalar to convert
+    (~120 ns)."""
     return (registry.OPS[node.op] is _GETITEM
             and python_scalar(node.outputs[0]) and _reads_one_element(node))
 

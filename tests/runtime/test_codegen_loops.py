@@ -86,7 +86,8 @@ def test_counted_loop_is_a_python_range():
     assert "for i_index in range(i_index, " in source  # increment and test in C
     assert "if i_index > " not in source  # i < n bounds i + 1: no wrap
     assert "if total > 2147483647:" in source  # the running total may leave int32
-    assert source.count("total = ((total + 2147483648) & 4294967295)") == 1  # at each step: it is not a counter
+    # wrapped at each step: it is not a counter
+    assert source.count("total = ((total + 2147483648) & 4294967295)") == 1
     assert " = i_index, " not in source  # no tuple shuffle of loop variables
 
 
