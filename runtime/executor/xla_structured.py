@@ -40,18 +40,38 @@ def _typed(node):
                                       + str(e).splitlines()[0].rstrip(".")) from None
 
 
-# A cond whose branches hold at most this many ops, none stateful or structured, lowers to
-# both branches and a select (`jnp.where`): a compiled program cannot raise, so computing the
-# branch not taken changes nothing, and in a loop a select costs less than a lax.cond.
+# A cond whose branches hold at most this many ops, none stateful or structured but conds
+# of the same kind (an `elif` chain), lowers to both branches and a select (`jnp.where`): a
+# compiled program cannot raise, so computing the branch not taken changes nothing, and in a
+# loop a select costs less than a lax.cond.
 SELECT_OPS = 12
 
 
+def _select_cost(graph):
+    """The ops a branch computes when its conds are selects, or None when it has an op that
+    must not run unless its branch is taken (stateful, or structured other than such a cond).
+    """
+    total = 0
+    for node in graph.nodes:
+        if node.is_source:
+            continue
+        op = registry.OPS[node.op]
+        if node.op == "cond":
+            inner = [node.attrs["false_graph"], node.attrs["true_graph"]]
+            if not _selectable(inner):
+                return None
+            total += 1 + sum(_select_cost(g) for g in inner)
+        elif op.stateful or op.structured:
+            return None
+        else:
+            total += 1
+    return total
+
+
 def _selectable(graphs):
-    for graph in graphs:
-        ops = [n for n in graph.nodes if not n.is_source]
-        if len(ops) > SELECT_OPS or any(
-                registry.OPS[n.op].stateful or registry.OPS[n.op].structured for n in ops):
-            return False
+    costs = [_select_cost(graph) for graph in graphs]
+    if None in costs or max(costs) > SELECT_OPS:
+        return False
     return all(t.dtype.name != "variant" for t in graphs[0].outputs)
 
 

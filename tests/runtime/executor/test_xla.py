@@ -179,3 +179,32 @@ def test_a_cheap_cond_is_a_select_and_its_untaken_branch_cannot_fail():
     graph = f.get_concrete_function(x, np.int32(2)).graph
     branches = [sub for n in graph.nodes for _, sub in n.subgraphs()]
     assert branches and xla_structured._selectable(branches)  # lowered without lax.cond
+
+
+def test_an_elif_chain_of_cheap_branches_is_one_nest_of_selects():
+    def classify(n):
+        counts = [0, 0, 0, 0]
+        for i in tf.range(1, n + 1):
+            if i % 15 == 0:
+                counts[0] += 1
+            elif i % 3 == 0:
+                counts[1] += 1
+            elif i % 5 == 0:
+                counts[2] += 1
+            else:
+                counts[3] += 1
+        return counts
+
+    f = tf.function(classify, jit_compile=True)
+    for n in (0, 1, 15, 31):
+        expected = [int(v) for v in tf.function(classify)(np.int32(n))]
+        assert [int(v) for v in f(np.int32(n))] == expected
+    from runtime.executor import xla_structured
+    graph = f.get_concrete_function(np.int32(31)).graph
+    conds = [node for loop in graph.nodes for _, body in loop.subgraphs()
+             for node in body.nodes if node.op == "cond"]
+    assert conds  # the outer `if`, whose else branch holds the elif's cond
+    branches = [conds[0].attrs["false_graph"], conds[0].attrs["true_graph"]]
+    assert any(n.op == "cond" for g in branches for n in g.nodes)
+    assert xla_structured._selectable(branches)  # lowered without lax.cond
+    assert xla_structured._select_cost(branches[0]) > 3  # the nested cond's ops count
