@@ -58,7 +58,8 @@ def set_list_options(target, maximum_size=UNSPECIFIED):
     Call it as a statement directly after the assignment that makes the list, in a function
     that autograph converts. The options apply to the lists that assignment makes when their
     size is a staged value (`[0] * (n + 1)`, `list(range(1, n + 1))`, a comprehension over a
-    staged range); a list of Python values ignores them:
+    staged range), and to the list of that name that later loops of the function append to
+    (`values = []` then appends in a staged loop); a list of Python values ignores them:
 
         memo = [0] * (n + 1)
         autograph.experimental.set_list_options(memo, maximum_size=1001)

@@ -56,7 +56,7 @@ def _select_cost(graph):
         if node.is_source:
             continue
         op = registry.OPS[node.op]
-        if node.op == "cond":
+        if xla.LOWER.get(node.op) is _cond:  # a cond, by its lowering rule: this module's
             inner = [node.attrs["false_graph"], node.attrs["true_graph"]]
             if not _selectable(inner):
                 return None
