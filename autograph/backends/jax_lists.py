@@ -246,10 +246,20 @@ def _sum(backend, target, start=0):
     return total if type(start) is builtins.int and start == 0 else total + start
 
 
+def _empty_message(builtin):
+    """The message of this Python's ValueError for `builtin([])` (it changed in 3.12)."""
+    try:
+        builtin([])
+    except ValueError as e:
+        return str(e)
+    raise AssertionError(builtin)
+
+
 def _extremum(name):
+    message = _empty_message(getattr(builtins, name))
+
     def handler(backend, target):
-        backend.raise_unless(target.length > 0, [],
-                             lambda: ValueError('{}() arg is an empty sequence'.format(name)))
+        backend.raise_unless(target.length > 0, [], lambda: ValueError(message))
         filled = _in_use(target, _extreme(target.buffer.dtype, name == 'min'))
         return getattr(jax_modules().numpy, name)(filled, axis=0)
     return handler
