@@ -99,7 +99,7 @@ class GeneratorReductionTransformer(transformer.Base):
         if gen is None:
             return node
         call = gast.Call(
-            func=gast.Attribute(gast_util.name('ag__'), 'reduce_generator', gast.Load()),
+            func=gast.Attribute(gast_util.generated_name('ag__'), 'reduce_generator', gast.Load()),
             args=[node.func] + self._parts(gen) + node.args[1:], keywords=node.keywords)
         return gast.copy_location(call, node)
 
@@ -113,7 +113,7 @@ class GeneratorReductionTransformer(transformer.Base):
             operator = 'list_concat'  # `[1] + [0] * n`: a list, not an elementwise sum
         else:
             return node
-        call = gast.Call(func=gast.Attribute(gast_util.name('ag__'), operator, gast.Load()),
+        call = gast.Call(func=gast.Attribute(gast_util.generated_name('ag__'), operator, gast.Load()),
                          args=[node.left, node.right], keywords=[])
         return gast.copy_location(call, node)
 
@@ -129,7 +129,7 @@ class GeneratorReductionTransformer(transformer.Base):
                 for n in gast.walk(node) if n is not node):
             return node
         call = gast.Call(
-            func=gast.Attribute(gast_util.name('ag__'), 'list_comprehension', gast.Load()),
+            func=gast.Attribute(gast_util.generated_name('ag__'), 'list_comprehension', gast.Load()),
             args=self._parts(node), keywords=[])
         return gast.copy_location(call, node)
 

@@ -23,6 +23,23 @@ def name(id_, ctx=gast.Load):
                                  annotation=None, type_comment=None)
 
 
+def generated_name(id_):
+    """Returns a gast.Name (Load) that a converter writes, marked `anno.Basic.GENERATED`.
+
+    A converter that builds a reference to generated code (`ag__`) without a template uses
+    this, so that later passes recognise it by the mark, as they do a template's names.
+
+    Args:
+      id_: the identifier.
+
+    Returns:
+      gast.Name.
+    """
+    node = name(id_)
+    anno.setanno(node, anno.Basic.GENERATED, True)
+    return node
+
+
 def tuple_(elts, ctx=gast.Load):
     """Returns a gast.Tuple node.
 
