@@ -40,6 +40,22 @@ def generated_name(id_):
     return node
 
 
+def generated_call(namespace, attr, args, keywords=()):
+    """Returns the call `namespace.attr(*args, **keywords)`, its namespace a generated name.
+
+    Args:
+      namespace: the identifier of the namespace (`ag__`), marked by generated_name.
+      attr: the attribute called.
+      args: a list of gast expressions.
+      keywords: gast.keyword nodes.
+
+    Returns:
+      gast.Call.
+    """
+    func = gast.Attribute(value=generated_name(namespace), attr=attr, ctx=gast.Load())
+    return gast.Call(func=func, args=args, keywords=list(keywords))
+
+
 def tuple_(elts, ctx=gast.Load):
     """Returns a gast.Tuple node.
 

@@ -105,9 +105,9 @@ class _Filler(object):
     The template is read in its encoded form (see _encode); the copy has no locations and no
     annotations but one: every name that the template's own text writes (not a placeholder)
     is marked `anno.Basic.GENERATED`, on every fill, so the mark never depends on whether the
-    template came from the file of parsed templates. Nodes are visited depth first in field order, as a NodeTransformer over a
-    copy would visit them: a placeholder used twice gets its node the first time and a copy
-    the second.
+    template came from the file of parsed templates. Nodes are visited depth first in field
+    order, as a NodeTransformer over a copy would visit them: a placeholder used twice gets
+    its node the first time and a copy the second.
     """
 
     def __init__(self, replacements):
