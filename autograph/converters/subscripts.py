@@ -26,7 +26,8 @@ class SubscriptTransformer(transformer.Base):
     def visit_Subscript(self, node):
         self.generic_visit(node)
         if not (isinstance(node.ctx, gast.Load) and (
-                isinstance(node.value, gast.Name) and node.value.id != 'ag__'
+                isinstance(node.value, gast.Name)
+                and not anno.hasanno(node.value, anno.Basic.GENERATED)
                 or _is_get_item(node.value))):
             return node
         if isinstance(node.slice, gast.Slice):
@@ -37,7 +38,6 @@ class SubscriptTransformer(transformer.Base):
             'ag__.get_item(container, key)', container=node.value, key=node.slice)
         anno.setanno(call, anno.Basic.ITEM_READ, True)
         return call
-
 
     def _slice(self, node):
         """`xs[a:b:c]` of a name with a bound that is not a constant ->
