@@ -303,10 +303,10 @@ class JaxBackend(ListHooks, Backend):
         return (count,) + tuple(state)
 
     def iterate(self, iterable):
-        """Describes a staged for loop over a traced array (its rows) or a staged range.
+        """Describes a staged for loop over a traced array (its rows), staged range or list.
 
         Args:
-            iterable: a tracer or StagedRange.
+            iterable: a tracer, StagedRange or StagedList.
 
         Returns:
             (length, getitem), or None for other values.
@@ -314,14 +314,8 @@ class JaxBackend(ListHooks, Backend):
         Raises:
             TypeError: for a 0-d array, as iterating one does in JAX.
         """
-        if isinstance(iterable, StagedRange):
-            start, step = iterable.start, iterable.step
-            if type(start) is builtins.int and type(step) is builtins.int:
-                if (start, step) == (0, 1):
-                    return iterable.length(), lambda i: i
-                if step == 1:
-                    return iterable.length(), lambda i: i + start
-            return iterable.length(), lambda i: start + i * step
+        if isinstance(iterable, (StagedRange, StagedList)):
+            return iterable.iteration()
         if not isinstance(iterable, jax_modules().tracer):
             return None
         if iterable.ndim == 0:

@@ -151,6 +151,30 @@ class ListHooks:
             return StagedList(array, target.length, target.name)
         return array
 
+    def slice_list(self, items, key, name):
+        """`xs[k:]` of a Python list of numbers at a traced bound: a StagedList of
+        `len(items)` slots (no slice is longer), its traced length Python's (`slice.indices`).
+        A traced step, or a list of anything else, is left to Python (which refuses it)."""
+        jnp = jax_modules().numpy
+        step = 1 if key.step is None else key.step
+        if type(step) is not builtins.int or not items:
+            raise NotImplementedError(type(step))
+        if step == 0:
+            raise ValueError('slice step cannot be zero')
+        try:
+            values = jnp.asarray(items)
+        except (TypeError, ValueError):
+            raise NotImplementedError(type(items)) from None
+        if not (jnp.issubdtype(values.dtype, jnp.number) or values.dtype == jnp.bool_):
+            raise NotImplementedError(values.dtype)
+        size = len(items)
+        first = _slice_bound(key.start, size, step, 0 if step > 0 else size - 1)
+        last = _slice_bound(key.stop, size, step, size if step > 0 else -1)
+        span = last - first if step > 0 else first - last
+        length = jnp.maximum(0, (span + abs(step) - 1) // abs(step))
+        positions = jnp.clip(first + step * jnp.arange(size), 0, size - 1)
+        return StagedList(values[positions], jnp.asarray(length, jnp.int32), name)
+
     def list_builtin(self, fn, args, kwargs):
         """The handler of `fn(*args, **kwargs)` for a StagedList argument, or of
         `list(range(...))` with a traced bound; None where the other overloads apply.
@@ -220,6 +244,14 @@ def _filled_list(items, length, name, capacity):
     buffer = jnp.tile(pattern, (reps,) + (1,) * (pattern.ndim - 1))[:capacity]
     return StagedList(buffer, jnp.asarray(length, jnp.int32), name)
 
+
+def _slice_bound(bound, size, step, default):
+    """Python's start or stop of a slice of `size` elements (`slice.indices`), traced."""
+    if bound is None:
+        return default
+    jnp = jax_modules().numpy
+    low, high = (0, size) if step > 0 else (-1, size - 1)
+    return jnp.where(bound < 0, jnp.maximum(bound + size, low), jnp.minimum(bound, high))
 
 
 def _in_use(target, fill):

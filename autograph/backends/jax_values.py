@@ -29,6 +29,16 @@ class StagedRange:
     def __repr__(self):
         return 'range({!r}, {!r}, {!r})'.format(self.start, self.stop, self.step)
 
+    def iteration(self):
+        """(length, getitem) of a staged for loop over the range (`Backend.iterate`)."""
+        start, step = self.start, self.step
+        if type(start) is builtins.int and type(step) is builtins.int:
+            if (start, step) == (0, 1):
+                return self.length(), lambda i: i
+            if step == 1:
+                return self.length(), lambda i: i + start
+        return self.length(), lambda i: start + i * step
+
     def length(self):
         """The number of elements: max(0, ceil((stop - start) / step)), traced."""
         if all(type(v) is builtins.int for v in (self.start, self.stop, self.step)):
@@ -86,6 +96,24 @@ class StagedList:
             return self.buffer[StagedList.position(builtins.int(index), length, 'list')]
         return self.buffer[StagedList.position(index, self.length, 'list')]
 
+    def iteration(self):
+        """(length, getitem) of a staged for loop over the elements in use (`iterate`)."""
+        return self.length, self.buffer.__getitem__
+
+    def __add__(self, other):
+        """`l + other` of this list and another list (a StagedList or a Python list of
+        numbers): a StagedList of both buffers' slots, this one's elements then the other's."""
+        other = _as_staged_list(other, self.name)
+        if other is None:
+            return NotImplemented
+        return _concatenated(self, other)
+
+    def __radd__(self, other):
+        other = _as_staged_list(other, self.name)
+        if other is None:
+            return NotImplemented
+        return _concatenated(other, self)
+
     def _concrete_length(self):
         m = jax_modules()
         if isinstance(self.length, m.tracer) or isinstance(self.buffer, m.tracer):
@@ -121,6 +149,34 @@ class StagedList:
     def tolist(self):
         """The elements as Python values (as `ndarray.tolist`)."""
         return self._elements('tolist()').tolist()
+
+
+def _as_staged_list(value, name):
+    """A StagedList of `value` (itself, or a Python list of numbers in use whole), or None."""
+    if isinstance(value, StagedList):
+        return value
+    if type(value) is not builtins.list:
+        return None
+    jnp = jax_modules().numpy
+    return StagedList(jnp.asarray(value), jnp.asarray(builtins.len(value), jnp.int32), name)
+
+
+def _concatenated(left, right):
+    """`left + right` of two StagedLists: slot i is left's element i below left's length,
+    else right's element i - length (the slots past the sum of the lengths are unused)."""
+    jnp = jax_modules().numpy
+    if right.buffer.shape[0] == 0:
+        return left
+    if left.buffer.shape[0] == 0:
+        return StagedList(right.buffer, right.length, left.name)
+    dtype = jnp.result_type(left.buffer, right.buffer)
+    slots = jnp.arange(left.buffer.shape[0] + right.buffer.shape[0])
+    mine = jnp.take(left.buffer, jnp.clip(slots, 0, left.buffer.shape[0] - 1), axis=0)
+    theirs = jnp.take(right.buffer, jnp.clip(slots - left.length, 0, right.buffer.shape[0] - 1),
+                      axis=0)
+    chosen = (slots < left.length).reshape((-1,) + (1,) * (mine.ndim - 1))
+    buffer = jnp.where(chosen, mine.astype(dtype), theirs.astype(dtype))
+    return StagedList(buffer, left.length + right.length, left.name)
 
 
 class _Jax:

@@ -197,10 +197,29 @@ def test_a_list_of_other_values_sliced_at_a_staged_bound_is_refused_by_python():
         tf.function(rotate_v3)(['a', 'b', 'c'], tf.constant(1))
 
 
-def test_under_jax_a_slice_at_a_traced_bound_is_refused():
-    # its length would be a traced value: a fair limit (docs/realcode.md)
-    with pytest.raises(TypeError):
-        ag_jax.jit(lambda k: rotate_v3([1, 2, 3], k))(jnp.asarray(1))
+def middle(array, i, j):
+    return array[i:j]
+
+
+def test_under_jax_a_slice_at_a_traced_bound_is_a_staged_list_bounded_by_the_list():
+    seven = [1, 2, 3, 4, 5, 6, 7]
+    with enable_x64():
+        rotate = ag_jax.jit(lambda k: rotate_v3(seven, k))
+        for k in (0, 3, 10, -2):
+            assert rotate(jnp.asarray(k)).tolist() == rotate_v3(seven, k)
+        mean = ag_jax.jit(lambda p: trimmed_mean(list(range(1, 11)), p))
+        for percentage in (20, 50, 0):  # a staged loop over the slice's elements in use
+            assert float(mean(jnp.asarray(percentage))) == trimmed_mean(list(range(1, 11)),
+                                                                        percentage)
+        for start, step in ((1, 2), (-9, -1), (4, 3), (0, -2)):
+            got = ag_jax.jit(lambda s: every_other([1, 2, 3, 4, 5, 6], s, step))(
+                jnp.asarray(start))
+            assert [g.tolist() for g in got] == list(every_other([1, 2, 3, 4, 5, 6], start, step))
+        sliced = ag_jax.jit(lambda i, j: middle(seven, i, j))
+        for i, j in ((2, 5), (-3, 100), (10, 2), (-100, -2), (3, -1)):
+            assert sliced(jnp.asarray(i), jnp.asarray(j)).tolist() == seven[i:j]
+        with pytest.raises(ValueError, match='slice step cannot be zero'):
+            ag_jax.jit(lambda s: every_other([1, 2], s, 0))(jnp.asarray(1))
 
 
 def _subscript_of(marked):

@@ -139,9 +139,9 @@ realcode(([3, 5], 1, 10), ([], 1, 3), ([1, 2, 3], 1, 3),
 SEVEN = [1, 2, 3, 4, 5, 6, 7]
 realcode((SEVEN, 3), (SEVEN, 0), (SEVEN, 10))(a.rotate_v1)
 realcode((SEVEN, 3), (SEVEN, 0), (SEVEN, 10))(a.rotate_v2)
-realcode((SEVEN, 3), (SEVEN, 0), (SEVEN, 10), jax_limitation=fair.JAX_LENGTH)(a.rotate_v3)
-realcode(([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 20), ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 50),
-         jax_limitation=fair.JAX_LENGTH)(a.trimmean)
+realcode((SEVEN, 3), (SEVEN, 0), (SEVEN, 10))(a.rotate_v3)
+realcode(([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 20),
+         ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 50))(a.trimmean)
 
 realcode(1994, 3999, 4, limitation=fair.TEXT)(st.int_to_roman)
 realcode(15, 1, 0, None, limitation=fair.MIXED)(st.fizzbuzz)
