@@ -169,8 +169,10 @@ def _refuse(reason):
                 ' turn the cache off.', reason, ENV_DIRECTORY)
 
 
-# The parts of autograph whose code decides what a conversion makes (relative to the package).
-_CONVERTER_CODE = ('converters', 'pyct', 'impl', 'directives.py')
+# The parts of autograph whose code decides what a conversion makes (relative to the package;
+# operators/number_methods.py names the methods that converters/call_trees.py rewrites).
+_CONVERTER_CODE = ('converters', 'pyct', 'impl', 'directives.py',
+                   os.path.join('operators', 'number_methods.py'))
 
 
 def _code_fingerprint():

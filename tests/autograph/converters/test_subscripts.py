@@ -13,6 +13,7 @@ from autograph.pyct import gast_util
 from autograph.pyct import naming
 from autograph.pyct import parser
 from autograph.pyct import transformer
+from tests.autograph.equivalence import assert_raises_as_plain
 
 SQUARES = [d * d for d in range(10)]
 HALVES = {2: 1.0, 3: 1.5, 10: 5.0}
@@ -75,11 +76,7 @@ def test_python_values_give_pythons_result(fn, args):
 @pytest.mark.parametrize('fn, args, error', [(half, (4,), KeyError), (prime, (4,), IndexError),
                                              (prime, (-5,), IndexError)])
 def test_python_values_raise_pythons_error(fn, args, error):
-    with pytest.raises(error) as plain:
-        fn(*args)
-    with pytest.raises(error) as converted:
-        ag.convert(fn)(*args)
-    assert converted.value.args == plain.value.args
+    assert_raises_as_plain(fn, args, error)
 
 
 @pytest.mark.parametrize('executor', ['compiled', 'interpreter'])
@@ -166,11 +163,7 @@ def test_python_slices_give_pythons_result(fn, args):
     (rotate_v3, ([], 3), ZeroDivisionError), (every_other, ([1, 2], 0, 0), ValueError),
     (every_other, ([1, 2], 'a', 1), TypeError), (trimmed_mean, ([1, 2], 100), ZeroDivisionError)])
 def test_python_slices_raise_pythons_error(fn, args, error):
-    with pytest.raises(error) as plain:
-        fn(*args)
-    with pytest.raises(error) as converted:
-        ag.convert(fn)(*args)
-    assert converted.value.args == plain.value.args
+    assert_raises_as_plain(fn, args, error)
 
 
 @pytest.mark.parametrize('executor', ['compiled', 'interpreter'])

@@ -9,6 +9,7 @@ import runtime as tf
 from autograph.backends import jax as ag_jax
 from autograph.backends.jax_values import enable_x64
 from autograph.errors import StagingError
+from tests.autograph.equivalence import assert_raises_as_plain
 
 XS = [1, 2, 3, 4, 5, 6]
 
@@ -77,11 +78,7 @@ def largest_positive(xs):
     (within, (XS, 'a', 4), TypeError), (multiples, (None, 2), TypeError),
     (largest_positive, ([-1, 0],), ValueError), (truthy, (5,), TypeError)])
 def test_python_values_raise_pythons_errors(fn, args, error):
-    with pytest.raises(error) as plain:
-        fn(*args)
-    with pytest.raises(error) as converted:
-        ag.convert(fn)(*args)
-    assert converted.value.args == plain.value.args
+    assert_raises_as_plain(fn, args, error)
 
 
 @pytest.mark.parametrize('executor', ['compiled', 'interpreter'])
