@@ -48,10 +48,10 @@ class CallTreeTransformer(transformer.Base):
         return node
 
     def visit_With(self, node):
-        # The FunctionScope `with` item itself is generated code.
+        # The items' expressions, not their `as` targets. The FunctionScope item is a call
+        # through a generated name with constant arguments: it stays as it is.
         for item in node.items:
-            if not _is_function_scope_call(item.context_expr):
-                item.context_expr = self.visit(item.context_expr)
+            item.context_expr = self.visit(item.context_expr)
         node.body = self.visit_block(node.body)
         return node
 
@@ -62,7 +62,7 @@ class CallTreeTransformer(transformer.Base):
         self.generic_visit(node)
         if isinstance(func, gast.Name) and func.id in _FRAME_SENSITIVE:
             return node
-        if _is_ag_call(func):
+        if _through_generated_name(func):
             return node
         scope = self._functions[-1][0] if self._functions else None
         if scope is None:
@@ -91,16 +91,12 @@ class CallTreeTransformer(transformer.Base):
         return node
 
 
-def _is_ag_call(func):
+def _through_generated_name(func):
+    """Whether `func` (`ag__.x`, `ag__.x.y`) starts at a name that a converter generated and
+    marked (anno.Basic.GENERATED): a generated call, which runs as written."""
     while isinstance(func, gast.Attribute):
         func = func.value
-    return isinstance(func, gast.Name) and func.id == 'ag__'
-
-
-def _is_function_scope_call(expr):
-    return (isinstance(expr, gast.Call) and isinstance(expr.func, gast.Attribute)
-            and expr.func.attr in ('FunctionScope', 'with_function_scope')
-            and _is_ag_call(expr.func))
+    return isinstance(func, gast.Name) and anno.hasanno(func, anno.Basic.GENERATED)
 
 
 def transform(node, ctx):

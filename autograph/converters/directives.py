@@ -30,6 +30,7 @@ from autograph import directives
 from autograph import errors
 from autograph.pyct import anno
 from autograph.pyct import bindings
+from autograph.pyct import gast_util
 from autograph.pyct import transformer
 
 _LOOPS = (gast.While, gast.For)
@@ -118,10 +119,8 @@ class DirectivesTransformer(transformer.Base):
             if 'maximum_size' in options:
                 self._list_bounds.append((name, options['maximum_size'], stmt.lineno))
             keywords = [gast.keyword(arg=k, value=copy.deepcopy(v)) for k, v in options.items()]
-            with_call = gast.Call(
-                func=gast.Attribute(gast.Name('ag__', gast.Load(), None, None), 'list_options',
-                                    gast.Load()),
-                args=[gast.Constant(name, None)], keywords=keywords)
+            with_call = gast_util.generated_call(
+                'ag__', 'list_options', [gast.Constant(name, None)], keywords)
             wrapped = gast.With(items=[gast.withitem(context_expr=with_call, optional_vars=None)],
                                 body=[previous], type_comment=None)
             folded[-1] = gast.copy_location(wrapped, previous)

@@ -98,9 +98,9 @@ class GeneratorReductionTransformer(transformer.Base):
         gen = _convertible(node)
         if gen is None:
             return node
-        call = gast.Call(
-            func=gast.Attribute(gast_util.name('ag__'), 'reduce_generator', gast.Load()),
-            args=[node.func] + self._parts(gen) + node.args[1:], keywords=node.keywords)
+        call = gast_util.generated_call(
+            'ag__', 'reduce_generator', [node.func] + self._parts(gen) + node.args[1:],
+            node.keywords)
         return gast.copy_location(call, node)
 
     def visit_BinOp(self, node):
@@ -113,8 +113,7 @@ class GeneratorReductionTransformer(transformer.Base):
             operator = 'list_concat'  # `[1] + [0] * n`: a list, not an elementwise sum
         else:
             return node
-        call = gast.Call(func=gast.Attribute(gast_util.name('ag__'), operator, gast.Load()),
-                         args=[node.left, node.right], keywords=[])
+        call = gast_util.generated_call('ag__', operator, [node.left, node.right])
         return gast.copy_location(call, node)
 
     def visit_ListComp(self, node):
@@ -128,9 +127,7 @@ class GeneratorReductionTransformer(transformer.Base):
                 isinstance(n, (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp))
                 for n in gast.walk(node) if n is not node):
             return node
-        call = gast.Call(
-            func=gast.Attribute(gast_util.name('ag__'), 'list_comprehension', gast.Load()),
-            args=self._parts(node), keywords=[])
+        call = gast_util.generated_call('ag__', 'list_comprehension', self._parts(node))
         return gast.copy_location(call, node)
 
     def _parts(self, gen):

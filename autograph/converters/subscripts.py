@@ -23,7 +23,8 @@ class SubscriptTransformer(transformer.Base):
     def visit_Subscript(self, node):
         self.generic_visit(node)
         if not (isinstance(node.ctx, gast.Load) and (
-                isinstance(node.value, gast.Name) and node.value.id != 'ag__'
+                isinstance(node.value, gast.Name)
+                and not anno.hasanno(node.value, anno.Basic.GENERATED)
                 or _is_get_item(node.value))):
             return node
         if any(isinstance(n, gast.Slice) for n in gast.walk(node.slice)):

@@ -73,7 +73,8 @@ _NAME = gast.Name
 # A small function's first conversion then skips most of them (and their first run).
 # - lists: a call (l.append) or a subscript (l[i] = x);
 # - directives, call_trees: a call (a directive is a call; the calls
-#   that earlier converters generate, `ag__.*` and the function scope's, are left alone);
+#   that earlier converters generate, through a name marked anno.Basic.GENERATED, are left
+#   alone);
 # - generators: a generator expression (as an argument of sum, any or all), a list
 #   comprehension, or a list display (`[0] * n`);
 # - subscripts: a subscript;

@@ -43,6 +43,12 @@ class Basic(NoValue):
     CALLEE = (
         'On a call that a converter wrapped (a generated `converted_call(f, ...)`): the'
         ' expression of the function it calls, `f`.')
+    GENERATED = (
+        'On a gast.Name that a converter wrote, never on one from user code: the names of a'
+        " template's own text (templates.replace marks them; the converters' templates write"
+        ' only `ag__`) and gast_util.generated_name. Later passes read this mark, not the'
+        ' name: call_trees leaves a call through a marked name unwrapped, subscripts leaves'
+        ' its subscripts alone. templates.copy_clean keeps it.')
 
 
 class Static(NoValue):

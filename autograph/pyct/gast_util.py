@@ -23,6 +23,39 @@ def name(id_, ctx=gast.Load):
                                  annotation=None, type_comment=None)
 
 
+def generated_name(id_):
+    """Returns a gast.Name (Load) that a converter writes, marked `anno.Basic.GENERATED`.
+
+    A converter that builds a reference to generated code (`ag__`) without a template uses
+    this, so that later passes recognise it by the mark, as they do a template's names.
+
+    Args:
+      id_: the identifier.
+
+    Returns:
+      gast.Name.
+    """
+    node = name(id_)
+    anno.setanno(node, anno.Basic.GENERATED, True)
+    return node
+
+
+def generated_call(namespace, attr, args, keywords=()):
+    """Returns the call `namespace.attr(*args, **keywords)`, its namespace a generated name.
+
+    Args:
+      namespace: the identifier of the namespace (`ag__`), marked by generated_name.
+      attr: the attribute called.
+      args: a list of gast expressions.
+      keywords: gast.keyword nodes.
+
+    Returns:
+      gast.Call.
+    """
+    func = gast.Attribute(value=generated_name(namespace), attr=attr, ctx=gast.Load())
+    return gast.Call(func=func, args=args, keywords=list(keywords))
+
+
 def tuple_(elts, ctx=gast.Load):
     """Returns a gast.Tuple node.
 

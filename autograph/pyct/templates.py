@@ -14,6 +14,7 @@ try:  # the builtin module: `hashlib` would load OpenSSL on the first call's pat
 except ImportError:  # pragma: no cover - CPython built without it
     from hashlib import blake2b as _hash
 
+from autograph.pyct import anno
 from autograph.pyct import ast_convert
 from autograph.pyct import qual_names
 
@@ -24,10 +25,15 @@ _STORE = gast.Store
 _LOAD = gast.Load
 _AST = gast.AST
 _MISSING = object()
+# the mark of the names a template's own text writes (see _Filler), kept by copy_clean
+_GENERATED = anno.Basic.GENERATED
 
 
 def copy_clean(node, keep_locations=True):
-    """Returns a deep copy of a gast tree, without annotations.
+    """Returns a deep copy of a gast tree, without annotations but the `GENERATED` mark.
+
+    A generated name stays marked in the copy, so that later passes still leave the generated
+    call it names alone (anno.Basic.GENERATED).
 
     Args:
       node: a gast node, a list of nodes, or a leaf value.
@@ -59,6 +65,8 @@ def _copy(node, keep_locations):
             value = getattr(node, attr, _MISSING)
             if value is not _MISSING:
                 fields[attr] = value
+    if anno.hasanno(node, _GENERATED):
+        anno.setanno(new, _GENERATED, True)
     return new
 
 
@@ -95,9 +103,11 @@ class _Filler(object):
     """Copies a template tree, substituting its placeholders, in one pass.
 
     The template is read in its encoded form (see _encode); the copy has no locations and no
-    annotations. Nodes are visited depth first in field order, as a NodeTransformer over a
-    copy would visit them: a placeholder used twice gets its node the first time and a copy
-    the second.
+    annotations but one: every name that the template's own text writes (not a placeholder)
+    is marked `anno.Basic.GENERATED`, on every fill, so the mark never depends on whether the
+    template came from the file of parsed templates. Nodes are visited depth first in field
+    order, as a NodeTransformer over a copy would visit them: a placeholder used twice gets
+    its node the first time and a copy the second.
     """
 
     def __init__(self, replacements):
@@ -138,6 +148,7 @@ class _Filler(object):
             ctx = _class(node[2][0])
             new.__dict__.update(id=node[1], ctx=ctx.__new__(ctx), annotation=None,
                                 type_comment=None)
+            anno.setanno(new, _GENERATED, True)
             return new
         special = _SPECIAL.get(name)
         if special is not None:

@@ -3,6 +3,10 @@
 import autograph as ag
 from autograph.converters import call_trees
 from autograph.converters import functions
+from autograph.pyct import gast_util
+from autograph.pyct import naming
+from autograph.pyct import parser
+from autograph.pyct import transformer
 from tests.autograph.converters.conftest import golden
 from tests.autograph.converters.conftest import source
 from tests.autograph.converters.conftest import transform
@@ -67,3 +71,26 @@ def test_locals_is_called_in_place_not_through_converted_call():
     node = transform(frame_sensitive, functions, call_trees)
     assert 'sorted(locals())' not in source(node)
     assert 'ag__.converted_call(sorted, (locals(),), None, fscope)' in source(node)
+
+
+def _hand_built(marked):
+    """`def f(x): return ag__.foo(x)` built by hand, run through call_trees; its `ag__` is a
+    plain name, or one marked as generated."""
+    node = parser.parse('def f(x):\n    return ag__.foo(x)')
+    if marked:
+        node.body[0].value.func.value = gast_util.generated_name('ag__')
+    ctx = transformer.EntityInfo('f', '<test>', naming.Namer.for_tree(node))
+    return source(call_trees.transform(functions.transform(node, ctx), ctx))
+
+
+def test_a_generated_call_is_recognised_by_its_mark_not_its_name():
+    assert _hand_built(marked=False) == golden('''
+        def tf__f(x):
+            with ag__.FunctionScope('f', 'fscope') as fscope:
+                return ag__.converted_call(ag__.foo, (x,), None, fscope)
+    ''')
+    assert _hand_built(marked=True) == golden('''
+        def tf__f(x):
+            with ag__.FunctionScope('f', 'fscope') as fscope:
+                return ag__.foo(x)
+    ''')

@@ -5,9 +5,14 @@ recognise them by that mark (`ag__.Symbol`), never by name: a user variable call
 function with a staged early return behaves exactly like any other name.
 """
 
+import gast
 import pytest
 
 import autograph as ag
+from autograph.impl import conversion
+from autograph.pyct import anno
+from autograph.pyct import parser
+from tests.corpus.functions import CORPUS
 from tests.autograph.fake_backend import Sym
 from tests.autograph.fake_backend import SymVec
 from tests.autograph.fake_backend import unwrap
@@ -83,3 +88,48 @@ def test_generated_symbols_are_passed_as_marks():
     code = ag.to_code(named_like_return)
     # The user's `retval_` is passed by its name; the generated `retval__1` by its mark.
     assert "(ag__.Symbol.DO_RETURN, ag__.Symbol.RETURN_VALUE, 'retval_')" in code
+
+
+# -- the `ag__` references that converters generate carry anno.Basic.GENERATED -------------
+
+def every_kind_of_generated_call(n, table):
+    memo = [1] + [0] * n
+    ag.experimental.set_list_options(memo, maximum_size=64)
+    assert n >= 0, 'n'
+    total = sum(v * v for v in range(n) if v % 2)
+    squares = [v * v for v in range(n)]
+    first = (lambda k: table[k])(0)
+    return memo + squares, total, first, table[n] if n < len(table) else max(n, 1)
+
+
+def _unmarked_and_wrapped(fn):
+    """The `ag__` names of fn's conversion that lack the mark, and the generated calls that
+    call_trees wrapped in converted_call anyway (as source text)."""
+    node, _ = conversion.convert_tree(fn)
+    unmarked, wrapped = [], []
+    for n in gast.walk(node):
+        if isinstance(n, gast.Name) and n.id == 'ag__':
+            if not anno.hasanno(n, anno.Basic.GENERATED):
+                unmarked.append(n)
+        elif anno.hasanno(n, anno.Basic.CALLEE):
+            callee = anno.getanno(n, anno.Basic.CALLEE)
+            while isinstance(callee, gast.Attribute):
+                callee = callee.value
+            if anno.hasanno(callee, anno.Basic.GENERATED):
+                wrapped.append(parser.unparse(n).strip())
+    return unmarked, wrapped
+
+
+def test_every_generated_ag_reference_is_marked_and_left_unwrapped():
+    assert every_kind_of_generated_call(3, [7, 8]) == (
+        [1, 0, 0, 0, 0, 1, 4], 1, 7, 3)
+    code = ag.to_code(every_kind_of_generated_call)
+    for operator in ('repeat', 'list_options', 'assert_stmt', 'reduce_generator',
+                     'list_comprehension', 'list_concat', 'get_item', 'converted_call'):
+        assert 'ag__.%s(' % operator in code
+    failures = {}
+    for fn in [every_kind_of_generated_call] + [case.fn for case in CORPUS]:
+        unmarked, wrapped = _unmarked_and_wrapped(fn)
+        if unmarked or wrapped:
+            failures[fn.__name__] = (len(unmarked), wrapped)
+    assert failures == {}

@@ -8,6 +8,11 @@ import autograph as ag
 import runtime as tf
 from autograph.backends import jax as ag_jax
 from autograph.backends.jax_values import enable_x64
+from autograph.converters import subscripts
+from autograph.pyct import gast_util
+from autograph.pyct import naming
+from autograph.pyct import parser
+from autograph.pyct import transformer
 
 SQUARES = [d * d for d in range(10)]
 HALVES = {2: 1.0, 3: 1.5, 10: 5.0}
@@ -117,3 +122,18 @@ def test_staged_lookups_under_jax():
 def test_a_table_of_other_values_is_indexed_by_python():
     with pytest.raises(TypeError):
         tf.function(name)(tf.constant(1))
+
+
+def _subscript_of(marked):
+    """`ag__[x]` built by hand, run through the converter; `ag__` is a plain name, or one
+    marked as generated."""
+    node = parser.parse('def f(x):\n    return ag__[x]')
+    if marked:
+        node.body[0].value.value = gast_util.generated_name('ag__')
+    ctx = transformer.EntityInfo('f', '<test>', naming.Namer.for_tree(node))
+    return parser.unparse(subscripts.transform(node, ctx).body[0]).strip()
+
+
+def test_a_generated_name_is_recognised_by_its_mark_not_its_name():
+    assert _subscript_of(marked=False) == 'return ag__.get_item(ag__, x)'
+    assert _subscript_of(marked=True) == 'return ag__[x]'

@@ -3,6 +3,7 @@
 import gast
 import pytest
 
+from autograph.pyct import anno
 from autograph.pyct import parser
 from autograph.pyct import qual_names
 from autograph.pyct import templates
@@ -55,6 +56,31 @@ def test_copy_clean():
     assert getattr(templates.copy_clean(node, keep_locations=False), 'lineno', None) is None
 
 
+def _generated(nodes):
+    """The ids of the names in `nodes` marked as generated, and of the others."""
+    names = [n for n in gast.walk(gast.Module(body=nodes, type_ignores=[]))
+             if isinstance(n, gast.Name)]
+    return (sorted(n.id for n in names if anno.hasanno(n, anno.Basic.GENERATED)),
+            sorted(n.id for n in names if not anno.hasanno(n, anno.Basic.GENERATED)))
+
+
+def test_the_names_of_a_templates_own_text_are_marked_generated():
+    first = templates.replace('r = ag__.f(a, ag__.g)', r='out', a=parser.parse_expression('x'))
+    # the second fill of a template reads the process's cache: marked all the same
+    second = templates.replace('r = ag__.f(a, ag__.g)', r='out', a=parser.parse_expression('x'))
+    for nodes in (first, second):
+        assert _generated(nodes) == (['ag__', 'ag__'], ['out', 'x'])
+
+
+def test_copy_clean_keeps_the_generated_mark_only():
+    node = templates.replace_as_expression('ag__.f(a)', a='x')
+    anno.setanno(node.func.value, anno.Basic.QN, 'a stale annotation')
+    copy = templates.copy_clean(node)
+    assert anno.hasanno(copy.func.value, anno.Basic.GENERATED)
+    assert anno.keys(copy.func.value) == {anno.Basic.GENERATED}
+    assert anno.keys(copy.args[0]) == frozenset()
+
+
 # -- the file of parsed templates (next to the module's bytecode) ----------------------------
 
 @pytest.fixture
@@ -93,6 +119,16 @@ def test_a_new_process_reads_parsed_templates_from_the_file(template_file, monke
     _new_process(monkeypatch)
     monkeypatch.setattr(templates, '_parse', _no_parse)
     assert _fill() == expected
+
+
+def test_templates_read_from_the_file_are_marked_generated(template_file, monkeypatch):
+    _fill()
+    _new_process(monkeypatch)
+    monkeypatch.setattr(templates, '_parse', _no_parse)
+    nodes = templates.replace(_TEMPLATE, fn_name='g', x='y', target=qual_names.QN('t'),
+                              body=[parser.parse('return 1')])
+    # the parameter `a` and its use are the template's text too; `t` and `y` replacements
+    assert _generated(nodes) == (['a', 'a', 'ag__'], ['t', 'y'])
 
 
 def test_a_file_with_another_key_is_not_used(template_file, monkeypatch):
