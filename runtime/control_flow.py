@@ -16,6 +16,9 @@ from runtime.tensor import Tensor
 from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_array import TensorArray
 from runtime import weak_types  # after runtime.ops, whose casts it uses
+from runtime.graph import leaked_eager_error
+from runtime import control_flow_grad
+from runtime.ops import math_ops
 
 _MAX_RELAXATIONS = 8  # shape relaxation only loses information, so this bounds retracing
 _MAX_WIDENINGS = 8  # each widens a dtype (bool -> int32 -> int64 -> float64 at most per variable)
@@ -102,7 +105,6 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         return true_fn() if bool(pred) else false_fn()
     graph = context.get_graph()
     if graph is None:
-        from runtime.graph import leaked_eager_error
         raise leaked_eager_error(pred)
     if pred.dtype is not dtypes.bool or (pred.shape is not None and len(pred.shape) != 0):
         raise TypeError(f"cond expects a scalar bool predicate, found {_describe(pred)} "
@@ -117,7 +119,6 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
 def record_gradient(node):
     """Records a structured node just added to the graph on the active tapes, if any."""
     if context._state.tapes:
-        from runtime import control_flow_grad
         control_flow_grad.record_node(node)
 
 
@@ -375,7 +376,6 @@ def _bounded_graph_while(graph, spec, loop_vars, maximum_iterations):
     limit = convert_to_tensor(maximum_iterations)
     if not limit.dtype.is_integer:
         raise TypeError(f"maximum_iterations must be an integer, found {_describe(limit)}.")
-    from runtime.ops import math_ops
 
     def bounded_cond(count, values):
         return math_ops.logical_and(math_ops.less(count, math_ops.cast(limit, dtypes.int32)),

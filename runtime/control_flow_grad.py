@@ -28,6 +28,13 @@ from runtime.ops.registry import get_op
 from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
+from runtime.ops import tensor_array_grad
+from runtime import gradients
+from runtime.gradients import GradientTape
+from runtime.gradients import UnconnectedGradients
+from runtime.variables import Variable
+from runtime.ops.math_ops import greater
+from runtime.ops.creation_ops import zeros_like
 
 _VARIANT = dtypes.variant
 
@@ -165,7 +172,6 @@ def record_node(node, inputs=None):
         inputs: The tensors given for its inputs before capture into the graph (the ones a
             tape tracks), default `node.inputs`.
     """
-    from runtime import gradients
     rule = OPS[node.op].vjp
     if not context._state.tapes or rule is None:
         return
@@ -179,7 +185,6 @@ def record_node(node, inputs=None):
 
 
 def _sum(a, b):
-    from runtime import gradients
     return gradients._add(a, b)
 
 
@@ -190,9 +195,7 @@ def _floating(values):
 
 def _zeros_like(t):
     if t.dtype is _VARIANT:
-        from runtime.ops import tensor_array_grad
         return tensor_array_grad.zeros()
-    from runtime.ops.creation_ops import zeros_like
     return zeros_like(t)
 
 
@@ -205,8 +208,6 @@ def _subgraph_vjp(graph, operands, variables, seeds, in_index, trace=None):
     (the number of nodes of the current graph when the replay ended and the vector-Jacobian
     products began).
     """
-    from runtime.gradients import GradientTape
-    from runtime.gradients import UnconnectedGradients
     watched = [operands[i] for i in in_index]
     env = {}
     with GradientTape(watch_accessed_variables=False) as tape:
@@ -351,6 +352,7 @@ def while_vjp(op, *dys):
     channel it cannot differentiate: the rule is then `control_flow_grad_nested`'s, of pure
     ops only.
     """
+    # late: control_flow_grad_nested imports this module as it loads
     from runtime import control_flow_grad_nested as nested
     if nested.recorded_here(list(op.inputs) + list(dys)):
         return nested.while_vjp_recomputed(op, *dys)
@@ -359,8 +361,8 @@ def while_vjp(op, *dys):
 
 def _while_vjp_stacked(op, *dys):
     """`while_vjp` with the per-iteration stack (see the module docstring)."""
+    # late: control_flow imports this module as it loads
     from runtime.control_flow import while_loop
-    from runtime.ops.math_ops import greater
     node = op.node
     n = node.attrs["num_loop_vars"]
     n_inputs = len(op.inputs) - len([v for v in op.inputs if _is_variable(v)])
@@ -424,6 +426,5 @@ def placed(length, *groups):
 
 
 def _is_variable(value):
-    from runtime.variables import Variable
     return isinstance(value, Variable)
 

@@ -24,6 +24,8 @@ from runtime.control_flow_grad import _sum
 from runtime.control_flow_grad import _zeros_like
 from runtime.control_flow_grad import placed
 from runtime.control_flow_grad import replay
+from runtime.gradients import _current_graph
+from runtime.control_flow import while_loop
 
 _VARIANT = dtypes.variant
 
@@ -31,7 +33,6 @@ _VARIANT = dtypes.variant
 def recorded_here(values):
     """True when an active tape of the current graph tracks one of `values` (the loop's
     inputs and upstream gradients): it will record the gradient built from them."""
-    from runtime.gradients import _current_graph
     graph = _current_graph()
     keys = {id(v) for v in values if v is not None}
     return any(tape._recording and tape._graph is graph and not keys.isdisjoint(tape._tracked)
@@ -69,7 +70,6 @@ class _Loop:
 
     def trip_count(self):
         """The number of iterations, from the loop run again with a counter."""
-        from runtime.control_flow import while_loop
         final = while_loop(lambda i, *v: self.test(v),
                            lambda i, *v: (i + 1,) + self.step(v),
                            (0,) + tuple(self.loop_in))
@@ -77,7 +77,6 @@ class _Loop:
 
     def state_after(self, k):
         """The loop variables after `k` iterations (the body run k times)."""
-        from runtime.control_flow import while_loop
         if self.n == 0:
             return ()
         final = while_loop(lambda j, *v: j < k, lambda j, *v: (j + 1,) + self.step(v),
@@ -87,7 +86,6 @@ class _Loop:
 
 def while_vjp_recomputed(op, *dys):
     """`while`'s gradient rule out of pure ops (see the module docstring)."""
-    from runtime.control_flow import while_loop
     loop = _Loop(op)
     _refuse_lists(op, loop)
     n, n_inputs = loop.n, loop.n_inputs

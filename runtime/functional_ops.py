@@ -15,6 +15,8 @@ from runtime.ops import array_ops
 from runtime.ops import common
 from runtime.tensor import TensorSpec
 from runtime.tensor_array import TensorArray
+from runtime import context
+from runtime.graph import Graph
 
 
 def _call(fn, args):
@@ -161,8 +163,6 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     graph), which gives the same values. The output signature comes from tracing `fn` once
     on a row in a scratch graph, so fn's Python side effects run once more while tracing.
     """
-    from runtime import context
-    from runtime.graph import Graph
     flat = [common.to_tensor(e) for e in nest.flatten(elems)]
     scratch = Graph("vectorized_map_fn", outer_graph=context.get_graph())
     with context.graph_scope(scratch):

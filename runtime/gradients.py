@@ -16,6 +16,13 @@ from runtime import context
 from runtime import dtypes
 from runtime.tensor import Tensor
 from runtime.tensor_conversion import convert_to_tensor
+from runtime.ops.registry import OPS
+from runtime.ops.registry import apply
+from runtime.ops import tensor_array_grad
+from runtime.ops.math_ops import add
+from runtime.ops.math_ops import cast
+from runtime.ops.creation_ops import ones_like
+from runtime.ops.creation_ops import zeros_like
 
 __all__ = ["GradientTape", "UnconnectedGradients", "stop_gradient", "custom_gradient"]
 
@@ -184,6 +191,8 @@ class GradientTape:
         Args:
             tensor: A Tensor, a Variable, or a nested list/tuple/dict of them.
         """
+        # late: control_flow imports this module as it loads through control_flow_grad
+        # late: variables imports this module as it loads
         from runtime.control_flow import flatten
         from runtime.variables import Variable
         for value in flatten(tensor):
@@ -195,6 +204,7 @@ class GradientTape:
 
     def watched_variables(self):
         """Returns the Variables watched by this tape, in the order they were watched."""
+        # late: variables imports this module as it loads
         from runtime.variables import Variable
         return tuple(v for v in self._watched.values() if isinstance(v, Variable))
 
@@ -232,6 +242,7 @@ class GradientTape:
             RuntimeError: if a non-persistent tape is used twice.
             ValueError: for an unknown `unconnected_gradients` value.
         """
+        # late: control_flow imports this module as it loads through control_flow_grad
         from runtime.control_flow import flatten
         from runtime.control_flow import pack_sequence_as
         if self._used and not self._persistent:
@@ -266,7 +277,6 @@ class GradientTape:
             if g is None and unconnected_gradients is UnconnectedGradients.ZERO:
                 g = _zeros_like(source)
             elif g is not None and _dtype_of(g) is not _dtype_of(source):
-                from runtime.ops.math_ops import cast
                 g = cast(g, _dtype_of(source))
             results.append(g)
         return pack_sequence_as(sources, results)
@@ -282,21 +292,18 @@ def _dtype_of(value):
 
 
 def _zeros_like(value):
-    from runtime.ops.creation_ops import zeros_like
+    # late: variables imports this module as it loads
     from runtime.variables import Variable
     if isinstance(value, Variable):
         value = value.read_value()
     if value.dtype is dtypes.variant:
-        from runtime.ops import tensor_array_grad
         return tensor_array_grad.zeros()
     return zeros_like(value)
 
 
 def _add(a, b):
     if a.dtype is dtypes.variant:
-        from runtime.ops import tensor_array_grad
         return tensor_array_grad.add(a, b)
-    from runtime.ops.math_ops import add
     return add(a, b)
 
 
@@ -312,7 +319,6 @@ def backward(records, tracked, targets, upstream):
     Returns:
         A dict id(value) -> gradient Tensor.
     """
-    from runtime.ops.creation_ops import ones_like
     grads = {}
 
     def accumulate(value, g):
@@ -355,8 +361,6 @@ def stop_gradient(input, name=None):  # noqa: A002 - TensorFlow's name
     Returns:
         A Tensor.
     """
-    from runtime.ops.registry import OPS
-    from runtime.ops.registry import apply
     return apply(OPS["stop_gradient"], [convert_to_tensor(input)], {}, name)
 
 
@@ -378,6 +382,7 @@ def custom_gradient(f=None):
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
+        # late: control_flow imports this module as it loads through control_flow_grad
         from runtime.control_flow import flatten
         inputs = [a for a in args if isinstance(a, Tensor)]
         tapes = _state.tapes

@@ -52,6 +52,7 @@ from runtime import errors
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import format_shape
+from runtime import graph_dot
 
 
 # The two source node kinds every graph has, which are not registered ops: graph inputs and
@@ -443,7 +444,6 @@ class Graph:
 
     def to_dot(self):
         """Returns the graph in Graphviz dot syntax (see runtime/graph_dot.py)."""
-        from runtime import graph_dot  # pylint: disable=g-import-not-at-top
         return graph_dot.to_dot(self)
 
     def pretty(self, indent=""):

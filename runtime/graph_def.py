@@ -23,15 +23,18 @@ from runtime.graph import Graph
 from runtime.graph import constant_attrs
 from runtime.graph import placeholder_attrs
 from runtime.ops import registry
+from runtime.ops.io_ops import Slot
 from runtime.ops.slicing import TensorIndex
 from runtime.tensor import SymbolicTensor
+from runtime.tensor_shape import TensorSpec
 
 VERSION = 1  # the layout below; a change that old GraphDefs cannot follow increments it
 
 # Attribute values that are data: numbers, strings, arrays, dtypes, slices, getitem specs'
-# tensor positions, and tuples, lists and dicts of them.
+# tensor positions, print templates' slots, TensorSpecs (an iterator's element specs), and
+# tuples, lists and dicts of them.
 _DATA = (type(None), bool, int, float, str, bytes, np.ndarray, np.generic, dtypes.DType, slice,
-         type(Ellipsis), TensorIndex)
+         type(Ellipsis), TensorIndex, Slot, TensorSpec)
 
 
 def _is_data(value):

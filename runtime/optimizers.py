@@ -12,6 +12,7 @@ from runtime import dtypes
 from runtime.ops import math_ops
 from runtime.tensor_conversion import convert_to_tensor
 from runtime.variables import Variable
+from runtime.gradients import GradientTape
 
 __all__ = ["Optimizer", "SGD", "Adam"]
 
@@ -90,7 +91,6 @@ class Optimizer:
 
     def minimize(self, loss, var_list, tape=None):
         """Computes the gradients of `loss` (a callable) for var_list and applies them."""
-        from runtime.gradients import GradientTape
         with GradientTape() as t:
             value = loss()
         return self.apply_gradients(zip(t.gradient(value, var_list), var_list))

@@ -16,6 +16,7 @@ from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
 from runtime.tensor import user_traceback_line
+from runtime.graph import leaked_eager_error
 
 
 @array_ops.stacks_itself
@@ -102,7 +103,6 @@ class TensorArray:
                 self._graph_handle()
             return True
         if context.executing_eagerly():
-            from runtime.graph import leaked_eager_error
             raise leaked_eager_error(self._handle)
         return False
 
@@ -166,7 +166,6 @@ class TensorArray:
             storage = self._storage
             storage.element_shape = shape
             if type(value) is not EagerTensor:
-                from runtime.graph import leaked_eager_error
                 raise leaked_eager_error(value)
             state_ops._ta_write_kernel(storage, int(index), value._value)
             if context._state.tapes:
@@ -273,7 +272,6 @@ class TensorArray:
         """
         if self._eager():
             if self._storage.tensors and context._state.tapes and self._storage.items:
-                from runtime.ops import array_ops
                 return array_ops.stack(self._element_tensors())
             return EagerTensor(state_ops._ta_stack_kernel(self._storage, self._dtype,
                                                           self._element_shape))
@@ -297,7 +295,6 @@ class TensorArray:
         """
         if self._eager():
             if self._storage.tensors and context._state.tapes and self._storage.items:
-                from runtime.ops import array_ops
                 return array_ops.concat(self._element_tensors(), 0)
             return EagerTensor(state_ops._ta_concat_kernel(self._storage, self._dtype,
                                                            self._element_shape))
@@ -347,7 +344,6 @@ class TensorArray:
         if self._eager():
             state_ops._ta_unstack_kernel(self._storage, np.asarray(value._value))
             if context._state.tapes:
-                from runtime.ops import array_ops
                 rows = array_ops.unstack(value) if value.shape and value.shape[0] else []
                 _recorded(self._storage).update(enumerate(rows))
             elif self._storage.tensors is not None:
@@ -369,7 +365,6 @@ class TensorArray:
         Returns:
             A Tensor.
         """
-        from runtime.ops import array_ops
         return array_ops.gather(self.stack(), indices)
 
     def size(self, name=None):

@@ -125,7 +125,8 @@ class TensorSpec:
         Returns:
             A Python bool.
         """
-        from runtime.tensor import Tensor  # late: runtime.tensor imports this module
+        # late: tensor and tensor_conversion import this module as they load
+        from runtime.tensor import Tensor
         from runtime.tensor_conversion import convert_to_tensor
         if not isinstance(value, (Tensor, TensorSpec)):
             value = convert_to_tensor(value)

@@ -14,6 +14,9 @@ from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorShape
 from runtime.tensor_conversion import convert_to_tensor
+from runtime.errors import FailedPreconditionError
+from runtime.graph import leaked_eager_error
+from runtime import gradients
 
 # Callbacks called with each new Variable (runtime.function uses this to enforce
 # "variables are created on the first call only").
@@ -167,7 +170,6 @@ class Variable:
         else:
             tensor = apply(OPS["read_variable"], [], {"variable": self})
         if context._state.tapes:
-            from runtime import gradients
             gradients.record_variable_read(self, tensor)
         return tensor
 
@@ -207,7 +209,6 @@ class Variable:
                     f"{tuple(self._shape)}.", op)
         if context.executing_eagerly():
             if type(tensor) is not EagerTensor:
-                from runtime.graph import leaked_eager_error
                 raise leaked_eager_error(tensor)
             kernel = OPS[op].kernel
             return EagerTensor(kernel(np.array(tensor._value, copy=True), variable=self))
@@ -295,7 +296,6 @@ class Variable:
 
 
 def _uninitialized_error(variable):
-    from runtime.errors import FailedPreconditionError
     return FailedPreconditionError(
         f"Could not read the Variable '{variable._name}': it is not initialised yet. It was "
         f"created while tracing a tf.function's first call from a value computed in that "

@@ -71,6 +71,10 @@ class LoopOptions:
         return 'LoopOptions(names={!r}, maximum_iterations={!r}, trip_count={!r})'.format(
             self.names, self.maximum_iterations, self.trip_count)
 
+    def with_names(self, names):
+        """The same options for a loop whose loop variables are `names`."""
+        return LoopOptions(names, self.maximum_iterations, self.trip_count)
+
 
 class Backend(ListHookDefaults):
     """Base class of autograph backends. Subclass it; see the module docstring.
@@ -484,6 +488,21 @@ class Backend(ListHookDefaults):
         """
         del named_cells
         return contextlib.nullcontext()
+
+    def is_state_reference(self, value):
+        """True for an object that `stateful_scope` threads and that the user's code holds in
+        a variable a staged `if` assigns (`count = model.count` before `count[...] += 1` in a
+        branch): the `if` passes it to `cond` among the operands, so that each branch starts
+        from the object the backend gives it there. The default: False.
+
+        Args:
+            value: any object that is not a Python builtin.
+
+        Returns:
+            A Python bool.
+        """
+        del value
+        return False
 
     def scratch(self):
         """Returns a context manager whose staged operations are discarded (trial runs).

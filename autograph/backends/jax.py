@@ -43,7 +43,6 @@ from autograph.backends import jax_cond
 from autograph.backends import jax_checks
 from autograph.backends import jax_nnx
 from autograph.backends.base import Backend
-from autograph.backends.base import LoopOptions
 from autograph.backends.jax_checks import jit
 from autograph.backends.jax_math import FUNCTIONS as MATH_FUNCTIONS
 from autograph.backends.jax_scan import scan_loop
@@ -131,16 +130,16 @@ class JaxBackend(ListHooks, Backend):
         Returns:
             The tuple of outputs.
         """
-        true_fn = functools.partial(true_fn, *operands)
-        false_fn = functools.partial(false_fn, *operands)
         if not self.is_staged(pred):
-            return tuple(true_fn() if pred else false_fn())
+            return tuple(true_fn(*operands) if pred else false_fn(*operands))
         pred = predicate(pred, 'if')
         threaded = jax_nnx.take()
         if threaded is not None:
             return jax_nnx.threaded_cond(
-                threaded, lambda t, f: self._staged_cond(pred, t, f), true_fn, false_fn)
-        return self._staged_cond(pred, true_fn, false_fn)
+                threaded, lambda t, f: self._staged_cond(pred, t, f), (true_fn, false_fn),
+                operands)
+        return self._staged_cond(pred, functools.partial(true_fn, *operands),
+                                 functools.partial(false_fn, *operands))
 
     def _staged_cond(self, pred, true_fn, false_fn):
         """lax.cond of two functions of no arguments, the checks threaded through."""
@@ -202,7 +201,8 @@ class JaxBackend(ListHooks, Backend):
             The final loop variables, as a tuple.
         """
         if jax_nnx.pending():  # NNX Variables to carry: the loop is staged with them
-            return self._nnx_loop(jax_nnx.take(), cond_fn, body_fn, loop_vars, options)
+            return jax_nnx.threaded_loop(jax_nnx.take(), lambda t, b, c, names: self.staged_loop(
+                t, b, c, options.with_names(names)), (cond_fn, body_fn), loop_vars, options.names)
         # a loop variable that the body widens (int to float) is traced again (jax_widen.py)
         return staged_loop_widening(
             lambda body, init: self._staged_loop(cond_fn, body, init, options), body_fn,
@@ -247,14 +247,6 @@ class JaxBackend(ListHooks, Backend):
             return tuple(carry[1:])
 
         return _unwrap_user_errors(run)
-
-    def _nnx_loop(self, threaded, cond_fn, body_fn, loop_vars, options):
-        """staged_loop with NNX Variables carried as more loop variables (jax_nnx.py)."""
-        options = LoopOptions(options.names + tuple(jax_nnx.loop_names(threaded)),
-                              options.maximum_iterations, options.trip_count)
-        return jax_nnx.threaded_loop(
-            threaded, lambda c, b, v: self.staged_loop(c, b, v, options),
-            cond_fn, body_fn, loop_vars)
 
     def counted_loop(self, count, body_fn, loop_vars):
         """Stages a for loop without break as lax.fori_loop.
@@ -560,6 +552,10 @@ class JaxBackend(ListHooks, Backend):
         if 'flax.nnx' not in sys.modules:
             return contextlib.nullcontext()
         return jax_nnx.scope(named_cells)
+
+    def is_state_reference(self, value):
+        """True for a Flax NNX Variable or graph node (stateful_scope threads them)."""
+        return 'flax.nnx' in sys.modules and jax_nnx.is_object(value)
 
 
 def _scan(fn, carry, count):

@@ -254,10 +254,11 @@ def _slice_bound(bound, size, step, default):
     return jnp.where(bound < 0, jnp.maximum(bound + size, low), jnp.minimum(bound, high))
 
 
-def _in_use(target, fill):
-    """The buffer with the slots past the length set to `fill`."""
+def _in_use(target, fill, buffer=None):
+    """`buffer` (default: the target's) with the slots past the target's length set to
+    `fill`."""
     jnp = jax_modules().numpy
-    buffer = target.buffer
+    buffer = target.buffer if buffer is None else buffer
     mask = jnp.arange(buffer.shape[0]) < target.length
     return jnp.where(mask.reshape(mask.shape + (1,) * (buffer.ndim - 1)), buffer, fill)
 
@@ -304,10 +305,9 @@ def _truth(name):
         if target.buffer.ndim != 1:
             raise NotImplementedError(name)  # rows are lists: Python's truth of each
         truth = target.buffer != 0 if target.buffer.dtype != jnp.bool_ else target.buffer
-        mask = jnp.arange(truth.shape[0]) < target.length
-        if name == 'any':
-            return jnp.any(truth & mask)
-        return jnp.all(truth | ~mask)
+        if name == 'any':  # the unused slots are False for any(), True for all()
+            return jnp.any(_in_use(target, False, truth))
+        return jnp.all(_in_use(target, True, truth))
     return handler
 
 

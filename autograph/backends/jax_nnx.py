@@ -83,6 +83,12 @@ class Threaded:
                 cell.cell_contents = content
 
 
+def is_object(value):
+    """Whether `value` is an NNX Variable or graph node (flax.nnx imported)."""
+    nnx = _nnx()
+    return isinstance(value, (nnx.Variable, nnx.Pytree))
+
+
 def _nnx_object(content):
     """The NNX object a cell's `content` is or is a method of, or None."""
     nnx = _nnx()
@@ -114,7 +120,8 @@ class _Split:
                                  if not _is_array_variable((), v))
 
     def step(self, fn, start, changed, where):
-        """fn() run with the cells holding new objects whose array Variables hold `start`.
+        """fn(objects) run with the cells holding `objects`: new objects whose array
+        Variables hold `start`.
 
         Returns:
             (fn's result, the array Variables' values at its end); the indices of the values
@@ -125,7 +132,7 @@ class _Split:
         variables = _variables(objects, _is_array_variable)
         others = [v for v in _variables(objects, ...) if not _is_array_variable((), v)]
         with self.threaded.holding(objects):
-            out = fn()
+            out = fn(objects)
         if nnx.graphdef(objects) != self.graphdef or any(
                 v.get_raw_value() is not value for v, value in zip(others, self.rest_values)):
             raise _changed_structure(self.threaded.names, where)
@@ -228,61 +235,143 @@ def restored():
                     variable.set_raw_value(value)
 
 
-def loop_names(threaded):
-    """The names of the values a loop of `threaded` carries ('self.count', ...)."""
-    return _Split(threaded).names
+class _References:
+    """The outputs or loop variables of a staged statement that hold one of its threaded NNX
+    objects (`count = model.count` before `count[...] += 2`).
+
+    Such a value is a reference to state, not a value lax can carry: the statement writes
+    the object in place, and its values travel as the threaded Variables' values. Each
+    branch or step gets its own merged object in the slot; after the statement the slot holds
+    the original object again. A branch or step that leaves another value in the slot (it
+    rebinds the name) cannot be staged: the error names the variable.
+    """
+
+    def __init__(self, threaded, names, where):
+        self.threaded, self.names, self.where = threaded, names, where
+
+    def slots(self, values, objects):
+        """{slot: index of the threaded object it holds} for the entries of `values` that are
+        one of `objects`."""
+        found = {}
+        for slot, value in enumerate(values):
+            for k, obj in enumerate(objects):
+                if value is obj:
+                    found[slot] = k
+                    break
+        return found
+
+    def drop(self, values, slots):
+        return tuple(v for i, v in enumerate(values) if i not in slots)
+
+    def fill(self, values, slots, objects, count):
+        """`count` values: `values` with `objects[slots[i]]` put back at each slot i."""
+        rest = iter(values)
+        return tuple(objects[slots[i]] if i in slots else next(rest) for i in range(count))
+
+    def check(self, values, slots, objects):
+        """Raises if a slot that held a threaded object at the start holds another value."""
+        for i, k in slots.items():
+            if values[i] is not objects[k]:
+                raise _rebound(self.name(i), self.where)
+
+    def name(self, slot):
+        return self.names[slot] if self.names and slot < len(self.names) else 'a variable'
 
 
-def threaded_cond(threaded, run, true_fn, false_fn):
+def _rebound(name, where):
+    """The error for a name that holds a threaded NNX object and is rebound in a statement."""
+    return sys.modules['flax.errors'].TraceContextError(
+        'A staged {} assigns {!r}, which holds a Flax NNX object (a Variable or Module), '
+        'another value. Inside staged control flow a name that holds an NNX object may only '
+        'write it in place (`{}[...] = ...`, `{}.value += ...`): keep the other value in a '
+        'new name.'.format(where, str(name), name, name))
+
+
+def threaded_cond(threaded, run, branches, operands):
     """`run(true_fn', false_fn')` (a staged cond) with the array Variables' values as extra
     outputs.
 
     Args:
         threaded: a Threaded.
         run: stages a cond of two functions of no arguments returning tuples.
-        true_fn, false_fn: the branches, functions of no arguments returning tuples.
+        branches: (true_fn, false_fn), functions of the operands returning tuples.
+        operands: a tuple; an operand that is a threaded object is, in each branch, the
+            object made for that branch.
 
     Returns:
-        The branches' own outputs; the Variables a branch wrote hold the staged values.
+        The branches' own outputs; the Variables a branch wrote hold the staged values. An
+        output that holds a threaded object (see _References) is that object.
     """
     split = _Split(threaded)
     count, changed = len(split.values), set()
+    refs, found = _References(threaded, (), 'if'), {}
+    slots = refs.slots(operands, threaded.objects())  # each branch gets its own objects there
+    rest = refs.drop(operands, slots)
 
-    def branch(fn):
+    def branch(fn, key):
         def run_branch():
-            out, values = split.step(lambda: tuple(fn()), split.values, changed, 'if')
+            def go(objects):
+                out = tuple(fn(*refs.fill(rest, slots, objects, len(operands))))
+                found[key] = (refs.slots(out, objects), len(out))
+                other = found.get(not key)
+                if other is not None and other[0] != found[key][0]:
+                    raise _rebound(_slot_name(threaded, other[0], found[key][0]), 'if')
+                return refs.drop(out, found[key][0])
+
+            out, values = split.step(go, split.values, changed, 'if')
             return out + values
         return run_branch
 
-    flat = tuple(run(branch(true_fn), branch(false_fn)))
+    flat = tuple(run(branch(branches[0], True), branch(branches[1], False)))
     split.write_back(flat[len(flat) - count:], changed)
-    return flat[:len(flat) - count]
+    out_slots, size = found[True] if True in found else found[False]
+    return refs.fill(flat[:len(flat) - count], out_slots, threaded.objects(), size)
 
 
-def threaded_loop(threaded, run, cond_fn, body_fn, loop_vars):
-    """`run(cond_fn', body_fn', loop_vars')` (a staged loop) carrying the array Variables'
-    values as more loop variables.
+def _slot_name(threaded, one, other):
+    """The name of a threaded object that one branch's output holds and the other's not."""
+    for k in set(one.values()) ^ set(other.values()):
+        return threaded.names[k]
+    return 'a variable'
+
+
+def threaded_loop(threaded, run, fns, loop_vars, names):
+    """`run(cond_fn', body_fn', loop_vars', names')` (a staged loop) carrying the array
+    Variables' values as more loop variables.
 
     Args:
         threaded: a Threaded.
-        run: stages a loop of a test and a body over a tuple of loop variables.
-        cond_fn, body_fn: the loop's test and body, functions of the loop variables.
-        loop_vars: a tuple.
+        run: stages a loop of a test and a body over a tuple of loop variables, given their
+            names.
+        fns: (cond_fn, body_fn), the loop's test and body, functions of the loop variables.
+        loop_vars: a tuple; `names` their names.
 
     Returns:
-        The final loop variables; the Variables the loop wrote hold their final values.
+        The final loop variables; the Variables the loop wrote hold their final values. A
+        loop variable that holds a threaded object (see _References) is not carried: it is
+        that object.
     """
-    split = _Split(threaded)
+    split, (cond_fn, body_fn) = _Split(threaded), fns
     n, changed = len(loop_vars), set()
+    refs = _References(threaded, names, 'loop')
+    slots = refs.slots(loop_vars, threaded.objects())
+    m = n - len(slots)
 
     def test(*carry):
-        return split.step(lambda: cond_fn(*carry[:n]), carry[n:], changed, 'loop')[0]
+        return split.step(lambda objects: cond_fn(*refs.fill(carry[:m], slots, objects, n)),
+                          carry[m:], changed, 'loop')[0]
+
+    def step(carry, objects):
+        out = tuple(body_fn(*refs.fill(carry[:m], slots, objects, n)))
+        refs.check(out, slots, objects)
+        return refs.drop(out, slots)
 
     def body(*carry):
-        out, values = split.step(lambda: tuple(body_fn(*carry[:n])), carry[n:], changed,
+        out, values = split.step(lambda objects: step(carry, objects), carry[m:], changed,
                                  'loop')
         return out + values
 
-    final = tuple(run(test, body, tuple(loop_vars) + split.values))
-    split.write_back(final[n:], changed)
-    return final[:n]
+    final = tuple(run(test, body, refs.drop(loop_vars, slots) + split.values,
+                      refs.drop(names, slots) + split.names))
+    split.write_back(final[m:], changed)
+    return refs.fill(final[:m], slots, threaded.objects(), n)

@@ -292,15 +292,16 @@ def _raises_when_run(error):
 
 
 def _operands(backend, init_vars):
-    """The operands of a staged `if`: the values of its state that the backend stages.
+    """The operands of a staged `if`: the values of its state that the backend stages, and
+    the state references it threads (`Backend.is_state_reference`).
 
     Returns:
         (operands, with_operands): the tuple of staged state values (those at the top level of
         the state; nested ones stay as they are), and a function from a tuple of the same
         length to the state with those values in their places (what a branch starts from).
     """
-    positions = [k for k, v in enumerate(init_vars)
-                 if type(v) not in PYTHON_TYPES and backend.is_staged(v)]
+    positions = [k for k, v in enumerate(init_vars) if type(v) not in PYTHON_TYPES
+                 and (backend.is_staged(v) or backend.is_state_reference(v))]
 
     def with_operands(values):
         state = list(init_vars)

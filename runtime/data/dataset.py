@@ -26,6 +26,7 @@ from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor_conversion import convert_to_tensor
+from runtime.graph import leaked_eager_error
 
 INFINITE = structure.INFINITE
 UNKNOWN = structure.UNKNOWN
@@ -347,7 +348,6 @@ class Dataset(structure.DatasetBase):
     def _feed_value(self):
         """What a tf.function call feeds its placeholder: this eager dataset."""
         if self._variant is not None:
-            from runtime.graph import leaked_eager_error
             raise leaked_eager_error(self._variant)
         return self
 

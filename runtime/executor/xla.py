@@ -22,6 +22,7 @@ import numpy as np
 
 from runtime import errors
 from runtime.ops import registry
+from runtime.executor import optimize
 
 LOWER = {}  # op name -> rule(ctx, node, *values)
 _DATASETS = ("a tf.data pipeline runs Python to make its elements; pass the elements as "
@@ -144,7 +145,6 @@ def compile(graph, inputs=None, outputs=None):  # noqa: A001 - the executors' co
         ImportError: when jax is not installed (saying how to install it).
         NotLowerableError: when the graph holds an op without a lowering.
     """
-    from runtime.executor import optimize  # pylint: disable=import-outside-toplevel
     lowering = import_jax()
     inputs = list(graph.inputs if inputs is None else inputs)
     outputs = list(graph.outputs if outputs is None else outputs)

@@ -17,6 +17,7 @@ from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_shape import shape_str
+from runtime.variables import Variable
 
 EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret,
              "xla": _xla.compile}
@@ -431,7 +432,6 @@ def type_text(value):
 
 def _captured_variables(graph):
     """The Variables that `graph` (or a subgraph) reads, in first-use order."""
-    from runtime.variables import Variable  # pylint: disable=g-import-not-at-top
     found = {}
     stack = [graph]
     while stack:

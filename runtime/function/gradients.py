@@ -13,6 +13,11 @@ from runtime import context
 from runtime import nest
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
+from runtime import gradients
+from runtime.gradients import GradientTape
+from runtime.gradients import UnconnectedGradients
+from runtime.control_flow_grad import variables_read
+from runtime.ops.creation_ops import zeros_like
 
 _BACKWARD = weakref.WeakKeyDictionary()  # ConcreteFunction -> its backward Function
 
@@ -27,12 +32,10 @@ def record_call(function, args, kwargs, concrete, result):
         concrete: The ConcreteFunction that ran.
         result: What the call returned.
     """
-    from runtime import gradients
     structure = (tuple(args), dict(kwargs))
     leaves = nest.flatten(structure)
     positions = [i for i, v in enumerate(leaves) if isinstance(v, EagerTensor)]
     inputs = [leaves[i] for i in positions]
-    from runtime.control_flow_grad import variables_read
     variables = [v for v in variables_read([concrete.graph])
                  if v.trainable and v.dtype.is_floating]
     for variable in variables:
@@ -43,7 +46,6 @@ def record_call(function, args, kwargs, concrete, result):
         return
 
     def vjp(op, *dys):
-        from runtime.ops.creation_ops import zeros_like
         dys = [zeros_like(o) if d is None else d for d, o in zip(dys, outputs)]
         backward = _BACKWARD.get(concrete)
         if backward is None:
@@ -55,9 +57,8 @@ def record_call(function, args, kwargs, concrete, result):
 
 
 def _backward_function(function, structure, leaves, positions, variables):
+    # late: function imports this module as it loads through function.polymorphic
     from runtime.function import function as tf_function
-    from runtime.gradients import GradientTape
-    from runtime.gradients import UnconnectedGradients
 
     def backward(xs, dys):
         full = list(leaves)

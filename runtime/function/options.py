@@ -27,6 +27,7 @@ import warnings
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor_conversion import convert_to_tensor
+from runtime.executor import xla
 
 
 def resolve(executor, reduce_retracing, arguments):
@@ -68,7 +69,6 @@ def resolve(executor, reduce_retracing, arguments):
             "interpreter runs it node by node. Drop one of the two.")
     if jit_compile:
         if importlib.util.find_spec("jax") is None:
-            from runtime.executor import xla  # pylint: disable=import-outside-toplevel
             raise ImportError(xla.JAX_MISSING)
         executor = "xla"
     if experimental_relax_shapes is not None:

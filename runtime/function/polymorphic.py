@@ -31,6 +31,7 @@ from runtime.function.tracer import RetracingWarning
 from runtime.function import variable_lifting
 from runtime import variables
 from runtime.variables import Variable
+from runtime.function import gradients as function_gradients
 
 __all__ = ["function", "Function", "ConcreteFunction", "RetracingWarning",
            "FunctionRecursionError", "run_functions_eagerly", "functions_run_eagerly"]
@@ -355,7 +356,6 @@ class Function(tracer.Tracer):
                 self._hit(key, concrete, args, kwargs, order)
         result = concrete._call_values(values)
         if context._state.tapes:
-            from runtime.function import gradients as function_gradients
             function_gradients.record_call(self, args, kwargs, concrete, result)
         return result
 

@@ -6,6 +6,7 @@ them once. Here the first trace records each new variable with its symbolic init
 call's inputs (runtime.function traces the function a second time with the variables).
 """
 from runtime.graph import Graph
+from runtime.executor import interpret
 
 
 def initialize_from_trace(name, graph, deferred, values):
@@ -25,7 +26,6 @@ def initialize_from_trace(name, graph, deferred, values):
         ValueError: if an initial value was computed inside a tf.cond/while_loop branch, or
             depends on an argument when no argument values are known.
     """
-    from runtime.executor import interpret
     for variable, initial in deferred:
         if initial.node.graph is not graph:
             raise ValueError(

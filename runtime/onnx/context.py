@@ -77,6 +77,7 @@ class Builder:
                 continue
             rule = self.lowering.get(node.op)
             if rule is None:
+                # late: onnx.lowering imports this module as it loads
                 from runtime.onnx.lowering import unsupported
                 raise unsupported(node)
             ctx = RuleContext(self, node, [names[id(t)] for t in node.inputs])

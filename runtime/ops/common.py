@@ -7,6 +7,7 @@ from runtime.ops import promotion
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
 from runtime.tensor_conversion import convert_to_tensor
+from runtime.tensor_conversion import constant_value
 
 FLOATS = (dtypes.float16, dtypes.float32, dtypes.float64)
 SIGNED_INTS = (dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64)
@@ -186,7 +187,6 @@ def static_axis(axis):
         return None
     if isinstance(axis, Tensor):
         if not isinstance(axis, EagerTensor):
-            from runtime.tensor_conversion import constant_value
             value = constant_value(axis)
             if value is None:
                 raise TypeError(f"The axis must be known while tracing, found the symbolic "

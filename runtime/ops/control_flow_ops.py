@@ -8,6 +8,7 @@ for `while` is in `while_code`, with the loop shapes it recognises.
 """
 from runtime.ops import registry
 from runtime.ops import while_code
+from runtime import control_flow_grad
 
 
 # -- branching ops: inputs = [selector, *operands], one subgraph per branch --------------------
@@ -169,8 +170,8 @@ def _emit_select(ctx, node, depth):
 
 def _cond_vjp(op, *dys):
     """A cond on the same predicate whose branches return their branch's vjp."""
+    # late: control_flow imports this module as it loads
     from runtime import control_flow
-    from runtime import control_flow_grad
     return control_flow_grad.branch_vjp(
         op, dys, _cond_keys(op.node),
         lambda fns: control_flow.cond(op.inputs[0], fns[0], fns[1]))
@@ -242,5 +243,4 @@ registry.register_structured(
 
 
 def _control_flow_grad():
-    from runtime import control_flow_grad
     return control_flow_grad

@@ -15,6 +15,8 @@ from runtime.ops.registry import apply
 from runtime.ops.registry import check_same_dtype
 from runtime.ops.registry import defvjp
 from runtime.ops.registry import register
+from runtime.ops.array_ops import expand_dims
+from runtime.ops.array_ops import squeeze
 
 
 def _window(size, k, stride, dilation, padding):
@@ -172,8 +174,6 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
 
     Computed as TensorFlow does, as a conv2d of height 1.
     """
-    from runtime.ops.array_ops import expand_dims
-    from runtime.ops.array_ops import squeeze
     if data_format != "NWC":
         raise InvalidArgumentError(f"conv1d: only data_format='NWC' is supported, found "
                                    f"{data_format!r}.", "conv1d")

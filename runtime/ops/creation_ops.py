@@ -13,6 +13,7 @@ from runtime.ops.registry import register
 from runtime.tensor import EagerTensor
 from runtime.tensor import Tensor
 from runtime.tensor_conversion import constant_value
+from runtime.ops.math_ops import cast
 
 
 @register("fill", infer=lambda dims, value: (_static_dims(dims), value.dtype), tf_name="Fill")
@@ -171,6 +172,5 @@ def _cast_arg(value, dtype):
     if isinstance(value, Tensor):
         if value.dtype is dtype:
             return value
-        from runtime.ops.math_ops import cast
         return cast(value, dtype)
     return EagerTensor(np.asarray(value, dtype=dtype.np_dtype))

@@ -13,6 +13,8 @@ from runtime.ops.registry import OPS
 from runtime.ops.registry import apply
 from runtime.ops.registry import defvjp
 from runtime.ops.registry import register
+from runtime.ops import gather_ops
+from runtime.ops import array_ops
 
 
 def _infer_gather_nd(params, indices):
@@ -100,8 +102,6 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     Returns:
         A Tensor whose masked dims become one of (unknown) length.
     """
-    from runtime.ops import array_ops
-    from runtime.ops import gather_ops
     x, mask = common.to_tensor(tensor), common.to_tensor(mask)
     if mask.dtype is not dtypes.bool:
         raise TypeError(f"boolean_mask expects a bool mask, found {mask.dtype.name}.")

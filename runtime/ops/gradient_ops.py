@@ -10,6 +10,7 @@ from runtime.ops.registry import OpKind
 from runtime.ops.registry import apply
 from runtime.ops.registry import defvjp
 from runtime.ops.registry import register
+from runtime.ops.slicing import _resolve
 
 
 def _like(g, like, *rest, **attrs):
@@ -61,7 +62,6 @@ def _reduce_grad_kernel(g, like, axis=None, keepdims=False):
 
 @register("getitem_grad", infer=_like, tf_name="StridedSliceGrad")
 def _getitem_grad_kernel(g, like, *indices, spec):
-    from runtime.ops.slicing import _resolve
     values = (None,) + indices
     key = tuple(_resolve(item, values) for item in spec)
     out = np.zeros(np.shape(like), dtype=np.asarray(g).dtype)
@@ -138,6 +138,7 @@ def _reshape_like_vjp(op, dy):
 
 @defvjp("reduce_grad")
 def _reduce_grad_vjp(op, dy):
+    # late: ops.reduction_ops imports this module as it loads
     from runtime.ops.reduction_ops import reduce_sum
     return [reshape_like(reduce_sum(dy, axis=op.attrs["axis"],
                                     keepdims=op.attrs["keepdims"]), op.inputs[0]), None]
@@ -156,6 +157,7 @@ def _gather_grad_vjp(op, dy):
 
 @defvjp("split_like")
 def _split_like_vjp(op, *dys):
+    # late: ops.creation_ops imports this module as it loads through ops.array_ops
     from runtime.ops.creation_ops import zeros_like
     parts = [zeros_like(o) if d is None else d for o, d in zip(op.outputs, dys)]
     return [apply(OPS["concat"], parts, {"axis": op.attrs["axis"]})] + [None] * len(dys)

@@ -10,6 +10,9 @@ from runtime.ops.registry import check_same_dtype
 from runtime.ops.registry import defvjp
 from runtime.ops.registry import register
 from runtime.tensor_conversion import constant_value
+from runtime.ops.gradient_ops import broadcast_like
+from runtime.ops import math_ops
+from runtime.ops.array_ops import expand_dims
 
 _LETTERS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -110,7 +113,6 @@ def _einsum_vjp(op, dy):
     Letters that only operand i has (summed away by the forward einsum) are not in the
     gradient einsum's inputs; the result is broadcast to operand i's shape over them.
     """
-    from runtime.ops.gradient_ops import broadcast_like  # pylint: disable=g-import-not-at-top
     ins, out = op.attrs["equation"].split("->")
     subs = ins.split(",")
     grads = []
@@ -126,7 +128,6 @@ def _einsum_vjp(op, dy):
                    *[t for j, t in enumerate(op.inputs) if j != i])
         if kept != subs[i]:
             # insert size-1 axes for the missing letters, then broadcast to x's shape
-            from runtime.ops.array_ops import expand_dims  # pylint: disable=g-import-not-at-top
             for axis, letter in enumerate(subs[i]):
                 if letter not in available:
                     g = expand_dims(g, axis)
@@ -238,7 +239,6 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     Raises:
         InvalidArgumentError: if the bounds would change t's shape, or dtypes differ.
     """
-    from runtime.ops import math_ops  # pylint: disable=g-import-not-at-top
     t = common.to_tensor(t)
     clipped = math_ops.maximum(math_ops.minimum(t, clip_value_max), clip_value_min, name=name)
     if (t.shape is not None and clipped.shape is not None

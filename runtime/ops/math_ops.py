@@ -466,9 +466,11 @@ def add_n(inputs, name=None):
 
 from runtime.ops.gradient_ops import unbroadcast  # noqa: E402 - needs the ops above
 from runtime.ops.registry import defvjp  # noqa: E402
+from runtime.ops.array_ops import where
 
 
 def _zeros(x):
+    # late: ops.creation_ops imports this module as it loads
     from runtime.ops.creation_ops import zeros_like
     return zeros_like(x)
 
@@ -508,7 +510,6 @@ def _floormod_vjp(op, dy):
 
 @defvjp("pow")
 def _pow_vjp(op, dy):
-    from runtime.ops.array_ops import where
     x, y = op.inputs
     out = op.outputs[0]
     dx = multiply(dy, multiply(y, pow(x, subtract(y, 1))))
@@ -520,7 +521,6 @@ def _pow_vjp(op, dy):
 
 def _select_vjp(mask_fn):
     def vjp(op, dy):
-        from runtime.ops.array_ops import where
         x, y = op.inputs
         mask = mask_fn(x, y)
         zero = _zeros(dy)

@@ -15,6 +15,9 @@ from runtime.ops.registry import apply
 from runtime.ops.registry import check_same_dtype
 from runtime.ops.registry import defvjp
 from runtime.ops.registry import register
+from runtime.ops import reduction_ops as r
+from runtime.ops.array_ops import expand_dims
+from runtime.ops.array_ops import transpose
 
 
 def _square(value, name):
@@ -31,7 +34,6 @@ def _square(value, name):
 
 def _mt(x):
     """The transpose of the last two axes."""
-    from runtime.ops.array_ops import transpose
     rank = len(x.shape)
     return transpose(x, list(range(rank - 2)) + [rank - 1, rank - 2])
 
@@ -69,7 +71,6 @@ def _det_kernel(x):
 
 @defvjp("matrix_determinant")
 def _det_vjp(op, dy):
-    from runtime.ops.array_ops import expand_dims
     x, det = op.inputs[0], op.outputs[0]
     scale = expand_dims(expand_dims(dy * det, -1), -1)
     return [scale * _mt(apply(OPS["matrix_inverse"], [x], {}))]
@@ -241,7 +242,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     Returns:
         A Tensor.
     """
-    from runtime.ops import reduction_ops as r
     x = common.to_tensor(tensor)
     axis = common.static_axis(axis)
     matrix = isinstance(axis, tuple) and len(axis) == 2

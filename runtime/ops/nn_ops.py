@@ -18,6 +18,8 @@ from runtime.ops.registry import OpKind
 from runtime.ops.registry import apply
 from runtime.ops.registry import defvjp
 from runtime.ops.registry import register
+from runtime.ops import array_ops
+from runtime.ops import random_ops
 
 
 def _float_input(value, name):
@@ -135,8 +137,6 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     Raises:
         ValueError: for a rate outside [0, 1).
     """
-    from runtime.ops import array_ops
-    from runtime.ops import random_ops
     x = _float_input(x, "dropout")
     rate = float(rate)
     if not 0 <= rate < 1:

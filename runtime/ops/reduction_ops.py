@@ -206,6 +206,8 @@ def _arg(op, input, axis, output_type, name):  # noqa: A002
 
 from runtime.ops import gradient_ops as _grad  # noqa: E402 - the gradient vocabulary
 from runtime.ops.registry import defvjp  # noqa: E402
+from runtime.ops import math_ops
+from runtime.ops.array_ops import size
 
 
 def _reduced_back(op, value):
@@ -220,7 +222,6 @@ def _reduce_sum_vjp(op, dy):
 
 @defvjp("reduce_mean")
 def _reduce_mean_vjp(op, dy):
-    from runtime.ops import math_ops
     x = op.inputs[0]
     count = math_ops.divide(math_ops.cast(_size(x), dy.dtype),
                             math_ops.cast(_size(op.outputs[0]), dy.dtype))
@@ -228,13 +229,11 @@ def _reduce_mean_vjp(op, dy):
 
 
 def _size(x):
-    from runtime.ops.array_ops import size
     return size(x)
 
 
 def _extremum_vjp(op, dy):
     # As TensorFlow: the gradient is shared equally among the elements equal to the extremum.
-    from runtime.ops import math_ops
     x = op.inputs[0]
     mask = math_ops.cast(math_ops.equal(x, _reduced_back(op, op.outputs[0])), dy.dtype)
     ties = _reduced_back(op, reduce_sum(mask, axis=op.attrs.get("axis"),
@@ -249,6 +248,5 @@ defvjp("reduce_min")(_extremum_vjp)
 @defvjp("reduce_prod")
 def _reduce_prod_vjp(op, dy):
     # prod / x_i: exact for nonzero inputs (documented limitation at zeros).
-    from runtime.ops import math_ops
     return [math_ops.divide(math_ops.multiply(_reduced_back(op, dy),
                                               _reduced_back(op, op.outputs[0])), op.inputs[0])]

@@ -74,6 +74,7 @@ from runtime.errors import DTypeMismatchError
 from runtime.errors import InvalidArgumentError
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
+from runtime.graph import leaked_eager_error
 
 
 class OpKind(enum.Enum):
@@ -402,6 +403,7 @@ def apply(opdef, inputs, attrs, name=None):
     else:
         outputs = stack[-1].create_op(opdef, inputs, attrs, name)
     if _state.tapes and opdef.vjp is not None:
+        # late: gradients imports this module as it loads
         from runtime import gradients
         gradients.record(opdef.vjp, inputs, outputs, attrs)
     if opdef.multi_output:
@@ -410,7 +412,6 @@ def apply(opdef, inputs, attrs, name=None):
 
 
 def _leaked(tensor):
-    from runtime.graph import leaked_eager_error
     if isinstance(tensor, SymbolicTensor):
         return leaked_eager_error(tensor)
     return TypeError(f"Expected a Tensor, found {type(tensor).__name__}: {tensor!r}.")

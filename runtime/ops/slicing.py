@@ -91,7 +91,6 @@ register("getitem", infer=_infer_getitem, tf_name="StridedSlice")(_getitem_kerne
 
 
 def _tapes():
-    from runtime import context
     return context._state.tapes
 
 
@@ -145,6 +144,7 @@ def getitem(tensor, key):
                               _index_value(item.step, inputs, "slice steps")))
         elif isinstance(item, (list, np.ndarray)) or (
                 isinstance(item, Tensor) and item.shape != ()):
+            # late: ops.array_ops imports this module as it loads through ops.gradient_ops
             from runtime.ops.array_ops import gather
             if len(key) != 1:
                 raise TypeError("Indexing with a list or tensor of indices is only supported "
@@ -160,6 +160,7 @@ def getitem(tensor, key):
 # -- gradient (vjp rule; see runtime.ops.registry.defvjp) -------------------------------------
 
 from runtime.ops.registry import defvjp  # noqa: E402
+from runtime import context
 
 
 @defvjp("getitem")

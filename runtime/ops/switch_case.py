@@ -14,6 +14,9 @@ from runtime.ops import registry
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor_conversion import convert_to_tensor
+from runtime.graph import leaked_eager_error
+from runtime import control_flow_grad
+from runtime.ops import math_ops
 
 __all__ = ["switch_case"]
 
@@ -58,10 +61,8 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
         return fns[_choose(index.numpy(), len(fns))]()
     graph = context.get_graph()
     if graph is None:
-        from runtime.graph import leaked_eager_error
         raise leaked_eager_error(index)
     if index.dtype is not dtypes.int32:
-        from runtime.ops import math_ops
         index = math_ops.cast(index, dtypes.int32)
     base = name or "switch_case"
     branches = [(f"branch_{i}", f"{base}_branch_{i}", fn, label)
@@ -127,7 +128,6 @@ def _emit(ctx, node, depth):
 
 def _vjp(op, *dys):
     """A switch_case on the same index whose branches return their branch's vjp."""
-    from runtime import control_flow_grad
     return control_flow_grad.branch_vjp(op, dys, _keys(op.node),
                                         lambda fns: switch_case(op.inputs[0], fns))
 

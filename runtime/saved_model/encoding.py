@@ -15,6 +15,8 @@ import numpy as np
 from runtime import dtypes
 from runtime.ops.io_ops import Slot
 from runtime.ops.slicing import TensorIndex
+from runtime.graph_def import FunctionRef
+from runtime.variables import Variable
 
 
 class SavedModelError(ValueError):
@@ -70,8 +72,6 @@ def encode(value, refs, where):
     Raises:
         SavedModelError: for a value that is not data (a Python callable, say).
     """
-    from runtime.graph_def import FunctionRef
-    from runtime.variables import Variable
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, (np.ndarray, np.generic)):
@@ -137,7 +137,6 @@ def decode(value, refs, where):
         SavedModelError: for anything but the tags `encode` writes, with payloads of the
             types it writes.
     """
-    from runtime.graph_def import FunctionRef
     if value is None or isinstance(value, (bool, str, int, float)):
         return value
     if isinstance(value, list):

@@ -26,6 +26,7 @@ from runtime.saved_model.encoding import DTYPES
 from runtime.saved_model.encoding import SavedModelError
 from runtime.saved_model.encoding import decode
 from runtime.saved_model.encoding import encode
+from runtime.dtypes import DType
 
 # Ops that hold Python code in their attributes: a graph holding one is neither saved nor
 # loaded (TensorFlow's SavedModel cannot restore a py_function either).
@@ -178,7 +179,6 @@ def _decode_node(item, refs, where):
 
 def _check_source_attrs(op, attrs, place):
     import numpy as np
-    from runtime.dtypes import DType
     if op == PLACEHOLDER and not (isinstance(attrs.get("dtype"), DType) and (
             attrs.get("shape") is None or isinstance(attrs.get("shape"), tuple))):
         raise SavedModelError(f"{place}: a placeholder needs a dtype and a shape.")

@@ -28,6 +28,7 @@ from runtime.saved_model.saving import ARRAYS_FILE
 from runtime.saved_model.saving import FORMAT
 from runtime.saved_model.saving import JSON_FILE
 from runtime.saved_model.saving import VERSION
+from runtime.variables import Variable
 
 # Limits on what one load reads (raise them for larger models: they bound memory, not data).
 MAX_JSON_BYTES = 256 * 2 ** 20
@@ -125,7 +126,6 @@ def _check_header(member, info, path):
 
 
 def _variable(item, refs, where):
-    from runtime.variables import Variable
     _keys(item, {"name", "dtype", "shape", "trainable", "value"}, where)
     value = decode(item["value"], refs, where)
     if not isinstance(value, np.ndarray) or item["dtype"] not in DTYPES or \

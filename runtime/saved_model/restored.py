@@ -14,6 +14,8 @@ from runtime.saved_model.structures import decode_structure
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor_conversion import convert_to_tensor
+from runtime.saved_model.encoding import SavedModelError
+from runtime.function.concrete import _captured_variables
 
 
 class _Replay:
@@ -81,7 +83,6 @@ class LoadedConcreteFunction:
     @property
     def variables(self):
         """The Variables the graph reads or writes."""
-        from runtime.function.concrete import _captured_variables
         return tuple(_captured_variables(self.graph))
 
     def __call__(self, *args, **kwargs):
@@ -125,7 +126,6 @@ class LoadedConcreteFunction:
 
 
 def _bad(message):
-    from runtime.saved_model.encoding import SavedModelError
     return SavedModelError(message + ".")
 
 

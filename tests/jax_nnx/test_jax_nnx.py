@@ -212,9 +212,39 @@ def bound_method(model, x):
     return x * model.count[...]
 
 
+def alias_written_by_item_in_while(model, x):
+    count = model.count  # the name is assigned by `count[...] += 2` (a set_item)
+    i = 0
+    while i < x.shape[0] + x[0]:
+        count[...] += 2
+        i += 1
+    return x * model.count[...]
+
+
+def alias_written_by_item_in_if(model, x):
+    count, total = model.count, model.total
+    if x.sum() > 0:
+        count[...] += 2
+        total[...] = total[...] + x[0]
+    else:
+        total[...] -= 1.0
+    return x * model.count[...] + model.total[...]
+
+
+def alias_written_in_for_and_nested_if(model, x):
+    total = model.total
+    for i in range(4):
+        if x[0] > i:
+            total[...] += x[1]
+        model.count[...] += 1
+    return total[...] + model.count[...]
+
+
 _IDENTITY_CASES = [(two_names, Stats), (shared_submodule, lambda: Pair(Stats())),
                    (variable_and_module, Stats), (nested_with_method, IndexedStats),
-                   (bound_method, IndexedStats)]
+                   (bound_method, IndexedStats), (alias_written_by_item_in_while, Stats),
+                   (alias_written_by_item_in_if, Stats),
+                   (alias_written_in_for_and_nested_if, Stats)]
 
 
 def _state(model):
@@ -237,6 +267,46 @@ def test_objects_reached_by_several_names_equal_plain_python(fn, make, x):
                                     is_leaf=lambda v: isinstance(v, nnx.Variable)):
         assert isinstance(variable.get_raw_value(), jax.Array)
         assert not isinstance(variable.get_raw_value(), jax.core.Tracer)
+
+
+def rebinds_in_loop(model, x):
+    count = model.count
+    while count[...] < x[0]:
+        count[...] += 1
+        count = model.total  # another Variable: a name of an NNX object is not a loop value
+    return x * count[...]
+
+
+def rebinds_in_one_branch(model, x):
+    count = model.count
+    if x.sum() > 0:
+        count[...] += 1
+    else:
+        count = model.total  # which Variable the name holds would depend on a staged value
+    return x * count[...]
+
+
+@pytest.mark.parametrize('fn,where', [(rebinds_in_loop, 'loop'),
+                                      (rebinds_in_one_branch, 'if')])
+def test_rebinding_a_name_of_an_nnx_object_in_a_staged_statement_raises(fn, where):
+    x = jnp.array([2.0, 3.0])
+    fn(Stats(), x)  # plain Python runs it
+    with pytest.raises(flax_errors.TraceContextError,
+                       match=r"staged {} assigns 'count'.*keep the other value".format(where)):
+        nnx.jit(lambda m, x: ag.convert(fn)(m, x))(Stats(), x)
+
+
+def test_a_name_of_an_nnx_variable_given_an_array_in_one_branch_is_a_branch_error():
+    def fn(model, x):
+        count = model.count
+        if x.sum() > 0:
+            count[...] += 1
+        else:
+            count = x[0]
+        return x * count
+
+    with pytest.raises(ag.errors.BranchVariableError, match="'count' has type Variable in the if"):
+        nnx.jit(lambda m, x: ag.convert(fn)(m, x))(Stats(), jnp.array([2.0, 3.0]))
 
 
 def test_a_module_of_an_outer_trace_is_read_inside_and_not_written():

@@ -35,6 +35,24 @@ def _traces():
                            id=workload.name)
 
 
+# The only attributes that hold live objects (docs/internals.md lists them): all else is data.
+_LIVE = {("read_variable", "variable"), ("assign_variable", "variable"),
+         ("assign_add_variable", "variable"), ("assign_sub_variable", "variable"),
+         ("py_function", "func"), ("dataset_source", "dataset"), ("dataset_build", "builder"),
+         ("iterator_source", "state")}
+
+
+def _all_node_defs(graph_def):
+    return list(graph_def.node) + [
+        n for function in graph_def.library.function for n in function.node_def]
+
+
+def _resource_attrs(graph_def):
+    """The (op, attribute) pairs of a GraphDef whose values are ResourceRefs."""
+    return {(n.op_name, key) for n in _all_node_defs(graph_def)
+            for key, value in n.attr.items() if isinstance(value, graph_def_lib.ResourceRef)}
+
+
 def _run(executor, graph, values):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -56,6 +74,7 @@ def test_every_graph_round_trips(fn, args, plain):
             return
     graph_def = graph.as_graph_def()
     assert graph_def.version == graph_def_lib.VERSION
+    assert _resource_attrs(graph_def) <= _LIVE
     rebuilt = tf.Graph.from_graph_def(graph_def)
     assert str(rebuilt) == str(graph)
     values = [a.numpy() for a in tf.nest.flatten(args) if isinstance(a, tf.Tensor)]
@@ -83,7 +102,32 @@ def test_attributes_are_data_and_objects_are_resources_by_key():
     refs = [value for node in graph_def.node for value in node.attr.values()
             if isinstance(value, graph_def_lib.ResourceRef)]
     assert len(refs) >= 2 and {r.key for r in refs} == set(graph_def.resources)
+    assert _resource_attrs(graph_def) == {("assign_add_variable", "variable"),
+                                          ("py_function", "func")}
     assert v in graph_def.resources.values()
+    assert str(tf.Graph.from_graph_def(graph_def)) == str(graph)
+
+
+def test_print_templates_and_iterator_specs_are_data_not_resources():
+    @tf.function
+    def f(x):
+        tf.print("x is", x, x + 1)
+        total = x
+        for e in tf.data.Dataset.range(3).map(lambda e: e * 2):
+            total += e
+        return total
+
+    graph = f.get_concrete_function(tf.constant(2, tf.int64)).graph
+    graph_def = graph.as_graph_def()
+    nodes = _all_node_defs(graph_def)
+    templates = [n.attr["template"] for n in nodes if n.op_name == "print"]
+    specs = [n.attr["specs"] for n in nodes if "specs" in n.attr]
+    assert len(templates) == 1 and isinstance(templates[0], tuple)
+    assert specs and all(isinstance(s, tuple) for s in specs)
+    # what is left in resources is live objects only: the dataset's builders and state
+    assert not any(isinstance(v, (tuple, tf.TensorSpec)) for v in graph_def.resources.values())
+    assert ("print", "template") not in _resource_attrs(graph_def)
+    assert _resource_attrs(graph_def) <= _LIVE
     assert str(tf.Graph.from_graph_def(graph_def)) == str(graph)
 
 
