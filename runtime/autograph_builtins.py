@@ -7,6 +7,7 @@
 import builtins
 
 from autograph.operators import generators
+from autograph.operators import number_methods
 from runtime import dtypes
 from runtime.data.dataset import Dataset
 from runtime.ops import array_ops
@@ -19,6 +20,7 @@ from runtime.ops import reduction_ops
 from runtime.ops import sort_ops
 from runtime.tensor import Tensor
 from runtime.tensor_conversion import convert_to_tensor
+from runtime import tensor_array
 from runtime.tensor_array import TensorArray
 from runtime.variables import Variable
 
@@ -88,6 +90,17 @@ def _all(value):
     return reduction_ops.reduce_all(math_ops.cast(value, dtypes.bool))
 
 
+def _is_integer(x):
+    """`x.is_integer()`: a float is whole and finite (`floor(x) == x` and not infinite: False
+    for inf and nan, as Python's); an int's or bool's is Python's `int.is_integer`
+    (number_methods)."""
+    x = common.to_tensor(as_tensor(x))
+    if not x.dtype.is_floating:
+        return number_methods.int_is_integer()
+    return math_ops.logical_and(math_ops.equal(math_ops.floor(x), x),
+                                math_ops.not_equal(math_ops.abs(x), float("inf")))
+
+
 def _item(value):
     return value
 
@@ -132,6 +145,23 @@ def repeat_list(items, count):
     times = math_ops.maximum(math_ops.cast(count, dtypes.int32), 0)
     # element i of the repetition is items[i % len(items)] (a run-time length: no tile)
     return array_ops.gather(values, creation_ops.range(times * len(items)) % len(items))
+
+
+def slice_list(items, key, name):
+    """`items[key]` of a Python list of numbers (or of rows of numbers) and a slice with a
+    staged bound: a staged list (a TensorArray named for the list) of the elements Python's
+    slice gives, its length known when the graph runs; `[]` for an empty list. A list of
+    anything else is left to Python (whose slicing refuses the staged bound)."""
+    if not items:
+        return []
+    try:
+        values = convert_to_tensor(items)
+    except (TypeError, ValueError):
+        raise NotImplementedError(type(items)) from None
+    if not (values.dtype.is_numeric or values.dtype is dtypes.bool):
+        raise NotImplementedError(values.dtype)
+    bounds = [None if b is None else as_tensor(b) for b in (key.start, key.stop, key.step)]
+    return tensor_array.listed(values[slice(*bounds)], name)
 
 
 def concat_lists(left, right):
@@ -188,4 +218,5 @@ BUILTINS.update({
     builtins.list: _list,
     builtins.any: _any,
     builtins.all: _all,
+    number_methods.is_integer: _is_integer,
 })

@@ -178,6 +178,11 @@ class ListHooks:
         """`[1] + [0] * n`: one tensor of the run-time length."""
         return autograph_builtins.concat_lists(_as_tensor(left), _as_tensor(right))
 
+    def slice_list(self, items, key, name):
+        """`xs[k:]` of a Python list of numbers at a staged bound: a staged list (a
+        TensorArray, whose `+` concatenates) of the run-time length."""
+        return autograph_builtins.slice_list(items, key, name)
+
     def repeat_list(self, items, count, maximum_size=None, name=None):
         """`[x] * n` for a staged int `n`: a tensor of that run-time length (a bound from
         `set_list_options` is not needed)."""

@@ -187,11 +187,21 @@ class TensorArray:
         if self._list_name is None:
             raise TypeError("'TensorArray' object is not subscriptable: use read(index) or "
                             "stack()[index].")
-        if isinstance(key, slice) or getattr(key, "shape", ()) not in ((), None):
+        if isinstance(key, slice):  # Python's slice of a list: a list (`+` concatenates)
+            return listed(self.stack()[key], self._list_name)
+        if getattr(key, "shape", ()) not in ((), None):
             return self.stack()[key]
         # one element read (an index out of range raises IndexOutOfRangeError, an IndexError)
         key = common.to_tensor(key, dtypes.int32)
         return self.read(array_ops.where(key < 0, key + self.size(), key))
+
+    def __iter__(self):
+        """Iterating a list that staged control flow built is iterating its stacked elements
+        (a graph tensor refuses, saying how to loop over it); a TensorArray of the user's own
+        is not iterable, as in TensorFlow (and `__getitem__` must not make it so)."""
+        if self._list_name is None:
+            raise TypeError("'TensorArray' object is not iterable: use stack() or read(i).")
+        return iter(self.stack())
 
     def count(self, value):
         """`l.count(value)` of a Python list that staged control flow built (autograph's
@@ -206,6 +216,21 @@ class TensorArray:
         if row is not None:  # rows: equal where all their elements are
             equal = reduction_ops.reduce_all(array_ops.reshape(equal, [self.size(), row]), axis=1)
         return reduction_ops.reduce_sum(math_ops.cast(equal, dtypes.int32))
+
+    def __add__(self, other):
+        """`l + other` of a Python list that staged control flow built (autograph's staged
+        list) and another list (Python's or staged): the concatenation, as a staged list.
+        A TensorArray of the user's own has no `+`, as in TensorFlow."""
+        parts = _list_parts(self, other)
+        if parts is None:
+            return NotImplemented
+        return listed(array_ops.concat(parts, 0), self._list_name)
+
+    def __radd__(self, other):
+        parts = _list_parts(other, self)
+        if parts is None:
+            return NotImplemented
+        return listed(array_ops.concat(parts, 0), self._list_name)
 
     def _widened(self, dtype):
         """A list built in staged control flow, its elements cast to the wider `dtype` (a
@@ -387,3 +412,29 @@ def _recorded(storage):
     if storage.tensors is None:
         storage.tensors = {}
     return storage.tensors
+
+
+def listed(values, name):
+    """A staged list (autograph's: a TensorArray named for its Python variable) holding the
+    rows of the tensor `values`: a slice of a list is a list, whose `+` concatenates."""
+    array = TensorArray(values.dtype, size=0, dynamic_size=True,
+                        element_shape=values.shape[1:] if values.shape is not None else None)
+    array = array.unstack(values)
+    array._list_name = name
+    return array
+
+
+def _list_parts(left, right):
+    """The tensors that `left + right` concatenates when each is a staged list or a Python
+    list of numbers and one at least is a staged list; else None (no concatenation: `+` of
+    anything else is not a list's)."""
+    parts = []
+    for value in (left, right):
+        if type(value) is TensorArray and value._list_name is not None:
+            parts.append(value.stack())
+        elif type(value) is list:
+            if value:  # (the elements meet in one dtype as binary ops' operands do: concat)
+                parts.append(value)
+        else:
+            return None
+    return parts

@@ -14,6 +14,7 @@ import types
 from autograph.backends import exact_round
 from autograph.backends.jax_values import jax_modules
 from autograph.backends.jax_values import predicate
+from autograph.operators import number_methods
 
 
 def _jnp():
@@ -155,6 +156,17 @@ def _factorial(n):
     return table[jnp.clip(n, 0, limit - 1)]
 
 
+def _is_integer(x):
+    """`x.is_integer()`: a float is whole and finite (`floor(x) == x` and not infinite: False
+    for inf and nan, as Python's); an int's or bool's is Python's `int.is_integer`
+    (number_methods)."""
+    jnp = _jnp()
+    x = jnp.asarray(x)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        return number_methods.int_is_integer()
+    return (jnp.floor(x) == x) & (jnp.abs(x) != float('inf'))
+
+
 def _divmod(a, b):
     return a // b, a % b
 
@@ -192,4 +204,5 @@ FUNCTIONS = {
     math.sinh: _float_fn('sinh'),
     math.cosh: _float_fn('cosh'),
     math.tanh: _float_fn('tanh'),
+    number_methods.is_integer: _is_integer,
 }

@@ -92,6 +92,23 @@ class ListHookDefaults:
         """
         raise NotImplementedError(type(target))
 
+    def slice_list(self, items, key, name):
+        """`items[key]` of a Python list and a slice with a staged bound (`xs[k:]`,
+        `xs[a:b]`): a staged list of the elements, as long as Python's slice would be.
+
+        Args:
+            items: the Python list.
+            key: a `slice` whose start, stop or step is a staged int scalar.
+            name: the list's variable name, for messages.
+
+        Returns:
+            A staged list (one that `len`, `+`, iteration and indexing treat as a list). The
+            default raises NotImplementedError: autograph then slices as Python does (and
+            Python raises its TypeError for the staged bound).
+        """
+        del key, name
+        raise NotImplementedError(type(items))
+
     def repeat_list(self, items, count, maximum_size=None, name=None):
         """`items * count` for a Python list of numbers and a staged int `count`.
 

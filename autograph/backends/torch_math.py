@@ -17,6 +17,7 @@ import torch
 
 from autograph.backends import exact_round
 from autograph.backends.torch_values import predicate
+from autograph.operators import number_methods
 
 
 def _float(x):
@@ -112,6 +113,16 @@ def _factorial(n):
     return table[torch.clamp(n, 0, 20).reshape(1)].squeeze(0)  # an index, not a guard
 
 
+def _is_integer(x):
+    """`x.is_integer()`: a float is whole and finite (`floor(x) == x` and not infinite: False
+    for inf and nan, as Python's); an int's or bool's is Python's `int.is_integer`
+    (number_methods)."""
+    x = torch.as_tensor(x)
+    if not x.dtype.is_floating_point:
+        return number_methods.int_is_integer()
+    return (torch.floor(x) == x) & (torch.abs(x) != float('inf'))
+
+
 FUNCTIONS = {
     builtins.bool: lambda x: predicate(x, 'bool'),
     builtins.round: _round,
@@ -145,4 +156,5 @@ FUNCTIONS = {
     math.sinh: _float_fn(torch.sinh),
     math.cosh: _float_fn(torch.cosh),
     math.tanh: _float_fn(torch.tanh),
+    number_methods.is_integer: _is_integer,
 }

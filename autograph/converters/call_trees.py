@@ -2,6 +2,7 @@
 
 import gast
 
+from autograph.operators import number_methods
 from autograph.pyct import anno
 from autograph.pyct import gast_util
 from autograph.pyct import templates
@@ -15,6 +16,9 @@ _FRAME_SENSITIVE = frozenset({'locals', 'globals', 'vars', 'eval', 'exec', 'dir'
 
 class CallTreeTransformer(transformer.Base):
     """`f(a, *b, k=c, **d)` -> `ag__.converted_call(f, (a, *b), {'k': c, **d}, fscope)`.
+
+    A method of Python's numbers (`x.is_integer()`, the names of `number_methods.METHODS`)
+    is read through `ag__.method(x, 'is_integer')`, which stages it for a staged `x`.
 
     Zero-argument `super()` is rewritten to `super(__class__, <first parameter>)`, so that it
     keeps working inside the nested functions that the control-flow converter creates.
@@ -70,6 +74,11 @@ class CallTreeTransformer(transformer.Base):
         if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) and (
                 func.value.id == scope):
             return node
+        if isinstance(func, gast.Attribute) and func.attr in number_methods.METHODS:
+            # a method of Python's numbers (`x.is_integer()`), which a staged number lacks
+            func = templates.replace_as_expression(
+                'ag__.method(value, name)', value=func.value,
+                name=gast_util.constant(func.attr))
         args = gast_util.tuple_(node.args)
         if node.keywords:
             kwargs = gast.Dict(keys=[None if k.arg is None else gast_util.constant(k.arg)

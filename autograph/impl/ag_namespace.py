@@ -17,6 +17,7 @@ from autograph.operators import evaluated
 from autograph.operators import for_stmt
 from autograph.operators import fstring
 from autograph.operators import get_item
+from autograph.operators import get_slice
 from autograph.operators import if_exp
 from autograph.operators import if_stmt
 from autograph.operators import in_
@@ -26,6 +27,7 @@ from autograph.operators import list_append
 from autograph.operators import list_concat
 from autograph.operators import list_options
 from autograph.operators import list_pop
+from autograph.operators import method
 from autograph.operators import not_
 from autograph.operators import not_in
 from autograph.operators import or_

@@ -139,6 +139,29 @@ def repeat(left, right):
     return left * right
 
 
+def get_slice(target, lower, upper, step, name):
+    """`target[lower:upper:step]` where a bound is not a constant: Python's slice; a Python
+    list sliced at a staged bound is the backend's staged list of the elements
+    (`slice_list`: on the runtime, a list of a run-time length), whose `+` concatenates.
+
+    Args:
+        target: the sliced value.
+        lower: the slice's start, or None.
+        upper: the slice's stop, or None.
+        step: the slice's step, or None.
+        name: the source text of `target` (a variable name), for messages.
+
+    Returns:
+        `target[lower:upper:step]`, or the backend's staged list.
+    """
+    key = slice(lower, upper, step)
+    if type(target) is list:
+        result = _by_backend((lower, upper, step), lambda b: b.slice_list(target, key, name))
+        if result is not _PYTHONS:
+            return result
+    return target[key]
+
+
 def list_concat(left, right):
     """`left + right` of two expressions that are lists by their syntax (`[1] + [0] * n`):
     Python's concatenation; where one is a staged list (a repeated display with a staged

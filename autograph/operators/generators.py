@@ -15,11 +15,13 @@ or raise Python's ValueError (staged: when the call runs). `key=` is left to the
 """
 
 import builtins
+import contextlib
 import operator
 
 from autograph.operators import control_flow
 from autograph.operators import data_structures
 from autograph.operators import exceptions
+from autograph.operators import list_directives
 from autograph.operators import logical
 from autograph.operators import staged_loops
 from autograph.operators import variables
@@ -172,12 +174,14 @@ def _result(kind, state, kwargs):
     return out[0]
 
 
-def list_comprehension(iterable, element, condition, target):
+def list_comprehension(iterable, element, condition, target, maximum_size=None):
     """`[element(t) for t in iterable if condition(t)]`, as the loop it stands for.
 
     Over a Python iterable it is Python's own loop (each element evaluated once, in order),
     until an `if` clause gives a staged value: that element and the rest then go through
-    `if_stmt`/`for_stmt`, and the list becomes a staged list. A staged array that Python can
+    `if_stmt`/`for_stmt`, and the list becomes a staged list, at most as long as a Python
+    list, tuple or range iterated (or `maximum_size`): the bound that a backend of fixed
+    shapes (JAX) needs, unless a `set_list_options` directive gives one. A staged array that Python can
     iterate (JAX's and torch's, of a static length) is iterated as the unconverted
     comprehension would; over one it cannot (a runtime graph tensor, a staged range) the loop
     is staged, and so is the list (the backend's `new_list`, as a list appended to in a staged
@@ -188,6 +192,7 @@ def list_comprehension(iterable, element, condition, target):
         element: function of the loop target giving the element.
         condition: None, or function of the loop target giving its `if` clause.
         target: the source text of the loop target (a staged loop's name).
+        maximum_size: None, or the most elements `iterable` gives (when it is an iterator).
 
     Returns:
         The list, or the backend's staged list.
@@ -201,16 +206,27 @@ def list_comprehension(iterable, element, condition, target):
         except TypeError:
             # its length is known only when it runs (a runtime graph): a staged loop
             return _comprehension_loop(iterable, element, condition, target, [])
+    if type(iterable) in (list, tuple, range):
+        maximum_size = len(iterable)
     out = []
     items = iter(iterable)
     for item in items:
         keep = True if condition is None else condition(item)
         if type(keep) is not bool and backend_for(keep) is not None:
-            out = _comprehension_loop([item], element, lambda _: keep, target, out)
-            return _comprehension_loop(items, element, condition, target, out)
+            with _bounded(target, maximum_size):
+                out = _comprehension_loop([item], element, lambda _: keep, target, out)
+                return _comprehension_loop(items, element, condition, target, out)
         if keep:
             out.append(element(item))
     return out
+
+
+def _bounded(target, maximum_size):
+    """The list options of a comprehension's staged list: its bound, unless a directive
+    (`set_list_options`) gives one."""
+    if maximum_size is None or list_directives.current() is not None:
+        return contextlib.nullcontext()
+    return list_directives.list_options('[... for {} in ...]'.format(target), maximum_size)
 
 
 def _comprehension_loop(iterable, element, condition, target, start):

@@ -10,6 +10,7 @@ import threading
 from autograph.errors import StagingError
 from autograph.errors import UnknownSizeError
 from autograph.operators import exceptions
+from autograph.operators import filters
 from autograph.operators import staged_loops
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
@@ -24,8 +25,15 @@ def _call(builtin, args, kwargs):
 
     Only the top-level arguments are inspected. Without a staged argument, or when the backend
     has no overload (no hook, or NotImplementedError), the builtin runs as in plain Python, so
-    results and exceptions are the builtin's own.
+    results and exceptions are the builtin's own. A `filter` of converted code given to
+    list, sorted, sum, any, all, max or min runs as the loop it stands for (filters.py).
     """
+    if args and type(args[0]) is filters.Filtered:
+        reduced = filters.reduce(builtin, args, kwargs)
+        if reduced is not None:
+            return reduced[0]
+        if builtin in (builtins.list, builtins.sorted):
+            args = (filters.as_list(args[0]),) + args[1:]
     backend = first_backend(args)
     if backend is None and kwargs:
         backend = first_backend(kwargs.values())
@@ -201,6 +209,7 @@ BUILTIN_FUNCTIONS_MAP = {
     builtins.all: all_,
     builtins.any: any_,
     builtins.enumerate: enumerate_,
+    builtins.filter: filters.filter_,
     builtins.float: float_,
     builtins.int: int_,
     builtins.len: len_,

@@ -44,10 +44,12 @@ def table(functions, totals):
     calls = sum(len(c.calls) for c in functions)
     both = [c for c in functions if c.limitation is not None]
     jax = [c for c in functions if c.limitation is None and c.jax_limitation is not None]
+    single = sum(len(c.fair_calls) for c in functions if c.limitation is None)
+    singles = '; {} more single call{} with one'.format(single, 's' if single > 1 else '')
     lines = ['{} functions, {} calls ({} calls of {} functions with a fair limitation; {} calls '
-             'of {} more functions with one under JAX only)'.format(
+             'of {} more functions with one under JAX only{})'.format(
                  len(functions), calls, sum(len(c.calls) for c in both), len(both),
-                 sum(len(c.calls) for c in jax), len(jax)), '',
+                 sum(len(c.calls) for c in jax), len(jax), singles if single else ''), '',
         '| way | ' + ' | '.join(harness.KINDS) + ' | matches plain (counted calls) |',
         '|---' * (len(harness.KINDS) + 2) + '|']
     for way in harness.WAYS:

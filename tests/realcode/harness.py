@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 import autograph as ag
+from autograph.backends.jax_values import StagedList
 from tests.realcode.registry import limitation_of
 
 KINDS = ('same value', 'same exception', 'staging error', 'wrong value', 'crash')
@@ -36,6 +37,8 @@ def _python(value):
             ('jax', 'jaxlib')):
         array = np.asarray(value)
         return array.item() if array.ndim == 0 else array.tolist()
+    if isinstance(value, StagedList):  # JAX's list of a staged length, returned
+        return _python(value.tolist())
     if isinstance(value, bytes):
         return value.decode()
     if isinstance(value, (list, tuple)):
@@ -176,8 +179,8 @@ def tally(functions, ways=WAYS):
         results = run_case(case, ways)
         details.append((case, results))
         for way in ways:
-            for _, kind, _ in results[way]:
+            for args, kind, _ in results[way]:
                 totals[way]['all'][kind] += 1
-                if limitation_of(case, way) is None:
+                if limitation_of(case, way, args) is None:
                     totals[way]['counted'][kind] += 1
     return totals, details

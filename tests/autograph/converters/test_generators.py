@@ -208,11 +208,18 @@ def test_list_comprehensions_stage_on_the_runtime(executor):
     assert tf.function(positives)(tf.constant([-1.0])).numpy().tolist() == []
 
 
+def evens_below(n):
+    return [v for v in range(n) if v % 2 == 0]
+
+
 def test_list_comprehensions_under_jax_iterate_a_static_length():
     xs = jnp.asarray([1.0, -2.0, 3.0])
     assert [float(v) for v in ag_jax.jit(doubled_differences)(xs)] == [6.0, -10.0]
-    with pytest.raises(ag.StagingError, match='cannot make it a staged list without a bound'):
-        ag_jax.jit(positives)(xs)  # its length depends on the values: JAX's shapes are static
+    # a staged `if` clause over a static length: a staged list bounded by that length
+    assert ag_jax.jit(positives)(xs).tolist() == positives([1.0, -2.0, 3.0]) == [1.0, 3.0]
+    assert ag_jax.jit(positives)(-xs).tolist() == [2.0]
+    with pytest.raises(ag.StagingError, match='set_list_options'):
+        ag_jax.jit(evens_below)(jnp.asarray(5))  # over a staged range: no bound is known
 
 
 def above(x):

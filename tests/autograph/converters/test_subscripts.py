@@ -124,6 +124,85 @@ def test_a_table_of_other_values_is_indexed_by_python():
         tf.function(name)(tf.constant(1))
 
 
+def rotate_v3(array, k):  # keon/algorithms, array/rotate.py
+    length = len(array)
+    k = k % length
+    return array[length - k:] + array[:length - k]
+
+
+def trimmed_mean(array, percentage):  # keon/algorithms, array/trimmean.py
+    trim_count = int(len(array) * (percentage / 200))
+    trimmed = array[trim_count:len(array) - trim_count]
+    total = 0
+    for value in trimmed:
+        total += value
+    return total / len(trimmed)
+
+
+def every_other(array, start, step):
+    return array[start::step], array[:start:-1] + [0], [9] + array[-start:]
+
+
+def tensor_halves(t, k):
+    return t[k:] + t[:-k]  # a tensor's slices add elementwise, as unconverted
+
+
+def test_slices_at_a_bound_that_is_not_a_constant_are_rewritten():
+    code = ag.to_code(rotate_v3)
+    assert ("ag__.get_slice(array, (length - k), None, None, 'array') + "
+            "ag__.get_slice(array, None, (length - k), None, 'array')") in code
+    assert 'SQUARES[1:3]' in ag.to_code(local_table)
+
+
+@pytest.mark.parametrize('fn, args', [
+    (rotate_v3, ([1, 2, 3, 4, 5, 6, 7], 3)), (rotate_v3, ((1, 2, 3), 5)),
+    (rotate_v3, ('abcde', 2)), (trimmed_mean, ([1.0, 2, 3, 4, 5, 6, 7, 8, 9, 10], 20)),
+    (every_other, ([1, 2, 3, 4, 5, 6], 1, 2)), (every_other, ([1, 2, 3], -9, -1))])
+def test_python_slices_give_pythons_result(fn, args):
+    assert ag.convert(fn)(*args) == fn(*args)
+
+
+@pytest.mark.parametrize('fn, args, error', [
+    (rotate_v3, ([], 3), ZeroDivisionError), (every_other, ([1, 2], 0, 0), ValueError),
+    (every_other, ([1, 2], 'a', 1), TypeError), (trimmed_mean, ([1, 2], 100), ZeroDivisionError)])
+def test_python_slices_raise_pythons_error(fn, args, error):
+    with pytest.raises(error) as plain:
+        fn(*args)
+    with pytest.raises(error) as converted:
+        ag.convert(fn)(*args)
+    assert converted.value.args == plain.value.args
+
+
+@pytest.mark.parametrize('executor', ['compiled', 'interpreter'])
+def test_a_list_sliced_at_a_staged_bound_is_a_staged_list_on_the_runtime(executor):
+    seven = [1, 2, 3, 4, 5, 6, 7]
+    rotate = tf.function(rotate_v3, executor=executor)
+    for k in (0, 3, 10, -2):  # `+` concatenates the two staged slices
+        assert rotate(seven, tf.constant(k)).numpy().tolist() == rotate_v3(seven, k)
+    mean = tf.function(trimmed_mean, executor=executor)
+    for percentage in (20, 50, 0):
+        assert mean(list(range(1, 11)), tf.constant(percentage)).numpy().item() == (
+            trimmed_mean(list(range(1, 11)), percentage))
+    sliced = tf.function(every_other, executor=executor)
+    for start, step in ((1, 2), (-9, -1), (4, 3), (0, -2)):
+        got = sliced([1, 2, 3, 4, 5, 6], tf.constant(start), tf.constant(step))
+        assert [g.numpy().tolist() for g in got] == list(every_other([1, 2, 3, 4, 5, 6], start,
+                                                                     step))
+    halves = tf.function(tensor_halves, executor=executor)
+    assert halves(tf.constant([1, 2, 3, 4]), tf.constant(2)).numpy().tolist() == [4, 6]
+
+
+def test_a_list_of_other_values_sliced_at_a_staged_bound_is_refused_by_python():
+    with pytest.raises(TypeError, match='cannot be used as a Python int'):
+        tf.function(rotate_v3)(['a', 'b', 'c'], tf.constant(1))
+
+
+def test_under_jax_a_slice_at_a_traced_bound_is_refused():
+    # its length would be a traced value: a fair limit (docs/realcode.md)
+    with pytest.raises(TypeError):
+        ag_jax.jit(lambda k: rotate_v3([1, 2, 3], k))(jnp.asarray(1))
+
+
 def _subscript_of(marked):
     """`ag__[x]` built by hand, run through the converter; `ag__` is a plain name, or one
     marked as generated."""

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import autograph
 from autograph.errors import StagingError
+from autograph.operators import filters
 from autograph.operators import py_builtins
 from autograph.operators import staged_loops
 from autograph.backends import Backend
@@ -21,7 +22,7 @@ from tests.autograph.fake_backend import unwrap
 
 OVERLOADS = {
     'abs': py_builtins.abs_, 'all': py_builtins.all_, 'any': py_builtins.any_,
-    'enumerate': py_builtins.enumerate_, 'float': py_builtins.float_, 'int': py_builtins.int_,
+    'enumerate': py_builtins.enumerate_, 'filter': filters.filter_, 'float': py_builtins.float_, 'int': py_builtins.int_,
     'len': py_builtins.len_, 'max': py_builtins.max_, 'min': py_builtins.min_,
     'print': py_builtins.print_, 'range': py_builtins.range_, 'sum': py_builtins.sum_,
     'zip': py_builtins.zip_,

@@ -133,8 +133,7 @@ realcode(([1, 2, 3, 1, 2, 1, 2, 3], 2), ([20, 37, 20, 21], 1),
          jax_limitation=fair.JAX_LENGTH)(a.delete_nth_naive)
 realcode(([1, 2, 3, 1, 2, 1, 2, 3], 2), ([20, 37, 20, 21], 1),
          jax_limitation=fair.JAX_LENGTH)(a.delete_nth)
-realcode(([1, 2, 3, 4, 5], 2, 4), ([1, 2, 3, 4, 5], None, 3),
-         jax_limitation=fair.JAX_LENGTH)(a.limit)
+realcode(([1, 2, 3, 4, 5], 2, 4), ([1, 2, 3, 4, 5], None, 3))(a.limit)
 realcode(([3, 5], 1, 10), ([], 1, 3), ([1, 2, 3], 1, 3),
          jax_limitation=fair.JAX_LENGTH)(a.missing_ranges)
 SEVEN = [1, 2, 3, 4, 5, 6, 7]

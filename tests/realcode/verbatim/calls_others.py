@@ -48,7 +48,8 @@ realcode((ODD, 0, 4, 1), (ODD, 0, 4, 3),
 
 realcode((240, 46), (17, 5))(nm.extended_gcd)
 realcode((4, 6), (21, 6))(nm.lcm)
-realcode(30, (30, 10), (10, 2, True), jax_limitation=fair.JAX_LENGTH)(nm.eratosthenes)
+realcode(30, (30, 10), (10, 2, True), jax_limitation=fair.JAX_LENGTH,
+         fair_calls=[((10, 2, True), fair.TUPLE_OR_LIST)])(nm.eratosthenes)
 realcode(30, 2, 5, jax_limitation=fair.JAX_LENGTH)(nm.atkin)
 realcode(0.0, (1.0, 0.0, 2.0))(nm.pdf)
 realcode(5959, 25, 8)(nm.fermat)

@@ -28,3 +28,6 @@ NONE_CELLS = ('a table of None placeholders filled in later (`[[None for _ in ra
 GENERATOR = ('advances a Python generator (`next(f)`) once per iteration of a loop over a staged '
              'range: the loop body is traced once, so the generator would advance once '
              '(StagingError)')
+TUPLE_OR_LIST = ('a bool argument decides whether the function returns a tuple (the list and '
+                 'its sieve) or the list alone: staged, its result structure would depend on '
+                 'which branch runs')
