@@ -70,6 +70,8 @@ def _widened_dtype(entry, out):
     python = _PYTHON_KINDS.get(type(entry))
     if python is None and not isinstance(entry, (jax_modules().tracer, jax_modules().array)):
         return None  # not a number: no dtype to widen
+    if any(_extended(v) for v in (entry, out)):
+        return None  # a PRNG key (`jax.random.key`): not a number
     kind = python or jnp.dtype(entry.dtype).kind
     if (() if python else tuple(entry.shape)) != tuple(out.shape):
         return None
@@ -77,3 +79,11 @@ def _widened_dtype(entry, out):
 
 
 _PYTHON_KINDS = {bool: 'b', int: 'i', float: 'f'}
+
+
+def _extended(value):
+    """Whether `value` has one of JAX's extended dtypes (a typed PRNG key), which numpy's
+    dtype cannot read."""
+    dtype = getattr(value, 'dtype', None)
+    dtypes = jax_modules().jax.dtypes
+    return dtype is not None and dtypes.issubdtype(dtype, dtypes.extended)

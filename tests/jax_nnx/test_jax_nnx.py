@@ -355,3 +355,45 @@ def test_the_threading_reads_and_writes_no_private_attribute():
     names += [node.value for node in ast.walk(tree)
               if isinstance(node, ast.Constant) and isinstance(node.value, str)]
     assert [n for n in names if n.startswith('_') and not n.endswith('__')] == []
+
+
+class Stack(nnx.Module):
+    """Flax's own layers: Linear in an nnx.List, BatchNorm's running statistics written in a
+    staged if, Dropout drawing from its Rngs (a typed PRNG key Variable) in a staged loop."""
+
+    def __init__(self, rngs):
+        self.layers = nnx.List([nnx.Linear(4, 4, rngs=rngs) for _ in range(3)])
+        self.calls = nnx.Variable(jnp.array(0))
+        self.norm = nnx.BatchNorm(4, rngs=rngs)
+        self.drop = nnx.Dropout(0.5, rngs=rngs)
+
+    def __call__(self, x, n):
+        for _ in range(n):
+            for layer in self.layers:
+                x = jnp.tanh(layer(x))
+            if x.sum() > 0:
+                x = self.norm(x)
+            x = self.drop(x)
+            self.calls[...] += 1
+        return x
+
+
+@pytest.mark.parametrize('n', [0, 3])
+def test_flax_layers_with_a_prng_key_in_a_staged_loop_equal_plain_python(n):
+    plain = Stack(nnx.Rngs(0))
+    expected = plain(jnp.ones((2, 4)), n)  # eager NNX: a Python loop
+    staged = Stack(nnx.Rngs(0))
+    out = nnx.jit(lambda m, x, k: ag.convert(m.__call__)(x, k))(staged, jnp.ones((2, 4)),
+                                                                 jnp.array(n))
+    np.testing.assert_allclose(np.asarray(out), np.asarray(expected), atol=1e-5)
+    assert int(staged.calls[...]) == int(plain.calls[...]) == n
+    for a, b in zip(_raw_state(staged), _raw_state(plain)):
+        np.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def _raw_state(model):
+    """The values of the model's Variables, a PRNG key as its key data."""
+    values = [v.get_raw_value() for v in jax.tree.leaves(
+        nnx.state(model), is_leaf=lambda v: isinstance(v, nnx.Variable))]
+    return [np.asarray(jax.random.key_data(v) if jax.dtypes.issubdtype(
+        v.dtype, jax.dtypes.extended) else v) for v in values]
