@@ -32,6 +32,7 @@ from autograph.backends import torch_values
 from autograph.backends.base import Backend
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
+from autograph.backends.torch_lifting import StagedIndexing
 from autograph.backends.torch_lifting import closed
 from autograph.backends.torch_lifting import discarded_sizes
 from autograph.backends.torch_lifting import free_tensors
@@ -450,7 +451,7 @@ def convert(target):
             if not _is_torch_class(module) and 'forward' not in vars(module):
                 module.forward = _staged_forward(_converted_forward(module), module)
         return target
-    converted = torch._dynamo.nonstrict_trace(autograph.convert(target))
+    converted = torch._dynamo.nonstrict_trace(_indexing(autograph.convert(target)))
 
     @functools.wraps(target)
     def call(*args, **kwargs):
@@ -470,8 +471,17 @@ def _own_code(fn):
     return functools.update_wrapper(copy, fn)
 
 
+def _indexing(fn):
+    """`fn` run with StagedIndexing (`xs[i]` with a traced `i` gathers)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with StagedIndexing():
+            return fn(*args, **kwargs)
+    return run
+
+
 def _staged_forward(bound, module):
-    traced = torch._dynamo.nonstrict_trace(bound.__func__)
+    traced = torch._dynamo.nonstrict_trace(_indexing(bound.__func__))
 
     @functools.wraps(bound)  # the signature without `self`, which torch.export binds to
     def forward(*args, **kwargs):

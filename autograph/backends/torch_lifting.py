@@ -24,6 +24,7 @@ from torch.utils import _pytree as pytree
 
 from autograph.backends.torch_select import Operations
 from autograph.backends.torch_values import tensor_index
+from autograph.backends.torch_values import traced
 
 
 class _FreeTensors(TorchFunctionMode):
@@ -68,7 +69,9 @@ class _FreeTensors(TorchFunctionMode):
             for leaf in pytree.tree_leaves((args, kwargs)):
                 if isinstance(leaf, torch.Tensor):
                     self.note(leaf)
-        out = func(*args, **kwargs)
+        out = _gathered(func, args, kwargs)
+        if out is None:
+            out = func(*args, **kwargs)
         for leaf in pytree.tree_leaves(out):
             if isinstance(leaf, torch.Tensor):
                 self.made.add(id(leaf))
@@ -89,11 +92,29 @@ class _Substitute(TorchFunctionMode):
             swap = self.mapping.get
             args, kwargs = pytree.tree_map_only(
                 torch.Tensor, lambda t: swap(id(t), t), (args, kwargs))
-        if func is torch.Tensor.__getitem__ and not kwargs:
-            gathered = tensor_index(*args)
-            if gathered is not None:
-                return gathered
-        return func(*args, **kwargs)
+        gathered = _gathered(func, args, kwargs)
+        return func(*args, **kwargs) if gathered is None else gathered
+
+
+class StagedIndexing(TorchFunctionMode):
+    """`t[i]` with a traced 0-d integer tensor `i` in the converted code, as a gather
+    (`tensor_index`): indexing would ask `i` for a Python int, which torch.compile's trace
+    cannot give ("Could not extract specialized integer from data-dependent expression")."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        gathered = _gathered(func, args, kwargs)
+        return func(*args, **kwargs) if gathered is None else gathered
+
+
+def _gathered(func, args, kwargs):
+    """`tensor_index` of a `Tensor.__getitem__` call with a traced tensor index, or None."""
+    if func is not torch.Tensor.__getitem__ or kwargs or len(args) != 2:
+        return None
+    parts = args[1] if type(args[1]) is tuple else (args[1],)
+    if not any(traced(p) for p in parts):
+        return None
+    return tensor_index(*args)
 
 
 @contextlib.contextmanager

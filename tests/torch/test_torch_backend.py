@@ -59,6 +59,49 @@ def test_compile_fullgraph_has_one_graph_and_no_break():
     assert (explanation.graph_count, explanation.graph_break_count) == (1, 0)
 
 
+def bisect_left(xs, target):
+    lo, hi = 0, xs.shape[0]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if xs[mid] < target:  # a tensor read at a traced index
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def peak_and_neighbours(xs):
+    i = torch.argmax(xs)
+    return xs[i], xs[i - 1], xs[(i + 1) % xs.shape[0]]  # i - 1 may be -1: the last element
+
+
+def row_entry(m, k):
+    j = torch.argmin(m[k])
+    return m[k, j] * 2
+
+
+_SORTED = torch.tensor([0.5, 1.0, 1.0, 2.5, 4.0, 7.0])
+
+
+@pytest.mark.parametrize('fn,args', [
+    (bisect_left, (_SORTED, torch.tensor(2.0))), (bisect_left, (_SORTED, torch.tensor(9.0))),
+    (bisect_left, (_SORTED, torch.tensor(-1.0))),
+    (peak_and_neighbours, (torch.tensor([1.0, 5.0, 2.0]),)),
+    (peak_and_neighbours, (torch.tensor([9.0, 5.0, 2.0]),)),
+    (row_entry, (torch.tensor([[3.0, 1.0], [0.5, 4.0]]), torch.tensor(1)))])
+def test_a_tensor_read_at_a_traced_index_compiles_and_exports(fn, args):
+    # torch.compile(fullgraph=True) of the plain function fails on `xs[i]` ("Could not
+    # extract specialized integer from data-dependent expression"); the converted code reads
+    # it as a gather
+    expected = fn(*args)
+    torch._dynamo.reset()
+    for got in (ag_torch.compile(fn, backend='aot_eager')(*args),
+                ag_torch.export(fn, args).module()(*args)):
+        got = got if isinstance(got, tuple) else (got,)
+        want = expected if isinstance(expected, tuple) else (expected,)
+        assert [float(g) for g in got] == [float(w) for w in want]
+
+
 def test_the_entry_point_names_this_backend():
     from autograph.backends import registry
 
