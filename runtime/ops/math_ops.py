@@ -8,6 +8,7 @@ from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import common
 from runtime.ops import promotion
+from runtime.ops.array_ops import where
 from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
 from runtime.ops.registry import apply
@@ -466,7 +467,6 @@ def add_n(inputs, name=None):
 
 from runtime.ops.gradient_ops import unbroadcast  # noqa: E402 - needs the ops above
 from runtime.ops.registry import defvjp  # noqa: E402
-from runtime.ops.array_ops import where
 
 
 def _zeros(x):

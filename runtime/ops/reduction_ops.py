@@ -4,6 +4,8 @@ import numpy as np
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import common
+from runtime.ops import math_ops
+from runtime.ops.array_ops import size
 from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
 from runtime.ops.registry import apply
@@ -206,8 +208,6 @@ def _arg(op, input, axis, output_type, name):  # noqa: A002
 
 from runtime.ops import gradient_ops as _grad  # noqa: E402 - the gradient vocabulary
 from runtime.ops.registry import defvjp  # noqa: E402
-from runtime.ops import math_ops
-from runtime.ops.array_ops import size
 
 
 def _reduced_back(op, value):
@@ -223,13 +223,9 @@ def _reduce_sum_vjp(op, dy):
 @defvjp("reduce_mean")
 def _reduce_mean_vjp(op, dy):
     x = op.inputs[0]
-    count = math_ops.divide(math_ops.cast(_size(x), dy.dtype),
-                            math_ops.cast(_size(op.outputs[0]), dy.dtype))
+    count = math_ops.divide(math_ops.cast(size(x), dy.dtype),
+                            math_ops.cast(size(op.outputs[0]), dy.dtype))
     return [math_ops.divide(_reduced_back(op, dy), count)]
-
-
-def _size(x):
-    return size(x)
 
 
 def _extremum_vjp(op, dy):

@@ -1,6 +1,7 @@
 """Tensor indexing and slicing (`x[i]`, `x[1:-1, None, ...]`), with tensor indices."""
 import numpy as np
 
+from runtime import context
 from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.errors import IndexOutOfRangeError
@@ -160,7 +161,6 @@ def getitem(tensor, key):
 # -- gradient (vjp rule; see runtime.ops.registry.defvjp) -------------------------------------
 
 from runtime.ops.registry import defvjp  # noqa: E402
-from runtime import context
 
 
 @defvjp("getitem")
