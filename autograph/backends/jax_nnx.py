@@ -246,8 +246,8 @@ class _References:
     rebinds the name) cannot be staged: the error names the variable.
     """
 
-    def __init__(self, threaded, names, where):
-        self.threaded, self.names, self.where = threaded, names, where
+    def __init__(self, names, where):
+        self.names, self.where = names, where
 
     def slots(self, values, objects):
         """{slot: index of the threaded object it holds} for the entries of `values` that are
@@ -304,7 +304,7 @@ def threaded_cond(threaded, run, branches, operands):
     """
     split = _Split(threaded)
     count, changed = len(split.values), set()
-    refs, found = _References(threaded, (), 'if'), {}
+    refs, found = _References((), 'if'), {}
     slots = refs.slots(operands, threaded.objects())  # each branch gets its own objects there
     rest = refs.drop(operands, slots)
 
@@ -353,7 +353,7 @@ def threaded_loop(threaded, run, fns, loop_vars, names):
     """
     split, (cond_fn, body_fn) = _Split(threaded), fns
     n, changed = len(loop_vars), set()
-    refs = _References(threaded, names, 'loop')
+    refs = _References(names, 'loop')
     slots = refs.slots(loop_vars, threaded.objects())
     m = n - len(slots)
 
