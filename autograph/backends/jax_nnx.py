@@ -84,19 +84,17 @@ class Threaded:
 
 
 def is_object(value):
-    """Whether `value` is an NNX Variable or graph node (flax.nnx imported)."""
+    """Whether `value` is an NNX Variable or graph node: a Module, Rngs, Optimizer...
+    (flax.nnx imported)."""
     nnx = _nnx()
     return isinstance(value, (nnx.Variable, nnx.Pytree))
 
 
 def _nnx_object(content):
     """The NNX object a cell's `content` is or is a method of, or None."""
-    nnx = _nnx()
     if isinstance(content, types.MethodType):
         content = content.__self__
-    if isinstance(content, (nnx.Variable, nnx.Pytree)):  # a Module, Rngs, Optimizer...
-        return content
-    return None
+    return content if is_object(content) else None
 
 
 class _Split:
