@@ -9,6 +9,7 @@ from autograph.pyct import parser
 from autograph.pyct import templates
 from autograph.pyct import transformer
 from autograph.pyct import traversal
+from autograph.pyct.static_analysis import definite_assignment
 from autograph.pyct.static_analysis.annos import NodeAnno
 
 ConvAnno = transformer.ConvAnno
@@ -153,11 +154,16 @@ class ControlFlowTransformer(transformer.Base):
         gast_util.skip(nodes[0])
         return nodes, getter, setter
 
-    def _undefined_assigns(self, undefined):
+    def _undefined_assigns(self, undefined, every_branch=frozenset()):
+        """`x = ag__.Undefined('x')` for each name in `undefined`; `every_branch=True` for
+        those an if statement assigns in every branch (None: all of them)."""
         assigns = []
         self.ctx.undefined_names.update(str(s) for s in undefined)
         for s in undefined:
-            assigns += templates.replace('var_ = ag__.Undefined(name)', var_=str(s),
+            template = ('var_ = ag__.Undefined(name, every_branch=True)'
+                        if every_branch is None or str(s) in every_branch
+                        else 'var_ = ag__.Undefined(name)')
+            assigns += templates.replace(template, var_=str(s),
                                          name=gast_util.constant(str(s)))
         return assigns
 
@@ -175,6 +181,10 @@ class ControlFlowTransformer(transformer.Base):
     # -- statements -----------------------------------------------------------------------
 
     def visit_If(self, node):
+        every_branch = definite_assignment.assigned_on_every_path(node.body)
+        orelse = definite_assignment.assigned_on_every_path(node.orelse)
+        every_branch = (orelse if every_branch is None else every_branch if orelse is None
+                        else every_branch & orelse)
         self.generic_visit(node)
         body_scope = anno.getanno(node, NodeAnno.BODY_SCOPE)
         orelse_scope = anno.getanno(node, NodeAnno.ORELSE_SCOPE)
@@ -203,7 +213,8 @@ class ControlFlowTransformer(transformer.Base):
             body_name=self.ctx.namer.new_helper('if_body', reserved), body=node.body,
             orelse_name=self.ctx.namer.new_helper('else_body', reserved),
             orelse=node.orelse or [gast.Pass()],
-            undefined_assigns=self._undefined_assigns(undefined), test=node.test,
+            undefined_assigns=self._undefined_assigns(undefined, every_branch),
+            test=node.test,
             getter=getter, setter=setter, names=self._names_tuple(block_vars),
             nouts=gast_util.constant(nouts))
 

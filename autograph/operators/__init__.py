@@ -10,7 +10,7 @@ from autograph.operators.comparisons import not_in
 from autograph.operators.comparisons import set_display
 from autograph.operators.conditional_expressions import if_exp
 from autograph.operators.constant_tables import get_item
-from autograph.operators.control_flow import BranchVariableError
+from autograph.errors import BranchVariableError
 from autograph.operators.control_flow import for_stmt
 from autograph.operators.control_flow import if_stmt
 from autograph.operators.control_flow import while_stmt

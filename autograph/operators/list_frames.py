@@ -1,7 +1,9 @@
 """Python lists that a staged loop or if changes: a list appended to, popped from or assigned
-at a staged index while a staged statement that carries it is traced stops the staging
-(`NewStagedList`), and the statement is staged again with the list made a staged value
-(`with_staged_list`); a list assigned in place gets its final elements back (`write_back`)."""
+at a staged index while a staged statement that carries it is traced must be a staged value
+(`with_staged_list`) before the statement is staged. The statement's scout (see
+`staged_block`) finds such lists with a recording frame; a list the real staging meets
+without a plan stops it (`NewStagedList`). A list assigned in place gets its final elements
+back (`write_back`)."""
 
 import builtins
 import threading
@@ -25,16 +27,27 @@ class NewStagedList(BaseException):
 
 
 class ListFrame:
-    """The Python lists among the loop variables of one staged loop being staged."""
+    """The Python lists among the state of one staged loop or if statement being staged.
 
-    def __init__(self, init_vars, loop=False):
+    A recording frame (a scout's, see `staged_block`) collects in `requests` what a staging
+    that meets one of its lists would stop with, and lets the staging go on.
+    """
+
+    def __init__(self, init_vars, loop=False, recording=False):
         # id -> (list, initial list): the top-level Python lists among the initial loop
         # variables, and the lists the loop packs them into for its condition and body. The
         # lists are held so that their ids stay unique while the loop is staged.
         self.lists = {}
         self.loop = loop  # a staged loop's (else a staged if statement's)
+        self.recording = recording
+        self.requests = []  # NewStagedList signals recorded, the first for each list
         for value in init_vars:
             self.add(value, value)
+
+    def record(self, request):
+        """Records `request` unless one for the same list came first."""
+        if all(r.target is not request.target for r in self.requests):
+            self.requests.append(request)
 
     def add(self, value, initial):
         """Records that loop variable `value` stands for the initial Python list `initial`."""
@@ -43,17 +56,6 @@ class ListFrame:
 
 
 _LOCAL = threading.local()
-
-
-def list_frame(values):
-    """Pushes the ListFrame of a staged if statement's outputs; returns (frame, stack).
-
-    The caller pops it from the stack when the statement is staged.
-    """
-    frame = ListFrame(values)
-    frames = frame_stack()
-    frames.append(frame)
-    return frame, frames
 
 
 def frame_stack():
@@ -79,11 +81,12 @@ def check_python_iterator_step(fn):
 
 
 def stage_list_if_loop_variable(target, element):
-    """Stops staging when `target` is a Python list that a staged loop carries.
+    """Stops staging when `target` is a Python list that a staged loop or if carries.
 
-    Called by `list_append` and `list_pop` before they change a Python list. When `target` is
-    (by identity) a Python-list loop variable of a staged loop being staged, the loop must
-    carry a staged list instead; the outermost such loop restarts with one (`_stage`).
+    Called by `list_append`, `list_pop` and item assignment at a staged index before they
+    change a Python list. When `target` is (by identity) a Python-list variable of a staged
+    statement being staged, the statement must carry a staged list instead: the outermost
+    such statement's frame records it when it is a scout's, else this raises.
 
     Args:
         target: the list about to be changed.
@@ -101,8 +104,12 @@ def stage_list_if_loop_variable(target, element):
         entry = frame.lists.get(id(target))
         if entry is not None and entry[0] is target:
             owner, target = frame, entry[1]
-    if owner is not None:
-        raise NewStagedList(owner, target, element)
+    if owner is None:
+        return
+    request = NewStagedList(owner, target, element)
+    if not owner.recording:
+        raise request
+    owner.record(request)
 
 
 # The `element` of a NewStagedList for `l[i] = v` with a staged `i`: the list keeps its length,

@@ -15,7 +15,7 @@ from autograph.operators import nest
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
-from autograph.operators.list_frames import ListFrame
+from autograph.operators.staged_block import StagedBlock
 from autograph.operators.variables import MaybeUndefined
 from autograph.operators.variables import Symbol
 from autograph.operators.variables import Undefined
@@ -108,7 +108,7 @@ def _iteration_spec(backend, iterable):
     return spec
 
 
-class StagedLoop:
+class StagedLoop(StagedBlock):
     """One loop being staged with the backend's `while_loop`.
 
     The backend's loop variables are (*head, *flattened state): `head` is the loop's own
@@ -116,10 +116,11 @@ class StagedLoop:
     variables. `test(*head)` and `body(*head)` run with the state already assigned; `body`
     returns the new head.
 
-    Python lists among the loop variables that the loop appends to or pops from become staged
-    lists: the first `list_append`/`list_pop` on such a list while the loop is staged stops the
-    staging (`NewStagedList`), the list is replaced by the backend's `new_list`, and the loop
-    is staged again (see `stage_list_if_loop_variable`).
+    The plan (see `staged_block`): a loop that carries a Python list or a variable undefined
+    on entry is scouted first. Python lists that the scout appends to, pops from or assigns
+    at a staged index become staged lists (the backend's `new_list`, or its `stack`); the
+    variables undefined on entry get placeholders of the types the scout's body gives them
+    (`_placeholders`).
 
     Args:
         backend: the backend that stages the loop.
@@ -131,64 +132,52 @@ class StagedLoop:
         opts: the loop options (`maximum_iterations`), or None.
     """
 
+    loop = True
+
     def __init__(self, backend, fns, state, symbol_names, construct, opts=None):
-        self.backend = backend
+        super().__init__(backend, state, symbol_names)
         self.test, self.body = fns
-        self.get_state, self.set_state = state
-        self.symbol_names = symbol_names
         self.construct = construct
         self.head = ()  # the initial head values (a for loop sets its index's)
         self.opts = opts or {}
         # the number of iterations of a for loop without break (head is its index), or None:
         # the loop is the backend's counted_loop instead of a while_loop (a for loop sets it)
         self.trip_count = None
-        self.type_of = type_of_fn(backend)
-        # the ListFrame of the current staging attempt (see `stage`)
-        self.frame = None
 
-    def stage(self):
-        """Stages the loop and assigns the final loop variables."""
-        init_vars = tuple(self.get_state())
-        assigned = []  # see list_frames.write_back
-        while True:
-            self.frame = ListFrame(init_vars, loop=True)
-            frames = list_frames.frame_stack()
-            frames.append(self.frame)
-            try:
-                self._stage_once()
-                break
-            except list_frames.NewStagedList as request:
-                if request.frame is not self.frame:
-                    raise
-                pending = request  # handled below, so that no error chains this signal
-            finally:
-                frames.pop()
-            self.set_state(init_vars)
-            assigned.append(list_frames.assigned_list(init_vars, pending))
-            opts = dict(self.opts or {}, maximum_iterations=_maximum_iterations(
-                self.opts, self.construct))
-            init_vars = list_frames.with_staged_list(self.backend, init_vars, self.symbol_names,
-                                                     pending, opts)
-            self.set_state(init_vars)
-        list_frames.write_back((self.get_state, self.set_state), assigned)
+    def needs_plan(self, init_vars):
+        return super().needs_plan(init_vars) or bool(_undefined(init_vars))
 
-    def _stage_once(self):
-        """Stages the loop once with the current state as the initial loop variables.
+    def scout(self, init_vars):
+        """Stages the loop in a scratch with the entries undefined on entry held out; returns
+        {position: the value the body gives it} for those that some traced path assigns."""
+        undefined = _undefined(init_vars)
+        loop_checks.check_loop_init(self.symbol_names, init_vars, self.construct, skip=undefined)
+        captured = {}
+        self._run(init_vars, skip=undefined, captured=captured)
+        return captured
+
+    def stage_once(self, init_vars, plan):
+        """Stages the loop once with `init_vars` as the initial loop variables.
 
         Variables and return values undefined on entry get a placeholder first (see
-        `_placeholders`).
+        `_placeholders`; `plan` is the scout's finding).
         """
-        init_vars = tuple(self.get_state())
-        undefined = [k for k, v in enumerate(init_vars) if isinstance(v, _UNDEFINED)]
+        undefined = _undefined(init_vars)
         if not undefined:
             loop_checks.check_loop_init(self.symbol_names, init_vars, self.construct)
             self._run(init_vars)
             return
         loop_checks.check_loop_init(self.symbol_names, init_vars, self.construct, skip=undefined)
-        init_vars, held = self._placeholders(init_vars, undefined)
+        init_vars, held = self._placeholders(init_vars, undefined, plan)
         self.set_state(init_vars)
         loop_checks.check_loop_init(self.symbol_names, init_vars, self.construct, skip=held)
         self._run(init_vars, skip=held)
+
+    def with_staged_list(self, init_vars, request):
+        opts = dict(self.opts or {}, maximum_iterations=_maximum_iterations(
+            self.opts, self.construct))
+        return list_frames.with_staged_list(self.backend, init_vars, self.symbol_names,
+                                            request, opts)
 
     def _run(self, init_vars, skip=(), captured=None):
         """Calls the backend's while_loop; entries in `skip` are held at their initial value.
@@ -280,12 +269,12 @@ class StagedLoop:
                           if type(bound) is int and type(trip_count) is int else None)
         return LoopOptions(flat_names, bound, trip_count)
 
-    def _placeholders(self, init_vars, undefined):
+    def _placeholders(self, init_vars, undefined, captured):
         """Gives the entries undefined on entry a placeholder of the type the loop gives them.
 
-        The loop is staged once in the backend's `scratch()` context (discarded) with those
-        entries held out of the loop variables, which tells what type the body gives them.
-        Then, as TensorFlow does for loop variables first assigned in the loop:
+        `captured` is what the scout found (see `scout`): the value the body gives each
+        entry that a traced path assigns. As TensorFlow does for loop variables first
+        assigned in the loop:
         - a variable enters as `MaybeUndefined(zeros, False)`: after a loop that ran no
           iteration, reading it raises UnboundLocalError when the staged code runs, as in
           plain Python (see `variables.ld`);
@@ -295,20 +284,12 @@ class StagedLoop:
         condition) are held out of the loop: they stay undefined and need no type.
 
         Returns:
-            A tuple (new initial state, positions held out of the loop). Without the `scratch`
-            and `zeros_like` hooks, the state is unchanged and nothing is held out (then
-            `loop_checks.check_loop_init` reports the undefined entries).
+            A tuple (new initial state, positions held out of the loop). Without a scout (the
+            backend has no `scratch`) or `zeros_like`, the state is unchanged and nothing is
+            held out (then `loop_checks.check_loop_init` reports the undefined entries).
         """
-        try:
-            scratch = self.backend.scratch()
-        except UnsupportedByBackendError:
+        if captured is None:
             return init_vars, ()
-        captured = {}
-        try:
-            with scratch:
-                self._run(init_vars, skip=undefined, captured=captured)
-        finally:
-            self.set_state(init_vars)
         state = list(init_vars)
         held = []
         zeros_like = self.backend.zeros_like
@@ -328,6 +309,11 @@ class StagedLoop:
         except UnsupportedByBackendError:
             return init_vars, ()
         return tuple(state), held
+
+
+def _undefined(init_vars):
+    """Positions of the loop variables and return values undefined on entry."""
+    return [k for k, v in enumerate(init_vars) if isinstance(v, _UNDEFINED)]
 
 
 def flat_names_of(names, values):

@@ -79,12 +79,16 @@ class Undefined:
 
     Attributes:
         symbol_name: the name of the undefined symbol, as the user wrote it.
+        every_branch: True when the converter saw that every branch of the if statement that
+            follows assigns the symbol (or raises): a staged if then aligns it without first
+            looking at the other branch (see `staged_if.StagedIf`).
     """
 
-    __slots__ = ('symbol_name',)
+    __slots__ = ('symbol_name', 'every_branch')
 
-    def __init__(self, symbol_name):
+    def __init__(self, symbol_name, every_branch=False):
         self.symbol_name = symbol_name
+        self.every_branch = every_branch
 
     def read(self):
         """Raises the UnboundLocalError that reading the symbol in plain Python raises.

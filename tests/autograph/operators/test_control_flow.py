@@ -35,7 +35,7 @@ from tests.autograph.fake_backend import unwrap
 
 def abs_diff(a, b, log):
     """if a > b: d = a - b; else: d = b - a. Every branch run is logged."""
-    d = Undefined('d')
+    d = Undefined('d', every_branch=True)
 
     def get_state():
         return (d,)
@@ -59,8 +59,11 @@ def abs_diff(a, b, log):
 
 
 def branch_state(cond, if_value, else_value, nouts=1, names=('x', 'tmp')):
-    """Sets x (output) and tmp (not an output) in each branch; returns (x, tmp) after."""
-    x, tmp = 'x0', 'tmp0'
+    """Sets x (output) and tmp (not an output) in each branch; returns (x, tmp) after. A
+    branch value Undefined('x') stands for a branch that does not assign x, which the
+    converter writes only where x is undefined before the statement."""
+    undefined = [v for v in (if_value, else_value) if type(v) is Undefined]
+    x, tmp = (undefined[0] if undefined else 'x0'), 'tmp0'
 
     def get_state():
         return (x, tmp)
