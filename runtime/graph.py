@@ -19,7 +19,8 @@ IR contract (the executors, the optimiser and runtime.function rely on it):
   when ``opdef.multi_output`` is False, else a sequence of ``len(node.outputs)`` values.
   Values are numpy arrays or numpy scalars; ``string`` values are object arrays of ``bytes``;
   ``variant`` values are runtime objects (TensorArray storage, mutated in place by the
-  stateful TensorArray ops). A tensor's ``shape`` is None when even its rank is unknown
+  stateful TensorArray ops); a ``resource`` value is the Variable a ``var_handle`` node
+  names (its attr ``resource``, a ResourceKey), the first input of the variable ops. A tensor's ``shape`` is None when even its rank is unknown
   (py_function outputs, stacks of TensorArrays whose element shape is unknown).
 - ``placeholder`` nodes (no inputs; attrs ``dtype``, ``shape``) are the graph inputs, listed in
   ``graph.inputs`` (their output tensors). ``constant`` nodes have attr ``value`` (numpy).
@@ -49,6 +50,7 @@ import numpy as np
 from runtime import context
 from runtime import dtypes
 from runtime import errors
+from runtime.resources import ResourceTensor
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import format_shape
@@ -213,7 +215,8 @@ class Graph:
 
     # A traced graph and its subgraphs live as long as their ConcreteFunction: no __dict__.
     __slots__ = ("name", "outer_graph", "nodes", "inputs", "outputs", "captures", "_captured",
-                 "_constants", "_used_names", "_next_suffix", "_last_stateful", "__weakref__")
+                 "_constants", "_used_names", "_next_suffix", "_last_stateful", "resources",
+                 "__weakref__")
 
     def __init__(self, name="graph", outer_graph=None):
         self.name = name
@@ -227,6 +230,9 @@ class Graph:
         self._used_names = set()
         self._next_suffix = {}  # base name -> next suffix to try
         self._last_stateful = None  # last stateful node, for control_inputs
+        # key -> live object (a Variable) that a `var_handle` node of this graph or of its
+        # subgraphs names: the outermost graph keeps them alive (None until one is captured)
+        self.resources = None
 
     # -- naming ---------------------------------------------------------------------------
 
@@ -360,7 +366,8 @@ class Graph:
 
         Symbolic tensors of this graph are returned as is. Tensors of an enclosing graph become
         placeholders recorded in `captures` (recursively through intermediate graphs). Eager
-        tensors become constant nodes (once per tensor object).
+        tensors become constant nodes, and an eager resource handle (`Variable.handle`) a
+        `var_handle` node naming it by key (once per tensor object).
 
         Args:
             tensor: A Tensor.
@@ -399,7 +406,29 @@ class Graph:
             const = self.constant(tensor._value)
             self._constants[id(tensor)] = (tensor, const)
             return const
+        if type(tensor) is ResourceTensor:
+            return self._capture_resource(tensor)
         raise TypeError(f"Expected a Tensor, found {type(tensor).__name__}: {tensor!r}.")
+
+    def _capture_resource(self, handle):
+        """The `var_handle` node standing for eager resource `handle` (once per handle): its
+        attribute is the handle's ResourceKey (data), and the outermost graph keeps the
+        object alive in `resources`."""
+        if self._constants is None:
+            self._constants = {}
+        hit = self._constants.get(id(handle))
+        if hit is not None:
+            return hit[1]
+        owner = self
+        while owner.outer_graph is not None:
+            owner = owner.outer_graph
+        if owner.resources is None:
+            owner.resources = {}
+        owner.resources[handle.key.key] = handle._value
+        node = self.add_node("var_handle", [], {"resource": handle.key},
+                             [((), dtypes.resource)], handle.key.label)
+        self._constants[id(handle)] = (handle, node.outputs[0])
+        return node.outputs[0]
 
     def is_stateful(self):
         """True when any node of this graph is stateful."""
