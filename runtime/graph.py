@@ -10,8 +10,10 @@ IR contract (the executors, the optimiser and runtime.function rely on it):
   lists the previous stateful node of its graph in ``node.control_inputs`` (TF's "^name").
 - ``Node`` fields: ``op`` (registry op name, e.g. ``"add"``), ``name`` (unique in the graph,
   TensorFlow style ``add``, ``add_1``, ...), ``inputs`` (tuple of SymbolicTensor of this
-  graph), ``attrs`` (dict), ``outputs`` (tuple of SymbolicTensor with ``.node``, ``.index``,
-  ``.shape`` with None for unknown dims, ``.dtype``), ``control_inputs`` (tuple of Node),
+  graph), ``attrs`` (dict of data; a live object is named by a ``ResourceKey``, held by
+  the outermost graph in ``resources``), ``outputs`` (tuple of SymbolicTensor with
+  ``.node``, ``.index``, ``.shape`` with None for unknown dims, ``.dtype``),
+  ``control_inputs`` (tuple of Node),
   ``stateful``
   (bool: never prune, never fold, never reorder).
 - Ordinary ops: ``runtime.ops.registry.get_op(node.op)`` gives an ``OpDef``;
@@ -20,8 +22,9 @@ IR contract (the executors, the optimiser and runtime.function rely on it):
   Values are numpy arrays or numpy scalars; ``string`` values are object arrays of ``bytes``;
   ``variant`` values are runtime objects (TensorArray storage, mutated in place by the
   stateful TensorArray ops); a ``resource`` value is the Variable a ``var_handle`` node
-  names (its attr ``resource``, a ResourceKey), the first input of the variable ops. A tensor's ``shape`` is None when even its rank is unknown
-  (py_function outputs, stacks of TensorArrays whose element shape is unknown).
+  names (its attr ``resource``, a ResourceKey), the first input of the variable ops. A
+  tensor's ``shape`` is None when even its rank is unknown (py_function outputs, stacks of
+  TensorArrays whose element shape is unknown).
 - ``placeholder`` nodes (no inputs; attrs ``dtype``, ``shape``) are the graph inputs, listed in
   ``graph.inputs`` (their output tensors). ``constant`` nodes have attr ``value`` (numpy).
 - ``cond`` nodes: ``inputs = [pred, *operands]``; attrs ``true_graph`` and ``false_graph`` are
@@ -50,6 +53,7 @@ import numpy as np
 from runtime import context
 from runtime import dtypes
 from runtime import errors
+from runtime.resources import ResourceKey
 from runtime.resources import ResourceTensor
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
@@ -230,8 +234,9 @@ class Graph:
         self._used_names = set()
         self._next_suffix = {}  # base name -> next suffix to try
         self._last_stateful = None  # last stateful node, for control_inputs
-        # key -> live object (a Variable) that a `var_handle` node of this graph or of its
-        # subgraphs names: the outermost graph keeps them alive (None until one is captured)
+        # key -> live object (a Variable, a py_function's callable...) that a ResourceKey in
+        # this graph or its subgraphs names: the outermost graph keeps them alive (`hold`;
+        # None until one is held)
         self.resources = None
 
     # -- naming ---------------------------------------------------------------------------
@@ -318,6 +323,9 @@ class Graph:
             The list of output SymbolicTensors.
         """
         inputs = [self.capture(t) for t in inputs]
+        for value in attrs.values():
+            if type(value) is ResourceKey:  # the graph keeps what its nodes name alive
+                self.hold(value, value.resolve())
         if any(t.shape is None for t in inputs):
             specs = _infer_unknown_rank(opdef, inputs, attrs)
         else:
@@ -412,23 +420,27 @@ class Graph:
 
     def _capture_resource(self, handle):
         """The `var_handle` node standing for eager resource `handle` (once per handle): its
-        attribute is the handle's ResourceKey (data), and the outermost graph keeps the
-        object alive in `resources`."""
+        attribute is the handle's ResourceKey (data); the outermost graph holds the object."""
         if self._constants is None:
             self._constants = {}
         hit = self._constants.get(id(handle))
         if hit is not None:
             return hit[1]
+        self.hold(handle.key, handle._value)
+        node = self.add_node("var_handle", [], {"resource": handle.key},
+                             [((), dtypes.resource)], handle.key.label)
+        self._constants[id(handle)] = (handle, node.outputs[0])
+        return node.outputs[0]
+
+    def hold(self, key, resource):
+        """Keeps `resource`, which ResourceKey `key` names in an attribute of this graph,
+        alive as long as the outermost graph (in its `resources`)."""
         owner = self
         while owner.outer_graph is not None:
             owner = owner.outer_graph
         if owner.resources is None:
             owner.resources = {}
-        owner.resources[handle.key.key] = handle._value
-        node = self.add_node("var_handle", [], {"resource": handle.key},
-                             [((), dtypes.resource)], handle.key.label)
-        self._constants[id(handle)] = (handle, node.outputs[0])
-        return node.outputs[0]
+        owner.resources[key.key] = resource
 
     def is_stateful(self):
         """True when any node of this graph is stateful."""

@@ -1,12 +1,17 @@
-"""Resources: live objects (Variables) that graphs name by key, as TensorFlow's resource handles.
+"""Resources: live objects that graphs name by key, as TensorFlow's resource handles.
 
-A graph never holds a Variable in its attributes. A Variable's `handle` is an eager tensor of
-dtype `resource` (`ResourceTensor`); a graph that uses it captures it, as it captures any
-eager tensor, into a `var_handle` node whose attribute is a `ResourceKey` (data: a key unique
-in the process and the name people see), and the ops on the variable take that node's output
-as their first input (TensorFlow's `ReadVariableOp(resource)`). The key finds the object in
-this module's table, which holds it weakly; the outermost graph that captured the handle
-keeps it alive (`Graph.resources`), as the attribute did before.
+A graph's attributes are data. A live object a node needs (a Variable, a py_function's
+callable, a dataset, an iterator's state) is named by a `ResourceKey`: a key unique in the
+process and the name people see. The key finds the object in this module's table, which holds
+it weakly (an object that takes no weak reference, a builtin function, is held for the
+process); the outermost graph that names it keeps it alive (`Graph.resources`, filled when
+a node naming it is added), and an executor resolves the key when it runs the node (the
+compiled code a variable's once, when it is made).
+
+A Variable's `handle` is an eager tensor of dtype `resource` (`ResourceTensor`); a graph that
+uses it captures it, as it captures any eager tensor, into a `var_handle` node whose
+attribute is the variable's key, and the variable ops take that node's output as their first
+input (TensorFlow's `ReadVariableOp(resource)`).
 """
 import itertools
 import weakref
@@ -16,7 +21,8 @@ from runtime.errors import FailedPreconditionError
 from runtime.tensor import EagerTensor
 from runtime.tensor_shape import TensorShape
 
-_LIVE = weakref.WeakValueDictionary()  # key -> the live object
+_ENTRIES = {}  # key -> a callable returning the object (a weak reference), None once it died
+_BY_ID = {}  # id(object) -> its ResourceKey, while the object lives
 _COUNTER = itertools.count()
 _SCALAR = TensorShape(())
 
@@ -52,20 +58,69 @@ class ResourceKey:
         Raises:
             FailedPreconditionError: when the object no longer exists.
         """
-        found = _LIVE.get(self.key)
+        entry = _ENTRIES.get(self.key)
+        found = None if entry is None else entry()
         if found is None:
             raise FailedPreconditionError(
-                f"The resource {self.label!r} (key {self.key!r}) no longer exists: the "
-                f"Variable was deleted while a graph still uses it. Keep a reference to the "
-                f"Variable as long as the functions that use it run.", "var_handle")
+                f"The resource {self.label!r} (key {self.key!r}) no longer exists: it was "
+                f"deleted while a graph still names it. Keep a reference to it (the Variable, "
+                f"the function) as long as the functions that use it run.", "resource")
         return found
 
 
-def register(resource, label):
-    """Enters `resource` in the table; returns the new ResourceKey naming it."""
-    key = ResourceKey(f"{label}_{next(_COUNTER)}", label)
-    _LIVE[key.key] = resource
+def register(resource, label=None):
+    """The ResourceKey naming `resource`: the one it has, or a new one.
+
+    A node that names an object keeps this key in its attributes; the graph it is added to
+    holds the object (`Graph.create_op`).
+
+    Args:
+        resource: Any object.
+        label: The name people see (`str(graph)` prints it); default `label_of(resource)`.
+
+    Returns:
+        A ResourceKey.
+    """
+    key = _BY_ID.get(id(resource))
+    if key is not None:
+        return key
+    if label is None:
+        label = label_of(resource)
+    name = label if label.isidentifier() else type(resource).__name__
+    key = ResourceKey(f"{name}_{next(_COUNTER)}", label)
+    try:
+        entry = weakref.ref(resource, _forget(key, id(resource)))
+    except TypeError:  # no weak references (a builtin): it lives as long as the process
+        entry = _Strong(resource)
+    _ENTRIES[key.key] = entry
+    _BY_ID[id(resource)] = key
     return key
+
+
+def _forget(key, ident):
+    def forget(_):
+        _ENTRIES.pop(key.key, None)
+        if _BY_ID.get(ident) is key:
+            del _BY_ID[ident]
+    return forget
+
+
+class _Strong:
+    """An entry holding its object (one without weak references)."""
+
+    __slots__ = ("resource",)
+
+    def __init__(self, resource):
+        self.resource = resource
+
+    def __call__(self):
+        return self.resource
+
+
+def label_of(value):
+    """The name a live object shows in `str(graph)`: a function's name, else its repr."""
+    name = getattr(value, "__name__", None) if callable(value) else None
+    return name if isinstance(name, str) else repr(value)
 
 
 class ResourceTensor(EagerTensor):

@@ -33,8 +33,8 @@ from runtime.dtypes import resource
 from runtime.ops.state_ops import VARIABLE_OPS
 from runtime.resources import ResourceKey
 
-# Ops that hold Python code in their attributes: a graph holding one is neither saved nor
-# loaded (TensorFlow's SavedModel cannot restore a py_function either).
+# Ops that name Python code (a callable) in their attributes: a graph holding one is neither
+# saved nor loaded (TensorFlow's SavedModel cannot restore a py_function either).
 NOT_LOADABLE = {"py_function": "it calls a Python function, which a saved model cannot hold"}
 assert set(NOT_LOADABLE) <= set(registry.OPS), "NOT_LOADABLE names an unregistered op"
 

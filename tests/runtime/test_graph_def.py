@@ -5,6 +5,7 @@ the same (`str(graph)`) and computes the same outputs (or raises the same error)
 executors.
 """
 import contextlib
+import gc
 import io
 
 import numpy as np
@@ -13,6 +14,7 @@ import pytest
 import runtime as tf
 from benchmarks.workloads import WORKLOADS
 from runtime import graph_def as graph_def_lib
+from runtime import resources
 from runtime.executor import compile as compile_graph
 from runtime.executor import interpret
 from tests.corpus.functions import CORPUS
@@ -35,12 +37,11 @@ def _traces():
                            id=workload.name)
 
 
-# The only attributes that hold live objects in memory (docs/internals.md lists them): all
-# else is data.
-_LIVE = {("py_function", "func"), ("dataset_source", "dataset"), ("dataset_build", "builder"),
-         ("iterator_source", "state")}
-# What a GraphDef holds by ResourceRef: those, and the Variable a var_handle's key names.
-_BY_REFERENCE = _LIVE | {("var_handle", "resource")}
+# The attributes that name live objects by ResourceKey, which a GraphDef holds by ResourceRef
+# (docs/internals.md lists them). In memory, every attribute is data.
+_BY_REFERENCE = {("var_handle", "resource"), ("py_function", "func"),
+                 ("dataset_source", "dataset"), ("dataset_build", "builder"),
+                 ("iterator_source", "state")}
 
 
 def _live_attrs(graph):
@@ -88,13 +89,13 @@ def test_every_graph_round_trips(fn, args, plain):
             with pytest.raises(type(e)):
                 fn(*plain)
             return
-    assert _live_attrs(graph) <= _LIVE
+    assert _live_attrs(graph) == set()
     graph_def = graph.as_graph_def()
     assert graph_def.version == graph_def_lib.VERSION
     assert _resource_attrs(graph_def) <= _BY_REFERENCE
     rebuilt = tf.Graph.from_graph_def(graph_def)
     assert str(rebuilt) == str(graph)
-    assert _live_attrs(rebuilt) <= _LIVE
+    assert _live_attrs(rebuilt) == set()
     values = [a.numpy() for a in tf.nest.flatten(args) if isinstance(a, tf.Tensor)]
     assert len(values) == len(graph.inputs)
     expected = _run(interpret, graph, values)
@@ -193,6 +194,51 @@ def test_a_variable_is_a_resource_input_not_an_attribute():
     interpret(rebuilt, list(rebuilt.inputs), list(rebuilt.outputs))(
         np.array([1.0, 1.0], np.float32))
     assert w.numpy().tolist() == [6.0, 6.0] and v.numpy().tolist() == [1.0, 2.0]
+
+
+def test_callables_datasets_and_iterators_are_attributes_by_key():
+    iterator = iter(tf.data.Dataset.range(10))
+    dataset = tf.data.Dataset.range(3)
+
+    @tf.function
+    def f(x):
+        y = tf.py_function(lambda a: a * 2, [x[0]], tf.int64)
+        for e in dataset:  # made outside: a dataset_source
+            y += e
+        for e in tf.data.Dataset.from_tensor_slices(x).map(lambda e: e * 2):  # a dataset_build
+            y += e
+        return y + next(iterator)
+
+    graph = f.get_concrete_function(tf.constant([1, 2], tf.int64)).graph
+    assert _live_attrs(graph) == set()
+    keys = [(n.op, key, value) for n in _walk(graph) for key, value in n.attrs.items()
+            if isinstance(value, resources.ResourceKey)]
+    assert {k[:2] for k in keys} == {("py_function", "func"), ("dataset_source", "dataset"),
+                                     ("dataset_build", "builder"), ("iterator_source", "state")}
+    # the outermost graph keeps the objects alive: the lambda has no other reference
+    assert {k.key for _, _, k in keys} == set(graph.resources)
+    func, = [k for op, _, k in keys if op == "py_function"]
+    assert func.resolve()(tf.constant(3)).numpy() == 6
+    gc.collect()
+    run = compile_graph(graph, list(graph.inputs), list(graph.outputs))
+    x = np.array([1, 2], np.int64)
+    assert [int(v) for v in run(x)] == [2 + (0 + 1 + 2) + (2 + 4) + 0]
+    assert [int(v) for v in run(x)] == [2 + (0 + 1 + 2) + (2 + 4) + 1]  # the iterator moved on
+
+
+def test_a_key_whose_object_died_says_so():
+    key = resources.register(tf.Variable(1.0, name="gone"), "gone")
+    gc.collect()
+    with pytest.raises(tf.errors.FailedPreconditionError, match="resource 'gone'.*no longer "
+                                                                "exists"):
+        key.resolve()
+
+
+def _walk(graph):
+    for node in graph.nodes:
+        yield node
+        for _, sub in node.subgraphs():
+            yield from _walk(sub)
 
 
 def test_a_subgraph_is_a_function_of_the_library():
