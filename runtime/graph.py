@@ -20,8 +20,9 @@ IR contract (the executors, the optimiser and runtime.function rely on it):
   Values are numpy arrays or numpy scalars; ``string`` values are object arrays of ``bytes``;
   ``variant`` values are runtime objects (TensorArray storage, mutated in place by the
   stateful TensorArray ops); a ``resource`` value is the Variable a ``var_handle`` node
-  names (its attr ``resource``, a ResourceKey), the first input of the variable ops. A tensor's ``shape`` is None when even its rank is unknown
-  (py_function outputs, stacks of TensorArrays whose element shape is unknown).
+  names (its attr ``resource``, a ResourceKey), the first input of the variable ops. A
+  tensor's ``shape`` is None when even its rank is unknown (py_function outputs, stacks of
+  TensorArrays whose element shape is unknown).
 - ``placeholder`` nodes (no inputs; attrs ``dtype``, ``shape``) are the graph inputs, listed in
   ``graph.inputs`` (their output tensors). ``constant`` nodes have attr ``value`` (numpy).
 - ``cond`` nodes: ``inputs = [pred, *operands]``; attrs ``true_graph`` and ``false_graph`` are

@@ -2,9 +2,10 @@
 
 A loaded function runs as a tf.function whose Python function is this replay: tracing it
 copies the loaded graph node by node, each through the path user code takes (`apply` for a
-registered op, the Variable's handle for a `var_handle`, `Variable.read_value` for a read, the structured-op node plus its tape record
-for cond, while and switch_case), so that gradient tapes see each op as they would have when
-the graph was first traced. The rules are keyed by op; ops without an entry use `apply`.
+registered op, the Variable's handle for a `var_handle`, `Variable.read_value` for a read,
+the structured-op node plus its tape record for cond, while and switch_case), so that
+gradient tapes see each op as they would have when the graph was first traced. The rules are
+keyed by op; ops without an entry use `apply`.
 """
 from runtime import context
 from runtime import control_flow
