@@ -6,7 +6,7 @@ process and the name people see. The key finds the object in this module's table
 it weakly (an object that takes no weak reference, a builtin function, is held for the
 process); the outermost graph that names it keeps it alive (`Graph.resources`, filled when
 a node naming it is added), and an executor resolves the key when it runs the node (the
-compiled code a variable's once, when it is made).
+compiled code resolves a variable's key once, when it is made).
 
 A Variable's `handle` is an eager tensor of dtype `resource` (`ResourceTensor`); a graph that
 uses it captures it, as it captures any eager tensor, into a `var_handle` node whose
@@ -21,7 +21,9 @@ from runtime.errors import FailedPreconditionError
 from runtime.tensor import EagerTensor
 from runtime.tensor_shape import TensorShape
 
-_ENTRIES = {}  # key -> a callable returning the object (a weak reference), None once it died
+# key -> a callable returning the object: its weak reference, or a _Strong (an entry leaves
+# when its object dies)
+_ENTRIES = {}
 _BY_ID = {}  # id(object) -> its ResourceKey, while the object lives
 _COUNTER = itertools.count()
 _SCALAR = TensorShape(())

@@ -330,6 +330,8 @@ def feed_values(positional, keywords):
     for leaf in flatten(list(positional) + list(keywords.values())):
         if isinstance(leaf, Tensor):
             if type(leaf) is not EagerTensor:
+                if type(leaf) is ResourceTensor:  # keyed by identity and captured: not fed
+                    continue
                 raise leaked_eager_error(leaf)
             values.append(leaf._value)
         elif isinstance(leaf, DatasetBase):
