@@ -32,6 +32,7 @@ from runtime.ops import tensor_array_grad
 from runtime import gradients
 from runtime.gradients import GradientTape
 from runtime.gradients import UnconnectedGradients
+from runtime.ops.state_ops import handle_variable
 from runtime.variables import Variable
 from runtime.ops.math_ops import greater
 from runtime.ops.creation_ops import zeros_like
@@ -121,8 +122,10 @@ def replay(graph, inputs, prune=True, env=None):
         args = [env[id(t)] for t in node.inputs]
         if node.is_constant:
             outs = [EagerTensor(node.attrs["value"])]
-        elif node.op == "read_variable":
-            outs = [node.attrs["variable"].read_value()]
+        elif node.op == "var_handle":  # the variable's own handle, captured where it is used
+            outs = [node.attrs["resource"].resolve().handle]
+        elif node.op == "read_variable":  # recorded by the tapes as a read of the variable
+            outs = [args[0].numpy().read_value()]
         elif OPS[node.op].structured:
             outs = _copy_structured(node, args)
         else:
@@ -156,7 +159,7 @@ def variables_read(graphs):
         graph = pending.pop()
         for node in graph.nodes:
             if node.op == "read_variable":
-                variable = node.attrs["variable"]
+                variable = handle_variable(node.inputs[0])
                 found.setdefault(id(variable), variable)
             pending.extend(sub for _, sub in node.subgraphs())
     return list(found.values())

@@ -66,6 +66,8 @@ bool = DType("bool", np.bool_)  # noqa: A001 - the TensorFlow name
 string = DType("string", np.object_)
 # Internal: opaque values such as TensorArray storage flowing through a graph.
 variant = DType("variant", np.object_)
+# Internal: handles naming a live resource (a Variable), as TensorFlow's `resource` dtype.
+resource = DType("resource", np.object_)
 
 half = float16 = DType("float16", np.float16)
 int8 = DType("int8", np.int8)
@@ -78,7 +80,8 @@ double = float64
 _ALL = (float32, float64, int32, int64, uint8, bool, string, float16, int8, int16, uint16,
         uint32, uint64)
 _BY_NAME = {d.name: d for d in _ALL}
-_BY_NAME.update({"variant": variant, "half": float16, "double": float64, "float": float32})
+_BY_NAME.update({"variant": variant, "resource": resource, "half": float16, "double": float64,
+                 "float": float32})
 # numpy dtype -> DType; object arrays hold Python strings.
 _BY_NP = {d.np_dtype: d for d in _ALL if d is not string}
 _BY_NP[np.dtype(np.object_)] = string

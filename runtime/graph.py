@@ -10,8 +10,10 @@ IR contract (the executors, the optimiser and runtime.function rely on it):
   lists the previous stateful node of its graph in ``node.control_inputs`` (TF's "^name").
 - ``Node`` fields: ``op`` (registry op name, e.g. ``"add"``), ``name`` (unique in the graph,
   TensorFlow style ``add``, ``add_1``, ...), ``inputs`` (tuple of SymbolicTensor of this
-  graph), ``attrs`` (dict), ``outputs`` (tuple of SymbolicTensor with ``.node``, ``.index``,
-  ``.shape`` with None for unknown dims, ``.dtype``), ``control_inputs`` (tuple of Node),
+  graph), ``attrs`` (dict of data; a live object is named by a ``ResourceKey``, held by
+  the outermost graph in ``resources``), ``outputs`` (tuple of SymbolicTensor with
+  ``.node``, ``.index``, ``.shape`` with None for unknown dims, ``.dtype``),
+  ``control_inputs`` (tuple of Node),
   ``stateful``
   (bool: never prune, never fold, never reorder).
 - Ordinary ops: ``runtime.ops.registry.get_op(node.op)`` gives an ``OpDef``;
@@ -19,8 +21,10 @@ IR contract (the executors, the optimiser and runtime.function rely on it):
   when ``opdef.multi_output`` is False, else a sequence of ``len(node.outputs)`` values.
   Values are numpy arrays or numpy scalars; ``string`` values are object arrays of ``bytes``;
   ``variant`` values are runtime objects (TensorArray storage, mutated in place by the
-  stateful TensorArray ops). A tensor's ``shape`` is None when even its rank is unknown
-  (py_function outputs, stacks of TensorArrays whose element shape is unknown).
+  stateful TensorArray ops); a ``resource`` value is the Variable a ``var_handle`` node
+  names (its attr ``resource``, a ResourceKey), the first input of the variable ops. A
+  tensor's ``shape`` is None when even its rank is unknown (py_function outputs, stacks of
+  TensorArrays whose element shape is unknown).
 - ``placeholder`` nodes (no inputs; attrs ``dtype``, ``shape``) are the graph inputs, listed in
   ``graph.inputs`` (their output tensors). ``constant`` nodes have attr ``value`` (numpy).
 - ``cond`` nodes: ``inputs = [pred, *operands]``; attrs ``true_graph`` and ``false_graph`` are
@@ -49,6 +53,8 @@ import numpy as np
 from runtime import context
 from runtime import dtypes
 from runtime import errors
+from runtime.resources import ResourceKey
+from runtime.resources import ResourceTensor
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import format_shape
@@ -213,7 +219,8 @@ class Graph:
 
     # A traced graph and its subgraphs live as long as their ConcreteFunction: no __dict__.
     __slots__ = ("name", "outer_graph", "nodes", "inputs", "outputs", "captures", "_captured",
-                 "_constants", "_used_names", "_next_suffix", "_last_stateful", "__weakref__")
+                 "_constants", "_used_names", "_next_suffix", "_last_stateful", "resources",
+                 "__weakref__")
 
     def __init__(self, name="graph", outer_graph=None):
         self.name = name
@@ -227,6 +234,10 @@ class Graph:
         self._used_names = set()
         self._next_suffix = {}  # base name -> next suffix to try
         self._last_stateful = None  # last stateful node, for control_inputs
+        # key -> live object (a Variable, a py_function's callable...) that a ResourceKey in
+        # this graph or its subgraphs names: the outermost graph keeps them alive (`hold`;
+        # None until one is held)
+        self.resources = None
 
     # -- naming ---------------------------------------------------------------------------
 
@@ -312,6 +323,9 @@ class Graph:
             The list of output SymbolicTensors.
         """
         inputs = [self.capture(t) for t in inputs]
+        for value in attrs.values():
+            if type(value) is ResourceKey:  # the graph keeps what its nodes name alive
+                self.hold(value, value.resolve())
         if any(t.shape is None for t in inputs):
             specs = _infer_unknown_rank(opdef, inputs, attrs)
         else:
@@ -360,7 +374,8 @@ class Graph:
 
         Symbolic tensors of this graph are returned as is. Tensors of an enclosing graph become
         placeholders recorded in `captures` (recursively through intermediate graphs). Eager
-        tensors become constant nodes (once per tensor object).
+        tensors become constant nodes, and an eager resource handle (`Variable.handle`) a
+        `var_handle` node naming it by key (once per tensor object).
 
         Args:
             tensor: A Tensor.
@@ -399,7 +414,33 @@ class Graph:
             const = self.constant(tensor._value)
             self._constants[id(tensor)] = (tensor, const)
             return const
+        if type(tensor) is ResourceTensor:
+            return self._capture_resource(tensor)
         raise TypeError(f"Expected a Tensor, found {type(tensor).__name__}: {tensor!r}.")
+
+    def _capture_resource(self, handle):
+        """The `var_handle` node standing for eager resource `handle` (once per handle): its
+        attribute is the handle's ResourceKey (data); the outermost graph holds the object."""
+        if self._constants is None:
+            self._constants = {}
+        hit = self._constants.get(id(handle))
+        if hit is not None:
+            return hit[1]
+        self.hold(handle.key, handle._value)
+        node = self.add_node("var_handle", [], {"resource": handle.key},
+                             [((), dtypes.resource)], handle.key.label)
+        self._constants[id(handle)] = (handle, node.outputs[0])
+        return node.outputs[0]
+
+    def hold(self, key, resource):
+        """Keeps `resource`, which ResourceKey `key` names in an attribute of this graph,
+        alive as long as the outermost graph (in its `resources`)."""
+        owner = self
+        while owner.outer_graph is not None:
+            owner = owner.outer_graph
+        if owner.resources is None:
+            owner.resources = {}
+        owner.resources[key.key] = resource
 
     def is_stateful(self):
         """True when any node of this graph is stateful."""

@@ -7,11 +7,14 @@ its output specs and its attributes, where
 - a subgraph (a cond branch, a while body) is a `FunctionRef` to a FunctionDef of
   `library.function` (and, as TensorFlow 2 lists functional control flow, its name is also
   in `attr[key + "_name"]`);
-- an object that is not data (a Variable, a TensorArray's storage, a py_function's callable)
-  is a `ResourceRef` whose key indexes `GraphDef.resources`: the one place a GraphDef holds
-  live objects, so that what writes it out knows exactly what it must supply again.
+- a live object a node names by its `ResourceKey` (a Variable's `var_handle`, a py_function's
+  callable, a dataset, an iterator's state: `runtime.resources`) is a `ResourceRef` whose key
+  indexes `GraphDef.resources`, which holds the object itself: the one place a GraphDef holds
+  live objects, so that what writes it out knows exactly what it must supply again. It comes
+  back as the ResourceKey of the object `resources` holds (a loaded model's own Variable).
 
-`GraphDef.version` is `VERSION`; `from_graph_def` refuses another. The round trip keeps
+`GraphDef.version` is `VERSION` (2: variables are `var_handle` inputs of the ops on them, no
+longer attributes of those ops); `from_graph_def` refuses another. The round trip keeps
 `str(graph)`, and running the rebuilt graph gives the same outputs.
 """
 import numpy as np
@@ -25,16 +28,18 @@ from runtime.graph import placeholder_attrs
 from runtime.ops import registry
 from runtime.ops.io_ops import Slot
 from runtime.ops.slicing import TensorIndex
+from runtime import resources as resources_lib
+from runtime.resources import ResourceKey
 from runtime.tensor import SymbolicTensor
 from runtime.tensor_shape import TensorSpec
 
-VERSION = 1  # the layout below; a change that old GraphDefs cannot follow increments it
+VERSION = 2  # the layout below; a change that old GraphDefs cannot follow increments it
 
 # Attribute values that are data: numbers, strings, arrays, dtypes, slices, getitem specs'
-# tensor positions, print templates' slots, TensorSpecs (an iterator's element specs), and
-# tuples, lists and dicts of them.
+# tensor positions, print templates' slots, TensorSpecs (an iterator's element specs),
+# ResourceKeys (a variable handle's name), and tuples, lists and dicts of them.
 _DATA = (type(None), bool, int, float, str, bytes, np.ndarray, np.generic, dtypes.DType, slice,
-         type(Ellipsis), TensorIndex, Slot, TensorSpec)
+         type(Ellipsis), TensorIndex, Slot, TensorSpec, ResourceKey)
 
 
 def _is_data(value):
@@ -183,7 +188,9 @@ class _Writer:
 
     def attr(self, value):
         """The data form of one attribute value."""
-        if _is_data(value):
+        if type(value) is ResourceKey:  # the live object it names, by reference
+            value = value.resolve()
+        elif _is_data(value):
             return value
         key = self._keys.get(id(value))
         if key is None:
@@ -253,7 +260,10 @@ def from_graph_def(graph_def, resources=None):
     resources = graph_def.resources if resources is None else resources
     functions = {f.signature.name: f for f in graph_def.library.function}
     reader = _Reader(functions, resources)
-    return reader.graph(graph_def.name, graph_def.node, graph_def.inputs, graph_def.outputs)
+    graph = reader.graph(graph_def.name, graph_def.node, graph_def.inputs, graph_def.outputs)
+    for key, resource in reader.held:
+        graph.hold(key, resource)
+    return graph
 
 
 class _Reader:
@@ -262,6 +272,13 @@ class _Reader:
     def __init__(self, functions, resources):
         self.functions = functions
         self.resources = resources
+        self.held = []  # (ResourceKey, object) of every ResourceRef met: the graph keeps them
+
+    def key(self, resource):
+        """The ResourceKey naming `resource` in the rebuilt graph (its own, if it has one)."""
+        key = resources_lib.register(resource, resources_lib.label_of(resource))
+        self.held.append((key, resource))
+        return key
 
     def graph(self, name, node_defs, inputs, outputs):
         graph = Graph(name)
@@ -288,7 +305,7 @@ class _Reader:
                 if value.key not in self.resources:
                     raise ValueError(f"Node {node_def.name!r} needs resource {value.key!r}, "
                                      f"which the resources given do not hold.")
-                attrs[key] = self.resources[value.key]
+                attrs[key] = self.key(self.resources[value.key])
             elif not (key.endswith("_name") and isinstance(
                     node_def.attr.get(key[:-len("_name")]), FunctionRef)):
                 attrs[key] = value

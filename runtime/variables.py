@@ -17,6 +17,7 @@ from runtime.tensor_conversion import convert_to_tensor
 from runtime.errors import FailedPreconditionError
 from runtime.graph import leaked_eager_error
 from runtime import gradients
+from runtime import resources
 
 # Callbacks called with each new Variable (runtime.function uses this to enforce
 # "variables are created on the first call only").
@@ -100,6 +101,8 @@ class Variable:
                 self._dtype = tensor.dtype
                 self._shape = TensorShape(self._value.shape)
         self.trainable = trainable
+        # the eager `resource` tensor graphs capture to name this variable (`handle`)
+        self._handle = resources.ResourceTensor(self, resources.register(self, self._name))
         for callback in list(_creation_observers):
             callback(self)
 
@@ -138,8 +141,10 @@ class Variable:
         return self._name + ":0"
 
     @property
-    def _graph_attr_name(self):
-        return self._name
+    def handle(self):
+        """The eager tensor of dtype `resource` naming this variable (TensorFlow's handle);
+        the graph ops on the variable take it as their first input."""
+        return self._handle
 
     @property
     def dtype(self):
@@ -168,7 +173,7 @@ class Variable:
                 raise _uninitialized_error(self)
             tensor = EagerTensor(self._value)
         else:
-            tensor = apply(OPS["read_variable"], [], {"variable": self})
+            tensor = apply(OPS["read_variable"], [self._handle], {})
         if context._state.tapes:
             gradients.record_variable_read(self, tensor)
         return tensor
@@ -211,8 +216,8 @@ class Variable:
             if type(tensor) is not EagerTensor:
                 raise leaked_eager_error(tensor)
             kernel = OPS[op].kernel
-            return EagerTensor(kernel(np.array(tensor._value, copy=True), variable=self))
-        return apply(OPS[op], [tensor], {"variable": self}, name)
+            return EagerTensor(kernel(self, np.array(tensor._value, copy=True)))
+        return apply(OPS[op], [self._handle, tensor], {}, name)
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Sets the value.

@@ -3,15 +3,17 @@
 A dataset inside a graph is a `variant` tensor whose run-time value is an eager `Dataset`
 (TensorFlow's DT_VARIANT dataset handles). `dataset_source` captures a dataset made outside
 the graph; `dataset_build` makes one when the graph runs (a transformation of a dataset
-input, or a source over tensors), by calling the Python `builder` it holds. A staged
+input, or a source over tensors), by calling the Python `builder` it names. A staged
 `for x in dataset` reads elements through an indexed iterator (`dataset_iterator`,
 `iterator_length`, `iterator_get`), so that autograph stages it like a loop over a tensor;
 `next(iterator)` in a graph is `iterator_next`. All are stateful: they are never folded,
-pruned or reordered.
+pruned or reordered. The live objects (the dataset, the builder, the iterator's state) are
+attributes by key (`runtime.resources`), resolved when the node runs.
 """
 import numpy as np
 
 from runtime import dtypes
+from runtime import resources
 from runtime.errors import OutOfRangeError
 from runtime.ops.registry import OPS
 from runtime.ops.registry import OpKind
@@ -34,12 +36,12 @@ def _element_out(*inputs, specs):
 
 @register("dataset_source", infer=_variant_out, kind=OpKind.STATE, tf_name="DatasetHandle")
 def _dataset_source(dataset):
-    return dataset
+    return dataset.resolve()
 
 
 @register("dataset_build", infer=_variant_out, kind=OpKind.STATE, tf_name="DatasetBuild")
 def _dataset_build(*inputs, builder):
-    return builder(*inputs)
+    return builder.resolve()(*inputs)
 
 
 class IndexedIterator:
@@ -105,7 +107,7 @@ def _iterator_get(iterator, index, specs):
 
 @register("iterator_source", infer=_variant_out, kind=OpKind.STATE, tf_name="IteratorHandle")
 def _iterator_source(state):
-    return state
+    return state.resolve()
 
 
 @register("iterator_next", infer=_element_out, kind=OpKind.IO, multi_output=True,
@@ -116,12 +118,12 @@ def _iterator_next(state, specs):
 
 def source(dataset):
     """The variant tensor of an eager dataset used in a graph."""
-    return apply(OPS["dataset_source"], [], {"dataset": dataset})
+    return apply(OPS["dataset_source"], [], {"dataset": resources.register(dataset)})
 
 
 def build(inputs, builder):
     """A variant tensor whose value is builder(*input values) when the graph runs."""
-    return apply(OPS["dataset_build"], list(inputs), {"builder": builder})
+    return apply(OPS["dataset_build"], list(inputs), {"builder": resources.register(builder)})
 
 
 def cardinality(variant):
@@ -143,5 +145,5 @@ def iteration(variant, specs):
 
 def next_of(state, specs):
     """The flat next element of an eager iterator's state, read when the graph runs."""
-    handle = apply(OPS["iterator_source"], [], {"state": state})
+    handle = apply(OPS["iterator_source"], [], {"state": resources.register(state)})
     return apply(OPS["iterator_next"], [handle], {"specs": tuple(specs)})

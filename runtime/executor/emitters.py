@@ -212,6 +212,18 @@ def _nonzero_constant(ctx, tensor):
     return value is not None and bool(np.all(value))
 
 
+@register_statement("var_handle")
+def _var_handle(node, args, ctx, depth):
+    """A handle is bound to its Variable as a global: no code runs for it."""
+    ctx.env[node.outputs[0]] = ctx.global_(node.attrs["resource"].resolve(), "var")
+    return True
+
+
+@register_expression("read_variable")
+def _read_variable(node, args, ctx):
+    return f"{args[0]}._value"  # the kernel's body: a read costs an attribute load
+
+
 @register_expression("identity")
 def _identity(node, args, ctx):
     return args[0]

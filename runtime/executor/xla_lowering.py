@@ -13,10 +13,10 @@ import numpy as np
 from autograph.backends.jax_values import enable_x64
 from runtime.executor import array_buffers
 from runtime.executor import xla
+from runtime.resources import ResourceKey
 from runtime.executor import xla_rules  # noqa: F401 - registers the ordinary ops' rules
 from runtime.executor import xla_structured  # noqa: F401 - cond, while, state
 from runtime.ops import registry
-from runtime.variables import Variable
 
 _WIDE_KINDS = {8, 16}  # itemsizes of the dtypes that need jax's x64 mode
 
@@ -97,11 +97,14 @@ def _check(graph):
 
 
 def _variables(graph):
+    """The Variables the graph's ResourceKeys (its `var_handle` nodes') name, in first-use
+    order."""
     found = {}
     for node in _walk(graph):
         for value in node.attrs.values():
-            if isinstance(value, Variable):
-                found.setdefault(id(value), value)
+            if type(value) is ResourceKey:
+                variable = value.resolve()
+                found.setdefault(id(variable), variable)
     return list(found.values())
 
 

@@ -139,20 +139,24 @@ def _like(value, tensor):
 
 # -- Variables ---------------------------------------------------------------------------------
 
+@register_lowering("var_handle")
+def _var_handle(ctx, node):
+    return node.attrs["resource"].resolve()  # the Variable: the ops below find its state
+
+
 @register_lowering("read_variable")
-def _read(ctx, node):
-    return ctx.state[ctx.variable_index(node.attrs["variable"])]
+def _read(ctx, node, variable):
+    return ctx.state[ctx.variable_index(variable)]
 
 
 def _assign(update):
-    def rule(ctx, node, value):
-        i = ctx.variable_index(node.attrs["variable"])
+    def rule(ctx, node, variable, value):
+        i = ctx.variable_index(variable)
         new = update(ctx.state[i], value)
-        if np.shape(new) != tuple(node.attrs["variable"].shape):
+        if np.shape(new) != tuple(variable.shape):
             raise xla.not_lowerable(node, f"it assigns a value of shape {list(np.shape(new))} "
-                                          f"to a variable of shape "
-                                          f"{list(node.attrs['variable'].shape)}")
-        ctx.state[i] = jnp.asarray(new, dtype=node.attrs["variable"].dtype.np_dtype)
+                                          f"to a variable of shape {list(variable.shape)}")
+        ctx.state[i] = jnp.asarray(new, dtype=variable.dtype.np_dtype)
         return ctx.state[i]
     return rule
 

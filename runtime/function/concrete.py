@@ -17,7 +17,7 @@ from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor_conversion import convert_to_tensor
 from runtime.tensor_shape import shape_str
-from runtime.variables import Variable
+from runtime.resources import ResourceKey
 
 EXECUTORS = {"compiled": _executor.compile, "interpreter": _executor.interpret,
              "xla": _xla.compile}
@@ -431,15 +431,17 @@ def type_text(value):
 
 
 def _captured_variables(graph):
-    """The Variables that `graph` (or a subgraph) reads, in first-use order."""
+    """The Variables that `graph` (or a subgraph) names (its var_handles' keys), in first-use
+    order."""
     found = {}
     stack = [graph]
     while stack:
         g = stack.pop()
         for node in g.nodes:
             for value in node.attrs.values():
-                if isinstance(value, Variable):
-                    found.setdefault(id(value), value)
+                if type(value) is ResourceKey:
+                    variable = value.resolve()
+                    found.setdefault(id(variable), variable)
                 elif hasattr(value, "nodes") and hasattr(value, "outputs"):
                     stack.append(value)
     return list(found.values())

@@ -31,6 +31,7 @@ from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor_conversion import convert_to_tensor
+from runtime.resources import ResourceTensor
 from runtime.variables import Variable
 
 _PRIMITIVES = (type(None), bool, int, float, complex, str, bytes)
@@ -152,6 +153,9 @@ def _walk(value, path, name, leaves):
     if isinstance(value, DatasetBase):
         # a variant placeholder keyed by the element_spec (TensorFlow's DatasetSpec)
         leaves.append(Leaf(path, TENSOR, DatasetSpec(value.element_spec), name))
+        return leaves[-1].key()
+    if type(value) is ResourceTensor:  # a Variable's handle: the trace captures it, by identity
+        leaves.append(Leaf(path, OBJECT, IdRef(value), name))
         return leaves[-1].key()
     if isinstance(value, Tensor):
         leaves.append(Leaf(path, TENSOR, TensorSpec(value.shape, value.dtype), name))
@@ -326,6 +330,8 @@ def feed_values(positional, keywords):
     for leaf in flatten(list(positional) + list(keywords.values())):
         if isinstance(leaf, Tensor):
             if type(leaf) is not EagerTensor:
+                if type(leaf) is ResourceTensor:  # keyed by identity and captured: not fed
+                    continue
                 raise leaked_eager_error(leaf)
             values.append(leaf._value)
         elif isinstance(leaf, DatasetBase):

@@ -18,6 +18,7 @@ from runtime.tensor import Tensor
 from runtime.tensor import TensorSpec
 from runtime.tensor_array import TensorArray
 from runtime.tensor_conversion import convert_to_tensor
+from runtime.resources import ResourceTensor
 from runtime.variables import Variable
 from runtime.variables import observe_creation
 
@@ -78,6 +79,8 @@ class Tracer:
                 placeholders = []
 
                 def feed(value):
+                    if type(value) is ResourceTensor:  # a handle is captured, not fed
+                        return value
                     if isinstance(value, (Tensor, TensorSpec, DatasetBase)):
                         leaf = next(specs)
                         spec = leaf.payload

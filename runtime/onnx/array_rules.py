@@ -5,6 +5,7 @@ from runtime.graph import CONSTANT
 from runtime.onnx.lowering import _INT64
 from runtime.onnx.lowering import rule
 from runtime.ops.slicing import TensorIndex
+from runtime.ops.state_ops import handle_variable
 
 _BIG = np.iinfo(np.int64).max
 
@@ -16,10 +17,16 @@ def _constant(ctx):
     return [ctx.constant(ctx.attrs["value"])]
 
 
+@rule("var_handle")
+def _var_handle(ctx):
+    """No ONNX value: the reads of the variable it names export its value (below)."""
+    return [""]
+
+
 @rule("read_variable")
 def _read_variable(ctx):
     """A variable's value when exported: the model holds it as a constant (frozen)."""
-    return [ctx.constant(ctx.attrs["variable"]._value)]
+    return [ctx.constant(handle_variable(ctx.node.inputs[0])._value)]
 
 
 def _as_int64(ctx, name):

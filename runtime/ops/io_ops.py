@@ -5,6 +5,7 @@ import numpy as np
 
 from runtime import context
 from runtime import dtypes
+from runtime import resources
 from runtime.errors import InvalidArgumentError
 from runtime.errors import AssertionFailedError
 from runtime.ops import common
@@ -175,6 +176,7 @@ def print_(*inputs, sep=" ", end="\n", output_stream=None, summarize=3, name=Non
 
 
 def _py_function_kernel(*values, func, Tout):  # noqa: N803
+    func = func.resolve()  # `func` is the callable's ResourceKey
     with context.init_scope():
         result = func(*[EagerTensor(v) for v in values])
     if result is None:
@@ -226,7 +228,7 @@ def py_function(func, inp, Tout, name=None):  # noqa: N803
     touts = () if Tout is None else ((Tout,) if single else tuple(Tout))
     touts = tuple(dtypes.as_dtype(d) for d in touts)
     inputs = [common.to_tensor(v) for v in (inp or [])]
-    attrs = {"func": func, "Tout": touts}
+    attrs = {"func": resources.register(func), "Tout": touts}
     outputs = apply(OPS["py_function"], inputs, attrs, name)
     if Tout is None:
         return None

@@ -72,6 +72,7 @@ import enum
 from runtime import context
 from runtime.errors import DTypeMismatchError
 from runtime.errors import InvalidArgumentError
+from runtime.resources import ResourceTensor
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.graph import leaked_eager_error
@@ -392,7 +393,7 @@ def apply(opdef, inputs, attrs, name=None):
     if not stack or stack[-1] is None:  # eager: run the kernel now
         values = []
         for t in inputs:
-            if type(t) is not EagerTensor:
+            if type(t) is not EagerTensor and type(t) is not ResourceTensor:
                 raise _leaked(t)
             values.append(t._value)
         out = opdef.kernel(*values, **attrs)

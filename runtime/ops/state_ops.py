@@ -9,17 +9,41 @@ from runtime.ops.registry import register
 
 
 # -- variables --------------------------------------------------------------------------------
-# The Variable object lives in the node's attrs; its current value is `variable._value`.
-# Writes replace the value (never mutate in place) so earlier reads keep their values.
+# A graph names a Variable by a `var_handle` node (TensorFlow's VarHandleOp), whose attribute is
+# the variable's ResourceKey; the ops on the variable take that handle as their first input
+# (`ReadVariableOp(resource)`, `AssignVariableOp(resource, value)`). At run time the handle's
+# value is the Variable itself; its current value is `variable._value`. Writes replace the
+# value (never mutate in place) so earlier reads keep their values.
 
-@register("read_variable", infer=lambda variable: (variable.shape, variable.dtype),
-          kind=OpKind.STATE, tf_name="ReadVariableOp")
+_RESOURCE = dtypes.resource
+# The ops that take a variable's handle, as their first input.
+VARIABLE_OPS = ("read_variable", "assign_variable", "assign_add_variable",
+                "assign_sub_variable")
+
+
+@register("var_handle", infer=lambda resource: ((), _RESOURCE), kind=OpKind.SOURCE,
+          tf_name="VarHandleOp")
+def _var_handle_kernel(resource):
+    return resource.resolve()
+
+
+def handle_variable(handle):
+    """The Variable a graph's resource tensor `handle` names (its `var_handle` node's)."""
+    return handle.node.attrs["resource"].resolve()
+
+
+def _infer_read(handle):
+    variable = handle_variable(handle)
+    return variable.shape, variable.dtype
+
+
+@register("read_variable", infer=_infer_read, kind=OpKind.STATE, tf_name="ReadVariableOp")
 def _read_kernel(variable):
     return variable._value
 
 
-def _infer_assign(value, variable):
-    return variable.shape, variable.dtype
+def _infer_assign(handle, value):
+    return _infer_read(handle)
 
 
 def _check_assign(variable, value):
@@ -31,7 +55,7 @@ def _check_assign(variable, value):
 
 @register("assign_variable", infer=_infer_assign, kind=OpKind.STATE,
           tf_name="AssignVariableOp")
-def _assign_kernel(value, variable):
+def _assign_kernel(variable, value):
     _check_assign(variable, value)
     variable._value = value
     return value
@@ -39,7 +63,7 @@ def _assign_kernel(value, variable):
 
 @register("assign_add_variable", infer=_infer_assign, kind=OpKind.STATE,
           tf_name="AssignAddVariableOp")
-def _assign_add_kernel(value, variable):
+def _assign_add_kernel(variable, value):
     new = variable._value + value
     _check_assign(variable, new)
     variable._value = new
@@ -48,7 +72,7 @@ def _assign_add_kernel(value, variable):
 
 @register("assign_sub_variable", infer=_infer_assign, kind=OpKind.STATE,
           tf_name="AssignSubVariableOp")
-def _assign_sub_kernel(value, variable):
+def _assign_sub_kernel(variable, value):
     new = variable._value - value
     _check_assign(variable, new)
     variable._value = new

@@ -171,8 +171,8 @@ def decode(value, refs, where):
             return TensorIndex(payload)
         if tag == "slot":
             return Slot(payload)
-        if payload < len(refs.variables):
-            return refs.variables[payload]
+        if payload < len(refs.variables):  # the loaded Variable, named by its key
+            return refs.variables[payload].handle.key
     if tag == "function" and payload in refs.functions:
         return FunctionRef(payload)
     raise SavedModelError(f"{where}: {_short(value)} is not a value this format writes (or "

@@ -13,7 +13,9 @@ The JSON form of a graph (see docs/saved_model.md):
 Reading checks every name, op, attribute and reference before a Graph is built: an op must be
 registered (and not one that holds Python code, like py_function), attribute names must be
 identifiers (the code generator writes them as keyword arguments), inputs must name outputs
-of earlier nodes, and a function may only use functions listed before it (no cycles).
+of earlier nodes, a function may only use functions listed before it (no cycles), and a
+`resource` tensor must be a `var_handle` naming a variable of the file, read only by the
+variable ops (`state_ops.VARIABLE_OPS`).
 """
 import keyword
 
@@ -27,9 +29,12 @@ from runtime.saved_model.encoding import SavedModelError
 from runtime.saved_model.encoding import decode
 from runtime.saved_model.encoding import encode
 from runtime.dtypes import DType
+from runtime.dtypes import resource
+from runtime.ops.state_ops import VARIABLE_OPS
+from runtime.resources import ResourceKey
 
-# Ops that hold Python code in their attributes: a graph holding one is neither saved nor
-# loaded (TensorFlow's SavedModel cannot restore a py_function either).
+# Ops that name Python code (a callable) in their attributes: a graph holding one is neither
+# saved nor loaded (TensorFlow's SavedModel cannot restore a py_function either).
 NOT_LOADABLE = {"py_function": "it calls a Python function, which a saved model cannot hold"}
 assert set(NOT_LOADABLE) <= set(registry.OPS), "NOT_LOADABLE names an unregistered op"
 
@@ -115,7 +120,7 @@ def decode_graph(data, refs, where):
 
 def _decode_nodes(items, inputs, outputs, refs, where):
     """NodeDefs of one graph, checking that every reference names an earlier output."""
-    node_defs, available, names = [], set(), set()
+    node_defs, available, names, handles = [], set(), set(), set()
     for item in _list(items, where + ": nodes"):
         node_def = _decode_node(item, refs, where)
         if node_def.name in names:
@@ -125,8 +130,11 @@ def _decode_nodes(items, inputs, outputs, refs, where):
             if not known:
                 raise SavedModelError(f"{where}: node {node_def.name!r} reads {ref!r}, which "
                                       f"is not an output of an earlier node.")
+        _check_handles(node_def, handles, f"{where}, node {node_def.name!r}")
         names.add(node_def.name)
         available.update(_ref_names(node_def))
+        if node_def.op_name == "var_handle":
+            handles.add(node_def.name)
         node_defs.append(node_def)
     placeholders = {n.name for n in node_defs if n.op_name == PLACEHOLDER}
     for ref in _list(inputs, where + ": inputs"):
@@ -136,6 +144,21 @@ def _decode_nodes(items, inputs, outputs, refs, where):
         if ref not in available:
             raise SavedModelError(f"{where}: output {ref!r} is not a tensor of the graph.")
     return node_defs
+
+
+def _check_handles(node_def, handles, place):
+    """Raises unless the node's resource tensors are variables' handles, used as such."""
+    if node_def.op_name == "var_handle":
+        if not isinstance(node_def.attr.get("resource"), ResourceKey) or (
+                node_def.output_specs != [((), resource)] or node_def.input):
+            raise SavedModelError(f"{place}: a var_handle names a variable of the file and "
+                                  f"makes one resource scalar.")
+    elif any(dtype is resource for _, dtype in node_def.output_specs):
+        raise SavedModelError(f"{place}: only a var_handle makes a resource tensor.")
+    reads = [ref in handles for ref in node_def.input]
+    if any(reads[1:]) or (node_def.op_name in VARIABLE_OPS) != (reads[:1] == [True]):
+        raise SavedModelError(f"{place}: only the variable ops read a variable's handle, as "
+                              f"their first input.")
 
 
 def _ref_names(node_def):

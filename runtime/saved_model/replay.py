@@ -2,9 +2,10 @@
 
 A loaded function runs as a tf.function whose Python function is this replay: tracing it
 copies the loaded graph node by node, each through the path user code takes (`apply` for a
-registered op, `Variable.read_value` for a read, the structured-op node plus its tape record
-for cond, while and switch_case), so that gradient tapes see each op as they would have when
-the graph was first traced. The rules are keyed by op; ops without an entry use `apply`.
+registered op, the Variable's handle for a `var_handle`, `Variable.read_value` for a read,
+the structured-op node plus its tape record for cond, while and switch_case), so that
+gradient tapes see each op as they would have when the graph was first traced. The rules are
+keyed by op; ops without an entry use `apply`.
 """
 from runtime import context
 from runtime import control_flow
@@ -20,9 +21,14 @@ def _constant(graph, node, inputs):
                           [(t.shape, t.dtype)], node.name).outputs
 
 
-def _read_variable(graph, node, inputs):
+def _var_handle(graph, node, inputs):
     del graph, inputs
-    return [node.attrs["variable"].read_value()]
+    return [node.attrs["resource"].resolve().handle]  # captured where it is used
+
+
+def _read_variable(graph, node, inputs):
+    del graph, node
+    return [inputs[0].numpy().read_value()]  # inputs[0]: the Variable's eager handle
 
 
 def _structured(graph, node, inputs):
@@ -39,7 +45,7 @@ def _op(graph, node, inputs):
 
 
 # op -> rule(graph being traced, loaded node, its inputs there) -> the new node's outputs
-REPLAY = {CONSTANT: _constant, "read_variable": _read_variable}
+REPLAY = {CONSTANT: _constant, "var_handle": _var_handle, "read_variable": _read_variable}
 assert set(REPLAY) - {CONSTANT} <= set(registry.OPS), "REPLAY names an unregistered op"
 
 

@@ -23,7 +23,7 @@ from runtime.tensor import SymbolicTensor
 from runtime.variables import Variable
 
 FORMAT = "runtime-saved-model"
-VERSION = 1  # the layout in docs/saved_model.md; a change old files cannot follow increments it
+VERSION = 2  # the layout in docs/saved_model.md; a change old files cannot follow increments it
 JSON_FILE = "saved_model.json"
 ARRAYS_FILE = "arrays.npz"
 

@@ -56,8 +56,9 @@ def test_the_graph_comes_back_the_same(stash_every_graph, monkeypatch):
     assert str(stashed.graph) == str(kept.graph)
     assert str(stashed) == str(kept)  # the listing: signature, outputs, captured variables
     assert stashed.structured_input_signature == kept.structured_input_signature
-    variables = [n.attrs["variable"] for n in _walk(stashed.graph) if "variable" in n.attrs]
-    assert variables and all(v is SCALE for v in variables)  # live objects are not copied
+    keys = [n.attrs["resource"] for n in _walk(stashed.graph) if n.op == "var_handle"]
+    assert keys and all(k.resolve() is SCALE for k in keys)
+    assert list(stashed.graph.resources.values()) == [SCALE]  # live objects are not copied
     assert not isinstance(stashed._state, stash.Stash)  # rebuilt once, then kept
 
 

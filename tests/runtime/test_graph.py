@@ -74,8 +74,9 @@ def test_stateful_nodes_are_chained_in_program_order():
     assert r1.node.control_inputs == ()
     assert w.node.control_inputs == (r1.node,)
     assert r2.node.control_inputs == (w.node,)
-    assert graph.as_graph_def().node[-1].input == ["^assign_add_variable"]
-    assert [n.stateful for n in graph.nodes] == [True, False, True, True]
+    # the handle (TF: ReadVariableOp(resource)), then the previous stateful node
+    assert graph.as_graph_def().node[-1].input == ["Variable", "^assign_add_variable"]
+    assert [n.stateful for n in graph.nodes] == [False, True, False, True, True]
 
 
 def test_outer_tensors_are_captured_into_subgraphs_and_eager_tensors_become_constants():

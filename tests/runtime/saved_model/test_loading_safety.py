@@ -107,6 +107,45 @@ def test_an_attribute_naming_python_code_is_refused(saved, value):
     _refused(saved, "is not a value this format writes")
 
 
+def _nodes(data):
+    return [n for g in [_graph(data)] + _graph(data)["functions"] for n in g["nodes"]]
+
+
+def test_a_variable_handle_that_names_no_variable_is_refused(saved):
+    def change(data):
+        handle, = [n for n in _nodes(data) if n["op"] == "var_handle"]
+        handle["attrs"]["resource"] = "os.system"
+    _edit(saved, change)
+    _refused(saved, "a var_handle names a variable of the file")
+
+
+@pytest.mark.parametrize("reader", ["read_variable", "multiply"])
+def test_a_handle_read_by_another_op_or_a_read_of_another_tensor_is_refused(saved, reader):
+    def change(data):
+        graph, = [g for g in _graph(data)["functions"] if any(
+            n["op"] == "var_handle" for n in g["nodes"])]
+        nodes = {n["op"]: n for n in graph["nodes"]}
+        handle, read = nodes["var_handle"]["name"], nodes["read_variable"]["name"]
+        if reader == "multiply":  # the handle in place of the value read
+            inputs = nodes["multiply"]["inputs"]
+            inputs[inputs.index(read)] = handle
+        else:  # a constant in place of the handle
+            const = next(n for n in _nodes(data) if n["op"] == "constant")
+            graph["nodes"].insert(0, dict(const, name="c"))
+            nodes["read_variable"]["inputs"][0] = "c"
+    _edit(saved, change)
+    _refused(saved, "only the variable ops read a variable's handle")
+
+
+def test_a_resource_tensor_made_by_another_op_is_refused(saved):
+    def change(data):
+        node = [n for n in _graph(data)["nodes"] if n["op"] not in (
+            "placeholder", "var_handle")][0]
+        node["outputs"] = [[[], "resource"]]
+    _edit(saved, change)
+    _refused(saved, "only a var_handle makes a resource tensor")
+
+
 def test_an_attribute_name_that_is_code_is_refused(saved, tmp_path):
     marker = tmp_path / "ran"
     key = f"x=open({str(marker)!r}, 'w'), y"  # the code generator writes names as keywords
