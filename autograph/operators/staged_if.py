@@ -67,13 +67,29 @@ class StagedIf(StagedBlock):
         self.outputs = {}  # branch name -> the aligned outputs it gave the backend
         self.with_operands = None  # see _operands
         self.names_outputs = True  # the backend's graph names outputs after the variables
+        # False while a scout stages: the Python lists it carries need no look ahead there
+        # (they are what the scout is for), unless one did not fit (`_Unfit`)
+        self.peeks_at_lists = True
 
     def framed(self, init_vars):
         return init_vars[:self.nouts]
 
     def scout(self, init_vars):
-        """Stages the statement in a scratch; returns both branches' raw outputs."""
-        self.stage_once(init_vars, None)
+        """Stages the statement in a scratch; returns both branches' raw outputs.
+
+        The first branch does not look at the other for the Python lists the statement
+        carries: a list a branch changes becomes a staged list anyway. Only when the other
+        branch gives such a list a staged value (`_Unfit`) is the scout staged again, looking.
+        """
+        self.peeks_at_lists = False
+        try:
+            self.stage_once(init_vars, None)
+        except _Unfit:
+            self.peeks_at_lists = True
+            self.set_state(init_vars)
+            self.stage_once(init_vars, None)
+        finally:
+            self.peeks_at_lists = True
         return dict(self.raw)
 
     def stage_once(self, init_vars, plan):
@@ -194,7 +210,8 @@ class StagedIf(StagedBlock):
         so that the other's must be known first: an output undefined here, or a Python list
         (the other may give a staged list), or one that the other branch may leave undefined
         (`_may_stay_undefined`)."""
-        return any(isinstance(v, _UNDEFINED) or type(v) is list or _may_stay_undefined(before)
+        return any(isinstance(v, _UNDEFINED) or _may_stay_undefined(before)
+                   or (type(v) is list and (self.peeks_at_lists or type(before) is not list))
                    for v, before in zip(outs, self.init_vars))
 
     def _stage_branch(self, name, other, state):
@@ -211,6 +228,8 @@ class StagedIf(StagedBlock):
             first = _align_outputs(self.backend, out_names, raw[other], outs)
             for k, (a, b) in enumerate(zip(first, outputs[other])):
                 if type(a) is not type(b):  # the peek's outputs differ from the real ones
+                    if not self.peeks_at_lists:
+                        raise _Unfit()
                     raise unforeseen(self.construct, describe_name(out_names[k]))
             _check_both_defined(out_names, {name: outs, other: first})
         carried = _carried(outs)
@@ -224,6 +243,10 @@ class StagedIf(StagedBlock):
                              self.backend.compatible_types)
         outputs[name] = outs
         return tuple(nest.flatten([outs[k] for k in carried]))
+
+
+class _Unfit(Exception):
+    """Signal within a scout: the first branch's Python list did not fit the other's value."""
 
 
 def _may_stay_undefined(before):

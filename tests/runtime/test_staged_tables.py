@@ -294,3 +294,54 @@ def test_the_runtime_needs_no_list_bound_and_ignores_it(executor):
     with pytest.raises(ag.errors.ListFullError, match="'memo' holds at most 8"):
         ag_jax.jit(fib_bounded)(jnp.int32(12))
     assert tuple(int(v) for v in ag_jax.jit(fib_bounded)(jnp.int32(7))) == fib_bounded(7)
+
+
+def test_a_python_list_that_one_branch_replaces_by_a_staged_list():
+    # The if's scout does not look ahead for the Python list it carries; the else branch
+    # gives it a TensorArray, so the scout is staged again looking ahead (staged_if._Unfit)
+    # and the if branch's list becomes a TensorArray like it.
+    traces = []
+
+    @ag.do_not_convert
+    def mark(name):
+        traces.append(name)
+
+    def f(c, x):
+        out = [x]
+        if c > 0:
+            mark("if")
+        else:
+            mark("else")
+            out = tf.TensorArray(tf.int32, size=0, dynamic_size=True).write(0, x + 1)
+        return out.stack()
+
+    g = tf.function(f)
+    assert g(tf.constant(1), tf.constant(5)).numpy().tolist() == [5]
+    assert g(tf.constant(-1), tf.constant(5)).numpy().tolist() == [6]
+    # one trace: scout (if, else), the scout again looking (if, a look at else, else), the
+    # staging (if, else)
+    assert traces == ["if", "else", "if", "else", "else", "if", "else"]
+
+
+def test_an_if_that_appends_to_a_python_list_traces_each_branch_twice():
+    # once in the if's scout, which finds the list to make staged, and once staged
+    traces = []
+
+    @ag.do_not_convert
+    def mark(name):
+        traces.append(name)
+
+    def f(c, x):
+        out = [x]
+        if c > 0:
+            mark("if")
+            out.append(x * 2)
+        else:
+            mark("else")
+        return len(out)
+
+    plain = [f(1, 3), f(-1, 3)]
+    traces.clear()
+    g = tf.function(f)
+    assert [int(g(tf.constant(c), tf.constant(3))) for c in (1, -1)] == plain == [2, 1]
+    assert traces == ["if", "else", "if", "else"]
