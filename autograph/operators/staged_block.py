@@ -62,6 +62,24 @@ class StagedBlock:
         """Stages the statement from `init_vars`; `plan` is the scout's finding, or None."""
         raise NotImplementedError
 
+    def read_state(self):
+        """The statement's variables now, as a tuple.
+
+        Raises:
+            StagingError: when a branch or the body deleted one (`del x`).
+        """
+        try:
+            return tuple(self.get_state())
+        except NameError:
+            deleted = _empty_cells(self.get_state)
+            if not deleted:
+                raise
+        raise StagingError(
+            '{} is deleted (`del`) in a staged {}: staged code traces every branch and the '
+            'loop body as one program, so it cannot unbind a variable on one path only. '
+            'Assign it a value instead, or delete it after the {}.'.format(
+                ', '.join(repr(name) for name in deleted), self.construct, self.construct))
+
     def stage(self):
         """Plans, stages the statement once and assigns its final state."""
         init_vars = tuple(self.get_state())
@@ -137,6 +155,17 @@ class StagedBlock:
         its own message)."""
         return list_frames.with_staged_list(self.backend, init_vars, self.symbol_names,
                                             request)
+
+
+def _empty_cells(fn):
+    """The names of `fn`'s closure cells that hold nothing (a variable deleted by `del`)."""
+    names = []
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            cell.cell_contents  # pylint: disable=pointless-statement
+        except ValueError:
+            names.append(name)
+    return names
 
 
 def unforeseen(construct, name):

@@ -137,7 +137,7 @@ class StagedIf(StagedBlock):
             with scratch:
                 self.set_state(self._fresh(state))
                 self.fns[other]()
-                return tuple(self.get_state())[:self.nouts]
+                return self.read_state()[:self.nouts]
         except Exception as error:  # pylint: disable=broad-except  # re-raised unless staged
             if not _raises_when_run(error):
                 raise
@@ -183,7 +183,7 @@ class StagedIf(StagedBlock):
             else:
                 variables.raise_when_run(self.backend, defined, error, where)
             return failing
-        return tuple(self.get_state())[:self.nouts]
+        return self.read_state()[:self.nouts]
 
     def _branch(self, name, other):
         """The function the backend stages as branch `name` (`other` is the other one)."""

@@ -213,7 +213,7 @@ class StagedLoop(StagedBlock):
             except Exception as error:  # pylint: disable=broad-except  # see _raise_when_run
                 self._raise_when_run(error)
                 return tuple(loop_vars[:nhead]) + tuple(nest.flatten(entry))
-            state = tuple(self.get_state())
+            state = self.read_state()
             if captured is not None:
                 for k in skip:
                     if k not in captured and not isinstance(state[k], _UNDEFINED):

@@ -85,6 +85,39 @@ def test_variable_defined_on_one_side_of_a_branch():
     assert 'File "{}", line {}'.format(HERE, _line_of(fn, "return y")) in str(err)
 
 
+def test_del_in_a_staged_branch_is_a_clear_error():
+    def fn(c):
+        x = 1
+        if c > 0:
+            y = 2
+        else:
+            del x
+            y = 3
+        return y
+
+    assert fn(-1) == 3 and fn(1) == 2
+    # staged, a clear error naming the variable and the user's if, not a NameError from the
+    # generated code
+    err = _raise(lambda: tf.function(fn)(tf.constant(1)))
+    assert isinstance(err, ag.StagingError)
+    assert str(err).startswith("'x' is deleted (`del`) in a staged if statement")
+    assert 'File "{}", line {}'.format(HERE, _line_of(fn, "if c > 0:")) in str(err)
+
+
+def test_del_and_rebind_in_a_staged_loop_body_stages():
+    def fn(n):
+        x = 0
+        i = 0
+        while i < n:
+            del x
+            x = i * 2
+            i += 1
+        return x
+
+    assert fn(3) == 4
+    assert tf.function(fn)(tf.constant(3)).numpy() == 4
+
+
 def test_return_inside_staged_loop_with_undefined_value():
     def fn(x):
         for i in tf.range(x):
