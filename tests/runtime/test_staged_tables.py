@@ -296,15 +296,23 @@ def test_the_runtime_needs_no_list_bound_and_ignores_it(executor):
     assert tuple(int(v) for v in ag_jax.jit(fib_bounded)(jnp.int32(7))) == fib_bounded(7)
 
 
-def test_a_python_list_that_one_branch_replaces_by_a_staged_list():
-    # The if's scout does not look ahead for the Python list it carries; the else branch
-    # gives it a TensorArray, so the scout is staged again looking ahead (staged_if._Unfit)
-    # and the if branch's list becomes a TensorArray like it.
+def _trace_marks():
+    """(traces, mark): `mark(name)`, left unconverted, appends `name` to `traces` each time a
+    branch calling it is traced."""
     traces = []
 
     @ag.do_not_convert
     def mark(name):
         traces.append(name)
+
+    return traces, mark
+
+
+def test_a_python_list_that_one_branch_replaces_by_a_staged_list():
+    # The if's scout does not look ahead for the Python list it carries; the else branch
+    # gives it a TensorArray, so the scout is staged again looking ahead (staged_if._Unfit)
+    # and the if branch's list becomes a TensorArray like it.
+    traces, mark = _trace_marks()
 
     def f(c, x):
         out = [x]
@@ -325,11 +333,7 @@ def test_a_python_list_that_one_branch_replaces_by_a_staged_list():
 
 def test_an_if_that_appends_to_a_python_list_traces_each_branch_twice():
     # once in the if's scout, which finds the list to make staged, and once staged
-    traces = []
-
-    @ag.do_not_convert
-    def mark(name):
-        traces.append(name)
+    traces, mark = _trace_marks()
 
     def f(c, x):
         out = [x]
