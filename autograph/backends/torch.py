@@ -318,8 +318,13 @@ class TorchBackend(Backend):
 
     def select(self, pred, true_value, false_value):
         """`torch.where` of two computed values; `logical_and` for `pred and b` of a bool
-        tensor `b` (`select(pred, b, False)`), `logical_or` for `pred or b`."""
+        tensor `b` (`select(pred, b, False)`), `logical_or` for `pred or b`; `pred` itself
+        for `select(pred, True, False)` (a flag set in one branch)."""
         pred = predicate(pred, 'if')
+        if true_value is True and false_value is False:
+            return pred
+        if true_value is False and false_value is True:
+            return torch.logical_not(pred)
         if false_value is False and _is_bool(true_value):
             return torch.logical_and(pred, true_value)
         if true_value is True and _is_bool(false_value):

@@ -23,6 +23,8 @@ from autograph.operators.variables import UndefinedReturnValue
 
 
 _UNDEFINED = (Undefined, UndefinedReturnValue)
+# Flags that the converters put in every loop's test (`while not break_ and ...`).
+_TESTED_FLAGS = (Symbol.BREAK, Symbol.DO_RETURN)
 
 
 def type_of_fn(backend):
@@ -192,13 +194,19 @@ class StagedLoop(StagedBlock):
         struct = nest.structure(carried_init)
         nhead = len(self.head)
         frame = self.frame
+        flags = {k for k in carried if self.symbol_names[k] in _TESTED_FLAGS}
 
-        def assign(flat_vars):
+        def assign(flat_vars, in_body=False):
             values = nest.pack(struct, flat_vars)
             state = list(init_vars)
             for k, value in zip(carried, values):
                 state[k] = value
                 frame.add(value, init_vars[k])
+            if in_body:
+                # The loop's test reads these flags (`not break_`), so a body that runs sees
+                # them false: a Python False, and what they guard is not staged as a select.
+                for k in flags:
+                    state[k] = False
             self.set_state(tuple(state))
             return values
 
@@ -207,7 +215,7 @@ class StagedLoop(StagedBlock):
             return self.test(*loop_vars[:nhead])
 
         def body_fn(*loop_vars):
-            entry = assign(loop_vars[nhead:])
+            entry = assign(loop_vars[nhead:], in_body=True)
             try:
                 new_head = self.body(*loop_vars[:nhead])
             except Exception as error:  # pylint: disable=broad-except  # see _raise_when_run

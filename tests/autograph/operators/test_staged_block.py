@@ -10,6 +10,9 @@ import pytest
 
 from autograph.errors import StagingError
 from autograph.operators import Undefined
+from autograph.operators import and_
+from autograph.operators import not_
+from autograph.operators.variables import Symbol
 from autograph.operators import if_stmt
 from autograph.operators import if_exp
 from autograph.operators import list_append
@@ -164,3 +167,67 @@ def test_unforeseen_names_the_variable_and_the_statement():
     assert isinstance(error, StagingError)
     assert str(error).startswith("'total' is assigned differently than planned in a staged "
                                  'while loop: autograph stages code more than once')
+
+
+def first_at_least(xs_len, limit, seen):
+    """i = 0; while i < xs_len: (seen: break_); if i >= limit: break; i += 1. Returns i.
+
+    Written as the converter writes a `while` with `break`: the flag is a loop variable that
+    the loop's test reads (`not break_`) and that guards what follows the `break`.
+    """
+    i = 0
+    break_ = False
+
+    def get_state():
+        return (i, break_)
+
+    def set_state(vars_):
+        nonlocal i, break_
+        i, break_ = vars_
+
+    def test():
+        return and_(lambda: not_(break_), lambda: i < xs_len)
+
+    def body():
+        seen.append(break_)
+
+        def if_state():
+            return (break_,)
+
+        def set_if_state(vars_):
+            nonlocal break_
+            (break_,) = vars_
+
+        def on_limit():
+            nonlocal break_
+            break_ = True
+
+        if_stmt(i >= limit, on_limit, lambda: None, if_state, set_if_state, (Symbol.BREAK,), 1)
+
+        def step_state():
+            return (i,)
+
+        def set_step_state(vars_):
+            nonlocal i
+            (i,) = vars_
+
+        def step():
+            nonlocal i
+            i = i + 1
+
+        if_stmt(not_(break_), step, lambda: None, step_state, set_step_state, ('i',), 1)
+
+    while_stmt(test, body, get_state, set_state, ('i', Symbol.BREAK), {})
+    return i
+
+
+def test_a_loop_body_sees_its_break_flag_as_python_false(fake):
+    seen = []
+    assert first_at_least(10, 3, seen) == 3 and seen == [False] * 4
+    seen.clear()
+    i = first_at_least(Sym(10), Sym(3), seen)
+    assert unwrap(i) == 3
+    # The test ran `not break_`, so the body runs only with the flag false: it gets a Python
+    # False, not the staged flag, and the `if` guarding `i += 1` selects on the staged
+    # `i >= limit` alone. Before this, every entry of `seen` was a Sym (e48f10d).
+    assert seen and all(flag is False for flag in seen)
