@@ -87,7 +87,7 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         return
     body()
     while True:
-        result = test()
+        result = probe(test)  # as the first test: a staged loop tests again
         backend = python_loops.staged_backend(result)
         if backend is not None:
             # A loop variable became staged, or a break or return depends on a staged value:

@@ -20,6 +20,7 @@ from autograph.errors import UnsupportedByBackendError
 from autograph.operators import staged_loops
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
+from autograph.operators.backends import probe
 
 # Elements of a Python iterable other than a range, list or tuple that guarded unrolling takes
 # at most: an iterator may be infinite.
@@ -52,7 +53,7 @@ def for_with_extra_test(iter_, loop, state, symbol_names, opts):
     rest = None
     iterator = iter(iter_)
     while True:
-        go_on = extra_test()
+        go_on = probe(extra_test)  # a staged value is discarded: the staged loop tests again
         backend = staged_backend(go_on)
         if backend is not None:
             rest = _remaining(iter_, iterator, done)

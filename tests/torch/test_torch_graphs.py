@@ -16,6 +16,11 @@ def _nodes(program):
             for n in module.graph.nodes if n.op == 'call_function']
 
 
+def _dead(program):
+    return [n.format_node() for n in _nodes(program)
+            if not n.users and n.target is not operator.getitem]
+
+
 def _targets(program):
     return [n.target for n in _nodes(program)]
 
@@ -24,9 +29,7 @@ def test_no_operation_whose_value_nothing_reads():
     # the while loop's first test (autograph's probe), the loop variables made for the
     # discarded pass, and the gradient tie of a loop that carries no floats were dead nodes
     program = ag_torch.export(collatz, (torch.tensor(27),))
-    dead = [n.format_node() for n in _nodes(program)
-            if not n.users and n.target is not operator.getitem]
-    assert dead == []
+    assert _dead(program) == []
     assert program.module()(torch.tensor(27)).item() == collatz(27) == 111
 
 
@@ -121,3 +124,31 @@ def halve(x):
     while x > 1.0:
         x = x / 2
     return x
+
+
+def first_match(scores, threshold):
+    found = -1
+    for i in range(scores.shape[0]):
+        if scores[i] > threshold:
+            found = i
+            break
+    return found
+
+
+def test_a_break_flag_is_the_comparison_itself():
+    # The body runs only while the flag is false (the loop's test reads it), so `break`
+    # under `if score > threshold` makes the flag that comparison: no logical_or of the old
+    # flag, and no where of True and False. The Python loop's first iterations test the
+    # flag once more before the loop is staged; that test is discarded (no dead node).
+    scores = torch.linspace(0.0, 1.0, 16)
+    program = ag_torch.export(first_match, (scores, torch.tensor(0.5)))
+    assert _dead(program) == []
+    targets = _targets(program)
+    assert torch.ops.aten.logical_or.default not in targets
+    # found = i, in the first iteration (a Python one: the flag is still Python False) and
+    # in the loop's body; the flag itself needs no where
+    assert targets.count(torch.ops.aten.where.self) == 2
+    module = program.module()
+    for threshold in (0.5, -1.0, 2.0, 0.99):
+        expected = first_match(scores, torch.tensor(threshold))  # eager: plain Python
+        assert module(scores, torch.tensor(threshold)).item() == expected
