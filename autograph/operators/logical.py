@@ -28,8 +28,9 @@ def and_(a, b, pure=None):
         return a_val and b()
     if _eager(backend, pure):
         return backend.logical_and(a_val, b())
-    return backend.cond(a_val, _right(backend, b, 'and'), lambda a: (a,),
-                        (a_val,))[0]
+    with backend.stateful_scope(variables.free_cells(b)):  # state `b` reaches (Flax NNX)
+        return backend.cond(a_val, _right(backend, b, 'and'), lambda a: (a,),
+                            (a_val,))[0]
 
 
 def _right(backend, b, op):
@@ -104,8 +105,9 @@ def or_(a, b, pure=None):
         return a_val or b()
     if _eager(backend, pure):
         return backend.logical_or(a_val, b())
-    return backend.cond(a_val, lambda a: (a,),
-                        _right(backend, b, 'or'), (a_val,))[0]
+    with backend.stateful_scope(variables.free_cells(b)):  # as in and_
+        return backend.cond(a_val, lambda a: (a,),
+                            _right(backend, b, 'or'), (a_val,))[0]
 
 
 def not_(a):

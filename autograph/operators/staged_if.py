@@ -463,5 +463,7 @@ def staged_if_exp(backend, cond, branches, expr_repr):
     staged = StagedIf(backend, cond, (branch(branches[0], 'if'), branch(branches[1], 'else')),
                       (get_state, set_state), (expr_repr,))
     staged.names_outputs = False  # an expression's value has no variable's name
-    staged.stage()
+    # as for an if statement: the state the branches reach (a Flax NNX module) is threaded
+    with backend.stateful_scope(variables.free_cells(*branches)):
+        staged.stage()
     return value[0]

@@ -397,3 +397,32 @@ def _raw_state(model):
         nnx.state(model), is_leaf=lambda v: isinstance(v, nnx.Variable))]
     return [np.asarray(jax.random.key_data(v) if jax.dtypes.issubdtype(
         v.dtype, jax.dtypes.extended) else v) for v in values]
+
+
+class Bumps(nnx.Module):
+    """A Variable changed by a call in a conditional expression and in `and`/`or` operands."""
+
+    def __init__(self):
+        self.count = nnx.Variable(jnp.array(0))
+
+    def bump(self):
+        self.count[...] += 1
+        return self.count[...] > 0
+
+    def step(self, x):
+        y = self.bump() * 10 if x.sum() > 0 else -1
+        z = x.sum() > 0 and self.bump()
+        w = x.sum() > 0 or self.bump()
+        return x * y + z + w
+
+
+@pytest.mark.parametrize('x,count', [(np.array([1.0, 2.0]), 2), (np.array([-1.0, -2.0]), 1)])
+def test_expressions_that_change_a_variable_in_one_branch(x, count):
+    # Before, the call in the staged branch raised flax's TraceContextError ("Cannot mutate
+    # Variable from a different trace level"): only statements threaded the module's state.
+    model = Bumps()
+    out = nnx.jit(lambda m, x: ag.convert(m.step)(x))(model, jnp.asarray(x))
+    plain = Bumps()
+    expected = plain.step(jnp.asarray(x))
+    np.testing.assert_allclose(np.asarray(out), np.asarray(expected))
+    assert int(model.count[...]) == int(plain.count[...]) == count
