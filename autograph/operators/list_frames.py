@@ -6,6 +6,7 @@ without a plan stops it (`NewStagedList`). A list assigned in place gets its fin
 back (`write_back`)."""
 
 import builtins
+import contextlib
 import threading
 
 from autograph.errors import StagingError
@@ -64,6 +65,17 @@ def frame_stack():
     if frames is None:
         frames = _LOCAL.frames = []
     return frames
+
+
+@contextlib.contextmanager
+def entered(frame):
+    """A context in which `frame` is the innermost frame of this thread's stack."""
+    frames = frame_stack()
+    frames.append(frame)
+    try:
+        yield frame
+    finally:
+        frames.pop()
 
 
 def check_python_iterator_step(fn):

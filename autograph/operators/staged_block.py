@@ -20,6 +20,7 @@ plans again from that list.
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.operators import list_frames
+from autograph.operators import variables
 from autograph.operators.list_frames import ListFrame
 
 
@@ -71,7 +72,7 @@ class StagedBlock:
         try:
             return tuple(self.get_state())
         except NameError:
-            deleted = _empty_cells(self.get_state)
+            deleted = variables.empty_cells(self.get_state)
             if not deleted:
                 raise
         raise StagingError(
@@ -94,21 +95,20 @@ class StagedBlock:
         list_frames.write_back((self.get_state, self.set_state), assigned)
 
     def _stage_in_frame(self, init_vars, plan):
-        """`stage_once` in a frame that stops at a list; returns that request, else None."""
-        self.set_state(init_vars)
+        """`stage_once` in a frame that stops at a list; returns that request, else None.
+
+        The state holds `init_vars` when it is called (`_plan` and `_promote` leave it so).
+        """
         self.frame = ListFrame(self.framed(init_vars), loop=self.loop)
-        frames = list_frames.frame_stack()
-        frames.append(self.frame)
         try:
-            self.stage_once(init_vars, plan)
+            with list_frames.entered(self.frame):
+                self.stage_once(init_vars, plan)
         except list_frames.NewStagedList as request:
             if request.frame is not self.frame:
                 raise
             pending = request  # returned below, so that no error chains this signal
         else:
             return None
-        finally:
-            frames.pop()
         self.set_state(init_vars)
         return pending
 
@@ -122,16 +122,13 @@ class StagedBlock:
                 return init_vars, None
             frame = ListFrame(self.framed(init_vars), loop=self.loop, recording=True)
             self.frame = frame
-            frames = list_frames.frame_stack()
-            frames.append(frame)
             error = None
             try:
-                with scratch:
+                with list_frames.entered(frame), scratch:
                     plan = self.scout(init_vars)
             except Exception as raised:  # pylint: disable=broad-except  # re-raised below
                 error = raised
             finally:
-                frames.pop()
                 self.set_state(init_vars)
             if not frame.requests:
                 if error is not None:
@@ -155,17 +152,6 @@ class StagedBlock:
         its own message)."""
         return list_frames.with_staged_list(self.backend, init_vars, self.symbol_names,
                                             request)
-
-
-def _empty_cells(fn):
-    """The names of `fn`'s closure cells that hold nothing (a variable deleted by `del`)."""
-    names = []
-    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
-        try:
-            cell.cell_contents  # pylint: disable=pointless-statement
-        except ValueError:
-            names.append(name)
-    return names
 
 
 def unforeseen(construct, name):

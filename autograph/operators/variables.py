@@ -264,6 +264,21 @@ def ldu(load_v, name):
         return Undefined(name)
 
 
+def is_empty(cell):
+    """Whether a closure cell holds nothing (a name not assigned yet, or deleted by `del`)."""
+    try:
+        cell.cell_contents  # pylint: disable=pointless-statement
+    except ValueError:
+        return True
+    return False
+
+
+def empty_cells(fn):
+    """The names of `fn`'s closure cells that hold nothing (a variable deleted by `del`)."""
+    return [name for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ())
+            if is_empty(cell)]
+
+
 def free_cells(*functions):
     """The (name, cell) pairs of the closure cells of `functions` (None entries skipped),
     each cell once, empty cells left out: what a staged statement's code can reach besides
@@ -275,9 +290,7 @@ def free_cells(*functions):
         if not cells:
             continue
         for name, cell in zip(fn.__code__.co_freevars, cells):
-            try:
-                cell.cell_contents  # pylint: disable=pointless-statement
-            except ValueError:  # an empty cell: a name not assigned yet
+            if is_empty(cell):  # a name not assigned yet
                 continue
             if id(cell) not in seen:
                 seen.add(id(cell))
