@@ -87,15 +87,17 @@ class EmitContext:
             t, f"{node.name}_{t.index}" if len(node.outputs) > 1 else node.name)
             for t in node.outputs]
 
-    def branch(self, graph, operands, names, depth, sources=None):
+    def branch(self, graph, operands, names, depth, sources=None, kept=()):
         """Inlines subgraph `graph`: binds its inputs to the texts `operands`, writes its
         nodes, assigns its outputs to `names` (`pass` when it writes nothing). `sources` are
         the tensors the operands hold, when they hold the same value at every read (what is
-        known about them carries over)."""
+        known about them carries over). The names at positions `kept` already hold their
+        output's value (a loop's exit flag, False in a branch that does not break)."""
         self.bind(graph, operands, sources)
         start = self.line_count()
         self.block(graph, depth, names)
-        self.assign(names, graph.outputs, depth)
+        self.assign([n for k, n in enumerate(names) if k not in kept],
+                    [t for k, t in enumerate(graph.outputs) if k not in kept], depth)
         if self.line_count() == start:
             self.line(depth, "pass")
 

@@ -97,7 +97,8 @@ def _emit_cond(ctx, node, depth):
         if isinstance(kind, while_code.TailBreak):  # the branch ends in a cond that may break
             kind.names = names
             ctx.loop_tail = kind
-        ctx.branch(graph, operands, names, depth + 1, node.inputs[1:])
+        kept = (tail.index,) if kind == "false" and tail.sets_loop_flag(names) else ()
+        ctx.branch(graph, operands, names, depth + 1, node.inputs[1:], kept)
         ctx.loop_tail = tail
         if kind == "true":
             tail.emit_break(ctx, names, depth + 1)

@@ -43,6 +43,8 @@ class TailBreak:
         self.cond, self.index, self.flag_in = cond, index, flag_in
         self.names, self.outputs, self.outer = names, outputs, outer
         self.handled = False
+        # the name of the loop's flag variable (the outermost TailBreak's is set by the loop)
+        self.loop_flag = None if outer is None else outer.loop_flag
 
     @classmethod
     def of(cls, ctx, graph, flag, flag_in, names, outer=None):
@@ -58,17 +60,26 @@ class TailBreak:
 
     def kind(self, ctx, branch):
         """What `branch` of the cond makes the flag: "true" (a constant True), "false" (the
-        flag as the iteration began), a TailBreak (a cond last in the branch), or None."""
+        flag as the iteration began, or a constant False: autograph gives a loop's body its
+        flags as False), a TailBreak (a cond last in the branch), or None."""
         flag = branch.outputs[self.index]
         if flag.node.is_constant:
             value = flag.node.attrs["value"]
-            return "true" if value.dtype == np.bool_ and value.shape == () and value else None
+            if value.dtype != np.bool_ or value.shape != ():
+                return None
+            return "true" if value else "false"
         operands = self.cond.inputs[1:]
-        inner = next((t for t, u in zip(branch.inputs, operands) if u is self.flag_in), None)
+        # the flag as the iteration began, in the branch (None: the cond does not take it)
+        inner = next((t for t, u in zip(branch.inputs, operands)
+                      if u is self.flag_in), None) if self.flag_in is not None else None
         if inner is not None and flag is inner:
             return "false"
-        return TailBreak.of(ctx, branch, flag, inner, None, self) if inner is not None \
-            else None
+        return TailBreak.of(ctx, branch, flag, inner, None, self)
+
+    def sets_loop_flag(self, names):
+        """Whether the cond's flag output, assigned to `names`, goes straight into the loop's
+        flag variable (so a branch that keeps the flag False need not assign it)."""
+        return names[self.index] == self.loop_flag
 
     def emit_break(self, ctx, names, depth):
         """Emits, after a branch that assigned the cond's outputs to `names`, what the rest of
@@ -403,6 +414,8 @@ def _write_body(ctx, loop, depth):
     # the cond setting the flag breaks itself
     tail = None if loop.flag is None else TailBreak.of(
         ctx, body_graph, body_graph.outputs[loop.flag], body_graph.inputs[loop.flag], names)
+    if tail is not None:
+        tail.loop_flag = names[loop.flag]
     outer_tail, ctx.loop_tail = ctx.loop_tail, tail
     ctx.block(body_graph, depth + 1, out_names=names)
     ctx.loop_tail = outer_tail
