@@ -15,6 +15,7 @@ import dataclasses
 import random
 
 from tests.fuzz import realcode_features
+from tests.fuzz.parens import paren as _paren
 from tests.fuzz import vector_ops
 
 INT, FLOAT, BOOL = "int", "float", "bool"
@@ -742,12 +743,6 @@ class Generator:
 
 
 _REDUCTIONS = ("reduce_sum", "reduce_max", "reduce_mean")
-
-
-def _paren(text):
-    if text.replace("_", "").replace(".", "").isalnum() or text.startswith("("):
-        return text
-    return "({})".format(text)
 
 
 def generate(seed, **kwargs):

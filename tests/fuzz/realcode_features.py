@@ -11,6 +11,8 @@
   `divmod(...)[0]` of ints, `math.fabs`, `math.sqrt(x * x)` of floats.
 """
 
+from tests.fuzz.parens import paren as _paren
+
 FEATURES = frozenset(("raise", "truthiness", "int_float", "math"))
 # the exception classes a generated `raise` raises
 RAISED = (ValueError, ArithmeticError, KeyError, OverflowError)
@@ -90,9 +92,3 @@ def math_call(gen, t, depth):
             return "math.fabs({})".format(x)
         return "math.sqrt({} * {})".format(_paren(x), _paren(x))
     return None
-
-
-def _paren(text):
-    if text.replace("_", "").replace(".", "").isalnum() or text.startswith("("):
-        return text
-    return "({})".format(text)
