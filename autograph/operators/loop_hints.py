@@ -8,6 +8,10 @@ def _leaves(description):
     return [leaf for child in description[2] for leaf in _leaves(child)]
 
 
+def _kind(leaf_type):
+    return leaf_type if isinstance(leaf_type, str) else 'tensor ({})'.format(leaf_type)
+
+
 def _skeleton(description):
     if description[0] is nest.LEAF:
         return nest.LEAF
@@ -31,6 +35,11 @@ def type_fix(before, after, where):
     for a, b in zip(_leaves(before), _leaves(after)):
         if a == b:
             continue
+        if isinstance(a, str) or isinstance(b, str):  # a backend names a non-tensor by type
+            return ('Give it the same kind of value {}: a {} and a {} cannot be one staged '
+                    'value, and no cast turns one into the other. If one is a state container '
+                    'such as a Flax Variable, assign its value (v[...] or v.value) '
+                    'instead.'.format(where, _kind(a), _kind(b)))
         shapes = getattr(a, 'shape', None), getattr(b, 'shape', None)
         if None not in shapes and shapes[0] != shapes[1] and (
                 getattr(a, 'dtype', None) == getattr(b, 'dtype', None)):

@@ -12,6 +12,7 @@ from flax import nnx
 
 import autograph as ag
 import autograph.backends.jax as ag_jax
+from autograph.errors import BranchVariableError
 from tests.checkout import ROOT
 from tests.checkout import run_python
 
@@ -426,3 +427,23 @@ def test_expressions_that_change_a_variable_in_one_branch(x, count):
     expected = plain.step(jnp.asarray(x))
     np.testing.assert_allclose(np.asarray(out), np.asarray(expected))
     assert int(model.count[...]) == int(plain.count[...]) == count
+
+
+def test_a_variable_against_an_array_gets_no_cast_advice():
+    class Picks(nnx.Module):
+        def __init__(self):
+            self.count = nnx.Variable(jnp.array(0))
+
+        def step(self, x):
+            if x.sum() > 0:
+                y = self.count
+            else:
+                y = jnp.array(0)
+            return x * y[...]
+
+    with pytest.raises(BranchVariableError) as info:
+        nnx.jit(lambda m, x: ag.convert(m.step)(x))(Picks(), jnp.ones(2))
+    message = str(info.value)
+    # it said "cast it (tf.cast, .astype)", which no cast can do for a Variable
+    assert 'cast it' not in message
+    assert 'a Variable and a tensor (~int32[])' in message and 'v[...]' in message
