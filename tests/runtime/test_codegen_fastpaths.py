@@ -133,7 +133,7 @@ def _read_past_the_end(x, n):
 def test_element_read_out_of_range_raises_the_kernels_error():
     graph = _graph(_read_past_the_end, tf.TensorSpec((None,), tf.int32),
                    tf.TensorSpec((), tf.int32))
-    assert "x_view[i_index,]" in codegen.generate(graph).source
+    assert "x_view[i_index]" in codegen.generate(graph).source
     x = np.arange(4, dtype=np.int32)
     assert int(_both(graph, x, np.int32(4))[0]) == 6
     message = _errors_agree(graph, x, np.int32(5))
@@ -176,7 +176,7 @@ def test_reads_known_in_range_need_no_fallback(start, in_range):
     # from -3 is in range, and the read cannot raise.
     graph = _graph(_walk_from(start), tf.TensorSpec((3,), tf.float32))
     source = codegen.generate(graph).source
-    assert (" = x[i,]" in source or " = x_view[i,]" in source)
+    assert (" = x[i]" in source or " = x_view[i]" in source)
     assert ("except IndexError" not in source) is in_range
     x = np.array([1.0, 2.0 ** -24, -0.0], np.float32)
     if not in_range:
@@ -470,7 +470,7 @@ def test_float_elements_stay_numpy_where_a_python_float_costs_more():
     # the read (~28 ns) and cost ~57 ns in its two reads (scalars.READ_SAVES).
     graph = _graph(_sum_above_total, tf.TensorSpec((None,), tf.float32))
     source = codegen.generate(graph).source
-    assert "_view" not in source and " = x[i_index,]" in source
+    assert "_view" not in source and " = x[i_index]" in source
     x = np.array([0.5, 1.0 + 2.0 ** -23, 2.0 ** -24, np.nan, 1.0], np.float32)
     (total,) = _both(graph, x)
     want = np.float32(0.25)
@@ -493,7 +493,7 @@ def test_python_floats_are_only_compared_before_nep_50(monkeypatch):
     assert int(_both(graph, x, np.float32(1.25))[0]) == 1
     graph = _graph(_count_negative, tf.TensorSpec((None,), tf.float32))
     source = codegen.generate(graph).source
-    assert " = x_view[i_index,]" in source and " < 0.0:" in source
+    assert " = x_view[i_index]" in source and " < 0.0:" in source
     x = np.array([np.nan, -0.0, 0.0, -1.0, np.inf, -np.inf, -1e-45], np.float32)
     assert int(_both(graph, x)[0]) == 3  # -1.0, -inf and the smallest subnormal
 

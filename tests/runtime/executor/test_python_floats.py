@@ -119,7 +119,7 @@ def test_float64_loop_is_python_float_arithmetic():
 
 def test_float64_elements_are_read_from_a_memoryview():
     source = _source(running_sum, tf.TensorSpec((None,), tf.float64))
-    assert "memoryview(xs)" in source and source.count(" = xs_view[i_index,]") == 2
+    assert "memoryview(xs)" in source and source.count(" = xs_view[i_index]") == 2
     assert "total = total + getitem_2" in source  # a Python float sum
     assert "_float64(" not in source.split("return")[0]
 
