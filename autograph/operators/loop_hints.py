@@ -9,7 +9,12 @@ def _leaves(description):
 
 
 def _kind(leaf_type):
-    return leaf_type if isinstance(leaf_type, str) else 'tensor ({})'.format(leaf_type)
+    """A leaf's type description as words: a type's name, or a tensor of that type."""
+    if isinstance(leaf_type, str):
+        return leaf_type
+    if isinstance(leaf_type, type):
+        return leaf_type.__name__
+    return 'tensor ({})'.format(leaf_type)
 
 
 def _skeleton(description):
@@ -35,7 +40,7 @@ def type_fix(before, after, where):
     for a, b in zip(_leaves(before), _leaves(after)):
         if a == b:
             continue
-        if isinstance(a, str) or isinstance(b, str):  # a backend names a non-tensor by type
+        if type(a) is not type(b):  # a backend describes a tensor and a non-tensor apart
             return ('Give it the same kind of value {}: a {} and a {} cannot be one staged '
                     'value, and no cast turns one into the other. If one is a state container '
                     'such as a Flax Variable, assign its value (v[...] or v.value) '
