@@ -129,13 +129,28 @@ class ResourceTensor(EagerTensor):
     """An eager tensor of dtype `resource`: the handle of a live object (`Variable.handle`).
 
     Its value (what the ops on it receive) is the object itself; `key` names it in graphs.
+    The handle holds the object weakly: the object holds its handle, and a strong reference
+    back would make each Variable a reference cycle, its array freed only when Python's
+    cycle collector runs (rarely, for long-lived objects) instead of when the last reference
+    to the Variable goes.
     """
 
-    __slots__ = ("key",)
+    __slots__ = ("key", "_ref")
 
-    def __init__(self, resource, key):
-        super().__init__(resource)
+    def __init__(self, resource, key):  # pylint: disable=super-init-not-called  # see _value
+        self._sig = None
+        self._ref = weakref.ref(resource)
         self.key = key
+
+    @property
+    def _value(self):
+        """The object (EagerTensor keeps its value in this slot; a handle finds it).
+
+        Raises:
+            FailedPreconditionError: when the object no longer exists.
+        """
+        found = self._ref()
+        return found if found is not None else self.key.resolve()
 
     @property
     def shape(self):

@@ -1,6 +1,8 @@
 """runtime.resources: live objects named by key in attributes, and Variable handles."""
 import gc
+import weakref
 
+import numpy as np
 import pytest
 
 import runtime as tf
@@ -71,3 +73,22 @@ def test_a_handle_argument_is_keyed_by_its_variable_and_captured():
     graph = read.get_concrete_function(v.handle, x).graph
     assert [t.dtype for t in graph.inputs] == [dtypes.float32]  # the handle is no input
     assert [n.op for n in graph.nodes if n.op == "var_handle"] == ["var_handle"]
+
+
+def test_a_variable_is_freed_when_its_last_reference_goes():
+    # The handle holds its variable weakly: a strong reference back made every Variable a
+    # reference cycle, freed only when the cycle collector ran (e48f10d: alive here).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        v = tf.Variable(np.zeros(4, np.float32))
+        handle = v.handle
+        assert handle.numpy() is v  # the ops on the handle receive the variable
+        ref = weakref.ref(v)
+        del v
+        assert ref() is None
+        with pytest.raises(tf.errors.FailedPreconditionError, match="no longer exists"):
+            handle.numpy()
+    finally:
+        if enabled:
+            gc.enable()
