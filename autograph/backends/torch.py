@@ -152,7 +152,7 @@ def _of_read(fn, operands, read):
 def _with_token(fn):
     """`fn` giving one more output, a bool that `torch.ops.autograph.keep` reads."""
     def branch(*args):
-        return tuple(fn(*args)) + (torch.full((), True),)
+        return tuple(fn(*args)) + (torch_values.scalar(True, torch.bool),)
     return branch
 
 
@@ -477,10 +477,11 @@ def _own_code(fn):
 
 
 def _indexing(fn):
-    """`fn` run with StagedIndexing (`xs[i]` with a traced `i` gathers)."""
+    """`fn` run with StagedIndexing (`xs[i]` with a traced `i` gathers), and the Python
+    numbers it stages on its arguments' device (`torch_values.call_device`)."""
     @functools.wraps(fn)
     def run(*args, **kwargs):
-        with StagedIndexing():
+        with StagedIndexing(), torch_values.call_device((args, kwargs)):
             return fn(*args, **kwargs)
     return run
 

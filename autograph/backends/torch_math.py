@@ -16,17 +16,19 @@ import types
 import torch
 
 from autograph.backends import exact_round
+from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import predicate
+from autograph.backends.torch_values import table
 from autograph.operators import number_methods
 
 
 def _float(x):
-    x = torch.as_tensor(x)
+    x = as_tensor(x)
     return x if x.dtype.is_floating_point else x.to(torch.get_default_dtype())
 
 
 def _int(x, name):
-    x = torch.as_tensor(x)
+    x = as_tensor(x)
     if x.dtype.is_floating_point or x.dtype.is_complex:
         raise TypeError("{}() of a staged float: 'float' object cannot be interpreted as "
                         "an integer (as in Python)".format(name))
@@ -41,7 +43,7 @@ def _float_fn(op):
 
 def _int_result(op):
     def fn(x):
-        x = torch.as_tensor(x)
+        x = as_tensor(x)
         if x.dtype.is_floating_point:
             x = op(x)
         return x.to(torch.int64)
@@ -55,19 +57,19 @@ def _log(x, base=None):
 
 _ROUND_OPS = types.SimpleNamespace(
     floor=torch.floor, rint=torch.round, where=torch.where, divide=torch.div,
-    power=lambda n: torch.tensor(exact_round.POWERS, dtype=torch.float64)[
-        torch.clamp(torch.as_tensor(n), 0, 22).reshape(1)].squeeze(0))
+    power=lambda n: table(exact_round.POWERS, torch.float64)[
+        torch.clamp(as_tensor(n), 0, 22).reshape(1)].squeeze(0))
 
 
 def _round(x, ndigits=None):
-    x = torch.as_tensor(x)
+    x = as_tensor(x)
     if not x.dtype.is_floating_point:
         if ndigits is None:
             return x.to(torch.int64)
         if not isinstance(ndigits, torch.Tensor):
-            ndigits = torch.tensor(ndigits)
+            ndigits = as_tensor(ndigits)
         # whole tens, hundreds... for ndigits < 0 (halves to even); x itself otherwise
-        scale = torch.tensor(10, dtype=torch.int64) ** torch.clamp(-ndigits, 0, 18)
+        scale = as_tensor(10, torch.int64) ** torch.clamp(-ndigits, 0, 18)
         return (torch.round(x.to(torch.float64) / scale) * scale).to(x.dtype)
     if ndigits is None:
         return torch.round(x).to(torch.int64)  # half to even, as Python
@@ -109,15 +111,15 @@ def _pow(base, exponent, modulus=None):
 
 def _factorial(n):
     n = _int(n, 'math.factorial')
-    table = torch.tensor([math.factorial(k) for k in range(21)], dtype=torch.int64)
-    return table[torch.clamp(n, 0, 20).reshape(1)].squeeze(0)  # an index, not a guard
+    factorials = table([math.factorial(k) for k in range(21)], torch.int64)
+    return factorials[torch.clamp(n, 0, 20).reshape(1)].squeeze(0)  # an index, not a guard
 
 
 def _is_integer(x):
     """`x.is_integer()`: a float is whole and finite (`floor(x) == x` and not infinite: False
     for inf and nan, as Python's); an int's or bool's is Python's `int.is_integer`
     (number_methods)."""
-    x = torch.as_tensor(x)
+    x = as_tensor(x)
     if not x.dtype.is_floating_point:
         return number_methods.int_is_integer()
     return (torch.floor(x) == x) & (torch.abs(x) != float('inf'))

@@ -1,14 +1,61 @@
 """Values of the PyTorch backend: predicates, Python numbers as tensors, staged ranges, types."""
 
 import builtins
+import contextlib
+import threading
 
 import torch
 from torch._subclasses.fake_tensor import is_fake
+from torch.utils import _pytree as pytree
 
 from autograph.errors import StagingError
 
 # The dtype of a tensor made from a Python number, as torch.tensor makes it.
 _PYTHON_DTYPES = {bool: torch.bool, int: torch.int64, float: torch.get_default_dtype()}
+
+
+# The device of the converted call being traced (`call_device`): Python numbers that staged
+# control flow makes tensors go there, beside the tensors they meet (a loop counter on the
+# CPU would index a CUDA tensor, and change device in the loop).
+_CALL = threading.local()
+
+
+@contextlib.contextmanager
+def call_device(values):
+    """A context in which Python numbers become tensors on the device of the first tensor
+    among `values` (a pytree of the call's arguments; a module stands for its parameters
+    and buffers), or where the enclosing call put them when `values` holds none."""
+    previous = getattr(_CALL, 'device', None)
+    found = _first_device(values)
+    _CALL.device = previous if found is None else found
+    try:
+        yield
+    finally:
+        _CALL.device = previous
+
+
+def _first_device(values):
+    for leaf in pytree.tree_leaves(values):
+        if isinstance(leaf, torch.Tensor):
+            return leaf.device
+        if isinstance(leaf, torch.nn.Module):
+            for tensor in leaf.parameters():
+                return tensor.device
+            for tensor in leaf.buffers():
+                return tensor.device
+    return None
+
+
+def scalar(value, dtype):
+    """A 0-d tensor of `value` and `dtype` on the call's device (`call_device`)."""
+    # torch.full, not torch.tensor: a factory that torch's tracers record (torch.tensor makes
+    # a real tensor, which AOTAutograd's fake mode refuses as an input of an operation).
+    return torch.full((), value, dtype=dtype, device=getattr(_CALL, 'device', None))
+
+
+def table(values, dtype):
+    """A constant tensor of `values` (a lookup table) on the call's device."""
+    return torch.tensor(values, dtype=dtype, device=getattr(_CALL, 'device', None))
 
 
 def traced(value):
@@ -26,9 +73,7 @@ def as_tensor(value, dtype=None):
             'a staged torch.cond or torch.while_loop carries only tensors and Python numbers; '
             'found {!r} of type {}. Compute it outside the staged control flow, or make it a '
             'tensor.'.format(value, type(value).__name__))
-    # torch.full, not torch.tensor: a factory that torch's tracers record (torch.tensor makes
-    # a real tensor, which AOTAutograd's fake mode refuses as an input of an operation).
-    return torch.full((), value, dtype=dtype or _PYTHON_DTYPES[type(value)])
+    return scalar(value, dtype or _PYTHON_DTYPES[type(value)])
 
 
 def predicate(value, construct):
@@ -39,7 +84,7 @@ def predicate(value, construct):
             construct.
     """
     if not isinstance(value, torch.Tensor):
-        return torch.full((), builtins.bool(value))
+        return scalar(builtins.bool(value), torch.bool)
     if value.dim() != 0 and value.numel() != 1:
         raise StagingError(
             'the condition of a staged {} is a tensor of shape {}; Python takes the truth of '
