@@ -1,9 +1,9 @@
 """Converted Python control flow next to the same code written by hand with torch.cond and
 torch.while_loop, and next to the default torch.compile with its graph breaks.
 
-Run `python -m benchmarks.torch_cond [--quick]`. For each workload below, the plain Python
-function is exported with `autograph.backends.torch.export` and the hand-written one with
-`torch.export.export`; it reports, with targets:
+Run `python -m benchmarks.torch_cond [--quick] [--device cuda]`. For each workload below,
+the plain Python function is exported with `autograph.backends.torch.export` and the
+hand-written one with `torch.export.export`; it reports, with targets:
 
 - steady call: median time per call of the exported program's module (target: within 1.1x
   of the hand-written program);
@@ -83,7 +83,7 @@ def first_match_hand(scores, threshold):
     def body(i, found):  # scores[i] with a traced i: torch 2.13's export refuses it here
         score = scores.index_select(0, i.reshape(1)).squeeze(0)
         return i + 1, torch.where(score > threshold, i, found)
-    start = torch.zeros((), dtype=torch.int64)
+    start = torch.zeros((), dtype=torch.int64, device=scores.device)
     return torch.while_loop(test, body, (start, start - 1))[1]
 
 
@@ -120,10 +120,13 @@ def _export(key, fn, args):
 
 
 def _seconds(fn, args, calls):
+    sync = torch.cuda.synchronize if any(a.is_cuda for a in args) else (lambda: None)
     fn(*args)
+    sync()
     start = time.perf_counter()
     for _ in range(calls):
         fn(*args)
+    sync()  # the calls' kernels finished, not only launched
     return (time.perf_counter() - start) / calls
 
 
@@ -141,11 +144,11 @@ def _default_compile(fn, args, calls):
             _seconds(compiled, args, calls))
 
 
-def measure(workload, rounds, calls):
+def measure(workload, rounds, calls, device="cpu"):
     """Returns the record of one workload: the contenders' figures and their ratios."""
     name, plain, hand, make_inputs = workload
     torch.manual_seed(0)
-    args = make_inputs()
+    args = tuple(a.to(device) for a in make_inputs())
     contenders = (("hand", hand), ("converted", plain))
     programs = {key: _export(key, fn, args) for key, fn in contenders}
     modules = {key: program.module() for key, program in programs.items()}
@@ -179,15 +182,16 @@ def _us(seconds):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one round, one call: a smoke run")
+    parser.add_argument("--device", default="cpu", help="the inputs' device (cuda on a GPU)")
     opts = parser.parse_args(argv)
     rounds, calls = (1, 1) if opts.quick else (5, 20)
-    print("torch {}; medians of {} rounds".format(torch.__version__, rounds))
+    print("torch {} on {}; medians of {} rounds".format(torch.__version__, opts.device, rounds))
     print("{:<12} {:>25} {:>21} {:>11} {:>32}  {}".format(
         "workload", "steady hand/conv", "export hand/conv", "nodes", "default compile",
         "ratios (targets)"))
     records = []
     for workload in WORKLOADS:
-        record = measure(workload, rounds, calls)
+        record = measure(workload, rounds, calls, opts.device)
         records.append(record)
         h, c, d = record["hand"], record["converted"], record["default_compile"]
         ratios = " ".join("{} {:.2f}{}".format(k, record[k + "_ratio"],
