@@ -129,28 +129,27 @@ class ResourceTensor(EagerTensor):
     """An eager tensor of dtype `resource`: the handle of a live object (`Variable.handle`).
 
     Its value (what the ops on it receive) is the object itself; `key` names it in graphs.
-    The handle holds the object weakly: the object holds its handle, and a strong reference
-    back would make each Variable a reference cycle, its array freed only when Python's
-    cycle collector runs (rarely, for long-lived objects) instead of when the last reference
-    to the Variable goes.
+    The handle holds only the key, and the key's entry in this module's table holds the object
+    weakly: the object holds its handle, and a strong reference back would make each Variable
+    a reference cycle, its array freed only when Python's cycle collector runs (rarely, for
+    long-lived objects) instead of when the last reference to the Variable goes.
     """
 
-    __slots__ = ("key", "_ref")
+    __slots__ = ("key",)
 
-    def __init__(self, resource, key):  # pylint: disable=super-init-not-called  # see _value
+    def __init__(self, key):  # pylint: disable=super-init-not-called  # see _value
         self._sig = None
-        self._ref = weakref.ref(resource)
         self.key = key
 
     @property
     def _value(self):
-        """The object (EagerTensor keeps its value in this slot; a handle finds it).
+        """The object, found by its key in this module's weak table (EagerTensor keeps its
+        value in this slot).
 
         Raises:
             FailedPreconditionError: when the object no longer exists.
         """
-        found = self._ref()
-        return found if found is not None else self.key.resolve()
+        return self.key.resolve()
 
     @property
     def shape(self):

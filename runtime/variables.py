@@ -102,7 +102,7 @@ class Variable:
                 self._shape = TensorShape(self._value.shape)
         self.trainable = trainable
         # the eager `resource` tensor graphs capture to name this variable (`handle`)
-        self._handle = resources.ResourceTensor(self, resources.register(self, self._name))
+        self._handle = resources.ResourceTensor(resources.register(self, self._name))
         for callback in list(_creation_observers):
             callback(self)
 
