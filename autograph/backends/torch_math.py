@@ -66,8 +66,7 @@ def _round(x, ndigits=None):
     if not x.dtype.is_floating_point:
         if ndigits is None:
             return x.to(torch.int64)
-        if not isinstance(ndigits, torch.Tensor):
-            ndigits = as_tensor(ndigits)
+        ndigits = as_tensor(ndigits)
         # whole tens, hundreds... for ndigits < 0 (halves to even); x itself otherwise
         scale = as_tensor(10, torch.int64) ** torch.clamp(-ndigits, 0, 18)
         return (torch.round(x.to(torch.float64) / scale) * scale).to(x.dtype)

@@ -25,13 +25,18 @@ def call_device(values):
     """A context in which Python numbers become tensors on the device of the first tensor
     among `values` (a pytree of the call's arguments; a module stands for its parameters
     and buffers), or where the enclosing call put them when `values` holds none."""
-    previous = getattr(_CALL, 'device', None)
+    previous = _device()
     found = _first_device(values)
     _CALL.device = previous if found is None else found
     try:
         yield
     finally:
         _CALL.device = previous
+
+
+def _device():
+    """The device that `call_device` set, or None (torch's default device)."""
+    return getattr(_CALL, 'device', None)
 
 
 def _first_device(values):
@@ -50,12 +55,12 @@ def scalar(value, dtype):
     """A 0-d tensor of `value` and `dtype` on the call's device (`call_device`)."""
     # torch.full, not torch.tensor: a factory that torch's tracers record (torch.tensor makes
     # a real tensor, which AOTAutograd's fake mode refuses as an input of an operation).
-    return torch.full((), value, dtype=dtype, device=getattr(_CALL, 'device', None))
+    return torch.full((), value, dtype=dtype, device=_device())
 
 
 def table(values, dtype):
     """A constant tensor of `values` (a lookup table) on the call's device."""
-    return torch.tensor(values, dtype=dtype, device=getattr(_CALL, 'device', None))
+    return torch.tensor(values, dtype=dtype, device=_device())
 
 
 def traced(value):

@@ -70,8 +70,7 @@ class TailBreak:
             return "true" if value else "false"
         operands = self.cond.inputs[1:]
         # the flag as the iteration began, in the branch (None: the cond does not take it)
-        inner = next((t for t, u in zip(branch.inputs, operands)
-                      if u is self.flag_in), None) if self.flag_in is not None else None
+        inner = next((t for t, u in zip(branch.inputs, operands) if u is self.flag_in), None)
         if inner is not None and flag is inner:
             return "false"
         return TailBreak.of(ctx, branch, flag, inner, None, self)
