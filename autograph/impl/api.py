@@ -33,6 +33,7 @@ _log_state = logs.state  # [verbosity, ...]: read on every converted call
 # backends own (`Backend.owned_modules`) are never converted either.
 DO_NOT_CONVERT_MODULES = {'autograph', 'numpy', 'gast', 'astunparse', 'pytest',
                           '_pytest', 'pluggy', 'hypothesis'}
+_OWN_DO_NOT_CONVERT = frozenset(DO_NOT_CONVERT_MODULES)  # those the user did not add
 
 _ENV_STRICT = 'AUTOGRAPH_STRICT'
 
@@ -320,6 +321,41 @@ def _call_unconverted(f, args, kwargs):
     return f(*args)
 
 
+def _call_left_alone(func, args, kwargs):
+    """Calls a function that autograph leaves unconverted (`func`). An error it raises on
+    staged arguments says that it ran unconverted and why: a staged `if` inside it fails as
+    Python control flow, which the user's function (converted) would have staged."""
+    try:
+        return _call_unconverted(func, args, kwargs)
+    except Exception as error:
+        reason = _left_alone_reason(func.__module__)
+        if reason and _has_staged(args, kwargs):
+            errors.add_note(error, (
+                'autograph ran {name} (defined at {site}) unconverted, on staged arguments: '
+                '{reason}. Python control flow on a staged value inside it (an if, while or '
+                'for) cannot be staged there; to stage it, copy the function into your own '
+                'code, which autograph converts.').format(
+                    name=func.__module__ + '.' + func.__qualname__,
+                    site=inspect_utils.getdefinition_site(func),
+                    reason=reason))
+        raise
+
+
+def _left_alone_reason(module_name):
+    """Why functions of a module are left unconverted, in the user's words, or None where
+    a note would not help (the tensor libraries, numpy, autograph itself)."""
+    if inspect_utils.is_stdlib_module(module_name):
+        return ('it belongs to the standard library (module {}), which autograph leaves as '
+                'plain Python, as TensorFlow does'.format(module_name))
+    parts = module_name.split('.')
+    for i in range(1, len(parts) + 1):
+        prefix = '.'.join(parts[:i])
+        if prefix in DO_NOT_CONVERT_MODULES and prefix not in _OWN_DO_NOT_CONVERT:
+            return ('its module {} is one that autograph was told to leave alone '
+                    '(autograph.impl.api.do_not_convert_module)'.format(prefix))
+    return None
+
+
 def to_graph(entity, recursive=True, experimental_optional_features=None):
     """TensorFlow's `tf.autograph.to_graph`: the converted function (as `convert`).
 
@@ -453,7 +489,7 @@ def _call_function(func, original, args, kwargs, options):
         if (getattr(func, '__ag_converted__', False)
                 or getattr(func, '__ag_do_not_convert__', False)
                 or (not options.user_requested and _module_is_allowlisted(func.__module__))):
-            return _call_unconverted(func, args, kwargs)
+            return _call_left_alone(func, args, kwargs)
         factory = conversion.cached_factory(code)
         if factory is not None:  # the common case: a closure (not in the instance cache)
             converted = conversion.instantiate(factory, func, _namespace_for(options))
