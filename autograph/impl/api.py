@@ -413,6 +413,9 @@ def _converted_call(f, args, kwargs, options):
             return _call_function(func, f, (f.__self__,) + tuple(args), kwargs, options)
         return _call_unconverted(f, args, kwargs)
     if isinstance(f, functools.partial):
+        overload = py_builtins.replaced_builtin(f)
+        if overload is not None and _has_staged(args, kwargs):
+            return _call_unconverted(overload, args, kwargs)
         inner, p_args, p_kwargs = inspect_utils.unwrap_partial(f)
         merged = {**p_kwargs, **(kwargs or {})}
         return _converted_call(inner, p_args + tuple(args), merged or None, options)

@@ -27,6 +27,8 @@ from autograph.pyct import inspect_utils
 
 # the loop target's text, shown in the staged loop's names (`[... for item in ...]`)
 _TARGET = 'item'
+# As Python made them (a library may replace builtins.max and min for a while).
+_REDUCTIONS = (builtins.sum, builtins.any, builtins.all, builtins.max, builtins.min)
 
 
 class Filtered(builtins.filter):
@@ -87,7 +89,7 @@ def reduce(fn, args, kwargs):
     Returns:
         A 1-tuple holding what `fn` gives, or None.
     """
-    if fn not in (builtins.sum, builtins.any, builtins.all, builtins.max, builtins.min):
+    if fn not in _REDUCTIONS:
         return None
     filtered = args[0]
     return (generators.reduce_generator(fn, filtered.items, _element, filtered.condition(),

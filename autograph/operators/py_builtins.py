@@ -148,14 +148,19 @@ def zip_(*args, **kwargs):
     return builtins.zip(*args)
 
 
+# The builtins as Python made them: a library may replace `builtins.min` and `max` for a while
+# (see replaced_builtin), and the backends' overloads are keyed on these.
+_MIN, _MAX = builtins.min, builtins.max
+
+
 def min_(*args, **kwargs):
     """Overload of `min`; see `abs_` for the arguments and the result."""
-    return _call(builtins.min, args, kwargs)
+    return _call(_MIN, args, kwargs)
 
 
 def max_(*args, **kwargs):
     """Overload of `max`; see `abs_` for the arguments and the result."""
-    return _call(builtins.max, args, kwargs)
+    return _call(_MAX, args, kwargs)
 
 
 def sum_(*args, **kwargs):
@@ -239,6 +244,18 @@ def str_(*args, **kwargs):
 
 
 BUILTIN_FUNCTIONS_MAP[builtins.str] = str_
+
+
+def replaced_builtin(f):
+    """The overload of the builtin that `f` stands in for while a library has replaced the
+    builtin with it (`builtins.max = f`), or None. torch's non-strict export does so for
+    `max` and `min` while it traces, with a version that handles two arguments or one
+    iterable; converted code calls the overload instead on staged arguments, which stages
+    them all, as it does without the replacement (on Python values the replacement runs)."""
+    for original, overload in BUILTIN_FUNCTIONS_MAP.items():
+        if f is getattr(builtins, original.__name__, None) and f is not original:
+            return overload
+    return None
 
 
 class _Guards(threading.local):

@@ -25,6 +25,7 @@ from autograph.operators.variables import UndefinedReturnValue
 _UNDEFINED = (Undefined, UndefinedReturnValue)
 # Flags that the converters put in every loop's test (`while not break_ and ...`).
 _TESTED_FLAGS = (Symbol.BREAK, Symbol.DO_RETURN)
+_MIN = builtins.min  # as Python made it: torch's export replaces builtins.min a while
 
 
 def type_of_fn(backend):
@@ -452,7 +453,7 @@ def staged_zip(iterables):
         length = lengths[0]
     else:
         try:
-            length = backend.call_builtin(builtins.min, tuple(lengths), {})
+            length = backend.call_builtin(_MIN, tuple(lengths), {})
         except NotImplementedError:
             raise StagingError(
                 'zip() of staged values needs the backend {!r} to overload min() of staged '
