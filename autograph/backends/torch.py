@@ -32,7 +32,7 @@ from autograph.backends import torch_values
 from autograph.backends.base import Backend
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
-from autograph.backends.torch_lifting import StagedIndexing
+from autograph.backends.torch_lifting import ConvertedCode
 from autograph.backends.torch_lifting import closed
 from autograph.backends.torch_lifting import discarded_sizes
 from autograph.backends.torch_lifting import free_tensors
@@ -42,6 +42,7 @@ from autograph.backends.torch_values import StagedRange
 from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import leaf_type
 from autograph.backends.torch_values import predicate
+from autograph.backends.torch_values import stands_for_number
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 
@@ -72,6 +73,15 @@ def _outputs(fn, dtypes):
             result.append(value.clone(memory_format=torch.contiguous_format) if copy else value)
         return tuple(result)
     return wrapper
+
+
+def _numbers_out(outs, *sources):
+    """`outs`, each marked as standing for a Python number where every one of `sources` (the
+    values it may be: both branches' outputs, a loop's initial values and its body's outputs)
+    stands for one at its position (`torch_values.stands_for_number`)."""
+    for k, out in enumerate(outs):
+        torch_values.number_like(out, all(stands_for_number(values[k]) for values in sources))
+    return outs
 
 
 def _cond(pred, true_fn, false_fn, inputs):
@@ -168,7 +178,7 @@ def _is_bool(value):
 
 
 def _copies(tensors):
-    return [t.clone() for t in tensors]
+    return [torch_values.number_like(t.clone(), stands_for_number(t)) for t in tensors]
 
 
 def _discarded_cond(pred, true_fn, false_fn, operands):
@@ -185,7 +195,7 @@ def _discarded_cond(pred, true_fn, false_fn, operands):
             true_value = torch.where(pred, true_value, false_value)
         result.append(true_value)
     _read(pred)
-    return tuple(result)
+    return _numbers_out(tuple(result), *outputs)
 
 
 def _discarded_loop(test, body_fn, loop_vars):
@@ -197,7 +207,8 @@ def _discarded_loop(test, body_fn, loop_vars):
     init = [as_tensor(v) for v in loop_vars]
     test(*_copies(init))
     after = tuple(body_fn(*_copies(init)))
-    return tuple(as_tensor(a, d) for a, d in zip(after, _loop_dtypes(loop_vars, after)))
+    return _numbers_out(tuple(as_tensor(a, d) for a, d in zip(after, _loop_dtypes(
+        loop_vars, after))), loop_vars, after)
 
 
 class TorchBackend(Backend):
@@ -241,19 +252,20 @@ class TorchBackend(Backend):
         dtypes = [torch_values.joint_dtype(types) for types in zip(
             *[[leaf_type(v) for v in outs] for outs in found.outputs])]
         read = sorted(found.read)
+        numbers = {j for j, k in enumerate(read) if stands_for_number(operands[k])}
         true_fn, false_fn = (_outputs(closed(_of_read(fn, operands, read), len(read),
-                                             found.free, {read.index(k) for k in changed}),
-                                      dtypes)
+                                             found.free, {read.index(k) for k in changed},
+                                             numbers), dtypes)
                              for fn, changed in zip((true_fn, false_fn), found.mutated))
         inputs = _distinct(tuple(operands[k] for k in read) + tuple(found.free))
         if effects[0] == self._scratch.effects:
-            return _cond(pred, true_fn, false_fn, inputs)
+            return _numbers_out(_cond(pred, true_fn, false_fn, inputs), *found.outputs)
         # A branch checks or prints: the cond must stay even when nothing reads its outputs
         # (torch removes an unused torch.cond, its prints with it), so it gives one more,
         # which `torch.ops.autograph.keep` reads.
         outs = _cond(pred, _with_token(true_fn), _with_token(false_fn), inputs)
         torch_ops.keep(outs[-1:])
-        return outs[:-1]
+        return _numbers_out(outs[:-1], *found.outputs)
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop as torch.while_loop over the loop variables and the free tensors.
@@ -281,8 +293,9 @@ class TorchBackend(Backend):
         dtypes = _loop_dtypes(loop_vars, outputs[1])
         init = _linked(tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
         count = len(init)
-        test = closed(test, count, free, mutated[0])
-        body = _outputs(closed(body_fn, count, free, mutated[1]), dtypes)
+        numbers = {k for k, v in enumerate(loop_vars) if stands_for_number(v)}
+        test = closed(test, count, free, mutated[0], numbers)
+        body = _outputs(closed(body_fn, count, free, mutated[1], numbers), dtypes)
 
         def loop(*args):
             return tuple(while_loop_op(lambda *a: test(*a)[0], body, args[:count],
@@ -298,7 +311,7 @@ class TorchBackend(Backend):
                          lambda *args: tuple(a.clone() for a in args[:count]), inputs)
         if effects != self._scratch.effects:
             torch_ops.keep(list(outs))  # kept with its checks and prints, as a cond is
-        return outs
+        return _numbers_out(outs, loop_vars, outputs[1])
 
     def _discarded(self):
         """Whether no graph records what runs now: a discarded pass (`scratch`), or torch
@@ -330,7 +343,8 @@ class TorchBackend(Backend):
         if true_value is True and _is_bool(false_value):
             return torch.logical_or(pred, false_value)
         dtype = torch_values.joint_dtype((leaf_type(true_value), leaf_type(false_value)))
-        return torch.where(pred, as_tensor(true_value, dtype), as_tensor(false_value, dtype))
+        return _numbers_out((torch.where(pred, as_tensor(true_value, dtype), as_tensor(
+            false_value, dtype)),), (true_value,), (false_value,))[0]
 
     def logical_not(self, value):
         return torch.logical_not(predicate(value, 'not'))
@@ -477,11 +491,12 @@ def _own_code(fn):
 
 
 def _indexing(fn):
-    """`fn` run with StagedIndexing (`xs[i]` with a traced `i` gathers), and the Python
-    numbers it stages on its arguments' device (`torch_values.call_device`)."""
+    """`fn` run with ConvertedCode (`xs[i]` with a traced `i` gathers, `i += 1` of a staged
+    Python number makes a new tensor), and the Python numbers it stages on its arguments'
+    device (`torch_values.call_device`)."""
     @functools.wraps(fn)
     def run(*args, **kwargs):
-        with StagedIndexing(), torch_values.call_device((args, kwargs)):
+        with ConvertedCode(), torch_values.call_device((args, kwargs)):
             return fn(*args, **kwargs)
     return run
 

@@ -23,6 +23,8 @@ from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
 from autograph.backends.torch_select import Operations
+from autograph.backends.torch_values import number_like
+from autograph.backends.torch_values import stands_for_number
 from autograph.backends.torch_values import tensor_index
 from autograph.backends.torch_values import traced
 
@@ -80,7 +82,8 @@ class _FreeTensors(TorchFunctionMode):
 
 
 class _Substitute(TorchFunctionMode):
-    """Reads each free tensor's input in its place."""
+    """Reads each free tensor's input in its place; runs each operation as converted code
+    means it (`ConvertedCode`, which torch does not keep on while it traces a subgraph)."""
 
     def __init__(self, mapping):
         super().__init__()
@@ -92,19 +95,56 @@ class _Substitute(TorchFunctionMode):
             swap = self.mapping.get
             args, kwargs = pytree.tree_map_only(
                 torch.Tensor, lambda t: swap(id(t), t), (args, kwargs))
-        gathered = _gathered(func, args, kwargs)
-        return func(*args, **kwargs) if gathered is None else gathered
+        return _converted_op(func, args, kwargs)
 
 
-class StagedIndexing(TorchFunctionMode):
-    """`t[i]` with a traced 0-d integer tensor `i` in the converted code, as a gather
-    (`tensor_index`): indexing would ask `i` for a Python int, which torch.compile's trace
-    cannot give ("Could not extract specialized integer from data-dependent expression")."""
+# The in-place operations that augmented assignments run (`i += 1` runs `i.add_(1)`), by
+# name, with the operation that makes a new value instead. By name: torch hands a mode
+# `pow_` as an object other than `torch.Tensor.pow_`.
+_AUGMENTED = {
+    'add_': 'add', 'sub_': 'sub', 'mul_': 'mul', 'div_': 'div', 'floor_divide_': '__floordiv__',
+    'remainder_': 'remainder', 'pow_': 'pow', '__iand__': '__and__', '__ior__': '__or__',
+    '__ixor__': '__xor__', '__ilshift__': '__lshift__', '__irshift__': '__rshift__',
+}
+# Python's arithmetic on numbers, by name: of tensors that stand for numbers, a number again.
+_ARITHMETIC = frozenset(_AUGMENTED.values()) | {
+    '__rsub__', '__rdiv__', '__rfloordiv__', '__rmod__', '__rpow__', 'neg', 'abs', 'positive',
+    '__invert__', 'bitwise_and', 'bitwise_or', 'bitwise_xor', '__rlshift__', '__rrshift__',
+}
+
+
+class ConvertedCode(TorchFunctionMode):
+    """What converted code's operations on traced tensors mean, where Python's differ from
+    torch's:
+
+    - `t[i]` with a traced 0-d integer tensor `i` is a gather (`tensor_index`): indexing would
+      ask `i` for a Python int, which torch.compile's trace cannot give ("Could not extract
+      specialized integer from data-dependent expression");
+    - an augmented assignment to a tensor that stands for a Python number
+      (`torch_values.stands_for_number`: `i += 1` where `i = 0` went through a staged loop)
+      makes a new tensor, as Python makes a new int: changing it in place would change every
+      name bound to it (`found = i` before it). Arithmetic on such tensors and numbers gives
+      such a tensor.
+    """
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        gathered = _gathered(func, args, kwargs)
-        return func(*args, **kwargs) if gathered is None else gathered
+        return _converted_op(func, args, kwargs or {})
+
+
+def _converted_op(func, args, kwargs):
+    """`func` of `args` and `kwargs` as converted code means it (see ConvertedCode)."""
+    gathered = _gathered(func, args, kwargs)
+    if gathered is not None:
+        return gathered
+    name = getattr(func, '__name__', None)
+    if name in _AUGMENTED and args and stands_for_number(args[0]):
+        name = _AUGMENTED[name]
+        func = getattr(torch.Tensor, name)
+    out = func(*args, **kwargs)
+    if name in _ARITHMETIC and isinstance(out, torch.Tensor) and all(
+            stands_for_number(a) for a in args):
+        number_like(out)
+    return out
 
 
 def _gathered(func, args, kwargs):
@@ -168,7 +208,7 @@ def free_tensors(fns, inputs, scratch):
             # would change the input itself through an alias, which under AOTAutograd's
             # functionalization becomes a tensor the trace does not know (a constant in the
             # graph, and "Please convert all Tensors to FakeTensors" when it runs)
-            copies = tuple(t.clone() for t in inputs)
+            copies = tuple(number_like(t.clone(), stands_for_number(t)) for t in inputs)
             finder.made.update(id(t) for t in copies)
             finder.keep.extend(copies)
             finder.inputs = {id(t): k for k, t in enumerate(copies)}
@@ -185,7 +225,7 @@ def free_tensors(fns, inputs, scratch):
                    operations, finder.free_changed())
 
 
-def closed(fn, count, free, mutated=()):
+def closed(fn, count, free, mutated=(), numbers=()):
     """`fn` of `count` inputs, as a function of those and then of a stand-in for each of `free`.
 
     Args:
@@ -194,14 +234,18 @@ def closed(fn, count, free, mutated=()):
         free: the free tensors that `fn` reads, as `free_tensors` found them.
         mutated: positions of the arguments that `fn` changes in place: it gets copies of
             those (a subgraph of torch.cond or torch.while_loop must not change its inputs).
+        numbers: positions of the arguments that stand for Python numbers
+            (`torch_values.stands_for_number`), as the tensors they are traced for do.
 
     Returns:
         A function of `count + len(free)` arguments; a free tensor that `fn` returns as it is
         becomes its stand-in.
     """
     def wrapper(*args):
-        mapping = {id(t): a for t, a in zip(free, args[count:])}
-        own = [a.clone() if k in mutated else a for k, a in enumerate(args[:count])]
+        mapping = {id(t): number_like(a, stands_for_number(t))
+                   for t, a in zip(free, args[count:])}
+        own = [number_like(a.clone() if k in mutated else a, k in numbers)
+               for k, a in enumerate(args[:count])]
         with _Substitute(mapping):
             outs = fn(*own)
         return pytree.tree_map_only(torch.Tensor, lambda t: mapping.get(id(t), t), outs)

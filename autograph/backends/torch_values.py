@@ -69,16 +69,37 @@ def traced(value):
 
 
 def as_tensor(value, dtype=None):
-    """A Python number or bool as a 0-d tensor (of `dtype`, or torch's dtype for it); a tensor
-    as it is, or cast to `dtype`."""
+    """A Python number or bool as a 0-d tensor (of `dtype`, or torch's dtype for it) that
+    stands for it (`stands_for_number`); a tensor as it is, or cast to `dtype`."""
     if isinstance(value, torch.Tensor):
-        return value if dtype is None or value.dtype == dtype else value.to(dtype)
+        if dtype is None or value.dtype == dtype:
+            return value
+        return number_like(value.to(dtype), stands_for_number(value))
     if type(value) not in _PYTHON_DTYPES:
         raise StagingError(
             'a staged torch.cond or torch.while_loop carries only tensors and Python numbers; '
             'found {!r} of type {}. Compute it outside the staged control flow, or make it a '
             'tensor.'.format(value, type(value).__name__))
-    return scalar(value, dtype or _PYTHON_DTYPES[type(value)])
+    return number_like(scalar(value, dtype or _PYTHON_DTYPES[type(value)]))
+
+
+# A traced tensor that staged control flow made to carry a Python number (`i = 0` before a
+# staged loop, and `i + 1` of it) stands for that number: an augmented assignment to it
+# (`i += 1`) makes a new tensor, as Python makes a new int, where it would change a tensor in
+# place and with it every name bound to it (`found = i`). See torch_lifting.ConvertedCode.
+_NUMBER = '_autograph_stands_for_number'
+
+
+def stands_for_number(value):
+    """Whether `value` is a Python number, or a tensor that stands for one."""
+    return type(value) in _PYTHON_DTYPES or getattr(value, _NUMBER, False)
+
+
+def number_like(tensor, number=True):
+    """`tensor`, marked as standing for a Python number when `number` holds."""
+    if number:
+        setattr(tensor, _NUMBER, True)
+    return tensor
 
 
 def predicate(value, construct):

@@ -49,8 +49,7 @@ class TorchWay(Way):
     # What real numeric code does (issue #29) that the torch backend has no hook for yet.
     # A staged `raise` needs `raise_unless` (without it the exception is raised while
     # tracing, for every input); a table read at a traced index needs `stack` (torch guards
-    # on the data-dependent index instead); a Python int loop variable that becomes a float
-    # needs weak types.
+    # on the data-dependent index instead).
     real_code = {
         'raise_in_staged_branch': (ValueError, 'no raise_unless: raised while tracing'),
         # staged as a check (the exported program raises InputTooLarge for 12, as Python);
@@ -66,7 +65,6 @@ class TorchWay(Way):
                                           'no raise_unless: raised while tracing'),
         'raise_in_a_staged_loop_body': (ValueError, 'no raise_unless: raised while tracing'),
         'raise_with_str_in_message': (ValueError, 'no raise_unless: raised while tracing'),
-        'int_loop_variable_becomes_float': (RuntimeError, 'no weak types: a dtype change'),
         'table_read_at_a_staged_index': (GuardOnDataDependentSymNode, 'index guard'),
         'dict_of_numbers_at_a_staged_key': (KeyError, 'no stack hook: Python indexes the dict'),
         'tuple_index_out_of_range': (GuardOnDataDependentSymNode, 'index guard'),
