@@ -126,13 +126,15 @@ def _any_float(tensors):
 
 
 def _distinct(tensors):
-    """`tensors` with a view in place of each repeated one: torch 2.13's export names the
+    """`tensors` with a copy in place of each repeated one: torch 2.13's export names the
     inputs of a subgraph after its operands, and one tensor passed twice to a loop nested in
-    a cond would give the subgraph two inputs of one name."""
+    a cond would give the subgraph two inputs of one name. A copy, not a view: under
+    torch.compile a cond or loop refuses inputs that alias each other ("might be aliasing
+    the input or the output")."""
     seen = set()
     result = []
     for t in tensors:
-        result.append(t.view_as(t) if id(t) in seen else t)
+        result.append(t.clone() if id(t) in seen else t)
         seen.add(id(t))
     return tuple(result)
 

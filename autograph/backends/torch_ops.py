@@ -3,7 +3,9 @@
 `torch.ops.autograph.check(pred, kind, message)` raises `kind(message)` when `pred` is false
 as the program runs; `kind` is the name of a builtin exception class (AssertionError for an
 `assert`, UnboundLocalError for a variable that staged control flow assigns on some paths
-only). `torch.ops.autograph.print(values, layout, sep, end)` prints as `print` does, each
+only), or names an exception of another class that this process staged (a `raise
+InputTooLarge(...)` in a staged branch), which is raised as it is here and as a RuntimeError
+naming the class in a process that loads the program. `torch.ops.autograph.print(values, layout, sep, end)` prints as `print` does, each
 time the program runs; `torch.ops.autograph.keep(values)` does nothing but keeps a staged
 torch.cond or while_loop that checks or prints. They are ordinary custom operators: they
 stay in an exported program (they are marked as having side effects, so no pass removes
@@ -20,31 +22,52 @@ import torch
 from torch.fx.node import has_side_effect
 
 
+# Exceptions of other classes that this process staged (`kind_of`), by kind: `check` raises
+# them as they are while the program runs in this process. Only tracing here adds to it, so
+# a program loaded from disk finds none of its own there and raises RuntimeError instead.
+_STAGED_ERRORS = {}
+
+
 def _exception_class(kind):
-    """The builtin exception class named `kind`, or RuntimeError."""
+    """The builtin exception class named `kind`, or None."""
     cls = getattr(builtins, kind, None)
-    return cls if isinstance(cls, type) and issubclass(cls, BaseException) else RuntimeError
+    return cls if isinstance(cls, type) and issubclass(cls, BaseException) else None
 
 
 def kind_of(error):
-    """What `check` raises for `error`: its class's name when it is a builtin exception, else
-    RuntimeError (with the class's name in the message, see `message_of`)."""
+    """What `check` raises for `error`: its class's name when it is a builtin exception; else
+    a kind naming the class and this staging of it (`InputTooLarge#3`), under which `check`
+    finds `error` itself in this process, and which names the class in the RuntimeError
+    that a process that did not stage it raises."""
     name = type(error).__name__
-    return name if _exception_class(name) is type(error) else 'RuntimeError'
+    if _exception_class(name) is type(error):
+        return name
+    kind = '{}#{}'.format(type(error).__qualname__, len(_STAGED_ERRORS))
+    _STAGED_ERRORS[kind] = error
+    return kind
 
 
 def message_of(error):
     """The message `check` raises for `error`."""
-    if kind_of(error) == 'RuntimeError' and type(error) is not RuntimeError:
-        return '{}: {}'.format(type(error).__name__, error)
     return str(error)
+
+
+def _error(kind, message):
+    """The exception that `check` raises for `kind` and `message` (see kind_of)."""
+    cls = _exception_class(kind)
+    if cls is not None:
+        return cls(message)
+    error = _STAGED_ERRORS.get(kind)
+    if error is not None:
+        return error.with_traceback(None)
+    return RuntimeError('{}: {}'.format(kind.partition('#')[0], message))
 
 
 @torch.library.custom_op('autograph::check', mutates_args=())
 def check(pred: torch.Tensor, kind: str, message: str) -> None:
-    """Raises the builtin exception `kind` with `message` when `pred` is false."""
+    """Raises the exception of `kind` with `message` when `pred` is false (see kind_of)."""
     if not bool(pred):
-        raise _exception_class(kind)(message)
+        raise _error(kind, message)
 
 
 @check.register_fake

@@ -134,3 +134,40 @@ def test_exported_and_compiled_match_plain(case):
 def test_cannot_express_is_short_and_current():
     assert set(WAY.cannot_express) <= {c.fn.__name__ for c in CORPUS}
     assert len(set(WAY.cannot_express) - set(WAY.real_code)) <= 10
+
+
+class CompiledFunctionWay(TorchWay):
+    """The converted function compiled itself (`ag_torch.compile`, fullgraph=True, through
+    AOTAutograd so that it stages), where `TorchWay` compiles its exported program."""
+    name = 'torch-compile'
+    cannot_express = {}
+
+    def __init__(self):
+        super().__init__()
+        self._compiled = {}
+
+    def run(self, case, args):
+        tensors = [isinstance(a, torch.Tensor) for a in args]
+        key = (case.fn, repr([a.dtype if t else a for a, t in zip(args, tensors)]))
+        if key not in self._compiled:
+            def call(*values):
+                it = iter(values)
+                return case.fn(*[next(it) if t else a for a, t in zip(args, tensors)])
+            self._compiled[key] = ag_torch.compile(call, backend='aot_eager')
+        return self._compiled[key](*[a for a in args if isinstance(a, torch.Tensor)])
+
+
+COMPILED_CHECKS = [c for c in CORPUS if TorchWay.cannot_express.get(c.fn.__name__, (None, ''))[1]
+                   == 'compiled check: Unsupported']
+
+
+@pytest.mark.parametrize('case', COMPILED_CHECKS, ids=[c.fn.__name__ for c in COMPILED_CHECKS])
+def test_a_failing_staged_check_raises_as_python_when_the_function_is_compiled(case):
+    """What `TorchWay` lists as 'compiled check: Unsupported' is torch.compile of an exported
+    program's module (docs/torch.md has the reproducer); compiling the converted function
+    itself, as `ag_torch.compile` does, raises what Python raises."""
+    check(CompiledFunctionWay(), case)
+
+
+def test_the_compiled_check_list_is_current():
+    assert len(COMPILED_CHECKS) == 7

@@ -66,3 +66,48 @@ def test_saved_program_runs_in_a_fresh_process_without_its_source(tmp_path):
     assert {s for _, s in got} >= {0, 1} and max(s for _, s in got) > 1  # every path
     for (y, _), (want, _) in zip(got, expected):
         assert torch.allclose(torch.tensor(y), torch.tensor(want))
+
+
+RAISING = textwrap.dedent('''
+    class InputTooLarge(ValueError):
+        pass
+
+    def clip(n):
+        if n > 10:
+            raise InputTooLarge('n is too large')
+        return n + 1
+    ''')
+
+
+def test_a_staged_raise_of_the_users_class_raises_it_here_and_names_it_after_loading(
+        tmp_path):
+    module_file = tmp_path / 'clipping.py'
+    module_file.write_text(RAISING)
+    namespace = {}
+    exec(compile(RAISING, str(module_file), 'exec'), namespace)
+    program = ag_torch.export(namespace['clip'], (torch.tensor(3),))
+    assert program.module()(torch.tensor(4)).item() == 5
+    try:
+        program.module()(torch.tensor(12))
+    except namespace['InputTooLarge'] as error:  # the class itself, in this process
+        assert str(error) == 'n is too large'
+    else:
+        raise AssertionError('the staged raise did not raise')
+    saved = tmp_path / 'clip.pt2'
+    torch.export.save(program, str(saved))
+    module_file.unlink()
+
+    script = textwrap.dedent('''
+        import sys
+        import torch
+        import autograph.backends.torch
+        module = torch.export.load(sys.argv[1]).module()
+        print(module(torch.tensor(4)).item())
+        try:
+            module(torch.tensor(12))
+        except RuntimeError as error:
+            print(type(error).__name__, error)
+        ''')
+    done = run_python(['-c', script, str(saved)], cwd=str(tmp_path), timeout=300)
+    lines = done.stdout.strip().splitlines()
+    assert lines[-2:] == ['5', 'RuntimeError InputTooLarge: n is too large']
