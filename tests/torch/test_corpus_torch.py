@@ -26,6 +26,18 @@ from tests.corpus.harness import check
 from tests.corpus.harness import numpy_to_python
 
 
+def _of_tensors(case, args):
+    """(a key for the case and the types of its arguments, `case.fn` as a function of the
+    tensors among `args`, the other arguments fixed)."""
+    tensors = [isinstance(a, torch.Tensor) for a in args]
+    key = (case.fn, repr([a.dtype if t else a for a, t in zip(args, tensors)]))
+
+    def call(*values):
+        it = iter(values)
+        return case.fn(*[next(it) if t else a for a, t in zip(args, tensors)])
+    return key, call
+
+
 class TorchWay(Way):
     name = 'torch'
     cannot_express = {
@@ -78,12 +90,8 @@ class TorchWay(Way):
         return torch.tensor(value)
 
     def _programs_for(self, case, args):
-        tensors = [isinstance(a, torch.Tensor) for a in args]
-        key = (case.fn, repr([a.dtype if t else a for a, t in zip(args, tensors)]))
+        key, call = _of_tensors(case, args)
         if key not in self._programs:
-            def call(*values):
-                it = iter(values)
-                return case.fn(*[next(it) if t else a for a, t in zip(args, tensors)])
             program = ag_torch.export(call, [a for a in args if isinstance(a, torch.Tensor)])
             module = program.module()
             self._programs[key] = (module, torch.compile(module, fullgraph=True,
@@ -147,12 +155,8 @@ class CompiledFunctionWay(TorchWay):
         self._compiled = {}
 
     def run(self, case, args):
-        tensors = [isinstance(a, torch.Tensor) for a in args]
-        key = (case.fn, repr([a.dtype if t else a for a, t in zip(args, tensors)]))
+        key, call = _of_tensors(case, args)
         if key not in self._compiled:
-            def call(*values):
-                it = iter(values)
-                return case.fn(*[next(it) if t else a for a, t in zip(args, tensors)])
             self._compiled[key] = ag_torch.compile(call, backend='aot_eager')
         return self._compiled[key](*[a for a in args if isinstance(a, torch.Tensor)])
 
