@@ -513,14 +513,13 @@ def _staged_forward(bound, module):
 
 
 class _Function(torch.nn.Module):
-    """A function as a module, for torch.export."""
+    """A function as a module, for torch.export: its `forward` is the converted function
+    (`convert`), whose signature is the function's own, so that `dynamic_shapes` names the
+    function's parameters, as it names a module's `forward`'s."""
 
-    def __init__(self, fn):
+    def __init__(self, converted):
         super().__init__()
-        self.fn = fn
-
-    def forward(self, *args, **kwargs):
-        return self.fn(*args, **kwargs)
+        self.forward = converted
 
 
 def compile(target, **options):  # pylint: disable=redefined-builtin  # torch's own name

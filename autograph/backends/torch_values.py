@@ -12,6 +12,15 @@ from autograph.errors import StagingError
 
 # The dtype of a tensor made from a Python number, as torch.tensor makes it.
 _PYTHON_DTYPES = {bool: torch.bool, int: torch.int64, float: torch.get_default_dtype()}
+# A size of a tensor with symbolic shapes (`xs.shape[0]` under dynamic shapes) is a number of
+# torch's that stands for an int, and arithmetic on it gives one: the Python type it stands for.
+_SYMBOLIC = {torch.SymBool: bool, torch.SymInt: int, torch.SymFloat: float}
+
+
+def _python_type(value):
+    """The Python number type of `value` (int for a SymInt), or its own type."""
+    kind = type(value)
+    return _SYMBOLIC.get(kind, kind)
 
 
 # The device of the converted call being traced (`call_device`): Python numbers that staged
@@ -75,12 +84,13 @@ def as_tensor(value, dtype=None):
         if dtype is None or value.dtype == dtype:
             return value
         return number_like(value.to(dtype), stands_for_number(value))
-    if type(value) not in _PYTHON_DTYPES:
+    kind = _python_type(value)
+    if kind not in _PYTHON_DTYPES:
         raise StagingError(
             'a staged torch.cond or torch.while_loop carries only tensors and Python numbers; '
             'found {!r} of type {}. Compute it outside the staged control flow, or make it a '
             'tensor.'.format(value, type(value).__name__))
-    return number_like(scalar(value, dtype or _PYTHON_DTYPES[type(value)]))
+    return number_like(scalar(value, dtype or _PYTHON_DTYPES[kind]))
 
 
 # A traced tensor that staged control flow made to carry a Python number (`i = 0` before a
@@ -92,7 +102,7 @@ _NUMBER = '_autograph_stands_for_number'
 
 def stands_for_number(value):
     """Whether `value` is a Python number, or a tensor that stands for one."""
-    return type(value) in _PYTHON_DTYPES or getattr(value, _NUMBER, False)
+    return _python_type(value) in _PYTHON_DTYPES or getattr(value, _NUMBER, False)
 
 
 def number_like(tensor, number=True):
@@ -126,7 +136,7 @@ def leaf_type(value):
     """A tensor's dtype, or the Python type of a number (weakly typed, as in torch's promotion)."""
     if isinstance(value, torch.Tensor):
         return value.dtype
-    return type(value)
+    return _python_type(value)
 
 
 def joint_dtype(types):
