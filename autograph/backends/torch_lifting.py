@@ -14,6 +14,8 @@ with the free tensors as extra inputs, under a mode that maps each free tensor t
 
 import collections
 import contextlib
+import functools
+import itertools
 from types import GetSetDescriptorType
 
 import torch
@@ -23,6 +25,7 @@ from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
 from autograph.backends.torch_select import Operations
+from autograph.backends.torch_values import call_modules
 from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import stands_for_number
 from autograph.backends.torch_values import tensor_index
@@ -225,6 +228,20 @@ def free_tensors(fns, inputs, scratch):
                    operations, finder.free_changed())
 
 
+def _owners(free, modules):
+    """For each of `free`, the (module, dotted name) of the parameter or buffer of one of
+    `modules` that it is, or None."""
+    where = {}
+    for module in modules:
+        for name, tensor in itertools.chain(module.named_parameters(), module.named_buffers()):
+            where.setdefault(id(tensor), (module, name))
+    return [where.get(id(t)) for t in free]
+
+
+def _attribute(module, name):
+    return functools.reduce(getattr, name.split('.'), module)
+
+
 def closed(fn, count, free, mutated=(), numbers=()):
     """`fn` of `count` inputs, as a function of those and then of a stand-in for each of `free`.
 
@@ -241,9 +258,18 @@ def closed(fn, count, free, mutated=(), numbers=()):
         A function of `count + len(free)` arguments; a free tensor that `fn` returns as it is
         becomes its stand-in.
     """
+    # torch.cond and torch.while_loop differentiate a function by running it again when the
+    # backward is traced, after the forward has returned: a module's parameters are then the
+    # real ones again, where the forward read the trace's (AOTAutograd under torch.compile).
+    # Their stand-ins are found through the module and name the forward read them by.
+    owners = _owners(free, call_modules())
+
     def wrapper(*args):
         mapping = {id(t): number_like(a, stands_for_number(t))
                    for t, a in zip(free, args[count:])}
+        for owner, a in zip(owners, args[count:]):
+            if owner is not None:
+                mapping.setdefault(id(_attribute(*owner)), a)
         own = [number_like(a.clone() if k in mutated else a, k in numbers)
                for k, a in enumerate(args[:count])]
         with _Substitute(mapping):

@@ -33,14 +33,22 @@ _CALL = threading.local()
 def call_device(values):
     """A context in which Python numbers become tensors on the device of the first tensor
     among `values` (a pytree of the call's arguments; a module stands for its parameters
-    and buffers), or where the enclosing call put them when `values` holds none."""
-    previous = _device()
+    and buffers), or where the enclosing call put them when `values` holds none; and in
+    which `call_modules` gives the modules among `values`."""
+    previous = _device(), call_modules()
     found = _first_device(values)
-    _CALL.device = previous if found is None else found
+    _CALL.device = previous[0] if found is None else found
+    _CALL.modules = [v for v in pytree.tree_leaves(values) if isinstance(v, torch.nn.Module)]
     try:
         yield
     finally:
-        _CALL.device = previous
+        _CALL.device, _CALL.modules = previous
+
+
+def call_modules():
+    """The modules among the arguments of the converted call being traced (a module's
+    forward gets the module)."""
+    return getattr(_CALL, 'modules', [])
 
 
 def _device():

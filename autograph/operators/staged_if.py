@@ -227,7 +227,7 @@ class StagedIf(StagedBlock):
         if other in outputs:
             first = _align_outputs(self.backend, out_names, raw[other], outs)
             for k, (a, b) in enumerate(zip(first, outputs[other])):
-                if type(a) is not type(b):  # the peek's outputs differ from the real ones
+                if not _same_kind(self.backend, a, b):  # the peek's differ from the real ones
                     if not self.peeks_at_lists:
                         raise _Unfit()
                     raise unforeseen(self.construct, describe_name(out_names[k]))
@@ -467,3 +467,10 @@ def staged_if_exp(backend, cond, branches, expr_repr):
     with backend.stateful_scope(variables.free_cells(*branches)):
         staged.stage()
     return value[0]
+
+
+def _same_kind(backend, a, b):
+    """Whether a peek's output `a` and the real one `b` are the same kind of value: of one
+    type, or both staged values of the backend (a peek runs on a pass that records nothing,
+    where torch gives a fake tensor for what the trace gives as a functional one)."""
+    return type(a) is type(b) or (backend.is_staged(a) and backend.is_staged(b))
