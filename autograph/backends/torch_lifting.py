@@ -85,20 +85,58 @@ class _FreeTensors(TorchFunctionMode):
 
 
 class _Substitute(TorchFunctionMode):
-    """Reads each free tensor's input in its place; runs each operation as converted code
-    means it (`ConvertedCode`, which torch does not keep on while it traces a subgraph)."""
+    """Reads each free tensor's input (its stand-in) in its place; runs each operation as
+    converted code means it (`ConvertedCode`, which torch does not keep on while it traces a
+    subgraph).
 
-    def __init__(self, mapping):
+    torch.cond and torch.while_loop differentiate a function by running it again while the
+    backward is traced, after the forward has returned. A variable that the function reads
+    from an enclosing scope may hold another tensor by then (`x = torch.tanh(y)` after the
+    `if` that read `x`). A tensor that this run neither made nor got, read where the first
+    run read a free tensor (the first free tensor, in the order they were first read, that
+    this run has not read yet) of its shape, dtype and device, stands for that one.
+    """
+
+    def __init__(self, free, stand_ins, made, aliases=()):
+        """`free[k]` reads `stand_ins[k]`; `made` are the tensors the function got; `aliases`
+        pairs (k, tensor) of other tensors that stand for `free[k]` (see `_owners`)."""
         super().__init__()
-        self.mapping = mapping  # id of a free tensor -> the subgraph input that stands for it
+        self.free = free  # the free tensors, in the order they were first read
+        self.stand_ins = stand_ins
+        self.slots = {id(t): k for k, t in itertools.chain(enumerate(free), aliases)}
+        self.mapping = {key: stand_ins[k] for key, k in self.slots.items()}
+        self.unread = list(range(len(free)))  # positions of free tensors not read yet
+        self.made = {id(t) for t in made}  # the inputs and what operations gave this run
+        self.keep = list(made) + [t for _, t in aliases]  # no id is reused meanwhile
+
+    def _swap(self, tensor):
+        key = id(tensor)
+        if key in self.mapping:
+            if self.slots[key] in self.unread:
+                self.unread.remove(self.slots[key])
+            return self.mapping[key]
+        if key in self.made or not self.unread:
+            return tensor
+        first = self.free[self.unread[0]]
+        if (tensor.shape, tensor.dtype, tensor.device) != (first.shape, first.dtype,
+                                                           first.device):
+            return tensor
+        self.slots[key] = slot = self.unread.pop(0)
+        self.mapping[key] = self.stand_ins[slot]
+        self.keep.append(tensor)
+        return self.stand_ins[slot]
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        if self.mapping:
-            swap = self.mapping.get
-            args, kwargs = pytree.tree_map_only(
-                torch.Tensor, lambda t: swap(id(t), t), (args, kwargs))
-        return _converted_op(func, args, kwargs)
+        if self.free:
+            args, kwargs = pytree.tree_map_only(torch.Tensor, self._swap, (args, kwargs))
+        out = _converted_op(func, args, kwargs)
+        if self.free:
+            for leaf in pytree.tree_leaves(out):
+                if isinstance(leaf, torch.Tensor):
+                    self.made.add(id(leaf))
+                    self.keep.append(leaf)
+        return out
 
 
 # The in-place operations that augmented assignments run (`i += 1` runs `i.add_(1)`), by
@@ -265,14 +303,12 @@ def closed(fn, count, free, mutated=(), numbers=()):
     owners = _owners(free, call_modules())
 
     def wrapper(*args):
-        mapping = {id(t): number_like(a, stands_for_number(t))
-                   for t, a in zip(free, args[count:])}
-        for owner, a in zip(owners, args[count:]):
-            if owner is not None:
-                mapping.setdefault(id(_attribute(*owner)), a)
+        stand_ins = [number_like(a, stands_for_number(t)) for t, a in zip(free, args[count:])]
+        aliases = [(k, _attribute(*owner)) for k, owner in enumerate(owners)
+                   if owner is not None]
         own = [number_like(a.clone() if k in mutated else a, k in numbers)
                for k, a in enumerate(args[:count])]
-        with _Substitute(mapping):
+        with _Substitute(free, stand_ins, list(args) + own, aliases) as substitute:
             outs = fn(*own)
-        return pytree.tree_map_only(torch.Tensor, lambda t: mapping.get(id(t), t), outs)
+        return pytree.tree_map_only(torch.Tensor, substitute._swap, outs)
     return wrapper

@@ -114,6 +114,16 @@ def test_a_module_trains_through_a_staged_loop():
         ((loss(0.5 + eps) - loss(0.5 - eps)) / (2 * eps)).item(), rel=1e-5)
 
 
+def _grads_equal_eager(eager, model, x):
+    compiled = ag_torch.compile(model, backend='aot_eager')
+    eager(x).square().sum().backward()
+    compiled(x).square().sum().backward()
+    for (name, a), b in zip(eager.named_parameters(), model.parameters()):
+        # a parameter that the path taken does not read: None in eager, zeros through a cond
+        want = torch.zeros_like(a) if a.grad is None else a.grad
+        assert b.grad is not None and torch.allclose(b.grad, want), name
+
+
 class GatedStack(torch.nn.Module):
     """Parameters read inside a staged while and a staged if, a Python loop over layers, and
     an early return under a staged if."""
@@ -145,14 +155,7 @@ def test_a_compiled_module_trains_as_eager(scale):
     eager = GatedStack().double()
     model = GatedStack().double()
     model.load_state_dict(eager.state_dict())
-    compiled = ag_torch.compile(model, backend='aot_eager')
-    x = torch.linspace(-1.0, 1.0, 3, dtype=torch.float64) * scale
-    eager(x).square().sum().backward()
-    compiled(x).square().sum().backward()
-    for (name, a), b in zip(eager.named_parameters(), model.parameters()):
-        # a parameter that the path taken does not read: None in eager, zeros through a cond
-        want = torch.zeros_like(a) if a.grad is None else a.grad
-        assert b.grad is not None and torch.allclose(b.grad, want), name
+    _grads_equal_eager(eager, model, torch.linspace(-1.0, 1.0, 3, dtype=torch.float64) * scale)
 
 
 class EarlyExitStack(torch.nn.Module):
@@ -183,11 +186,32 @@ def test_a_compiled_module_with_an_early_exit_infers_as_eager():
             assert torch.allclose(compiled(x), model(x)), scale
 
 
-@pytest.mark.xfail(reason='documented limitation (docs/torch.md): a staged loop with a '
-                          '`return` under a staged if fails to compile for training '
-                          '("Unexpected fake buffer")', strict=True)
-def test_a_compiled_module_with_an_early_exit_trains():
+@pytest.mark.parametrize('scale', [0.1, 10.0, 100.0])
+def test_a_compiled_module_with_an_early_exit_trains_as_eager(scale):
+    """The body of the staged loop reads `x` through a closure; by the time torch runs it
+    again for the backward, `x` holds a later tensor (torch_lifting._Substitute)."""
     torch.manual_seed(0)
+    eager = EarlyExitStack().double()
     model = EarlyExitStack().double()
-    compiled = ag_torch.compile(model, backend='aot_eager')
-    compiled(torch.linspace(-1.0, 1.0, 3, dtype=torch.float64)).sum().backward()
+    model.load_state_dict(eager.state_dict())
+    _grads_equal_eager(eager, model, torch.linspace(-1.0, 1.0, 3, dtype=torch.float64) * scale)
+
+
+def rebinds_what_the_branch_read(x, w):
+    x = x * w
+    if x.sum() > 0:
+        y = x * 2
+    else:
+        y = x - 1
+    x = torch.tanh(y)  # the branches read x; by the backward, x is this tensor
+    return x
+
+
+@pytest.mark.parametrize('sign', [1.0, -1.0])
+def test_a_compiled_function_trains_when_a_variable_the_branch_read_is_rebound(sign):
+    x = torch.tensor([0.5, -0.2, 0.3], dtype=torch.float64) * sign
+    w = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    (eager,) = torch.autograd.grad(rebinds_what_the_branch_read(x, w).sum(), [w])
+    compiled = ag_torch.compile(rebinds_what_the_branch_read, backend='aot_eager')
+    (got,) = torch.autograd.grad(compiled(x, w).sum(), [w])
+    assert torch.allclose(got, eager)
