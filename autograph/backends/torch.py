@@ -345,8 +345,9 @@ class TorchBackend(Backend):
         if true_value is True and _is_bool(false_value):
             return torch.logical_or(pred, false_value)
         dtype = torch_values.joint_dtype((leaf_type(true_value), leaf_type(false_value)))
-        return _numbers_out((torch.where(pred, as_tensor(true_value, dtype), as_tensor(
-            false_value, dtype)),), (true_value,), (false_value,))[0]
+        return torch_values.number_like(
+            torch.where(pred, as_tensor(true_value, dtype), as_tensor(false_value, dtype)),
+            stands_for_number(true_value) and stands_for_number(false_value))
 
     def logical_not(self, value):
         return torch.logical_not(predicate(value, 'not'))

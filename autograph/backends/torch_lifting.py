@@ -103,18 +103,20 @@ class _Substitute(TorchFunctionMode):
         super().__init__()
         self.free = free  # the free tensors, in the order they were first read
         self.stand_ins = stand_ins
+        # id of a free tensor, of one of its aliases, or of a tensor found to stand for it
+        # (`_swap`) -> its position in `free`
         self.slots = {id(t): k for k, t in itertools.chain(enumerate(free), aliases)}
-        self.mapping = {key: stand_ins[k] for key, k in self.slots.items()}
         self.unread = list(range(len(free)))  # positions of free tensors not read yet
         self.made = {id(t) for t in made}  # the inputs and what operations gave this run
         self.keep = list(made) + [t for _, t in aliases]  # no id is reused meanwhile
 
     def _swap(self, tensor):
         key = id(tensor)
-        if key in self.mapping:
-            if self.slots[key] in self.unread:
-                self.unread.remove(self.slots[key])
-            return self.mapping[key]
+        if key in self.slots:
+            slot = self.slots[key]
+            if slot in self.unread:
+                self.unread.remove(slot)
+            return self.stand_ins[slot]
         if key in self.made or not self.unread:
             return tensor
         first = self.free[self.unread[0]]
@@ -122,7 +124,6 @@ class _Substitute(TorchFunctionMode):
                                                            first.device):
             return tensor
         self.slots[key] = slot = self.unread.pop(0)
-        self.mapping[key] = self.stand_ins[slot]
         self.keep.append(tensor)
         return self.stand_ins[slot]
 

@@ -5,13 +5,15 @@ as the program runs; `kind` is the name of a builtin exception class (AssertionE
 `assert`, UnboundLocalError for a variable that staged control flow assigns on some paths
 only), or names an exception of another class that this process staged (a `raise
 InputTooLarge(...)` in a staged branch), which is raised as it is here and as a RuntimeError
-naming the class in a process that loads the program. `torch.ops.autograph.print(values, layout, sep, end)` prints as `print` does, each
-time the program runs; `torch.ops.autograph.keep(values)` does nothing but keeps a staged
+naming the class in a process that loads the program.
+`torch.ops.autograph.print(values, layout, sep, end)` prints as `print` does, each time the
+program runs; `torch.ops.autograph.keep(values)` does nothing but keeps a staged
 torch.cond or while_loop that checks or prints. They are ordinary custom operators: they
 stay in an exported program (they are marked as having side effects, so no pass removes
 them), and a process that loads the program needs `import autograph.backends.torch` to run
 them. Their arguments are data
-(strings and tensors); nothing is looked up but builtin exception classes.
+(strings and tensors); nothing is looked up but builtin exception classes and the exceptions
+this process staged.
 """
 
 import builtins

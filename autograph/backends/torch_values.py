@@ -36,9 +36,10 @@ def call_device(values):
     and buffers), or where the enclosing call put them when `values` holds none; and in
     which `call_modules` gives the modules among `values`."""
     previous = _device(), call_modules()
-    found = _first_device(values)
+    leaves = pytree.tree_leaves(values)
+    found = _first_device(leaves)
     _CALL.device = previous[0] if found is None else found
-    _CALL.modules = [v for v in pytree.tree_leaves(values) if isinstance(v, torch.nn.Module)]
+    _CALL.modules = [v for v in leaves if isinstance(v, torch.nn.Module)]
     try:
         yield
     finally:
@@ -56,8 +57,8 @@ def _device():
     return getattr(_CALL, 'device', None)
 
 
-def _first_device(values):
-    for leaf in pytree.tree_leaves(values):
+def _first_device(leaves):
+    for leaf in leaves:
         if isinstance(leaf, torch.Tensor):
             return leaf.device
         if isinstance(leaf, torch.nn.Module):

@@ -94,17 +94,22 @@ def _module_is_allowlisted(module_name):
         if module_name is None:
             decision = False
         else:
-            parts = module_name.split('.')
+            top = module_name.partition('.')[0]
             # the backends loaded so far first: the entry points are scanned (discovery) only
             # for a module that nothing else decides on
             decision = (
-                backends.owned_by_loaded(parts[0])
-                or any('.'.join(parts[:i]) in DO_NOT_CONVERT_MODULES
-                       for i in range(1, len(parts) + 1))
+                backends.owned_by_loaded(top)
+                or any(p in DO_NOT_CONVERT_MODULES for p in _prefixes(module_name))
                 or inspect_utils.is_stdlib_module(module_name)
-                or parts[0] in backends.owned_modules())
+                or top in backends.owned_modules())
         _module_decisions[module_name] = decision
     return decision
+
+
+def _prefixes(module_name):
+    """'a', 'a.b', 'a.b.c' for 'a.b.c': the module and the packages it is in."""
+    parts = module_name.split('.')
+    return ['.'.join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
 backends.on_change(_module_decisions.clear)
@@ -347,9 +352,7 @@ def _left_alone_reason(module_name):
     if inspect_utils.is_stdlib_module(module_name):
         return ('it belongs to the standard library (module {}), which autograph leaves as '
                 'plain Python, as TensorFlow does'.format(module_name))
-    parts = module_name.split('.')
-    for i in range(1, len(parts) + 1):
-        prefix = '.'.join(parts[:i])
+    for prefix in _prefixes(module_name):
         if prefix in DO_NOT_CONVERT_MODULES and prefix not in _OWN_DO_NOT_CONVERT:
             return ('its module {} is one that autograph was told to leave alone '
                     '(autograph.impl.api.do_not_convert_module)'.format(prefix))
