@@ -12,13 +12,12 @@ with no data), a tensor condition makes the statement staged:
 Dynamo (torch.compile, strict torch.export) cannot trace autograph's own Python, so the
 converted function reaches torch through `torch._dynamo.nonstrict_trace`: dynamo records one
 opaque call and AOTAutograd traces it as plain Python on fake tensors, where this backend
-stages it. `convert`, `compile` and `export` below do that set-up; see docs/torch.md.
+stages it. `convert`, `compile` and `export` (torch_calls) do that set-up; see docs/torch.md.
 """
 
 import contextlib
 import functools
 import threading
-import types
 
 import torch
 from torch._higher_order_ops.cond import cond_op
@@ -32,7 +31,6 @@ from autograph.backends import torch_values
 from autograph.backends.base import Backend
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
-from autograph.backends.torch_lifting import ConvertedCode
 from autograph.backends.torch_lifting import closed
 from autograph.backends.torch_lifting import discarded_sizes
 from autograph.backends.torch_lifting import free_tensors
@@ -43,8 +41,10 @@ from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import leaf_type
 from autograph.backends.torch_values import predicate
 from autograph.backends.torch_values import stands_for_number
+from autograph.backends.torch_calls import compile  # pylint: disable=redefined-builtin
+from autograph.backends.torch_calls import convert
+from autograph.backends.torch_calls import export
 from autograph.errors import StagingError
-from autograph.errors import UnsupportedByBackendError
 
 __all__ = ['BACKEND', 'TorchBackend', 'StagedRange', 'compile', 'convert', 'export']
 
@@ -242,7 +242,7 @@ class TorchBackend(Backend):
         if not self.is_staged(pred):
             return tuple(true_fn(*operands) if pred else false_fn(*operands))
         pred = predicate(pred, 'if')
-        operands = tuple(operands)
+        operands = tuple(torch_values.outside(v) for v in operands)
         if self._discarded():
             return _discarded_cond(pred, true_fn, false_fn, operands)
         effects = (self._scratch.effects, self._scratch.loops)
@@ -281,6 +281,7 @@ class TorchBackend(Backend):
         Returns:
             The final loop variables, as a tuple of tensors.
         """
+        loop_vars = tuple(torch_values.outside(v) for v in loop_vars)
         with disable_proxy_modes_tracing():  # for the discarded pass only: recorded nowhere
             init = tuple(as_tensor(v) for v in loop_vars)
 
@@ -432,141 +433,3 @@ class TorchBackend(Backend):
 
 
 BACKEND = register_backend(TorchBackend())
-
-
-# ------------------------------------------------------------------------------------------
-# What a PyTorch user calls
-
-
-def _converted_forward(module):
-    """`module.forward` converted, bound to the module."""
-    import autograph  # the public API; imported here, as autograph imports this module lazily
-
-    forward = type(module).forward
-    return types.MethodType(autograph.convert(forward), module)
-
-
-def _is_torch_class(module):
-    top = type(module).__module__.partition('.')[0]
-    return top in TorchBackend.owned_modules
-
-
-def convert(target):
-    """Converts a function or an `nn.Module` for torch.export and torch.compile.
-
-    A function is converted (`autograph.convert`) and marked with
-    `torch._dynamo.nonstrict_trace`, so that dynamo records it as one call and AOTAutograd
-    traces its Python. A module is converted in place: the `forward` of the module and of
-    each submodule whose class is not torch's own becomes the converted one (an instance
-    attribute), and the module is returned.
-
-    Args:
-        target: a function, or an `nn.Module`.
-
-    Returns:
-        The converted function, or the module.
-    """
-    import autograph
-
-    if isinstance(target, torch.nn.Module):
-        for module in target.modules():
-            if not _is_torch_class(module) and 'forward' not in vars(module):
-                module.forward = _staged_forward(_converted_forward(module), module)
-        return target
-    converted = torch._dynamo.nonstrict_trace(_indexing(autograph.convert(target)))
-
-    @functools.wraps(target)
-    def call(*args, **kwargs):
-        return converted(*args, **kwargs)
-    return _own_code(call)
-
-
-def _own_code(fn):
-    """`fn` with a code object of its own.
-
-    Dynamo keeps compiled code per code object, and in torch 2.13 its guards do not check
-    which function a `nonstrict_trace` call calls: two wrappers sharing one code object would
-    share one compiled graph, the first one compiled (docs/torch.md).
-    """
-    copy = types.FunctionType(fn.__code__.replace(), fn.__globals__, fn.__name__,
-                              fn.__defaults__, fn.__closure__)
-    return functools.update_wrapper(copy, fn)
-
-
-def _indexing(fn):
-    """`fn` run with ConvertedCode (`xs[i]` with a traced `i` gathers, `i += 1` of a staged
-    Python number makes a new tensor), and the Python numbers it stages on its arguments'
-    device (`torch_values.call_device`)."""
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        with ConvertedCode(), torch_values.call_device((args, kwargs)):
-            return fn(*args, **kwargs)
-    return run
-
-
-def _staged_forward(bound, module):
-    traced = torch._dynamo.nonstrict_trace(_indexing(bound.__func__))
-
-    @functools.wraps(bound)  # the signature without `self`, which torch.export binds to
-    def forward(*args, **kwargs):
-        return traced(module, *args, **kwargs)
-    return _own_code(forward)
-
-
-class _Function(torch.nn.Module):
-    """A function as a module, for torch.export: its `forward` is the converted function
-    (`convert`), whose signature is the function's own, so that `dynamic_shapes` names the
-    function's parameters, as it names a module's `forward`'s."""
-
-    def __init__(self, converted):
-        super().__init__()
-        self.forward = converted
-
-
-def compile(target, **options):  # pylint: disable=redefined-builtin  # torch's own name
-    """`torch.compile` of the converted function or module; `fullgraph=True` unless given.
-
-    Args:
-        target: a function, or an `nn.Module` (converted in place, see `convert`).
-        **options: torch.compile's options (backend, mode, dynamic, ...).
-
-    Returns:
-        The compiled callable.
-    """
-    options.setdefault('fullgraph', True)
-    return torch.compile(convert(target), **options)
-
-
-_STRICT = (
-    'torch.export.export(..., strict=True) cannot export {}: strict export traces Python '
-    "bytecode with dynamo, which cannot trace autograph's operators, so converted code "
-    'reaches dynamo as a torch._dynamo.nonstrict_trace call, and torch 2.13\'s strict '
-    "export does not take such a call (it fails with \"TypeError: cannot create weak "
-    "reference to 'TreeSpec' object\"). Export with strict=False, the default: it traces "
-    'the converted code as Python on fake tensors and gives the same program.')
-
-
-def export(target, args, kwargs=None, **options):
-    """`torch.export.export` of the converted function or module.
-
-    Args:
-        target: a function, or an `nn.Module` (converted in place, see `convert`).
-        args: the example positional arguments (a tuple).
-        kwargs: the example keyword arguments (a dict), or None.
-        **options: torch.export.export's options (strict, dynamic_shapes, ...).
-
-    Returns:
-        The ExportedProgram.
-
-    Raises:
-        UnsupportedByBackendError: for `strict=True` (see `_STRICT`).
-    """
-    if options.get('strict'):
-        raise UnsupportedByBackendError(_STRICT.format(getattr(target, '__name__', type(
-            target).__name__)))
-    if isinstance(target, torch.nn.Module):
-        module = convert(target)
-    else:
-        module = _Function(convert(target))
-    return torch.export.export(module, tuple(args), kwargs, **options)
-

@@ -27,6 +27,8 @@ from torch.utils import _pytree as pytree
 from autograph.backends.torch_select import Operations
 from autograph.backends.torch_values import call_modules
 from autograph.backends.torch_values import number_like
+from autograph.backends.torch_values import outside
+from autograph.backends.torch_values import outside_pairs
 from autograph.backends.torch_values import stands_for_number
 from autograph.backends.torch_values import tensor_index
 from autograph.backends.torch_values import traced
@@ -49,6 +51,7 @@ class _FreeTensors(TorchFunctionMode):
 
     def note(self, leaf):
         """Notes `leaf` read (and what it is a copy of): as an input, or as a free tensor."""
+        leaf = outside(leaf)
         while id(leaf) in self.copied:
             leaf = self.copied.pop(id(leaf))
         if id(leaf) in self.inputs:
@@ -170,7 +173,10 @@ class ConvertedCode(TorchFunctionMode):
     """
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        return _converted_op(func, args, kwargs or {})
+        kwargs = kwargs or {}
+        if outside_pairs():
+            args, kwargs = pytree.tree_map_only(torch.Tensor, outside, (args, kwargs))
+        return _converted_op(func, args, kwargs)
 
 
 def _converted_op(func, args, kwargs):
@@ -302,11 +308,15 @@ def closed(fn, count, free, mutated=(), numbers=()):
     # real ones again, where the forward read the trace's (AOTAutograd under torch.compile).
     # Their stand-ins are found through the module and name the forward read them by.
     owners = _owners(free, call_modules())
+    # and a global or closure tensor is the real one again (torch_outside)
+    where = {id(t): k for k, t in enumerate(free)}
+    reals = [(where[id(traced)], real) for real, traced in outside_pairs()
+             if id(traced) in where]
 
     def wrapper(*args):
         stand_ins = [number_like(a, stands_for_number(t)) for t, a in zip(free, args[count:])]
-        aliases = [(k, _attribute(*owner)) for k, owner in enumerate(owners)
-                   if owner is not None]
+        aliases = reals + [(k, _attribute(*owner)) for k, owner in enumerate(owners)
+                           if owner is not None]
         own = [number_like(a.clone() if k in mutated else a, k in numbers)
                for k, a in enumerate(args[:count])]
         with _Substitute(free, stand_ins, list(args) + own, aliases) as substitute:

@@ -30,26 +30,43 @@ _CALL = threading.local()
 
 
 @contextlib.contextmanager
-def call_device(values):
+def call_device(values, outside=()):
     """A context in which Python numbers become tensors on the device of the first tensor
     among `values` (a pytree of the call's arguments; a module stands for its parameters
-    and buffers), or where the enclosing call put them when `values` holds none; and in
-    which `call_modules` gives the modules among `values`."""
-    previous = _device(), call_modules()
+    and buffers), or where the enclosing call put them when `values` holds none; in which
+    `call_modules` gives the modules among `values`; and in which `outside` maps each real
+    tensor of the pairs `outside` (real, traced) to the traced one (torch_outside)."""
+    previous = _device(), call_modules(), getattr(_CALL, 'outside', {})
     leaves = pytree.tree_leaves(values)
     found = _first_device(leaves)
     _CALL.device = previous[0] if found is None else found
     _CALL.modules = [v for v in leaves if isinstance(v, torch.nn.Module)]
+    _CALL.outside = {**previous[2], **{id(real): (real, traced) for real, traced in outside
+                                       if real is not traced}}
     try:
         yield
     finally:
-        _CALL.device, _CALL.modules = previous
+        _CALL.device, _CALL.modules, _CALL.outside = previous
 
 
 def call_modules():
     """The modules among the arguments of the converted call being traced (a module's
     forward gets the module)."""
     return getattr(_CALL, 'modules', [])
+
+
+def outside(value):
+    """The traced tensor that stands for `value`, a global or closure tensor of the converted
+    call being traced (`call_device`), or `value` itself."""
+    pairs = getattr(_CALL, 'outside', None)
+    if not pairs:
+        return value
+    return pairs.get(id(value), (None, value))[1]
+
+
+def outside_pairs():
+    """The (real, traced) pairs of the converted call being traced (`call_device`)."""
+    return list(getattr(_CALL, 'outside', {}).values())
 
 
 def _device():

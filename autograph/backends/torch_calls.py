@@ -1,0 +1,172 @@
+"""What a PyTorch user calls: `convert`, `compile` and `export` (autograph.backends.torch).
+
+Dynamo (torch.compile, strict torch.export) cannot trace autograph's own Python, so the
+converted function reaches torch through `torch._dynamo.nonstrict_trace`: dynamo records one
+opaque call and AOTAutograd traces it as plain Python on fake tensors, where the backend
+stages it. The call that dynamo traces is a small wrapper (`_wrapper`) that also reads the
+function's globals and closure cells (torch_outside), so that dynamo guards and lifts them.
+"""
+
+import builtins
+import functools
+import types
+
+import torch
+from torch.utils import _pytree as pytree
+
+from autograph.backends import torch_outside
+from autograph.backends import torch_values
+from autograph.backends.registry import SHIPPED_OWNED_MODULES
+from autograph.backends.torch_lifting import ConvertedCode
+from autograph.errors import UnsupportedByBackendError
+
+_OWNED = SHIPPED_OWNED_MODULES['autograph.backends.torch']
+
+
+def _is_torch_class(module):
+    top = type(module).__module__.partition('.')[0]
+    return top in _OWNED
+
+
+def convert(target):
+    """Converts a function or an `nn.Module` for torch.export and torch.compile.
+
+    A function is converted (`autograph.convert`) and marked with
+    `torch._dynamo.nonstrict_trace`, so that dynamo records it as one call and AOTAutograd
+    traces its Python. A module is converted in place: the `forward` of the module and of
+    each submodule whose class is not torch's own becomes the converted one (an instance
+    attribute), and the module is returned.
+
+    Args:
+        target: a function, or an `nn.Module`.
+
+    Returns:
+        The converted function, or the module.
+    """
+    if isinstance(target, torch.nn.Module):
+        for module in target.modules():
+            if not _is_torch_class(module) and 'forward' not in vars(module):
+                module.forward = _staged_forward(module)
+        return target
+    return _wrapper(_call, target, _traced(target))
+
+
+def _staged_forward(module):
+    """`module.forward` converted, bound to the module, for torch.export and torch.compile;
+    its signature is the one without `self`, which torch.export binds to."""
+    forward = type(module).forward
+    return _wrapper(_forward, types.MethodType(forward, module), _traced(forward),
+                    _module=module)
+
+
+def _traced(fn):
+    """`fn` converted and run as `_indexing` says, marked with nonstrict_trace; with the
+    reader of its globals and closure (torch_outside.reader)."""
+    import autograph  # the public API; imported here, as autograph imports this module lazily
+
+    read = torch_outside.reader(fn)
+    return torch._dynamo.nonstrict_trace(_indexing(autograph.convert(fn), read)), read
+
+
+# The code of the functions that dynamo traces. Each function made of it (`_wrapper`) has
+# globals of its own, where these names are bound; here they are only placeholders.
+_converted = _read = _module = None
+
+
+def _call(*args, **kwargs):
+    return _converted(_read(), *args, **kwargs)  # pylint: disable=not-callable
+
+
+def _forward(*args, **kwargs):
+    return _converted(_read(), _module, *args, **kwargs)  # pylint: disable=not-callable
+
+
+def _wrapper(template, shown, traced, **names):
+    """`template`'s code as a function that looks like `shown`, whose globals are `names`,
+    `_converted` and `_read` (`traced`).
+
+    Globals, not a closure: dynamo specializes the Python numbers it reads from globals, so
+    that a changed global number of the converted function recompiles it (read from a
+    closure, dynamo would pass it as a symbolic number, and the converted code, which reads
+    the number itself, would keep the one it was traced with). Code of its own: dynamo keeps
+    compiled code per code object, and in torch 2.13 its guards do not check which function
+    a `nonstrict_trace` call calls, so two wrappers sharing one code object would share one
+    compiled graph, the first one compiled (docs/torch.md).
+    """
+    converted, read = traced
+    scope = {'__builtins__': builtins, '_converted': converted, '_read': read, **names}
+    copy = types.FunctionType(template.__code__.replace(), scope, shown.__name__)
+    return functools.update_wrapper(copy, shown)
+
+
+def _indexing(fn, read):
+    """`fn` run with ConvertedCode (`xs[i]` with a traced `i` gathers, `i += 1` of a staged
+    Python number makes a new tensor), with the Python numbers it stages on its arguments'
+    device (`torch_values.call_device`), and with each tensor that `read` gives (its globals
+    and closure) standing for the traced one that comes first (`outside`)."""
+    @functools.wraps(fn)
+    def run(outside, *args, **kwargs):
+        pairs = [(real, traced) for real, traced in zip(read(), outside)
+                 if isinstance(real, torch.Tensor)]
+        with ConvertedCode(), torch_values.call_device((args, kwargs, outside), pairs):
+            out = fn(*args, **kwargs)
+            return pytree.tree_map_only(torch.Tensor, torch_values.outside, out)
+    return run
+
+
+class _Function(torch.nn.Module):
+    """A function as a module, for torch.export: its `forward` is the converted function
+    (`convert`), whose signature is the function's own, so that `dynamic_shapes` names the
+    function's parameters, as it names a module's `forward`'s."""
+
+    def __init__(self, converted):
+        super().__init__()
+        self.forward = converted
+
+
+def compile(target, **options):  # pylint: disable=redefined-builtin  # torch's own name
+    """`torch.compile` of the converted function or module; `fullgraph=True` unless given.
+
+    Args:
+        target: a function, or an `nn.Module` (converted in place, see `convert`).
+        **options: torch.compile's options (backend, mode, dynamic, ...).
+
+    Returns:
+        The compiled callable.
+    """
+    options.setdefault('fullgraph', True)
+    return torch.compile(convert(target), **options)
+
+
+_STRICT = (
+    'torch.export.export(..., strict=True) cannot export {}: strict export traces Python '
+    "bytecode with dynamo, which cannot trace autograph's operators, so converted code "
+    'reaches dynamo as a torch._dynamo.nonstrict_trace call, and torch 2.13\'s strict '
+    "export does not take such a call (it fails with \"TypeError: cannot create weak "
+    "reference to 'TreeSpec' object\"). Export with strict=False, the default: it traces "
+    'the converted code as Python on fake tensors and gives the same program.')
+
+
+def export(target, args, kwargs=None, **options):
+    """`torch.export.export` of the converted function or module.
+
+    Args:
+        target: a function, or an `nn.Module` (converted in place, see `convert`).
+        args: the example positional arguments (a tuple).
+        kwargs: the example keyword arguments (a dict), or None.
+        **options: torch.export.export's options (strict, dynamic_shapes, ...).
+
+    Returns:
+        The ExportedProgram.
+
+    Raises:
+        UnsupportedByBackendError: for `strict=True` (see `_STRICT`).
+    """
+    if options.get('strict'):
+        raise UnsupportedByBackendError(_STRICT.format(getattr(target, '__name__', type(
+            target).__name__)))
+    if isinstance(target, torch.nn.Module):
+        module = convert(target)
+    else:
+        module = _Function(convert(target))
+    return torch.export.export(module, tuple(args), kwargs, **options)
