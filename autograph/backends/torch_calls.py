@@ -8,17 +8,21 @@ function's globals and closure cells (torch_outside), so that dynamo guards and 
 """
 
 import builtins
+import contextlib
 import functools
 import types
 
 import torch
+from torch.fx.experimental.proxy_tensor import get_proxy_mode
 from torch.utils import _pytree as pytree
 
 from autograph.backends import torch_outside
 from autograph.backends import torch_values
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.torch_lifting import ConvertedCode
+from autograph.backends.torch_lifting import discarded_sizes
 from autograph.errors import UnsupportedByBackendError
+from autograph.impl import traceback_filter
 
 _OWNED = SHIPPED_OWNED_MODULES['autograph.backends.torch']
 
@@ -100,18 +104,35 @@ def _wrapper(template, shown, traced, **names):
 
 
 def _indexing(fn, read):
-    """`fn` run with ConvertedCode (`xs[i]` with a traced `i` gathers, `i += 1` of a staged
-    Python number makes a new tensor), with the Python numbers it stages on its arguments'
-    device (`torch_values.call_device`), and with each tensor that `read` gives (its globals
-    and closure) standing for the traced one that comes first (`outside`)."""
+    """`fn` run as `_run` says, with `read` giving the values of its globals and closure."""
     @functools.wraps(fn)
     def run(outside, *args, **kwargs):
-        pairs = [(real, traced) for real, traced in zip(read(), outside)
-                 if isinstance(real, torch.Tensor)]
-        with ConvertedCode(), torch_values.call_device((args, kwargs, outside), pairs):
-            out = fn(*args, **kwargs)
-            return pytree.tree_map_only(torch.Tensor, torch_values.outside, out)
+        return _run(fn, read, outside, args, kwargs)
     return run
+
+
+def _run(fn, read, outside, args, kwargs):
+    """`fn(*args, **kwargs)` run with ConvertedCode (`xs[i]` with a traced `i` gathers,
+    `i += 1` of a staged Python number makes a new tensor), with the Python numbers it
+    stages on its arguments' device (`torch_values.call_device`), and with each tensor that
+    `read` gives (its globals and closure) standing for the traced one at its position in
+    `outside`."""
+    pairs = [(real, traced) for real, traced in zip(read(), outside)
+             if isinstance(real, torch.Tensor)]
+    with ConvertedCode(), torch_values.call_device((args, kwargs, outside), pairs), (
+            _outputs_only((args, kwargs))):
+        out = fn(*args, **kwargs)
+        return pytree.tree_map_only(torch.Tensor, torch_values.outside, out)
+
+
+def _outputs_only(values):
+    """Where dynamo runs the function on its fake tensors for the outputs' types only (no
+    proxy mode records it; AOTAutograd traces it again), a context in which sizes made by
+    staged control flow (a torch.cond whose branches give different shapes) need not reach
+    the outputs: dynamo's check would refuse them ("Pending unbacked symbols")."""
+    if get_proxy_mode() is not None:
+        return contextlib.nullcontext()
+    return discarded_sizes(pytree.tree_leaves(values))
 
 
 class _Function(torch.nn.Module):
@@ -135,7 +156,54 @@ def compile(target, **options):  # pylint: disable=redefined-builtin  # torch's 
         The compiled callable.
     """
     options.setdefault('fullgraph', True)
-    return torch.compile(convert(target), **options)
+    compiled = torch.compile(convert(target), **options)
+    if isinstance(compiled, torch.nn.Module):
+        compiled.forward = _users_errors(compiled.forward)  # the one torch made, wrapped
+        return compiled
+    return _users_errors(compiled)
+
+
+def _users_errors(compiled):
+    """`compiled`, raising the exception that the converted code raised while torch traced
+    it, where torch raised its own in its place.
+
+    Dynamo runs the converted code on fake tensors while it compiles, and turns an exception
+    raised there (a failing `assert k > 0` on a Python number, a NameError) into
+    `Unsupported: Unsupported output type for nonstrict_trace-ed function`, naming autograph's
+    wrapper and hiding the user's exception. The exception that left the converted code is
+    the one in torch's exception's chain whose traceback passes through `_run`; it is raised
+    again, from `_run` on (and, as every error leaving a converted function, without
+    autograph's frames: `traceback_filter`), as the unconverted function raises it.
+    """
+    @traceback_filter.boundary
+    @functools.wraps(compiled)
+    def call(*args, **kwargs):
+        try:
+            return compiled(*args, **kwargs)
+        except RuntimeError as error:
+            raised = _raised_in_run(error)
+            if raised is None:
+                raise
+        raise raised
+    return call
+
+
+def _raised_in_run(error):
+    """The exception in `error`'s chain that left `_run` (the last one whose traceback passes
+    through it), with its traceback from there on; or None."""
+    found = None
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        tb = error.__traceback__
+        while tb is not None and tb.tb_frame.f_code is not _run.__code__:
+            tb = tb.tb_next
+        if tb is not None:
+            found = error, tb
+        error = error.__cause__ or error.__context__
+    if found is None:
+        return None
+    return found[0].with_traceback(found[1])
 
 
 _STRICT = (
