@@ -9,6 +9,7 @@ function's globals and closure cells (torch_outside), so that dynamo guards and 
 
 import builtins
 import contextlib
+import dataclasses
 import functools
 import types
 
@@ -122,7 +123,26 @@ def _run(fn, read, outside, args, kwargs):
     with ConvertedCode(), torch_values.call_device((args, kwargs, outside), pairs), (
             _outputs_only((args, kwargs))):
         out = fn(*args, **kwargs)
+        _register_dataclasses(out)
         return pytree.tree_map_only(torch.Tensor, torch_values.outside, out)
+
+
+def _register_dataclasses(out):
+    """Registers the dataclasses among `out`'s leaves (and theirs) with torch's pytree
+    (`torch.export.register_dataclass`), as torch.export asks users to: a `nonstrict_trace`
+    call and an exported program return only what pytree can flatten, where dynamo itself
+    compiles a function returning a dataclass."""
+    while True:
+        found = {type(leaf) for leaf in pytree.tree_leaves(out) if dataclasses.is_dataclass(
+            leaf) and not isinstance(leaf, type) and type(leaf) not in pytree.SUPPORTED_NODES}
+        if not found:
+            return
+        for kind in found:
+            torch.export.register_dataclass(kind)
+            _REGISTERED.append(kind)
+
+
+_REGISTERED = []  # the dataclasses that `_register_dataclasses` registered
 
 
 def _outputs_only(values):
@@ -174,16 +194,23 @@ def _users_errors(compiled):
     the one in torch's exception's chain whose traceback passes through `_run`; it is raised
     again, from `_run` on (and, as every error leaving a converted function, without
     autograph's frames: `traceback_filter`), as the unconverted function raises it.
+
+    A call whose converted code returned a dataclass not yet registered with pytree
+    registers it (`_register_dataclasses`), too late for the trace under way, which dynamo
+    then refuses: it runs once more, and dynamo compiles again.
     """
     @traceback_filter.boundary
     @functools.wraps(compiled)
     def call(*args, **kwargs):
+        registered = len(_REGISTERED)
         try:
             return compiled(*args, **kwargs)
         except RuntimeError as error:
             raised = _raised_in_run(error)
-            if raised is None:
+            if raised is None and len(_REGISTERED) == registered:
                 raise
+        if raised is None:
+            return compiled(*args, **kwargs)
         raise raised
     return call
 
