@@ -204,15 +204,24 @@ def _users_errors(compiled):
     def call(*args, **kwargs):
         registered = len(_REGISTERED)
         try:
-            return compiled(*args, **kwargs)
-        except RuntimeError as error:
-            raised = _raised_in_run(error)
-            if raised is None and len(_REGISTERED) == registered:
+            return _users_error_raised(compiled, args, kwargs)
+        except RuntimeError:
+            if len(_REGISTERED) == registered:
                 raise
-        if raised is None:
-            return compiled(*args, **kwargs)
-        raise raised
+        return _users_error_raised(compiled, args, kwargs)
     return call
+
+
+def _users_error_raised(compiled, args, kwargs):
+    """`compiled(*args, **kwargs)`, raising the exception that left `_run` in the place of
+    torch's exception whose chain holds it."""
+    try:
+        return compiled(*args, **kwargs)
+    except RuntimeError as error:
+        raised = _raised_in_run(error)
+        if raised is None:
+            raise
+    raise raised
 
 
 def _raised_in_run(error):
