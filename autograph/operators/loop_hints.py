@@ -52,4 +52,4 @@ def type_fix(before, after, where):
                     'same way (for example zeros_like(x) rather than zeros([2])), or pad or '
                     'slice one to the shape of the other.'.format(where))
         break
-    return 'Give it the same dtype {}: cast it (tf.cast, .astype).'.format(where)
+    return 'Give it the same dtype {}: cast it (tf.cast, .astype, Tensor.to).'.format(where)

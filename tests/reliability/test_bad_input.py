@@ -64,7 +64,7 @@ def test_loop_variable_whose_dtype_changes():
     assert isinstance(err, ag.StagingError) and isinstance(err, TypeError)
     assert str(err).startswith("'v' has type float64 before the loop, but type int32 after one "
                                "iteration")
-    assert "Give it the same dtype in every iteration: cast it (tf.cast, .astype)." in str(err)
+    assert "Give it the same dtype in every iteration: cast it (tf.cast, .astype, Tensor.to)." in str(err)
     # The location is the staged loop statement, in the function's plain name (as tracebacks).
     assert 'File "{}", line {}, in fn\n    for _ in tf.range(x):'.format(
         HERE, _line_of(fn, "for _ in tf.range(x)")) in str(err)
@@ -519,7 +519,7 @@ def test_branch_return_mismatch_is_in_the_users_words(fn, types):
     err = _raise(lambda: tf.function(fn)(tf.constant(1)))
     assert isinstance(err, ag.StagingError)
     assert str(err).startswith("the return value has " + types), str(err)
-    fix = ("Give it the same dtype in both branches: cast it (tf.cast, .astype)."
+    fix = ("Give it the same dtype in both branches: cast it (tf.cast, .astype, Tensor.to)."
            if fn is _returns_int_or_float else "Build the same structure in both branches")
     assert fix in str(err)
     assert 'File "{}", line {}, in {}\n    if x > 0:'.format(

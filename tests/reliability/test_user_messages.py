@@ -77,7 +77,7 @@ CASES = [
     Case('branch_dtypes',
          lambda: tf.function(m.bad_branch_dtypes)(tf.constant([4.0, 8.0]), tf.constant(10)),
          TypeError, ("'total' has type int32 in the if branch, but type float32 in the else "
-                     'branch', 'cast it (tf.cast, .astype)'),
+                     'branch', 'cast it (tf.cast, .astype, Tensor.to)'),
          lambda: tf.function(m.fixed_branch_dtypes)(tf.constant([4.0, 8.0]), tf.constant(10)),
          10.0),
     Case('mixed_list', lambda: tf.function(m.bad_mixed_list)(tf.constant(4)),
@@ -87,7 +87,7 @@ CASES = [
     Case('float_tensor_becomes_int',
          lambda: tf.function(m.bad_float_tensor_becomes_int)(tf.constant(4)),
          ag.StagingError, ("'s' has type float32 before the loop, but type int32 after one "
-                           'iteration', 'cast it (tf.cast, .astype)'),
+                           'iteration', 'cast it (tf.cast, .astype, Tensor.to)'),
          lambda: tf.function(m.fixed_float_tensor_becomes_int)(tf.constant(4)), 8.0),
     Case('branch_shapes', lambda: _jit(m.bad_branch_shapes)(jnp.ones(3)),
          ag.StagingError, ("'y' has type float32[3] in the if branch, but type float32[2]",

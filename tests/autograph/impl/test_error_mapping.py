@@ -77,7 +77,7 @@ def test_loop_variable_changing_dtype():
     assert str(info.value) == (
         "'x' has type int32 before the loop, but type float32 after one iteration: a staged "
         "while loop must keep the dtype, shape and structure of its loop variables. Give it "
-        "the same dtype in every iteration: cast it (tf.cast, .astype). Or initialize it "
+        "the same dtype in every iteration: cast it (tf.cast, .astype, Tensor.to). Or initialize it "
         "before the loop with the type the loop gives it.\n"
         '  File "%s", line %d, in dtype_changes\n'
         '    while i < n:' % (HERE, _line(dtype_changes, 3)))
