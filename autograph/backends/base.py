@@ -330,6 +330,28 @@ class Backend(ListHookDefaults):
         """
         raise NotImplementedError(fn)
 
+    def call_method(self, obj, name, args, kwargs):
+        """Stages a builtin method called on a staged value in converted code (`t.item()`).
+
+        Converted code calls this for a method implemented in C and bound to a value this
+        backend stages, before calling the method itself. The default raises
+        NotImplementedError: the method runs as it is.
+
+        Args:
+            obj: the staged value the method is bound to.
+            name: the method's name.
+            args: a tuple of positional arguments.
+            kwargs: a dict of keyword arguments.
+
+        Returns:
+            The staged result.
+
+        Raises:
+            NotImplementedError: when there is no overload. This is the default.
+        """
+        del obj, args, kwargs
+        raise NotImplementedError(name)
+
     def type_of(self, value):
         """Describes a leaf's type for branch-output and loop-variable checks.
 

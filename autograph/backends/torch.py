@@ -169,10 +169,11 @@ def _with_token(fn):
 
 
 def _loop_dtypes(loop_vars, after):
-    """The dtypes of the loop variables: a Python number takes the dtype the body gives it
-    (`after`: the body's outputs), as Python's arithmetic with a tensor would."""
-    return [v.dtype if isinstance(v, torch.Tensor) else torch_values.joint_dtype(
-        (type(v), leaf_type(a))) for v, a in zip(loop_vars, after)]
+    """The dtypes of the loop variables: a Python number, or a tensor that stands for one,
+    takes the dtype the body gives it (`after`: the body's outputs), as Python's arithmetic
+    with a tensor would."""
+    return [torch_values.joint_dtype((torch_values.check_type(v), leaf_type(a)))
+            if stands_for_number(v) else v.dtype for v, a in zip(loop_vars, after)]
 
 
 def _is_bool(value):
@@ -362,6 +363,15 @@ class TorchBackend(Backend):
             raise NotImplementedError(fn)
         return handler(*args)
 
+    def call_method(self, obj, name, args, kwargs):
+        """`t.item()` of a traced tensor of one element is a 0-d tensor that stands for the
+        Python number (`torch_values.stands_for_number`), as `int(t)` and `float(t)` are: a
+        condition on it stages, where torch's own `item()` gives a number no `if` can
+        branch on while torch traces ("Could not guard on data-dependent expression")."""
+        if name != 'item' or args or kwargs or obj.numel() != 1:
+            raise NotImplementedError(name)
+        return torch_values.number_like(obj.reshape(()))
+
     def assert_(self, cond, message_fn):
         """Stages `assert`: `torch.ops.autograph.check`, raising AssertionError when it runs."""
         if self._scratch.depth:
@@ -399,7 +409,7 @@ class TorchBackend(Backend):
             '(its bound a Python int).'.format(name=name))
 
     def type_of(self, value):
-        return leaf_type(value)
+        return torch_values.check_type(value)
 
     def compatible_types(self, before, after):
         return torch_values.compatible(before, after)

@@ -186,6 +186,18 @@ def _kind(dtype):
     return 0 if dtype == torch.bool else 1
 
 
+def check_type(value):
+    """The type that branch and loop checks compare (`Backend.type_of`): a tensor's dtype;
+    the Python type of a number, and of a tensor that stands for one (`stands_for_number`),
+    which is weakly typed as the number is (`total = 0`, then `total += row.sum()` in one
+    branch: Python's int becomes the float tensor)."""
+    if isinstance(value, torch.Tensor):
+        if not getattr(value, _NUMBER, False):
+            return value.dtype
+        return (bool, int, float, complex)[_kind(value.dtype)]
+    return _python_type(value)
+
+
 def compatible(before, after):
     """Tells whether a staged value of type `before` may become one of type `after`."""
     if before == after:
@@ -193,8 +205,8 @@ def compatible(before, after):
     kinds = {bool: 0, int: 1, float: 2}
     python = [t for t in (before, after) if t in kinds]
     dtypes = [t for t in (before, after) if isinstance(t, torch.dtype)]
-    if len(python) == 2:
-        return False
+    if len(python) == 2:  # Python's arithmetic widens a bool to an int, an int to a float
+        return kinds[before] <= kinds[after]
     if len(python) == 1 and len(dtypes) == 1:
         dtype = dtypes[0]
         rank = 2 if dtype.is_floating_point or dtype.is_complex else (

@@ -424,6 +424,9 @@ def _converted_call(f, args, kwargs, options):
         return _converted_call(inner, p_args + tuple(args), merged or None, options)
     if inspect_utils.is_builtin(f) or isinstance(f, type):
         list_frames.check_python_iterator_step(f)
+        staged = py_builtins.staged_method(f, args, kwargs)
+        if staged is not None:
+            return staged[0]
         try:
             overload = py_builtins.BUILTIN_FUNCTIONS_MAP.get(f)
         except TypeError:

@@ -6,6 +6,7 @@ import numbers
 import os
 import sys
 import threading
+import types
 
 from autograph.errors import StagingError
 from autograph.errors import UnknownSizeError
@@ -43,6 +44,27 @@ def _call(builtin, args, kwargs):
         except NotImplementedError:
             pass
     return builtin(*args, **kwargs)
+
+
+def staged_method(f, args, kwargs):
+    """`(result,)` of the backend's `call_method` for `f`, a builtin method bound to a staged
+    value (`t.item()`), or None: `f` runs as it is.
+
+    Args:
+        f: a builtin function or method.
+        args: its positional arguments.
+        kwargs: its keyword arguments, or None.
+    """
+    owner = getattr(f, '__self__', None)
+    if type(owner) in PYTHON_TYPES or isinstance(owner, types.ModuleType):
+        return None
+    backend = backend_for(owner)
+    if backend is None:
+        return None
+    try:
+        return (backend.call_method(owner, f.__name__, tuple(args), kwargs or {}),)
+    except NotImplementedError:
+        return None
 
 
 def abs_(*args, **kwargs):

@@ -61,8 +61,29 @@ def sum_of_rows_from_zero(x):
     return total, previous, count
 
 
+def sum_of_positive_elements(x):
+    # the int 0 joins the float sum in a staged if: weakly typed, as Python's number is
+    total = 0
+    for v in x:
+        if v > 0:
+            total += v
+    return total
+
+
+def counter_becomes_a_float(x):
+    # an int counter from a staged loop becomes a float in the next one, as in Python
+    n = 0
+    while x.sum() > n:
+        n += 1
+    for v in x:
+        if v > 0.5:
+            n = n / 2
+    return n
+
+
 FUNCTIONS = [index_before_increment, index_before_increment_in_a_branch,
-             alias_after_a_staged_loop, alias_after_a_staged_if, sum_of_rows_from_zero]
+             alias_after_a_staged_loop, alias_after_a_staged_if, sum_of_rows_from_zero,
+             sum_of_positive_elements, counter_becomes_a_float]
 INPUTS = [torch.tensor([0.1, 0.7, 0.3, 0.9, 0.2]), torch.tensor([-0.4, 0.2, 0.3, 0.1, -0.9]),
           torch.tensor([0.9, 0.8, 0.6, 2.0, 0.5])]
 
