@@ -408,6 +408,11 @@ class TorchBackend(Backend):
             'value.unsqueeze(0)), or make the loop a Python loop of a known number of steps '
             '(its bound a Python int).'.format(name=name))
 
+    def stack(self, values):
+        """Python numbers (a table), rows of numbers of one length, or tensors of one shape
+        and numbers, stacked along a new first dimension (`torch_values.stacked`)."""
+        return torch_values.stacked(values)
+
     def type_of(self, value):
         return torch_values.check_type(value)
 

@@ -202,7 +202,7 @@ def _gathered(func, args, kwargs):
     parts = args[1] if type(args[1]) is tuple else (args[1],)
     if not any(traced(p) for p in parts):
         return None
-    return tensor_index(*args)
+    return number_like(tensor_index(*args), stands_for_number(args[0]))
 
 
 @contextlib.contextmanager

@@ -10,11 +10,17 @@ from torch.utils import _pytree as pytree
 
 from autograph.errors import StagingError
 
-# The dtype of a tensor made from a Python number, as torch.tensor makes it.
-_PYTHON_DTYPES = {bool: torch.bool, int: torch.int64, float: torch.get_default_dtype()}
+# The Python number types that staged control flow carries as tensors.
+_PYTHON_KINDS = (bool, int, float)
 # A size of a tensor with symbolic shapes (`xs.shape[0]` under dynamic shapes) is a number of
 # torch's that stands for an int, and arithmetic on it gives one: the Python type it stands for.
 _SYMBOLIC = {torch.SymBool: bool, torch.SymInt: int, torch.SymFloat: float}
+
+
+def python_dtype(kind):
+    """The dtype of a tensor made from a Python number of type `kind`, as torch.tensor makes
+    it: a float's is torch's default dtype when it is called (torch.set_default_dtype)."""
+    return {bool: torch.bool, int: torch.int64}.get(kind) or torch.get_default_dtype()
 
 
 def _python_type(value):
@@ -98,6 +104,26 @@ def table(values, dtype):
     return torch.tensor(values, dtype=dtype, device=_device())
 
 
+def stacked(values):
+    """`values` (a non-empty list) as one tensor whose first dimension indexes them: Python
+    numbers, or rows of them of one length, become a constant table (`table`) of the dtype
+    `torch.tensor` gives them; tensors of one shape and numbers are stacked (`torch.stack`)
+    at their joint dtype. A table of numbers, or of tensors that stand for numbers, stands
+    for numbers: an element read from it is one (`TABLE[i]`, then `x += 1`).
+
+    Raises:
+        TypeError or ValueError: for values that cannot be stacked (as torch raises them).
+    """
+    flat = [x for v in values for x in (v if type(v) in (list, tuple) else (v,))]
+    if all(type(x) in _PYTHON_KINDS for x in flat):
+        return number_like(table(values, joint_dtype([type(x) for x in flat])))
+    if any(type(v) in (list, tuple) for v in values):
+        raise TypeError('rows holding tensors are not stacked')
+    dtype = joint_dtype([leaf_type(v) for v in values])
+    return number_like(torch.stack([as_tensor(v, dtype) for v in values]),
+                       all(stands_for_number(v) for v in values))
+
+
 def traced(value):
     """True for a tensor of torch's tracers (fake or functional): a value with no data yet."""
     return isinstance(value, torch.Tensor) and is_fake(value)
@@ -111,12 +137,12 @@ def as_tensor(value, dtype=None):
             return value
         return number_like(value.to(dtype), stands_for_number(value))
     kind = _python_type(value)
-    if kind not in _PYTHON_DTYPES:
+    if kind not in _PYTHON_KINDS:
         raise StagingError(
             'a staged torch.cond or torch.while_loop carries only tensors and Python numbers; '
             'found {!r} of type {}. Compute it outside the staged control flow, or make it a '
             'tensor.'.format(value, type(value).__name__))
-    return number_like(scalar(value, dtype or _PYTHON_DTYPES[kind]))
+    return number_like(scalar(value, dtype or python_dtype(kind)))
 
 
 # A traced tensor that staged control flow made to carry a Python number (`i = 0` before a
@@ -128,7 +154,7 @@ _NUMBER = '_autograph_stands_for_number'
 
 def stands_for_number(value):
     """Whether `value` is a Python number, or a tensor that stands for one."""
-    return _python_type(value) in _PYTHON_DTYPES or getattr(value, _NUMBER, False)
+    return _python_type(value) in _PYTHON_KINDS or getattr(value, _NUMBER, False)
 
 
 def number_like(tensor, number=True):
@@ -170,9 +196,9 @@ def joint_dtype(types):
     tensor; Python numbers take the tensor's dtype, as `tensor + 1` does."""
     dtypes = [t for t in types if isinstance(t, torch.dtype)]
     if not dtypes:
-        pythons = [t for t in types if t in _PYTHON_DTYPES]
+        pythons = [t for t in types if t in _PYTHON_KINDS]
         # float wins over int, int over bool, as Python's arithmetic does
-        return _PYTHON_DTYPES[max(pythons, key=[bool, int, float].index)] if pythons else None
+        return python_dtype(max(pythons, key=_PYTHON_KINDS.index)) if pythons else None
     # torch.promote_types would be recorded in the graph being traced; this is its rule for
     # the dtypes of one kind and across kinds (bool < integers < floats < complex).
     return max(dtypes, key=lambda d: (_kind(d), d.itemsize))
@@ -256,16 +282,17 @@ def staged_range(*args):
     return StagedRange(*args)
 
 
-def _scalar_cast(kind, dtype):
+def _scalar_cast(kind):
     def cast(value):
         value = as_tensor(value)
         if value.numel() != 1:
             raise TypeError('only one element tensors can be converted to Python scalars '
-                            '({}() of a tensor of shape {})'.format(kind, tuple(value.shape)))
+                            '({}() of a tensor of shape {})'.format(kind.__name__,
+                                                                    tuple(value.shape)))
         value = value.reshape(())
-        if kind == 'int' and value.dtype.is_floating_point:
+        if kind is int and value.dtype.is_floating_point:
             value = torch.trunc(value)
-        return value.to(dtype)
+        return value.to(python_dtype(kind))
     return cast
 
 
@@ -309,8 +336,8 @@ BUILTINS = {
     builtins.range: lambda *args: staged_range(*args),
     builtins.len: _len,
     builtins.abs: _abs,
-    builtins.int: _scalar_cast('int', torch.int64),
-    builtins.float: _scalar_cast('float', torch.get_default_dtype()),
+    builtins.int: _scalar_cast(int),
+    builtins.float: _scalar_cast(float),
     builtins.min: _fold(torch.minimum, lambda x, dim: torch.min(x, dim=dim).values),
     builtins.max: _fold(torch.maximum, lambda x, dim: torch.max(x, dim=dim).values),
     builtins.sum: _sum,

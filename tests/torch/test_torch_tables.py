@@ -1,0 +1,90 @@
+"""A Python list or tuple of numbers (a global table, a list argument, rows of numbers) read at
+a traced index: one constant tensor read at that index (`Backend.stack`), as on the runtime
+and JAX backends; the element stands for a Python number. Before, torch asked the index for
+a Python int ("Could not extract specialized integer from data-dependent expression")."""
+
+import pytest
+import torch
+
+from autograph.backends import torch as ag_torch
+
+SQUARES = [0, 1, 4, 9, 16, 25, 36, 49, 64, 81]
+GRID = ((1, 2, 3), (4, 5, 6))
+
+
+def digit_square_sum(n):
+    total = 0
+    while n > 0:
+        total += SQUARES[n % 10]
+        n //= 10
+    return total
+
+
+def binary_search(items, target):
+    lo, hi = 0, len(items) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if items[mid] == target:
+            return mid
+        if items[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+def grid_cell(i, j):
+    found = GRID[i][j]
+    found += 1  # a number: the table is unchanged
+    return found, GRID[i][j]
+
+
+def counted_from_the_end(k):
+    return SQUARES[-k]
+
+
+@pytest.mark.parametrize('fn, calls', [
+    (digit_square_sum, [(145,), (0,), (99,)]),
+    (binary_search, [([1, 3, 5, 7, 9], 7), ([1, 3, 5, 7, 9], 4), ([1, 3, 5, 7, 9], 1)]),
+    (grid_cell, [(0, 2), (1, 0)]),
+    (counted_from_the_end, [(1,), (10,)]),
+])
+def test_a_table_read_at_a_traced_index_equals_python(fn, calls):
+    def tensors(call):
+        return [torch.tensor(a) if type(a) is int else a for a in call]
+
+    def staged(*values):  # the list argument stays a Python list
+        it = iter(values)
+        return fn(*[next(it) if type(a) is int else a for a in calls[0]])
+
+    program = ag_torch.export(staged, tuple(a for a in tensors(calls[0])
+                                            if isinstance(a, torch.Tensor))).module()
+    for call in calls:
+        got = program(*[a for a in tensors(call) if isinstance(a, torch.Tensor)])
+        want = fn(*call)
+        if isinstance(want, tuple):
+            assert [g.item() for g in got] == list(want)
+        else:
+            assert got.item() == want
+
+
+def test_an_index_out_of_range_raises_indexerror_when_run():
+    program = ag_torch.export(counted_from_the_end, (torch.tensor(1),)).module()
+    with pytest.raises(IndexError, match='list index out of range'):
+        program(torch.tensor(11))
+
+
+def test_a_carried_python_float_takes_the_default_dtype_of_the_call():
+    def halve(x):
+        y = 10.0
+        while y > x:
+            y = y / 2
+        return y
+
+    before = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        out = ag_torch.export(halve, (torch.tensor(1.0),)).module()(torch.tensor(1.0))
+    finally:
+        torch.set_default_dtype(before)
+    assert out.dtype == torch.float64 and out.item() == 0.625
