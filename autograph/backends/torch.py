@@ -171,9 +171,9 @@ def _with_token(fn):
 def _loop_dtypes(loop_vars, after):
     """The dtypes of the loop variables: a Python number, or a tensor that stands for one,
     takes the dtype the body gives it (`after`: the body's outputs), as Python's arithmetic
-    with a tensor would."""
+    with a tensor would; a tensor, the wider of its own and the body's (`loop_widens`)."""
     return [torch_values.joint_dtype((torch_values.check_type(v), leaf_type(a)))
-            if stands_for_number(v) else v.dtype for v, a in zip(loop_vars, after)]
+            for v, a in zip(loop_vars, after)]
 
 
 def _is_bool(value):
@@ -387,6 +387,18 @@ class TorchBackend(Backend):
         torch_ops.check(predicate(defined, 'if'), torch_ops.kind_of(error),
                         torch_ops.message_of(error))
 
+    def raise_unless(self, ok, values, make_error):
+        """Stages a `raise` whose message holds staged values: `torch.ops.autograph.
+        raise_unless`, raising `make_error(*run-time values)` when `ok` is false as the
+        program runs (a RuntimeError in a process that loads the program)."""
+        if not values:
+            return super().raise_unless(ok, values, make_error)
+        if self._scratch.depth:
+            return self._dropped(ok, *values)
+        torch.ops.autograph.raise_unless(predicate(ok, 'if'), torch_ops.raising(make_error),
+                                         [as_tensor(v) for v in values])
+        return None
+
     def print_(self, *args, sep=' ', end='\n'):
         """Stages `print`: `torch.ops.autograph.print`, printing each time the program runs."""
         if self._scratch.depth:
@@ -418,6 +430,13 @@ class TorchBackend(Backend):
 
     def compatible_types(self, before, after):
         return torch_values.compatible(before, after)
+
+    def loop_widens(self, before, after):
+        """A loop variable that enters as a tensor and that the body makes a tensor of a
+        wider kind (an int64 `r` that `r = r / 2` makes a float): carried at the wider dtype
+        (`_loop_dtypes`), as Python's variable takes the float."""
+        return isinstance(before, torch.dtype) and isinstance(after, torch.dtype) and (
+            torch_values.joint_dtype((before, after)) == after)
 
     def zeros_like(self, value):
         return torch_values.zero_like(value)

@@ -97,15 +97,35 @@ def _gcd(*args):
 def _pow(base, exponent, modulus=None):
     if modulus is None:
         return base ** exponent
-    if type(exponent) is not int or exponent < 0:
-        raise NotImplementedError(pow)  # the loop would need a staged exponent's bits
+    if type(exponent) is int and exponent < 0:
+        raise NotImplementedError(pow)  # a modular inverse: Python computes it
     base, modulus = _int(base, 'pow'), _int(modulus, 'pow')
     result, square = torch.ones_like(base * modulus) % modulus, base % modulus
+    if type(exponent) is not int:
+        return _staged_pow(result, square, _int(exponent, 'pow'), modulus)
     while exponent:  # square and multiply over the Python exponent's bits
         if exponent & 1:
             result = (result * square) % modulus
         square, exponent = (square * square) % modulus, exponent >> 1
     return result
+
+
+def _staged_pow(result, square, exponent, modulus):
+    """Square and multiply over a traced exponent's bits: a staged loop (the backend's
+    while_loop), one bit per iteration. A negative exponent (Python's modular inverse) raises
+    ValueError when the program runs."""
+    from autograph.backends import torch as backend  # pylint: disable=import-outside-toplevel
+
+    backend.BACKEND.check_defined(exponent >= 0, ValueError(
+        'pow() with a traced negative exponent and a modulus (a modular inverse) is not '
+        'staged by the torch backend'))
+
+    def body(result, square, bits):
+        result = torch.where(bits & 1 == 1, (result * square) % modulus, result)
+        return result, (square * square) % modulus, bits >> 1
+
+    state = torch.broadcast_tensors(result, square, exponent)
+    return backend.BACKEND.while_loop(lambda r, s, bits: (bits > 0).any(), body, state)[0]
 
 
 def _factorial(n):

@@ -6,6 +6,9 @@ as the program runs; `kind` is the name of a builtin exception class (AssertionE
 only), or names an exception of another class that this process staged (a `raise
 InputTooLarge(...)` in a staged branch), which is raised as it is here and as a RuntimeError
 naming the class in a process that loads the program.
+`torch.ops.autograph.raise_unless(pred, key, values)` raises, when `pred` is false, the
+exception that this process's staged `raise` makes from the run-time `values` (`raise
+ValueError(f"{n} is negative")`), and a RuntimeError in a process that loads the program.
 `torch.ops.autograph.print(values, layout, sep, end)` prints as `print` does, each time the
 program runs; `torch.ops.autograph.keep(values)` does nothing but keeps a staged
 torch.cond or while_loop that checks or prints. They are ordinary custom operators: they
@@ -77,6 +80,42 @@ def _check_fake(pred, kind, message):
     del pred, kind, message
 
 
+# The functions that make the exceptions of staged raises whose messages hold staged values
+# (`raising`), by key. As for _STAGED_ERRORS, only tracing in this process adds to it.
+_MAKERS = {}
+
+
+def raising(make_error):
+    """The key under which `raise_unless` finds `make_error` in this process."""
+    key = 'raise#{}'.format(len(_MAKERS))
+    _MAKERS[key] = make_error
+    return key
+
+
+def _value(tensor):
+    """A run-time value as a staged raise's message reads it: a 0-d tensor's Python number."""
+    array = tensor.detach().cpu().numpy()
+    return array[()].item() if array.ndim == 0 else array
+
+
+@torch.library.custom_op('autograph::raise_unless', mutates_args=())
+def raise_unless(pred: torch.Tensor, key: str, values: list[torch.Tensor]) -> None:
+    """Raises the exception that the function registered under `key` makes from `values`
+    when `pred` is false (see raising)."""
+    if bool(pred):
+        return
+    make_error = _MAKERS.get(key)
+    if make_error is None:
+        raise RuntimeError('the program raises an exception whose message holds values known '
+                           'only when it runs: only the process that staged it can make it')
+    raise make_error(*[_value(v) for v in values])
+
+
+@raise_unless.register_fake
+def _raise_unless_fake(pred, key, values):
+    del pred, key, values
+
+
 def _text(value):
     """How `print` shows a value: a 0-d tensor as its element (`3`, `0.5`, `True`)."""
     if isinstance(value, torch.Tensor):
@@ -120,5 +159,6 @@ def staged_print(args, sep, end):
 
 
 has_side_effect(torch.ops.autograph.check.default)
+has_side_effect(torch.ops.autograph.raise_unless.default)
 has_side_effect(torch.ops.autograph.print.default)
 has_side_effect(torch.ops.autograph.keep.default)

@@ -1,10 +1,12 @@
-"""Runs each real-code call plain, converted, staged on the runtime and under jax.jit.
+"""Runs each real-code call plain, converted, staged on the runtime, under jax.jit, and
+exported with torch.export (where torch is installed).
 
 Each call is classified by how the staged run compares with plain Python:
 
 - `same value`: both return, equal (floats within 1e-9 relative; 1e-5 for float32);
 - `same exception`: both raise the same exception class (the staged one may be a subclass);
-- `staging error`: tracing (tf.function's get_concrete_function, jax.jit's lower) raised
+- `staging error`: tracing (tf.function's get_concrete_function, jax.jit's lower,
+  autograph.backends.torch.export) raised
   where plain Python did not raise that exception;
 - `wrong value`: both return, or the staged run returns where Python raises, and the
   values differ;
@@ -14,7 +16,9 @@ Each call is classified by how the staged run compares with plain Python:
 """
 
 import collections
+import contextlib
 import copy
+import importlib.util
 import math
 
 import numpy as np
@@ -24,7 +28,9 @@ from autograph.backends.jax_values import StagedList
 from tests.realcode.registry import limitation_of
 
 KINDS = ('same value', 'same exception', 'staging error', 'wrong value', 'crash')
-WAYS = ('converted', 'runtime', 'jax')
+# torch: where it is installed (the test extra installs it for the Python that CI tests with)
+WAYS = ('converted', 'runtime', 'jax') + (('torch',) if importlib.util.find_spec('torch')
+                                          else ())
 
 Outcome = collections.namedtuple('Outcome', 'value error traced')
 
@@ -141,7 +147,54 @@ def jax(case, args):
         return outcome._replace(value=_python(outcome.value))
 
 
-RUNNERS = {'converted': converted, 'runtime': runtime, 'jax': jax}
+class _Exported:
+    """A function exported once (autograph.backends.torch.export), on the first call's
+    tensors; its program, or the exception the export raised, serves every call."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.result = None
+
+    def program(self, args):
+        if self.result is None:
+            from autograph.backends import torch as ag_torch  # pylint: disable=import-outside-toplevel
+            try:
+                self.result = ag_torch.export(self.fn, tuple(args)).module()
+            except Exception as e:  # noqa: BLE001 - raised again for every call
+                self.result = e
+        if isinstance(self.result, Exception):
+            raise self.result
+        return self.result
+
+
+@contextlib.contextmanager
+def _float64(torch_):
+    """Python's floats are 64-bit: torch's default dtype (of `n / 2` of an int tensor) too,
+    as x64 for the runtime and JAX."""
+    before = torch_.get_default_dtype()
+    torch_.set_default_dtype(torch_.float64)
+    try:
+        yield
+    finally:
+        torch_.set_default_dtype(before)
+
+
+def torch(case, args):
+    import torch as torch_  # pylint: disable=import-outside-toplevel
+
+    dtypes = {int: torch_.int64, float: torch_.float64, bool: torch_.bool}
+    with _float64(torch_):
+        staged, rebuild = _split(args, lambda a: torch_.tensor(a, dtype=dtypes[type(a)]))
+        exported = _staged('torch', case, args, rebuild, _Exported)
+        try:
+            program = exported.program(staged)
+        except Exception as e:  # noqa: BLE001 - classified by the caller
+            return Outcome(None, e, False)
+        outcome = _run(lambda: program(*staged))
+    return outcome._replace(value=_python(outcome.value))
+
+
+RUNNERS = {'converted': converted, 'runtime': runtime, 'jax': jax, 'torch': torch}
 
 
 def classify(expected, actual):

@@ -9,6 +9,10 @@ and on no fewer than measured on 2026-11-28 (the floors below are a ratchet); no
 but those listed, under a fair limitation whose cause is named there.
 
 For both: every fair limitation still fails (so the marks cannot go stale).
+
+Exported with torch.export (the PyTorch backend, where torch is installed): no wrong value,
+and staged == plain on no fewer calls than measured on 2026-11-29 (a ratchet; the 90% target
+is not met there, docs/realcode.md says what costs the calls).
 """
 
 import contextlib
@@ -31,6 +35,15 @@ VERBATIM_FLOOR = {'runtime': 275, 'jax': 214}
 VERBATIM_WRONG = {'runtime': set(),
                   'jax': {('keon_math.extended_gcd', '(240, 46)'),
                           ('keon_math.extended_gcd', '(17, 5)')}}
+
+
+# staged == plain under torch.export, counted calls, measured on 2026-11-29 (written 444/472,
+# verbatim 204/275). First run that day, before the torch backend read Python lists at traced
+# indices, staged a raise whose message holds staged values and pow(b, e, m) with a traced e: verbatim 159 of all 430 calls
+# with 6 wrong values (float32 where Python's floats are 64-bit: the harness now runs torch
+# with float64 as its default dtype), and the written set never ended (golden_section_min's
+# loop on float32). A ratchet that is never lowered.
+TORCH_FLOOR = {'written': 444, 'verbatim': 204}
 
 
 def _tally(functions):
@@ -102,6 +115,14 @@ def test_every_fair_limitation_still_fails_somewhere(tallies, request):
             for args, kind, _ in results[way]:
                 if limitation_of(case, way, args) and not limitation_of(case, way):
                     assert kind not in ('same value', 'same exception'), (case.fn.__name__, args)
+
+
+@pytest.mark.parametrize('tallies', ['written', 'verbatim'])
+def test_torch_stages_no_fewer_calls_than_measured_and_never_a_wrong_value(tallies, request):
+    totals, details = request.getfixturevalue(tallies)
+    good, _ = _matching(totals, 'torch')
+    assert good >= TORCH_FLOOR[tallies], totals['torch']['counted']
+    assert not _wrong(details, 'torch')
 
 
 def test_each_verbatim_module_names_its_source_and_licence():

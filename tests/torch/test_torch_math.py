@@ -72,3 +72,16 @@ def test_integer_functions_of_a_float_raise_pythons_type_error(fn):
         return fn(x)
     with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
         ag_torch.export(call, (torch.tensor(2.0),))
+
+
+def modular_power(b, e, m):
+    return pow(b, e, m)
+
+
+def test_pow_with_a_traced_exponent_and_modulus_is_exact():
+    example = (torch.tensor(3), torch.tensor(200), torch.tensor(1000007))
+    program = ag_torch.export(modular_power, example).module()
+    for b, e, m in [(3, 200, 1000007), (2, 0, 5), (7, 1, 13), (5, 117, 19), (10, 62, 97)]:
+        assert program(torch.tensor(b), torch.tensor(e), torch.tensor(m)).item() == pow(b, e, m)
+    with pytest.raises(ValueError, match='modular inverse'):
+        program(torch.tensor(3), torch.tensor(-1), torch.tensor(7))

@@ -130,3 +130,22 @@ def test_a_tensor_of_the_user_still_changes_in_place():
     mine = torch.zeros(3)
     assert program(x, mine).tolist() == [3.0, 3.0, 3.0]
     assert mine.tolist() == [1.0, 1.0, 1.0]
+
+
+def halve_an_int_tensor(r, x):
+    while x.sum() > 1:
+        x = x / 2
+        r = r / 2  # an int64 tensor becomes a float one, as in eager torch
+    return r, x
+
+
+def test_a_loop_variable_tensor_widens_to_the_dtype_the_body_gives_it():
+    args = (torch.tensor(8), torch.tensor([4.0, 4.0]))
+    program = ag_torch.export(halve_an_int_tensor, args).module()
+    compiled = ag_torch.compile(halve_an_int_tensor)
+    for r in (8, 5, 0):
+        call = (torch.tensor(r), torch.tensor([4.0, 4.0]))
+        want = halve_an_int_tensor(*call)
+        for got in (program(*call), compiled(*call)):
+            assert got[0].dtype == want[0].dtype
+            _same(got, want)
