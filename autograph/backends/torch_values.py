@@ -106,19 +106,26 @@ def table(values, dtype):
 
 def stacked(values):
     """`values` (a non-empty list) as one tensor whose first dimension indexes them: Python
-    numbers, or rows of them of one length, become a constant table (`table`) of the dtype
-    `torch.tensor` gives them; tensors of one shape and numbers are stacked (`torch.stack`)
+    numbers, or rows of them of one length, become a table of the dtype `torch.tensor` gives
+    them; tensors of one shape and numbers are stacked (`torch.stack`)
     at their joint dtype. A table of numbers, or of tensors that stand for numbers, stands
     for numbers: an element read from it is one (`TABLE[i]`, then `x += 1`).
 
     Raises:
-        TypeError or ValueError: for values that cannot be stacked (as torch raises them).
+        TypeError: for values that are not numbers, rows of numbers or tensors (the layers
+            of a `for layer in self.layers` loop); torch's errors for tensors that cannot be
+            stacked.
     """
     flat = [x for v in values for x in (v if type(v) in (list, tuple) else (v,))]
     if all(type(x) in _PYTHON_KINDS for x in flat):
-        return number_like(table(values, joint_dtype([type(x) for x in flat])))
-    if any(type(v) in (list, tuple) for v in values):
-        raise TypeError('rows holding tensors are not stacked')
+        # one `scalar` each, stacked: factories that the trace records on the call's device
+        # (torch.tensor of the list would be a real tensor there, which the trace refuses)
+        dtype = joint_dtype([type(x) for x in flat])
+        rows = type(values[0]) in (list, tuple)
+        shape = (len(values),) + ((len(values[0]),) if rows else ())
+        return number_like(torch.stack([scalar(x, dtype) for x in flat]).reshape(shape))
+    if not all(isinstance(v, torch.Tensor) or type(v) in _PYTHON_KINDS for v in values):
+        raise TypeError('only tensors and Python numbers are stacked')
     dtype = joint_dtype([leaf_type(v) for v in values])
     return number_like(torch.stack([as_tensor(v, dtype) for v in values]),
                        all(stands_for_number(v) for v in values))

@@ -28,9 +28,15 @@ from autograph.backends.jax_values import StagedList
 from tests.realcode.registry import limitation_of
 
 KINDS = ('same value', 'same exception', 'staging error', 'wrong value', 'crash')
+def _installed(name):
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # as an import hook that hides the package says
+        return False
+
+
 # torch: where it is installed (the test extra installs it for the Python that CI tests with)
-WAYS = ('converted', 'runtime', 'jax') + (('torch',) if importlib.util.find_spec('torch')
-                                          else ())
+WAYS = ('converted', 'runtime', 'jax') + (('torch',) if _installed('torch') else ())
 
 Outcome = collections.namedtuple('Outcome', 'value error traced')
 
