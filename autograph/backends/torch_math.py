@@ -16,6 +16,7 @@ import types
 import torch
 
 from autograph.backends import exact_round
+from autograph.backends.registry import backend_for
 from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import predicate
 from autograph.backends.torch_values import table
@@ -114,9 +115,8 @@ def _staged_pow(result, square, exponent, modulus):
     """Square and multiply over a traced exponent's bits: a staged loop (the backend's
     while_loop), one bit per iteration. A negative exponent (Python's modular inverse) raises
     ValueError when the program runs."""
-    from autograph.backends import torch as backend  # pylint: disable=import-outside-toplevel
-
-    backend.BACKEND.check_defined(exponent >= 0, ValueError(
+    backend = backend_for(exponent)  # the torch backend: its module imports this one
+    backend.check_defined(exponent >= 0, ValueError(
         'pow() with a traced negative exponent and a modulus (a modular inverse) is not '
         'staged by the torch backend'))
 
@@ -125,7 +125,7 @@ def _staged_pow(result, square, exponent, modulus):
         return result, (square * square) % modulus, bits >> 1
 
     state = torch.broadcast_tensors(result, square, exponent)
-    return backend.BACKEND.while_loop(lambda r, s, bits: (bits > 0).any(), body, state)[0]
+    return backend.while_loop(lambda r, s, bits: (bits > 0).any(), body, state)[0]
 
 
 def _factorial(n):
