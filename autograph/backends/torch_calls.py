@@ -118,8 +118,7 @@ def _run(fn, read, outside, args, kwargs):
     stages on its arguments' device (`torch_values.call_device`), and with each tensor that
     `read` gives (its globals and closure) standing for the traced one at its position in
     `outside`."""
-    pairs = [(real, traced) for real, traced in zip(read(), outside)
-             if isinstance(real, torch.Tensor)]
+    pairs = zip(read(), outside)
     with ConvertedCode(), torch_values.call_device((args, kwargs, outside), pairs), (
             _outputs_only((args, kwargs))):
         out = fn(*args, **kwargs)

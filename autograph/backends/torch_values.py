@@ -41,14 +41,15 @@ def call_device(values, outside=()):
     among `values` (a pytree of the call's arguments; a module stands for its parameters
     and buffers), or where the enclosing call put them when `values` holds none; in which
     `call_modules` gives the modules among `values`; and in which `outside` maps each real
-    tensor of the pairs `outside` (real, traced) to the traced one (torch_outside)."""
+    tensor of the pairs `outside` (real, traced; others are left out) to the traced one
+    (torch_outside)."""
     previous = _device(), call_modules(), getattr(_CALL, 'outside', {})
     leaves = pytree.tree_leaves(values)
     found = _first_device(leaves)
     _CALL.device = previous[0] if found is None else found
     _CALL.modules = [v for v in leaves if isinstance(v, torch.nn.Module)]
     _CALL.outside = {**previous[2], **{id(real): (real, traced) for real, traced in outside
-                                       if real is not traced}}
+                                       if isinstance(real, torch.Tensor) and real is not traced}}
     try:
         yield
     finally:
@@ -71,8 +72,9 @@ def outside(value):
 
 
 def outside_pairs():
-    """The (real, traced) pairs of the converted call being traced (`call_device`)."""
-    return list(getattr(_CALL, 'outside', {}).values())
+    """The (real, traced) pairs of the converted call being traced (`call_device`): a view,
+    empty (false) when there are none, which every operation of the trace asks."""
+    return getattr(_CALL, 'outside', {}).values()
 
 
 def _device():
@@ -100,14 +102,23 @@ def scalar(value, dtype):
 
 
 def table(values, dtype):
-    """A constant tensor of `values` (a lookup table) on the call's device."""
-    return torch.tensor(values, dtype=dtype, device=_device())
+    """A constant tensor of `values` (a lookup table: numbers, or rows of numbers of one
+    length) on the call's device. On the meta device it is stacked from one `scalar` each,
+    factories that the trace records: torch.tensor there makes a real meta tensor, which the
+    trace refuses as an operand of a staged loop or branch."""
+    device = _device()
+    if device is None or device.type != 'meta':
+        return torch.tensor(values, dtype=dtype, device=device)
+    rows = type(values[0]) in (list, tuple)
+    flat = [x for v in values for x in v] if rows else list(values)
+    shape = (len(values),) + ((len(values[0]),) if rows else ())
+    return torch.stack([scalar(x, dtype) for x in flat]).reshape(shape)
 
 
 def stacked(values):
     """`values` (a non-empty list) as one tensor whose first dimension indexes them: Python
-    numbers, or rows of them of one length, become a table of the dtype `torch.tensor` gives
-    them; tensors of one shape and numbers are stacked (`torch.stack`)
+    numbers, or rows of them of one length, become a constant table (`table`) of the dtype
+    `torch.tensor` gives them; tensors of one shape and numbers are stacked (`torch.stack`)
     at their joint dtype. A table of numbers, or of tensors that stand for numbers, stands
     for numbers: an element read from it is one (`TABLE[i]`, then `x += 1`).
 
@@ -118,12 +129,7 @@ def stacked(values):
     """
     flat = [x for v in values for x in (v if type(v) in (list, tuple) else (v,))]
     if all(type(x) in _PYTHON_KINDS for x in flat):
-        # one `scalar` each, stacked: factories that the trace records on the call's device
-        # (torch.tensor of the list would be a real tensor there, which the trace refuses)
-        dtype = joint_dtype([type(x) for x in flat])
-        rows = type(values[0]) in (list, tuple)
-        shape = (len(values),) + ((len(values[0]),) if rows else ())
-        return number_like(torch.stack([scalar(x, dtype) for x in flat]).reshape(shape))
+        return number_like(table(values, joint_dtype([type(x) for x in flat])))
     if not all(isinstance(v, torch.Tensor) or type(v) in _PYTHON_KINDS for v in values):
         raise TypeError('only tensors and Python numbers are stacked')
     dtype = joint_dtype([leaf_type(v) for v in values])

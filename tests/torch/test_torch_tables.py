@@ -3,6 +3,8 @@ a traced index: one constant tensor read at that index (`Backend.stack`), as on 
 and JAX backends; the element stands for a Python number. Before, torch asked the index for
 a Python int ("Could not extract specialized integer from data-dependent expression")."""
 
+import math
+
 import pytest
 import torch
 
@@ -88,3 +90,22 @@ def test_a_carried_python_float_takes_the_default_dtype_of_the_call():
     finally:
         torch.set_default_dtype(before)
     assert out.dtype == torch.float64 and out.item() == 0.625
+
+
+def factorials_of_digits(n):
+    total = 0
+    while n > 0:
+        total += math.factorial(n % 5)  # the backend's factorial table, read in the loop
+        n = n // 5
+    return total
+
+
+@pytest.mark.parametrize('fn, example', [(digit_square_sum, 145), (factorials_of_digits, 57)])
+def test_a_table_read_in_a_staged_loop_exports_on_the_meta_device(fn, example):
+    # torch.tensor on meta makes a real meta tensor, which the trace refused as a loop operand
+    program = ag_torch.export(fn, (torch.tensor(example, device='meta'),))
+    devices = {str(n.meta['val'].device) for n in program.graph.nodes
+               if isinstance(n.meta.get('val'), torch.Tensor)}
+    assert devices == {'meta'}
+    cpu = ag_torch.export(fn, (torch.tensor(example),)).module()
+    assert cpu(torch.tensor(example)).item() == fn(example)
