@@ -49,6 +49,10 @@ from autograph.errors import StagingError
 __all__ = ['BACKEND', 'TorchBackend', 'StagedRange', 'compile', 'convert', 'export']
 
 
+# The attribute of a `logical_not` result that holds the tensor it negates.
+_NEGATES = '_autograph_negates'
+
+
 class _Scratch(threading.local):
     depth = 0  # > 0 while autograph stages a discarded trial run
     effects = 0  # staged checks and prints dropped by discarded runs so far
@@ -338,11 +342,17 @@ class TorchBackend(Backend):
         tensor `b` (`select(pred, b, False)`), `logical_or` for `pred or b`; `pred` itself
         for `select(pred, True, False)` (a flag set in one branch)."""
         pred = predicate(pred, 'if')
+        negated = getattr(pred, _NEGATES, None)
+        if negated is not None:  # `where(not p, a, b)` is `where(p, b, a)`: one operation less
+            pred, true_value, false_value = negated, false_value, true_value
         if true_value is True and false_value is False:
             return pred
         if true_value is False and false_value is True:
             return torch.logical_not(pred)
         if false_value is False and _is_bool(true_value):
+            base = getattr(true_value, _NEGATES, None)
+            if base is not None:  # `pred and not base` (a loop's test and `not break_`)
+                return torch.gt(pred, base)  # of bools: True > False only
             return torch.logical_and(pred, true_value)
         if true_value is True and _is_bool(false_value):
             return torch.logical_or(pred, false_value)
@@ -352,7 +362,12 @@ class TorchBackend(Backend):
             stands_for_number(true_value) and stands_for_number(false_value))
 
     def logical_not(self, value):
-        return torch.logical_not(predicate(value, 'not'))
+        """`torch.logical_not`, its result marked with the tensor it negates, which `select`
+        reads instead (swapping its values)."""
+        value = predicate(value, 'not')
+        result = torch.logical_not(value)
+        setattr(result, _NEGATES, value)
+        return result
 
     def call_builtin(self, fn, args, kwargs):
         """`range` of a traced tensor becomes a StagedRange; len, abs, int, float, min, max

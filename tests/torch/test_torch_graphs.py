@@ -152,3 +152,48 @@ def test_a_break_flag_is_the_comparison_itself():
     for threshold in (0.5, -1.0, 2.0, 0.99):
         expected = first_match(scores, torch.tensor(threshold))  # eager: plain Python
         assert module(scores, torch.tensor(threshold)).item() == expected
+
+
+def counted_match(scores, threshold):
+    found = -1
+    i = 0
+    for score in scores:
+        if score > threshold:
+            found = i
+            break
+        i += 1  # under `if not break_`: a where whose condition is a negation
+    return found, i
+
+
+def test_a_negated_condition_swaps_the_where_and_a_loop_test_has_no_negation():
+    # `where(not p, a, b)` is `where(p, b, a)`, and the loop's `index < n and not break_`
+    # is one comparison of bools: no logical_not left in the graph
+    scores = torch.linspace(0.0, 1.0, 16)
+    program = ag_torch.export(counted_match, (scores, torch.tensor(0.5)))
+    targets = _targets(program)
+    assert torch.ops.aten.logical_not.default not in targets
+    assert torch.ops.aten.logical_and.default not in targets
+    assert _dead(program) == []
+    module = program.module()
+    for threshold in (0.5, -1.0, 2.0, 0.99, 0.0):
+        expected = counted_match(scores, torch.tensor(threshold))  # eager: plain Python
+        assert [t.item() for t in module(scores, torch.tensor(threshold))] == list(expected)
+
+
+def either(x, flag):
+    if x > 0 and not flag:
+        y = x + 1
+    else:
+        y = x - 1
+    z = 3 if not flag else 4
+    return y, z
+
+
+def test_and_not_and_a_negated_select_agree_with_python():
+    program = ag_torch.export(either, (torch.tensor(1), torch.tensor(False)))
+    module = program.module()
+    for x in (-2, 0, 3):
+        for flag in (False, True):
+            expected = either(x, flag)
+            got = module(torch.tensor(x), torch.tensor(flag))
+            assert [t.item() for t in got] == list(expected), (x, flag)
