@@ -27,6 +27,8 @@ from autograph.backends import jax_while_grad
 from autograph.backends.jax_values import jax_modules
 from autograph.operators.exceptions import StagedMessage
 from autograph.operators.exceptions import format_field
+from autograph.operators.exceptions import refuse_staged_text
+from autograph.impl import traceback_filter
 from autograph.pyct import inspect_utils
 
 
@@ -422,11 +424,13 @@ def jit(fn=None, **jit_kwargs):
     def checked(*args, **kwargs):
         with pushed(Frame(Registry())) as frame:
             out = converted(*args, **kwargs)
+        refuse_staged_text(jax_modules().jax.tree_util.tree_leaves(out), fn)
         return out, Report(frame.registry, frame.code_or_zero(), frame.payloads)
 
     jitted = jax_modules().jax.jit(checked, **jit_kwargs)
 
     @functools.wraps(fn)
+    @traceback_filter.boundary
     def call(*args, **kwargs):
         out, report = jitted(*args, **kwargs)
         report.raise_if_failed()

@@ -24,6 +24,7 @@ from autograph.backends.torch_lifting import ConvertedCode
 from autograph.backends.torch_lifting import discarded_sizes
 from autograph.errors import UnsupportedByBackendError
 from autograph.impl import traceback_filter
+from autograph.operators.exceptions import refuse_staged_text
 
 _OWNED = SHIPPED_OWNED_MODULES['autograph.backends.torch']
 
@@ -122,6 +123,7 @@ def _run(fn, read, outside, args, kwargs):
     with ConvertedCode(), torch_values.call_device((args, kwargs, outside), pairs), (
             _outputs_only((args, kwargs))):
         out = fn(*args, **kwargs)
+        refuse_staged_text(pytree.tree_leaves(out), fn)
         _register_dataclasses(out)
         return pytree.tree_map_only(torch.Tensor, torch_values.outside, out)
 

@@ -74,6 +74,24 @@ def str_of(value):
     return StagedMessage(((value, ord('s'), ''),))
 
 
+def refuse_staged_text(leaves, fn):
+    """Raises StagingError when one of `leaves` (the flattened outputs of the user's function
+    `fn`, which a backend stages as a whole) is a StagedMessage: a text whose staged values
+    are known only when the computation runs cannot be one of its outputs."""
+    for leaf in leaves:
+        if isinstance(leaf, StagedMessage):
+            code = getattr(fn, '__code__', None)
+            where = '' if code is None else ' ({}:{})'.format(code.co_filename,
+                                                             code.co_firstlineno)
+            raise StagingError(
+                "'{}'{} returns the text {!r}, made with str() of a staged value: "
+                'that text is known only when the staged computation runs, and the '
+                'outputs of a staged computation are tensors and Python values. Return the '
+                'value itself and make the text from the result outside, or print it inside '
+                '(print is staged).'.format(getattr(fn, '__qualname__', fn), where, ''.join(
+                    p if isinstance(p, str) else '{...}' for p in leaf.pieces)))
+
+
 def format_field(value, conversion, spec):
     """One f-string field, as Python formats it."""
     if conversion == ord('r'):

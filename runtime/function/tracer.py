@@ -5,6 +5,7 @@ errors deferred to run time), and where its warnings and messages point in the u
 import sys
 import warnings
 
+from autograph.operators.exceptions import refuse_staged_text
 from autograph.pyct import inspect_utils
 from runtime import context
 from runtime import nest
@@ -119,6 +120,7 @@ class Tracer:
             # of numbers or arrays it holds in plain Python, as one tensor)
             value = value.stack()
         if not isinstance(value, (Tensor, Variable)):
+            refuse_staged_text((value,), self.python_function)  # str() of a staged value
             try:
                 value = convert_to_tensor(value)
             except (TypeError, ValueError) as e:

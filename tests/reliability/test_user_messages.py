@@ -19,6 +19,7 @@ import pytest
 
 import autograph as ag
 import runtime as tf
+from autograph.backends import jax as ag_jax
 from autograph.impl import traceback_filter
 from runtime.function import RetracingWarning
 from runtime.function.leaks import LeakedTensorWarning
@@ -152,6 +153,14 @@ CASES = [
     Case('undefined_in_loop', lambda: tf.function(m.bad_undefined_in_loop)(tf.constant(0)),
          UnboundLocalError, ("'last'",),
          lambda: tf.function(m.fixed_undefined_in_loop)(tf.constant(0)), -1),
+    Case('staged_text', lambda: tf.function(m.bad_staged_text)(tf.constant(4)),
+         ag.StagingError, ("'bad_staged_text'", "returns the text 'double: {...}'",
+                           'Return the value itself'),
+         lambda: tf.function(m.fixed_staged_text)(tf.constant(4)), 8),
+    Case('staged_text_jax', lambda: ag_jax.jit(m.bad_staged_text_jax)(jnp.int32(4)),
+         ag.StagingError, ("'bad_staged_text_jax'", "returns the text '{...} doubled'",
+                           'print it inside'),
+         lambda: ag_jax.jit(m.fixed_staged_text)(jnp.int32(4)), 8),
 ]
 
 
@@ -254,7 +263,7 @@ def test_global_nonlocal_and_attribute_assigned_a_staged_value_warn_at_trace_tim
 
 def test_every_case_is_a_distinct_marked_mistake():
     names = [c.name for c in CASES]
-    assert len(names) == len(set(names)) == 18
+    assert len(names) == len(set(names)) == 20
     with open(FILE, encoding='utf-8') as f:
         marked = re.findall(r'# MISTAKE: (\w+)$', f.read(), re.M)
     assert sorted(marked) == sorted(names)

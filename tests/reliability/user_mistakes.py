@@ -256,3 +256,15 @@ def fixed_undefined_in_loop(n):
         last = i
         i += 1
     return last
+
+
+def bad_staged_text(x):  # MISTAKE: staged_text
+    return 'double: ' + str(x * 2)
+
+
+def fixed_staged_text(x):
+    return x * 2  # the text is made from the result, outside
+
+
+def bad_staged_text_jax(x):  # MISTAKE: staged_text_jax
+    return str(x * 2) + ' doubled'

@@ -84,3 +84,26 @@ def test_branches_of_different_shapes_compile(fn):
     compiled = ag_torch.compile(fn, backend='aot_eager')
     for x in (torch.ones(2), -torch.ones(2)):
         torch.testing.assert_close(compiled(x), fn(x))
+
+
+def describes(x):
+    if x.sum() > 0:
+        x = x * 2
+    return 'total: ' + str(x.sum())
+
+
+@pytest.mark.parametrize('way', ['export', 'compile'])
+def test_a_text_of_a_staged_value_returned_says_what_to_do(way):
+    # torch said "Found <class '...StagedMessage'> in output, which is not a known type. If
+    # this type holds tensors, you need to register a pytree for it"
+    x = torch.ones(3)
+    if way == 'export':
+        error = _raised(lambda: ag_torch.export(describes, (x,)))
+    else:
+        error = _raised(lambda: ag_torch.compile(describes, fullgraph=True)(x))
+    assert type(error).__name__ == 'StagingError', repr(error)
+    message = str(error)
+    assert "'describes'" in message and "returns the text 'total: {...}'" in message
+    assert '{}:{}'.format(__file__, describes.__code__.co_firstlineno) in message
+    assert 'Return the value itself' in message
+    assert describes(x) == 'total: tensor(6.)'  # eager: plain Python
