@@ -24,6 +24,7 @@ from torch._higher_order_ops.cond import cond_op
 from torch._higher_order_ops.while_loop import while_loop_op
 from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.fx.experimental.proxy_tensor import get_proxy_mode
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from autograph.backends import torch_math
 from autograph.backends import torch_ops
@@ -34,17 +35,18 @@ from autograph.backends.registry import register_backend
 from autograph.backends.torch_lifting import closed
 from autograph.backends.torch_lifting import discarded_sizes
 from autograph.backends.torch_lifting import free_tensors
+from autograph.backends.torch_lists import ListHooks
 from autograph.backends.torch_select import select_branches
 from autograph.backends.torch_select import selectable
 from autograph.backends.torch_values import StagedRange
 from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import leaf_type
+from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import predicate
 from autograph.backends.torch_values import stands_for_number
 from autograph.backends.torch_calls import compile  # pylint: disable=redefined-builtin
 from autograph.backends.torch_calls import convert
 from autograph.backends.torch_calls import export
-from autograph.errors import StagingError
 
 __all__ = ['BACKEND', 'TorchBackend', 'StagedRange', 'compile', 'convert', 'export']
 
@@ -180,6 +182,39 @@ def _loop_dtypes(loop_vars, after):
             for v, a in zip(loop_vars, after)]
 
 
+def _sized_as(outs, *sources):
+    """The outputs `outs` of a loop or cond, each of the sizes that all of `sources` give it
+    (a loop's initial values: a loop variable keeps its shape; the outputs of both branches
+    of a cond). torch gives an output whose size it knows only when the program runs
+    (`[0] * n`) a new size of its own, and an enclosing loop would then refuse it as a value
+    of a different shape than the one it carries: `torch.ops.autograph.sized` says the size
+    in the graph."""
+    result = []
+    for k, out in enumerate(outs):
+        shapes = [getattr(values[k], 'shape', None) for values in sources]
+        if isinstance(out, torch.Tensor) and all(
+                shape is not None and len(shape) == out.dim() for shape in shapes):
+            sizes = [_agreed(size, [shape[d] for shape in shapes])
+                     for d, size in enumerate(out.shape)]
+            if any(a is not b for a, b in zip(sizes, out.shape)):
+                out = number_like(torch_ops.sized(out, sizes), stands_for_number(out))
+        result.append(out)
+    return tuple(result)
+
+
+def _agreed(size, sizes):
+    """`sizes[0]` where all of `sizes` agree and `size` is a new run-time size, else `size`."""
+    agreed = {_expression(s) for s in sizes}
+    if len(agreed) != 1 or _expression(size) in agreed or not free_unbacked_symbols(size):
+        return size
+    return sizes[0]
+
+
+def _expression(size):
+    """A size as a value to compare without a guard: the int, or the symbolic expression."""
+    return size if type(size) is int else size.node.expr
+
+
 def _is_bool(value):
     return isinstance(value, torch.Tensor) and value.dtype == torch.bool
 
@@ -218,7 +253,7 @@ def _discarded_loop(test, body_fn, loop_vars):
         loop_vars, after))), loop_vars, after)
 
 
-class TorchBackend(Backend):
+class TorchBackend(ListHooks, Backend):
     """Stages autograph control flow on traced torch tensors as torch.cond / torch.while_loop."""
 
     name = 'torch'
@@ -266,13 +301,14 @@ class TorchBackend(Backend):
                              for fn, changed in zip((true_fn, false_fn), found.mutated))
         inputs = _distinct(tuple(operands[k] for k in read) + tuple(found.free))
         if effects[0] == self._scratch.effects:
-            return _numbers_out(_cond(pred, true_fn, false_fn, inputs), *found.outputs)
+            outs = _cond(pred, true_fn, false_fn, inputs)
+            return _numbers_out(_sized_as(outs, *found.outputs), *found.outputs)
         # A branch checks or prints: the cond must stay even when nothing reads its outputs
         # (torch removes an unused torch.cond, its prints with it), so it gives one more,
         # which `torch.ops.autograph.keep` reads.
         outs = _cond(pred, _with_token(true_fn), _with_token(false_fn), inputs)
         torch_ops.keep(outs[-1:])
-        return _numbers_out(outs[:-1], *found.outputs)
+        return _numbers_out(_sized_as(outs[:-1], *found.outputs), *found.outputs)
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop as torch.while_loop over the loop variables and the free tensors.
@@ -319,7 +355,7 @@ class TorchBackend(Backend):
                          lambda *args: tuple(a.clone() for a in args[:count]), inputs)
         if effects != self._scratch.effects:
             torch_ops.keep(list(outs))  # kept with its checks and prints, as a cond is
-        return _numbers_out(outs, loop_vars, outputs[1])
+        return _numbers_out(_sized_as(outs, init), loop_vars, outputs[1])
 
     def _discarded(self):
         """Whether no graph records what runs now: a discarded pass (`scratch`), or torch
@@ -419,26 +455,6 @@ class TorchBackend(Backend):
         if self._scratch.depth:
             return self._dropped(*args)
         torch_ops.staged_print(args, sep, end)
-
-    def new_list(self, items, element, name, maximum_iterations=None, maximum_size=None):
-        """Refuses a list that grows in a staged loop, saying how to write the loop.
-
-        Raises:
-            StagingError: always; torch.while_loop carries tensors of fixed shapes.
-        """
-        del items, element, maximum_iterations, maximum_size
-        raise StagingError(
-            "The list '{name}' is appended to (or popped from) in a loop that torch stages "
-            'as torch.while_loop, whose loop variables are tensors of fixed shape, so a list '
-            'cannot change its size inside a staged loop. Preallocate a tensor before the '
-            'loop and write element i with {name} = {name}.index_copy(0, i.reshape(1), '
-            'value.unsqueeze(0)), or make the loop a Python loop of a known number of steps '
-            '(its bound a Python int).'.format(name=name))
-
-    def stack(self, values):
-        """Python numbers (a table), rows of numbers of one length, or tensors of one shape
-        and numbers, stacked along a new first dimension (`torch_values.stacked`)."""
-        return torch_values.stacked(values)
 
     def type_of(self, value):
         return torch_values.check_type(value)

@@ -29,6 +29,8 @@ from autograph.backends.torch_values import call_modules
 from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import outside
 from autograph.backends.torch_values import outside_pairs
+from autograph.backends.torch_values import run_time_length
+from autograph.backends.torch_values import scalar
 from autograph.backends.torch_values import stands_for_number
 from autograph.backends.torch_values import tensor_index
 from autograph.backends.torch_values import traced
@@ -196,13 +198,19 @@ def _converted_op(func, args, kwargs):
 
 
 def _gathered(func, args, kwargs):
-    """`tensor_index` of a `Tensor.__getitem__` call with a traced tensor index, or None."""
+    """`tensor_index` of a `Tensor.__getitem__` call with a traced tensor index (or an int
+    index of a tensor of a run-time length), or None."""
     if func is not torch.Tensor.__getitem__ or kwargs or len(args) != 2:
         return None
-    parts = args[1] if type(args[1]) is tuple else (args[1],)
+    target, index = args
+    if type(index) is int and run_time_length(target):
+        # a list of a run-time length (`[0] * n`): Python's IndexError when it runs, not the
+        # assertion on the size that torch's own indexing stages
+        index = scalar(index, torch.int64)
+    parts = index if type(index) is tuple else (index,)
     if not any(traced(p) for p in parts):
         return None
-    return number_like(tensor_index(*args), stands_for_number(args[0]))
+    return number_like(tensor_index(target, index), stands_for_number(target))
 
 
 @contextlib.contextmanager

@@ -11,7 +11,8 @@ exception that this process's staged `raise` makes from the run-time `values` (`
 ValueError(f"{n} is negative")`), and a RuntimeError in a process that loads the program.
 `torch.ops.autograph.print(values, layout, sep, end)` prints as `print` does, each time the
 program runs; `torch.ops.autograph.keep(values)` does nothing but keeps a staged
-torch.cond or while_loop that checks or prints. They are ordinary custom operators: they
+torch.cond or while_loop that checks or prints; `torch.ops.autograph.sized(value, size)` is
+`value`, of sizes torch knows only when the program runs (see `sized`). They are ordinary custom operators: they
 stay in an exported program (they are marked as having side effects, so no pass removes
 them), and a process that loads the program needs `import autograph.backends.torch` to run
 them. Their arguments are data
@@ -148,6 +149,32 @@ def keep(values: list[torch.Tensor]) -> None:
 @keep.register_fake
 def _keep_fake(values):
     del values
+
+
+@torch.library.custom_op('autograph::sized', mutates_args=())
+def sized(value: torch.Tensor, size: list[int]) -> torch.Tensor:
+    """`value` (a copy: an operator's output aliases no input), whose sizes are `size`.
+
+    torch gives each size of a torch.cond output that it knows only when the program runs a
+    new symbol, even where both branches give one size; a loop that carries a list of a
+    run-time length (`[0] * n`) through a branch then refuses its body's output as a value of
+    another shape. This operator tells torch the size, in the graph, where every pass that
+    runs the graph again reads it."""
+    del size  # the size `value` has when the program runs
+    return value.clone()
+
+
+@sized.register_fake
+def _sized_fake(value, size):
+    return value.new_empty(size)
+
+
+def _sized_backward(ctx, grad):
+    del ctx
+    return grad, None
+
+
+sized.register_autograd(_sized_backward)
 
 
 def staged_print(args, sep, end):

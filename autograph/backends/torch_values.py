@@ -6,6 +6,7 @@ import threading
 
 import torch
 from torch._subclasses.fake_tensor import is_fake
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 from torch.utils import _pytree as pytree
 
 from autograph.errors import StagingError
@@ -214,10 +215,10 @@ def joint_dtype(types):
         return python_dtype(max(pythons, key=_PYTHON_KINDS.index)) if pythons else None
     # torch.promote_types would be recorded in the graph being traced; this is its rule for
     # the dtypes of one kind and across kinds (bool < integers < floats < complex).
-    return max(dtypes, key=lambda d: (_kind(d), d.itemsize))
+    return max(dtypes, key=lambda d: (dtype_kind(d), d.itemsize))
 
 
-def _kind(dtype):
+def dtype_kind(dtype):
     if dtype.is_complex:
         return 3
     if dtype.is_floating_point:
@@ -233,7 +234,7 @@ def check_type(value):
     if isinstance(value, torch.Tensor):
         if not getattr(value, _NUMBER, False):
             return value.dtype
-        return (bool, int, float, complex)[_kind(value.dtype)]
+        return (bool, int, float, complex)[dtype_kind(value.dtype)]
     return _python_type(value)
 
 
@@ -333,6 +334,9 @@ def _len(value):
     if type(value) is StagedRange:
         return value.length()
     if isinstance(value, torch.Tensor) and value.dim() > 0:
+        if run_time_length(value):  # a number torch knows only when it runs: a traced int
+            return number_like(torch.full((), value.shape[0], dtype=torch.int64,
+                                          device=value.device))
         return value.shape[0]
     raise NotImplementedError(len)
 
@@ -393,7 +397,14 @@ def row(tensor, index):
     return torch.index_select(tensor, 0, index).squeeze(0)
 
 
-def _is_index_tensor(value):
+def run_time_length(value):
+    """Whether `value` is a tensor whose length torch knows only when the program runs (an
+    unbacked size: `[0] * n` of a traced `n`, see `repeated`)."""
+    return isinstance(value, torch.Tensor) and value.dim() > 0 and bool(
+        free_unbacked_symbols(value.shape[0]))
+
+
+def is_index(value):
     return (isinstance(value, torch.Tensor) and value.dim() == 0
             and not value.dtype.is_floating_point and not value.dtype.is_complex
             and value.dtype != torch.bool)
@@ -409,8 +420,8 @@ def tensor_index(tensor, index):
     negative ones counting from the end, and gives what `select` gives for each 0-d index.
     """
     parts = index if type(index) is tuple else (index,)
-    if not any(_is_index_tensor(p) for p in parts) or not all(
-            _is_index_tensor(p) or type(p) in (int, slice) for p in parts):
+    if not any(is_index(p) for p in parts) or not all(
+            is_index(p) or type(p) in (int, slice) for p in parts):
         return None
     # the basic indexing first, a full slice where a tensor goes; then the gather, with the
     # dimension each tensor indexes (ints remove theirs)

@@ -115,10 +115,23 @@ def grows(n):
     return len(items)
 
 
+def written_at_its_length(n):  # what the message says to write
+    items = [0] * n
+    i = 0
+    while i < n:
+        items[i] = i
+        i += 1
+    return len(items), sum(items)
+
+
 def test_a_list_growing_in_a_staged_loop_is_refused_saying_how_to_write_it():
     with pytest.raises(ag.StagingError, match=r"(?s)The list 'items'.*torch.while_loop.*"
-                       r"index_copy"):
+                       r"items = \[0\] \* n.*items\[i\] = value"):
         ag_torch.export(grows, (torch.tensor(3),))
+    program = ag_torch.export(written_at_its_length, (torch.tensor(3),))
+    for n in (3, 0, 7):
+        got = [t.item() for t in program.module()(torch.tensor(n))]
+        assert got == [grows(n), sum(range(n))] == list(written_at_its_length(n))
 
 
 def dead_before_if_in_loop(b):

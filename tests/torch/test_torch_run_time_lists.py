@@ -1,0 +1,130 @@
+"""Lists whose length torch knows only when the program runs: `[0] * n` with a traced `n` is a
+tensor of an unbacked size (torch.export and torch.compile allow them), which item
+assignment at a traced index, `len`, `[1] + ...` and staged loops and branches carry. Each
+exported or compiled function equals plain Python on the same numbers, IndexError included
+(torch raised "Could not extract specialized integer from data-dependent expression" for
+all of them, or staged an assertion on the size: a RuntimeError)."""
+
+import pytest
+import torch
+
+from autograph.backends import torch as ag_torch
+
+
+def fib_table(n):
+    memo = [0] * (n + 2)
+    memo[1] = 1
+    for i in range(2, n + 1):
+        memo[i] = memo[i - 1] + memo[i - 2]
+    return memo[n]
+
+
+def coin_ways(amount):
+    ways = [1] + [0] * amount
+    for coin in (1, 2, 5):
+        for total in range(coin, amount + 1):
+            ways[total] += ways[total - coin]
+    return ways[amount]
+
+
+def combinations(target):
+    # len() of the list bounds a loop; a staged if inside the loop assigns to the list
+    combs = [0] * (target + 1)
+    combs[0] = 1
+    for i in range(0, len(combs)):
+        for num in (1, 2, 3):
+            if i - num >= 0:
+                combs[i] += combs[i - num]
+    return combs[target]
+
+
+def write_and_read(n, i):
+    xs = [7] * n
+    xs[i] = 3
+    return xs[0] + xs[n - 1] + len(xs)
+
+
+def static_indices(n):
+    xs = [0] * n
+    xs[1] = 5
+    return xs[1] + xs[-1]
+
+
+def widened(n, i):
+    xs = [0] * n
+    xs[i] = 0.5  # the list holds a float now, as Python's does
+    return sum(xs) + xs[0]
+
+
+def repeated_pairs(n):
+    xs = [1, 2] * n
+    return len(xs) + sum(xs)
+
+
+def _plain(fn, args):
+    try:
+        return fn(*args)
+    except IndexError as error:
+        return error
+
+
+def _check(results, fn, calls):
+    for args, got in zip(calls, results):
+        expected = _plain(fn, args)
+        if isinstance(expected, IndexError):
+            assert isinstance(got, IndexError) and 'out of range' in str(got), (args, got)
+        else:
+            assert not isinstance(got, BaseException), (args, got)
+            assert got.item() == pytest.approx(expected) and type(expected)(got.item()) == (
+                expected), (args, got)
+
+
+def _run(module, args):
+    try:
+        return module(*[torch.tensor(a) for a in args])
+    except IndexError as error:
+        return error
+
+
+CASES = [
+    (fib_table, [(10,), (0,), (1,), (2,), (25,)]),
+    (coin_ways, [(6,), (0,), (1,), (12,)]),
+    (combinations, [(4,), (0,), (1,), (7,)]),
+    (write_and_read, [(4, 2), (4, -4), (4, -1), (4, 4), (2, -3), (0, 0)]),
+    (static_indices, [(4,), (2,), (1,), (0,)]),
+    (widened, [(3, 1), (3, 0), (3, -1), (3, 3)]),
+    (repeated_pairs, [(3,), (0,), (-2,)]),
+]
+
+
+@pytest.mark.parametrize('fn, calls', CASES, ids=[c[0].__name__ for c in CASES])
+def test_exported_equals_python(fn, calls):
+    program = ag_torch.export(fn, tuple(torch.tensor(a) for a in calls[0]))
+    module = program.module()
+    _check([_run(module, args) for args in calls], fn, calls)
+
+
+@pytest.mark.parametrize('fn, calls', CASES[:3], ids=[c[0].__name__ for c in CASES[:3]])
+def test_compiled_equals_python(fn, calls):
+    compiled = ag_torch.compile(fn, fullgraph=True)
+    _check([_run(compiled, args) for args in calls], fn, calls)
+
+
+def tensor_alias(x, i):
+    y = x
+    x[i] = 5  # a tensor's assignment: in place, as eager torch's (y sees it)
+    return y.sum()
+
+
+def truncated(x, i):
+    x[i] = 2.5  # into an int tensor (not a list): torch's cast, as eager torch's
+    return x.sum()
+
+
+@pytest.mark.parametrize('fn', [tensor_alias, truncated])
+def test_assignment_to_a_tensor_at_a_traced_index_is_torchs(fn):
+    program = ag_torch.export(fn, (torch.zeros(4, dtype=torch.int64), torch.tensor(1)))
+    for i in (1, -1, 0):
+        expected = fn(torch.zeros(4, dtype=torch.int64), torch.tensor(i))  # eager torch
+        assert program.module()(torch.zeros(4, dtype=torch.int64), torch.tensor(i)).item() == (
+            expected.item())
