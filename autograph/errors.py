@@ -68,14 +68,15 @@ class UnsupportedByBackendError(StagingError):
 
 
 class ListFullError(AutoGraphError, ValueError):
-    """A staged list of a fixed-size backend (JAX) needed more elements than its bound
-    (`set_list_options(maximum_size=...)` or the loop's `maximum_iterations`); raised when
-    the computation runs. Python's list would have grown: raise the bound."""
+    """A staged list of a fixed-size backend (JAX; torch with a bound of the user's) needed
+    more elements than its bound (`set_list_options(maximum_size=...)` or the loop's
+    `maximum_iterations`); raised when the computation runs. Python's list would have grown:
+    raise the bound."""
 
     def __init__(self, name, capacity):
         super().__init__(
             "The staged list '{}' holds at most {} elements, and the computation made it "
-            "longer: under JAX it is a buffer of the size its bound gave "
+            "longer: it is a buffer of the size its bound gave "
             "(set_list_options({}, maximum_size=...) on the line after the assignment that "
             "makes it, or the loop's set_loop_options(maximum_iterations=...)). Raise the "
             'bound.'.format(name, capacity, name))

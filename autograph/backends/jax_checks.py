@@ -404,7 +404,8 @@ def jit(fn=None, **jit_kwargs):
     A staged `assert` that fails raises AssertionError with the user's message, a `raise` in
     a staged branch raises the user's exception, and a read of a variable that no path that
     ran assigned raises UnboundLocalError, at the call that fails, with the check's file and
-    line as the last line of the traceback. Later calls are unaffected.
+    line as the last line of the traceback. Later calls are unaffected. Errors leave it
+    without autograph's frames, as every entry point's do (`traceback_filter`).
 
     Args:
         fn: the function to convert and jit.

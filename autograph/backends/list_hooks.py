@@ -51,11 +51,21 @@ class ListHookDefaults:
                 `set_list_options` (passed only when given): a backend with fixed-size
                 values can allocate that many and raise when the computation appends more.
 
+        A backend that can size a buffer when the program runs reads
+        `autograph.operators.list_frames.growth()` while this is called: the loop's number
+        of iterations and the appends of one iteration, which bound the list (torch's).
+
         Returns:
             A staged list, claimed by `is_staged`.
         """
         del items, element, maximum_iterations, maximum_size
         self._unsupported('the list {!r} changed in a staged loop or branch'.format(name), 'new_list')
+
+    def finished_list(self, staged):
+        """The value that a staged list made by `new_list` becomes once the loop (or if) that
+        made it is staged, for the code after it. The default: the staged list itself.
+        torch makes it the tensor of its elements, of a run-time length."""
+        return staged
 
     def list_append(self, target, element):
         """Stages `target.append(element)` on a staged list (from `new_list`).

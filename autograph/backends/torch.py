@@ -26,6 +26,7 @@ from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.fx.experimental.proxy_tensor import get_proxy_mode
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
+from autograph.backends import torch_lists
 from autograph.backends import torch_math
 from autograph.backends import torch_ops
 from autograph.backends import torch_values
@@ -36,6 +37,7 @@ from autograph.backends.torch_lifting import closed
 from autograph.backends.torch_lifting import discarded_sizes
 from autograph.backends.torch_lifting import free_tensors
 from autograph.backends.torch_lists import ListHooks
+from autograph.backends.torch_lists import StagedList
 from autograph.backends.torch_select import select_branches
 from autograph.backends.torch_select import selectable
 from autograph.backends.torch_values import StagedRange
@@ -263,8 +265,9 @@ class TorchBackend(ListHooks, Backend):
         self._scratch = _Scratch()
 
     def is_staged(self, value):
-        """True for tensors that torch is tracing (fake or functional) and staged ranges."""
-        return torch_values.traced(value) or type(value) is StagedRange
+        """True for tensors that torch is tracing (fake or functional), staged ranges and
+        staged lists."""
+        return torch_values.traced(value) or type(value) in (StagedRange, StagedList)
 
 
     def cond(self, pred, true_fn, false_fn, operands=()):
@@ -281,6 +284,15 @@ class TorchBackend(ListHooks, Backend):
         """
         if not self.is_staged(pred):
             return tuple(true_fn(*operands) if pred else false_fn(*operands))
+        # staged lists (torch_lists.StagedList) in and out as their buffer and length
+        flat, rebuild = torch_lists.flattened(operands)
+        rebuilds = []
+        outs = self._staged_cond(pred, torch_lists.flat_function(true_fn, rebuild, rebuilds),
+                                 torch_lists.flat_function(false_fn, rebuild, []), flat)
+        return rebuilds[0](outs) if rebuilds[0] else outs
+
+    def _staged_cond(self, pred, true_fn, false_fn, operands):
+        """`cond` of operands and outputs that are tensors and Python numbers."""
         pred = predicate(pred, 'if')
         operands = tuple(torch_values.outside(v) for v in operands)
         if self._discarded():
@@ -322,6 +334,11 @@ class TorchBackend(ListHooks, Backend):
         Returns:
             The final loop variables, as a tuple of tensors.
         """
+        flat, rebuild = torch_lists.flattened(loop_vars)
+        if rebuild is not None:  # staged lists as their buffer and length
+            return rebuild(self.while_loop(
+                lambda *args: cond_fn(*rebuild(args)),
+                torch_lists.flat_function(body_fn, rebuild, []), flat))
         loop_vars = tuple(torch_values.outside(v) for v in loop_vars)
         with disable_proxy_modes_tracing():  # for the discarded pass only: recorded nowhere
             init = tuple(as_tensor(v) for v in loop_vars)
@@ -367,6 +384,8 @@ class TorchBackend(ListHooks, Backend):
         """A tensor iterates over its first dimension; a staged range over its elements."""
         if type(iterable) is StagedRange:
             return iterable.length(), iterable.element
+        if type(iterable) is StagedList:
+            return iterable.length, functools.partial(torch_values.row, iterable.buffer)
         if isinstance(iterable, torch.Tensor):
             if iterable.dim() == 0:
                 raise TypeError('iteration over a 0-d tensor')
@@ -409,6 +428,10 @@ class TorchBackend(ListHooks, Backend):
         """`range` of a traced tensor becomes a StagedRange; len, abs, int, float, min, max
         and sum become torch operations (see `torch_values.BUILTINS`), and Python's numeric
         builtins and `math` functions too (torch_math.py)."""
+        if args and type(args[0]) is StagedList:
+            if fn is len:
+                return args[0].length
+            args = (args[0].elements(),) + tuple(args[1:])
         handler = torch_values.BUILTINS.get(fn) or torch_math.FUNCTIONS.get(fn)
         if handler is None or kwargs:
             raise NotImplementedError(fn)
@@ -457,6 +480,8 @@ class TorchBackend(ListHooks, Backend):
         torch_ops.staged_print(args, sep, end)
 
     def type_of(self, value):
+        if type(value) is StagedList:
+            return ('list', value.buffer.dtype, value.buffer.dim())
         return torch_values.check_type(value)
 
     def compatible_types(self, before, after):
@@ -498,3 +523,4 @@ class TorchBackend(ListHooks, Backend):
 
 
 BACKEND = register_backend(TorchBackend())
+StagedList.position = BACKEND.list_index

@@ -16,30 +16,111 @@ from autograph.backends.torch_values import is_index
 from autograph.backends.torch_values import leaf_type
 from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import stands_for_number
+from autograph.errors import ListFullError
+from autograph.operators import list_frames
 from autograph.errors import StagingError
 
 _PYTHON_KINDS = (bool, int, float)
 
 
+class StagedList:
+    """A Python list that a staged loop appends to: a buffer of a fixed number of slots (its
+    capacity: a size torch may know only when the program runs) and a traced length, the
+    slots in use. Once the loop that made it is staged, it is the tensor of its elements
+    (`elements`, `finished_list`)."""
+
+    def __init__(self, buffer, length, name, checked):
+        self.buffer = buffer  # [capacity, *element shape]
+        self.length = number_like(length)  # int64, 0-d: the elements in use
+        self.name = name  # the user's variable name, for messages
+        self.checked = checked  # whether an append checks the capacity (a user's bound)
+
+    def __repr__(self):
+        return 'StagedList({!r}, buffer of {})'.format(self.name, self.buffer.shape[0])
+
+    def with_buffer(self, buffer, length=None):
+        return StagedList(buffer, self.length if length is None else length, self.name,
+                          self.checked)
+
+    def __getitem__(self, index):
+        """An element (`l[i]`, `l[-1]`), read inside the loop: IndexError for an index out of
+        range when the program runs."""
+        if isinstance(index, slice):
+            raise TypeError("Slicing the staged list '{}' inside the loop that appends to it is "
+                            'not supported: read its elements one at a time.'.format(self.name))
+        return torch_values.row(self.buffer, StagedList.position(index, self.length, 'list'))
+
+    # Python's position of an index (the backend's `list_index`), installed by torch.py.
+    position = None
+
+    def elements(self):
+        """The elements in use, as one tensor of a run-time length (standing for the list)."""
+        size = _run_time_size(self.length)
+        torch._check(size <= self.buffer.shape[0])  # pylint: disable=protected-access
+        return number_like(self.buffer.narrow(0, 0, size))
+
+
 class ListHooks:
-    """`Backend.new_list`, `set_item`, `repeat_list`, `concat_lists` and `stack` for torch
-    values (a mixin of TorchBackend; `list_index` is Backend's)."""
+    """`Backend.new_list`, `list_append`, `list_pop`, `set_item`, `repeat_list`,
+    `concat_lists`, `finished_list` and `stack` for torch values (a mixin of TorchBackend;
+    `list_index` is Backend's)."""
 
     def new_list(self, items, element, name, maximum_iterations=None, maximum_size=None):
-        """Refuses a list that grows in a staged loop, saying how to write the loop.
+        """A list that a staged loop appends to: a StagedList whose capacity is the user's
+        bound (`set_list_options(maximum_size=...)`, or `len(items)` plus the loop's
+        `maximum_iterations` times the appends of one iteration), else, for a for loop,
+        `len(items)` plus its number of iterations times the appends of one iteration (each
+        traced path counted): no more than the list can hold.
 
         Raises:
-            StagingError: always; torch.while_loop carries tensors of fixed shapes.
+            StagingError: when no bound is known (a while loop without maximum_iterations, or
+                a staged loop nested in the loop appends), saying how to write the loop.
         """
-        del items, element, maximum_iterations, maximum_size
-        short = name if name.isidentifier() else 'xs'
-        raise StagingError(
-            "The list '{name}' is appended to (or popped from) in a loop that torch stages "
-            'as torch.while_loop, whose loop variables are tensors of fixed shape, so a list '
-            'cannot change its size inside a staged loop. Make the list before the loop at '
-            'its final length ({short} = [0] * n, which torch allows for a traced n) and '
-            'write element i with {short}[i] = value, or make the loop a Python loop of a '
-            'known number of steps (its bound a Python int).'.format(name=name, short=short))
+        capacity = maximum_size
+        if capacity is None:
+            iterations, appends = list_frames.growth() or (None, None)
+            bound = maximum_iterations if maximum_iterations is not None else iterations
+            if bound is None or appends is None:
+                raise StagingError(_unbounded_message(name))
+            capacity = _capacity(len(items), appends, bound)
+        values = list(items) + ([] if element is None else [element])
+        prototype = as_tensor(values[0])  # an element of a discarded pass: its shape only
+        dtype = torch_values.joint_dtype([leaf_type(v) for v in values])
+        buffer = torch.zeros((capacity,) + tuple(prototype.shape), dtype=dtype,
+                             device=prototype.device)
+        for k, item in enumerate(items):
+            buffer = buffer.index_put((torch_values.scalar(k, torch.int64).reshape(1),),
+                                      as_tensor(item, dtype).unsqueeze(0))
+        return StagedList(buffer, torch_values.scalar(len(items), torch.int64), name,
+                          checked=maximum_size is not None or maximum_iterations is not None)
+
+    def list_append(self, target, element):
+        """Writes `element` at the list's length (functionally; the list is rebound). A list
+        of a user's bound that is full raises ListFullError when the program runs."""
+        if target.checked:
+            capacity = target.buffer.shape[0]
+            self.raise_unless(target.length < capacity, [],
+                              lambda: ListFullError(target.name, capacity))
+        value = as_tensor(element, target.buffer.dtype)
+        buffer = target.buffer.index_put((target.length.reshape(1),), value.unsqueeze(0))
+        return target.with_buffer(buffer, target.length + 1)
+
+    def list_pop(self, target, i):
+        """Removes the last element; IndexError for an empty list when the program runs.
+
+        Raises:
+            ValueError: for an index other than None (only `pop()` is supported).
+        """
+        if i is not None:
+            raise ValueError("pop({!r}) on the staged list '{}' is not supported: only pop() "
+                             'of the last element.'.format(i, target.name))
+        self.raise_unless(target.length > 0, [], lambda: IndexError('pop from empty list'))
+        length = torch.clamp(target.length - 1, min=0)
+        return target.with_buffer(target.buffer, length), torch_values.row(target.buffer, length)
+
+    def finished_list(self, staged):
+        """The loop that made the list is staged: the tensor of its elements."""
+        return staged.elements() if type(staged) is StagedList else staged
 
     def set_item(self, target, key, value):
         """`target[key] = value` of a tensor at a traced int index (or at any int index of a
@@ -51,6 +132,11 @@ class ListHooks:
         Raises:
             NotImplementedError: for other keys or targets (Python's assignment runs).
         """
+        if type(target) is StagedList:
+            position = self.list_index(key, target.length, 'list assignment')
+            value = as_tensor(value, target.buffer.dtype)
+            return target.with_buffer(target.buffer.index_put(
+                (torch.as_tensor(position).reshape(1),), value.unsqueeze(0)))
         if not (isinstance(target, torch.Tensor) and target.dim() > 0):
             raise NotImplementedError(type(target))
         if type(key) is int and torch_values.run_time_length(target):
@@ -65,7 +151,7 @@ class ListHooks:
             # a float into a list of ints: the list (`[0] * n`) holds the float, as Python's
             # does; a tensor's own assignment casts the float to the tensor's dtype
             target = number_like(target.to(dtype))
-        value = as_tensor(value, target.dtype).to(target.dtype)
+        value = as_tensor(value, target.dtype)
         target.index_put_((position.reshape(1),), value.expand(target.shape[1:]).unsqueeze(0))
         return target
 
@@ -83,6 +169,56 @@ class ListHooks:
         """Python numbers (a table), rows of numbers of one length, or tensors of one shape
         and numbers, stacked along a new first dimension (`torch_values.stacked`)."""
         return torch_values.stacked(values)
+
+
+def flattened(values):
+    """`values` with each StagedList as its buffer and length, and the function that rebuilds
+    values of that layout from such flat ones (None where no value is a StagedList)."""
+    if not any(type(v) is StagedList for v in values):
+        return tuple(values), None
+    layout = [v if type(v) is StagedList else None for v in values]
+    flat = []
+    for value in values:
+        flat.extend((value.buffer, value.length) if type(value) is StagedList else (value,))
+
+    def rebuild(flat_values):
+        rest = iter(flat_values)
+        return tuple(next(rest) if v is None else v.with_buffer(next(rest), next(rest))
+                     for v in layout)
+    return tuple(flat), rebuild
+
+
+def flat_function(fn, rebuild_args, rebuilds):
+    """`fn` of flat arguments (rebuilt by `rebuild_args`, if any) giving flat outputs; the
+    rebuild of its outputs is put in `rebuilds` (for the caller of torch.cond)."""
+    def flat(*args):
+        flat_outs, rebuild = flattened(tuple(fn(*(rebuild_args(args) if rebuild_args else
+                                                  args))))
+        rebuilds[:] = [rebuild]
+        return flat_outs
+    return flat
+
+
+def _unbounded_message(name):
+    short = name if name.isidentifier() else 'xs'
+    return (
+        "The list '{name}' is appended to (or popped from) in a loop that torch stages as "
+        'torch.while_loop, whose loop variables are tensors of fixed shape, and no bound of '
+        'its length is known (a while loop, or a staged loop nested in the loop appends). '
+        'Write it as a for loop over a range or a tensor (its length bounds the list), bound '
+        'the loop with autograph.experimental.set_loop_options(maximum_iterations=N) as the '
+        "first statement of its body, or make the list before the loop at its final length "
+        '({short} = [0] * n, which torch allows for a traced n) and write element i with '
+        '{short}[i] = value.'.format(name=name, short=short))
+
+
+def _capacity(count, appends, bound):
+    """`count + appends * max(bound, 0)`: a Python int, or a run-time size of a traced bound."""
+    if type(bound) is int:
+        return count + appends * max(bound, 0)
+    if not isinstance(bound, torch.Tensor):  # a size of a tensor torch traces (a SymInt)
+        bound = torch_values.scalar(0, torch.int64) + bound
+    return _run_time_size(count + appends * bound.reshape(()).clamp(min=0))
 
 
 def _numbers(items):

@@ -6,6 +6,7 @@ without a plan stops it (`NewStagedList`). A list assigned in place gets its fin
 back (`write_back`)."""
 
 import builtins
+import collections
 import contextlib
 import threading
 
@@ -25,6 +26,11 @@ class NewStagedList(BaseException):
         self.frame = frame  # the ListFrame of the loop that owns `target`
         self.target = target  # the initial Python list, unchanged
         self.element = element  # the value being appended, POPPED or ITEM_ASSIGNED
+        # how many times a scout's one trace of the loop changed the list (an upper bound of
+        # one iteration's appends: every traced path counts), and whether a staged loop
+        # nested in the owner changed it (then one iteration's appends have no bound)
+        self.appends = 1
+        self.nested = False
 
 
 class ListFrame:
@@ -46,9 +52,13 @@ class ListFrame:
             self.add(value, value)
 
     def record(self, request):
-        """Records `request` unless one for the same list came first."""
-        if all(r.target is not request.target for r in self.requests):
-            self.requests.append(request)
+        """Records `request`, or counts it in the one for the same list that came first."""
+        for first in self.requests:
+            if first.target is request.target:
+                first.appends += 1
+                first.nested = first.nested or request.nested
+                return
+        self.requests.append(request)
 
     def add(self, value, initial):
         """Records that loop variable `value` stands for the initial Python list `initial`."""
@@ -57,6 +67,20 @@ class ListFrame:
 
 
 _LOCAL = threading.local()
+
+
+class Growth(collections.namedtuple('Growth', ['iterations', 'appends'])):
+    """How a list that a staged loop appends to can grow, as autograph knows it: the loop's
+    most iterations (a for loop's length: a Python int or a staged int; None for a while
+    loop), and the most elements one iteration appends (every path the body traces counted;
+    None when a staged loop nested in the loop appends). `len(items) + appends * iterations`
+    bounds the list."""
+
+
+def growth():
+    """The Growth of the list that `Backend.new_list` is making, or None: for a backend that
+    sizes a list's buffer when the program runs (torch's)."""
+    return getattr(_LOCAL, 'growth', None)
 
 
 def frame_stack():
@@ -110,15 +134,17 @@ def stage_list_if_loop_variable(target, element):
     if type(target) is not list:
         return
     owner = None
+    frames = frame_stack()
     # Innermost loop first: the initial list of an inner loop may be the list that an outer
     # loop packed its own loop variable into.
-    for frame in reversed(frame_stack()):
-        entry = frame.lists.get(id(target))
+    for depth in range(len(frames) - 1, -1, -1):
+        entry = frames[depth].lists.get(id(target))
         if entry is not None and entry[0] is target:
-            owner, target = frame, entry[1]
+            owner, target, owner_depth = frames[depth], entry[1], depth
     if owner is None:
         return
     request = NewStagedList(owner, target, element)
+    request.nested = any(frame.loop for frame in frames[owner_depth + 1:])
     if not owner.recording:
         raise request
     owner.record(request)
@@ -162,6 +188,36 @@ def write_back(state, assigned):
     set_state(tuple(values))
 
 
+def grown_list(init_vars, request):
+    """The positions of a Python list that a staged statement appends to or pops from (made
+    a staged list from then on), for `finish_grown`; None for others."""
+    if request.element is ITEM_ASSIGNED:
+        return None
+    return [k for k, v in enumerate(init_vars) if v is request.target]
+
+
+def finish_grown(backend, state, grown):
+    """Gives each list that a staged statement made a staged list to grow it the value the
+    backend makes of it once the statement is staged (`Backend.finished_list`: torch's
+    buffer and length become the tensor of its elements).
+
+    Args:
+        backend: the statement's backend.
+        state: the statement's (get_state, set_state).
+        grown: `grown_list` results (None entries skipped).
+    """
+    grown = [positions for positions in grown if positions]
+    if not grown:
+        return
+    get_state, set_state = state
+    values = list(get_state())
+    for positions in grown:
+        finished = backend.finished_list(values[positions[0]])
+        for k in positions:
+            values[k] = finished
+    set_state(tuple(values))
+
+
 def _static_length(value):
     """The first dimension of a staged value when it is known while tracing, else None."""
     shape = getattr(value, 'shape', None)
@@ -175,7 +231,8 @@ def _static_length(value):
 def with_staged_list(backend, init_vars, symbol_names, request, opts=None):
     """Returns `init_vars` with every occurrence of `request.target` made a staged list (for
     an item assignment, the stack of its elements); `opts` are the staged loop's options
-    (`maximum_iterations`, and `list_sizes` from set_list_options), or None."""
+    (`maximum_iterations`, `list_sizes` from set_list_options, and `iterations`, a for loop's
+    number of iterations), or None."""
     target = request.target
     k = next(k for k, v in enumerate(init_vars) if v is target)
     name = symbol_names[k]
@@ -193,6 +250,10 @@ def with_staged_list(backend, init_vars, symbol_names, request, opts=None):
     size = list_directives.checked_size(
         name, opts.get('list_sizes', {}).get(name, list_directives.maximum_size()))
     bound = {} if size is None else {'maximum_size': size}  # a backend of before it: no key
-    staged = backend.new_list(list(target), element, name, opts.get('maximum_iterations'),
-                              **bound)
+    _LOCAL.growth = Growth(opts.get('iterations'), None if request.nested else request.appends)
+    try:
+        staged = backend.new_list(list(target), element, name, opts.get('maximum_iterations'),
+                                  **bound)
+    finally:
+        _LOCAL.growth = None
     return tuple(staged if v is target else v for v in init_vars)

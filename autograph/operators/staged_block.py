@@ -45,6 +45,7 @@ class StagedBlock:
         self.symbol_names = tuple(symbol_names)
         self.type_of = backend.type_of
         self.frame = None  # the ListFrame of the staging under way
+        self.grown = []  # the positions of the lists it made staged to grow them
 
     def framed(self, init_vars):
         """The values whose top-level Python lists the statement's frame watches."""
@@ -85,6 +86,7 @@ class StagedBlock:
         """Plans, stages the statement once and assigns its final state."""
         init_vars = tuple(self.get_state())
         assigned = []  # see list_frames.write_back
+        self.grown = []  # see list_frames.finish_grown
         while True:
             init_vars, plan = self._plan(init_vars, assigned)
             request = self._stage_in_frame(init_vars, plan)
@@ -92,7 +94,9 @@ class StagedBlock:
                 break
             # a list that no scout reached (see the module's doc)
             init_vars = self._promote(init_vars, [request], assigned)
-        list_frames.write_back((self.get_state, self.set_state), assigned)
+        state = (self.get_state, self.set_state)
+        list_frames.write_back(state, assigned)
+        list_frames.finish_grown(self.backend, state, self.grown)
 
     def _stage_in_frame(self, init_vars, plan):
         """`stage_once` in a frame that stops at a list; returns that request, else None.
@@ -143,6 +147,7 @@ class StagedBlock:
         """`init_vars` with the lists of `requests` made staged values (`with_staged_list`)."""
         for request in requests:
             assigned.append(list_frames.assigned_list(init_vars, request))
+            self.grown.append(list_frames.grown_list(init_vars, request))
             init_vars = self.with_staged_list(init_vars, request)
         self.set_state(init_vars)
         return init_vars

@@ -94,6 +94,7 @@ def staged_for(backend, iter_, loop, state, symbol_names, opts=None):
                         opts=opts)
     staged.head = (0,)
     staged.trip_count = length if extra_test is None else None
+    staged.iterations = length  # with a break too: no more than that
     with backend.stateful_scope(variables.free_cells(extra_test, body, state[0])):
         staged.stage()
 
@@ -146,6 +147,7 @@ class StagedLoop(StagedBlock):
         # the number of iterations of a for loop without break (head is its index), or None:
         # the loop is the backend's counted_loop instead of a while_loop (a for loop sets it)
         self.trip_count = None
+        self.iterations = None  # the most iterations the loop runs, where known (a for loop)
 
     def needs_plan(self, init_vars):
         return super().needs_plan(init_vars) or bool(_undefined(init_vars))
@@ -178,7 +180,7 @@ class StagedLoop(StagedBlock):
 
     def with_staged_list(self, init_vars, request):
         opts = dict(self.opts or {}, maximum_iterations=_maximum_iterations(
-            self.opts, self.construct))
+            self.opts, self.construct), iterations=self.iterations)
         return list_frames.with_staged_list(self.backend, init_vars, self.symbol_names,
                                             request, opts)
 

@@ -153,8 +153,9 @@ def positive(x):
 
 def test_failing_assert_stops_the_call_with_the_message():
     assert float(ag_jax.jit(positive)(1.5)) == 3.0
-    with pytest.raises(AssertionError, match='^x must be positive$'):
+    with pytest.raises(AssertionError) as info:
         ag_jax.jit(positive)(-1.0)
+    assert str(info.value) == 'x must be positive'
     with pytest.raises(jax.errors.JaxRuntimeError, match='x must be positive'):
         jax.jit(ag.convert(positive))(-1.0)
 

@@ -20,8 +20,9 @@ def positive(x):
 def test_a_failing_check_raises_at_that_call_and_the_next_call_is_right(capfd):
     jitted = ag_jax.jit(positive)
     assert float(jitted(1.5)) == 3.0
-    with pytest.raises(AssertionError, match='^x must be positive$') as info:
+    with pytest.raises(AssertionError) as info:
         jitted(-1.0)
+    assert str(info.value) == 'x must be positive'  # (its note: autograph's frames removed)
     assert float(jitted(2.0)) == 4.0
     jax.effects_barrier()
     err = capfd.readouterr().err
@@ -50,8 +51,9 @@ def count_up(n):
 def test_a_failing_check_in_a_loop_stops_the_loop(capfd):
     # With an odd n, the loop would never end: the failing assert stops it, as in Python.
     jitted = ag_jax.jit(count_up)
-    with pytest.raises(AssertionError, match='^i went past 10: 10$'):
+    with pytest.raises(AssertionError) as info:
         jitted(jnp.int32(5))
+    assert str(info.value) == 'i went past 10: 10'
     jax.effects_barrier()
     assert capfd.readouterr().out == ''.join('i = %d\n' % i for i in range(2, 11, 2))
     assert int(jitted(jnp.int32(6))) == 6

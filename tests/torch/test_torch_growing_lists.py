@@ -1,0 +1,166 @@
+"""Lists that a staged loop appends to, under torch.export and torch.compile: a buffer whose
+capacity bounds the list (the items on entry, plus the loop's iterations times the appends
+one iteration may make) and a traced length; after the loop, the tensor of its elements, of a
+run-time length. Each exported or compiled function equals plain Python on the same numbers
+(the backend refused every one: "torch.while_loop ... a list cannot change its size")."""
+
+import pytest
+import torch
+
+import autograph as ag
+from autograph.backends import torch as ag_torch
+
+
+def divisors(n):
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def fib_list(n):
+    xs = [0, 1]
+    for i in range(2, n + 1):
+        xs.append(xs[i - 1] + xs[i - 2])  # read inside the loop, at a traced index
+    return xs[n]
+
+
+def evens(x):
+    out = []
+    for v in x:  # over a tensor's rows
+        if v % 2 == 0:
+            out.append(v * 10)
+    return sum(out), len(out)
+
+
+def twice(n):
+    out = []
+    for i in range(n):
+        out.append(i)
+        if i % 2:
+            out.append(-i)  # two appends in one iteration: the capacity counts both
+    return out
+
+
+def popper(n):
+    stack = [1]
+    for i in range(n):
+        stack.append(i)
+        if i % 3 == 0:
+            stack.pop()
+    return len(stack), sum(stack)
+
+
+def until_found(x, target):
+    seen = []
+    for v in x:
+        if v == target:
+            break
+        seen.append(v)
+    return seen
+
+
+def bounded_while(n):
+    out = []
+    while n > 1:
+        ag.experimental.set_loop_options(maximum_iterations=64)
+        out.append(n)
+        n = n // 2
+    return len(out), sum(out)
+
+
+def floats(n):
+    out = [1]
+    for i in range(n):
+        out.append(i / 2)
+    return sum(out)
+
+
+CASES = [
+    (divisors, [(12,), (1,), (0,), (28,), (-3,)]),
+    (fib_list, [(10,), (1,), (2,), (30,)]),
+    (evens, [([1, 2, 3, 4],), ([2, 2, 6, 8],), ([1, 3, 5, 7],)]),
+    (twice, [(5,), (0,), (1,), (8,)]),
+    (popper, [(7,), (0,), (3,)]),
+    (until_found, [([1, 2, 3, 4], 3), ([1, 2, 3, 4], 9), ([1, 2, 3, 4], 1)]),
+    (bounded_while, [(9,), (1,), (1000,)]),
+    (floats, [(3,), (0,)]),
+]
+
+
+def _same(got, expected):
+    if isinstance(expected, tuple):
+        return len(got) == len(expected) and all(_same(g, e) for g, e in zip(got, expected))
+    return torch.as_tensor(got).tolist() == expected
+
+
+def _tensors(args):
+    return [torch.tensor(a) for a in args]
+
+
+@pytest.mark.parametrize('fn, calls', CASES, ids=[c[0].__name__ for c in CASES])
+def test_exported_equals_python(fn, calls):
+    program = ag_torch.export(fn, tuple(_tensors(calls[0])))
+    module = program.module()
+    for args in calls:
+        if len(args) and isinstance(args[0], list) and len(args[0]) != len(calls[0][0]):
+            continue
+        assert _same(module(*_tensors(args)), fn(*args)), args
+
+
+@pytest.mark.parametrize('fn, calls', CASES[:4], ids=[c[0].__name__ for c in CASES[:4]])
+def test_compiled_equals_python(fn, calls):
+    compiled = ag_torch.compile(fn, fullgraph=True)
+    for args in calls:
+        assert _same(compiled(*_tensors(args)), fn(*args)), args
+
+
+def nested(n):
+    out = []
+    for i in range(n):
+        for j in range(i):
+            out.append(j)  # a staged loop nested in the loop appends: no bound
+    return len(out)
+
+
+def unbounded_while(n):
+    out = []
+    while n > 1:
+        out.append(n)
+        n = n // 2
+    return len(out)
+
+
+@pytest.mark.parametrize('fn', [nested, unbounded_while])
+def test_a_list_without_a_bound_is_refused_saying_how_to_write_it(fn):
+    with pytest.raises(ag.StagingError, match=r"(?s)The list 'out'.*no bound of its length "
+                       r'is known.*for loop over a range.*maximum_iterations=N'):
+        ag_torch.export(fn, (torch.tensor(5),))
+
+
+def overflows(n):
+    out = []
+    for i in range(n):
+        ag.experimental.set_loop_options(maximum_iterations=3)
+        out.append(i)
+    return len(out)
+
+
+def test_a_loop_of_a_users_bound_stops_there_as_tensorflows_does():
+    # set_loop_options(maximum_iterations=N) stops the staged loop after N iterations
+    # (TensorFlow's rule, and the other backends'); the list holds what it appended
+    program = ag_torch.export(overflows, (torch.tensor(5),))
+    assert program.module()(torch.tensor(5)).item() == 3
+    assert program.module()(torch.tensor(2)).item() == 2
+
+
+def sized(n):
+    out = []
+    ag.experimental.set_list_options(out, maximum_size=3)
+    for i in range(n):
+        out.append(i)
+    return len(out)
+
+
+def test_a_list_of_a_users_size_that_needs_more_raises_list_full_error():
+    program = ag_torch.export(sized, (torch.tensor(2),))
+    assert program.module()(torch.tensor(3)).item() == 3
+    with pytest.raises(ag.errors.ListFullError, match="'out' holds at most 3 elements"):
+        program.module()(torch.tensor(5))
