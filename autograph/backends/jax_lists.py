@@ -13,6 +13,7 @@ from autograph.backends.jax_values import jax_modules
 from autograph.errors import ListFullError
 from autograph.errors import StagingError
 from autograph.operators import list_directives
+from autograph.operators import list_frames
 
 
 class ListHooks:
@@ -21,7 +22,9 @@ class ListHooks:
 
     def new_list(self, items, element, name, maximum_iterations=None, maximum_size=None):
         """A list appended to in a staged loop: a buffer of `maximum_size` slots (from
-        `set_list_options`), else of `maximum_iterations` more slots than it has.
+        `set_list_options`), else of `maximum_iterations` more slots than it has, else, for
+        a for loop of a static length (over a jax array), of that many iterations' appends
+        more (`list_frames.growth`).
 
         Without either it refuses, saying how to write the loop: a JAX array cannot grow
         inside lax.while_loop.
@@ -41,6 +44,12 @@ class ListHooks:
         """
         if maximum_size is not None:
             return _buffer_list(items, element, name, maximum_size)
+        growth = list_frames.growth()
+        if maximum_iterations is None and growth is not None and type(
+                growth.iterations) is builtins.int and growth.appends is not None:
+            # a for loop of a static length: no more than that many iterations' appends
+            return _buffer_list(items, element, name,
+                                len(items) + growth.appends * max(growth.iterations, 0))
         if maximum_iterations is None:
             raise StagingError(
                 "The list '{name}' is appended to (or popped from) in a loop that JAX stages "

@@ -241,3 +241,29 @@ def two_appends_per_step_list(n):
         out.append(i)
         out.append(-i)
     return out
+
+
+def positives(xs):
+    out = []
+    for x in xs:
+        if x > 0:
+            out.append(x * 2)
+    return out
+
+
+def with_negations(xs):
+    out = [0]
+    for x in xs:
+        out.append(x)
+        if x > 2:
+            out.append(-x)  # two appends in one iteration: the bound counts both
+    return len(out), sum(out)
+
+
+def test_a_for_loop_over_an_array_bounds_its_list_by_its_length():
+    # no set_loop_options needed (it was refused): a for loop over an array of a static
+    # length appends no more than its length times the appends of one iteration
+    for xs in ([3, -1, 4, -5, 6], [-1, -2], [5, 5, 5]):
+        assert list(ag_jax.jit(positives)(jnp.array(xs)).tolist()) == positives(xs)
+        got = ag_jax.jit(with_negations)(jnp.array(xs))
+        assert tuple(int(v) for v in got) == with_negations(xs)
