@@ -235,7 +235,7 @@ def _discarded_cond(pred, true_fn, false_fn, operands):
     for true_value, false_value in zip(*outputs):
         dtype = torch_values.joint_dtype((leaf_type(true_value), leaf_type(false_value)))
         true_value, false_value = as_tensor(true_value, dtype), as_tensor(false_value, dtype)
-        if true_value.shape == false_value.shape:
+        if torch_values.same_shape(true_value, false_value):
             true_value = torch.where(pred, true_value, false_value)
         result.append(true_value)
     _read(pred)

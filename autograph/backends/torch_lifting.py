@@ -30,6 +30,7 @@ from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import outside
 from autograph.backends.torch_values import outside_pairs
 from autograph.backends.torch_values import run_time_length
+from autograph.backends.torch_values import same_shape
 from autograph.backends.torch_values import scalar
 from autograph.backends.torch_values import stands_for_number
 from autograph.backends.torch_values import tensor_index
@@ -125,8 +126,8 @@ class _Substitute(TorchFunctionMode):
         if key in self.made or not self.unread:
             return tensor
         first = self.free[self.unread[0]]
-        if (tensor.shape, tensor.dtype, tensor.device) != (first.shape, first.dtype,
-                                                           first.device):
+        if (tensor.dtype, tensor.device) != (first.dtype, first.device) or not same_shape(
+                tensor, first):
             return tensor
         self.slots[key] = slot = self.unread.pop(0)
         self.keep.append(tensor)

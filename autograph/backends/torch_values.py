@@ -404,6 +404,17 @@ def run_time_length(value):
         free_unbacked_symbols(value.shape[0]))
 
 
+def same_shape(a, b):
+    """Whether tensors `a` and `b` have one shape, as torch knows it while it traces, with no
+    guard: a size known only when the program runs (`[0] * n`) equals only itself, where
+    `a.shape == b.shape` would ask torch for its value ("Could not guard on data-dependent
+    expression")."""
+    return len(a.shape) == len(b.shape) and all(
+        x == y if type(x) is int and type(y) is int else (
+            type(x) is not int and type(y) is not int and x.node.expr == y.node.expr)
+        for x, y in zip(a.shape, b.shape))
+
+
 def is_index(value):
     return (isinstance(value, torch.Tensor) and value.dim() == 0
             and not value.dtype.is_floating_point and not value.dtype.is_complex

@@ -10,6 +10,8 @@ import torch
 
 import autograph as ag
 from autograph.backends import torch as ag_torch
+from tests.fuzz.vector_ops import reduce_sum
+from tests.fuzz.vector_ops import stack
 
 
 def _run(fn, *args):
@@ -214,3 +216,25 @@ def test_a_loop_variable_assigned_before_it_is_read_is_an_operand_of_the_enclosi
     # the branch saw no read of v (the body assigns v first), so it was no operand of the
     # cond and became a constant of the program, a fake tensor returned as the result
     _agrees(loop_assigning_a_variable_before_reading_it, [(1, 4), (0, 2), (2, 3)])
+
+
+def grown_with_return(a, p, m):
+    l = []  # noqa: E741
+    for _ in range(a % 3):
+        if p:
+            return -1.0, 0
+        l.append(float(m[0, 0]))
+    total = reduce_sum(stack(l))
+    u = m[1, 0] * -1
+    if a == 1:
+        if p:
+            total = 0.0
+    return total, u
+
+
+def test_a_list_grown_in_a_loop_with_a_return_then_a_branch():
+    # (seed 29220002:1161) the list is a tensor of a run-time length after the loop; the
+    # lifting pass compared its shape with a free tensor's, which asked torch for the
+    # length ("Could not guard on data-dependent expression Eq(u0, 2)")
+    m = np.array([[4, 3, 7], [9, 20, 3]])
+    _agrees(grown_with_return, [(a, p, m) for a in (1, 0, 2, 4) for p in (False, True)])
