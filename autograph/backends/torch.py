@@ -57,6 +57,20 @@ __all__ = ['BACKEND', 'TorchBackend', 'StagedRange', 'compile', 'convert', 'expo
 _NEGATES = '_autograph_negates'
 
 
+def _empty_message(builtin):
+    """This Python's message of ValueError for `builtin([])` (it changed in 3.12)."""
+    try:
+        builtin([])
+    except ValueError as error:
+        return str(error)
+    raise AssertionError(builtin)
+
+
+# (keyed on the builtins as Python made them: torch's export replaces `builtins.min` and `max`
+# while it traces)
+_EMPTY = {fn: _empty_message(fn) for fn in (min, max)}
+
+
 class _Scratch(threading.local):
     depth = 0  # > 0 while autograph stages a discarded trial run
     effects = 0  # staged checks and prints dropped by discarded runs so far
@@ -433,9 +447,13 @@ class TorchBackend(ListHooks, Backend):
                 return args[0].length
             args = (args[0].elements(),) + tuple(args[1:])
         handler = torch_values.BUILTINS.get(fn) or torch_math.FUNCTIONS.get(fn)
-        if handler is None or kwargs:
+        if handler is None or kwargs and (fn is not sorted or set(kwargs) != {'reverse'}):
             raise NotImplementedError(fn)
-        return handler(*args)
+        if fn in _EMPTY and len(args) == 1 and torch_values.run_time_length(args[0]):
+            # a list of a run-time length: Python's ValueError when it is empty
+            self.raise_unless(torch_values.scalar(0, torch.int64) + args[0].shape[0] > 0, [],
+                              functools.partial(ValueError, _EMPTY[fn]))
+        return handler(*args, **kwargs)
 
     def call_method(self, obj, name, args, kwargs):
         """`t.item()` of a traced tensor of one element is a 0-d tensor that stands for the

@@ -8,6 +8,7 @@ a staged loop cannot be one: torch.while_loop carries tensors of one shape.
 """
 
 import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
 from autograph.backends import torch_ops
 from autograph.backends import torch_values
@@ -85,6 +86,13 @@ class ListHooks:
             capacity = _capacity(len(items), appends, bound)
         values = list(items) + ([] if element is None else [element])
         prototype = as_tensor(values[0])  # an element of a discarded pass: its shape only
+        if any(free_unbacked_symbols(size) for size in prototype.shape):
+            raise StagingError(
+                "The list '{}' is appended to in a staged loop, and its elements are lists or "
+                'tensors of a length known only when the program runs ([0] * n): torch '
+                'carries the list as one tensor of its rows, which must have one length. '
+                'Make the table before the loop as a tensor (torch.zeros(rows, n)) and write '
+                'its rows.'.format(name))
         dtype = torch_values.joint_dtype([leaf_type(v) for v in values])
         buffer = torch.zeros((capacity,) + tuple(prototype.shape), dtype=dtype,
                              device=prototype.device)
@@ -96,7 +104,12 @@ class ListHooks:
 
     def list_append(self, target, element):
         """Writes `element` at the list's length (functionally; the list is rebound). A list
-        of a user's bound that is full raises ListFullError when the program runs."""
+        of a user's bound that is full raises ListFullError when the program runs.
+
+        Raises:
+            StagingError: for a tensor standing for a list (see `_refuse_growth`).
+        """
+        _refuse_growth(target, 'append')
         if target.checked:
             capacity = target.buffer.shape[0]
             self.raise_unless(target.length < capacity, [],
@@ -110,7 +123,9 @@ class ListHooks:
 
         Raises:
             ValueError: for an index other than None (only `pop()` is supported).
+            StagingError: for a tensor standing for a list (see `_refuse_growth`).
         """
+        _refuse_growth(target, 'pop')
         if i is not None:
             raise ValueError("pop({!r}) on the staged list '{}' is not supported: only pop() "
                              'of the last element.'.format(i, target.name))
@@ -169,6 +184,21 @@ class ListHooks:
         """Python numbers (a table), rows of numbers of one length, or tensors of one shape
         and numbers, stacked along a new first dimension (`torch_values.stacked`)."""
         return torch_values.stacked(values)
+
+
+def _refuse_growth(target, method):
+    """Raises for an append to (or pop from) a tensor that stands for a list of a run-time
+    length: its length cannot change where torch carries it."""
+    if type(target) is StagedList:
+        return
+    if not stands_for_number(target):  # a tensor of the user's, as Python has it
+        raise AttributeError("'{}' object has no attribute '{}'".format(
+            type(target).__name__, method))
+    raise StagingError(
+            'A list of a length known only when the program runs ([0] * n, or a list that a '
+            'staged loop built, after that loop) is one tensor under torch, and {}() would '
+            'change its length: append to it in the loop that builds it, or build a new list '
+            'there.'.format(method))
 
 
 def flattened(values):

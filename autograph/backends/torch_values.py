@@ -323,6 +323,13 @@ def _fold(pairwise, reduce):
     return handler
 
 
+def _sorted(iterable, reverse=False):
+    """`sorted` of a rank-1 tensor (a list of numbers): torch.sort's values, a list too."""
+    if not isinstance(iterable, torch.Tensor) or iterable.dim() != 1:
+        raise NotImplementedError(sorted)  # rows compare as lists
+    return number_like(torch.sort(iterable, descending=bool(reverse)).values)
+
+
 def _sum(iterable, start=0):
     if type(iterable) is StagedRange:
         raise NotImplementedError(sum)
@@ -358,6 +365,7 @@ BUILTINS = {
     builtins.min: _fold(torch.minimum, lambda x, dim: torch.min(x, dim=dim).values),
     builtins.max: _fold(torch.maximum, lambda x, dim: torch.max(x, dim=dim).values),
     builtins.sum: _sum,
+    builtins.sorted: _sorted,
 }
 
 

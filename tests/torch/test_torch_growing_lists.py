@@ -4,6 +4,8 @@ one iteration may make) and a traced length; after the loop, the tensor of its e
 run-time length. Each exported or compiled function equals plain Python on the same numbers
 (the backend refused every one: "torch.while_loop ... a list cannot change its size")."""
 
+import re
+
 import pytest
 import torch
 
@@ -164,3 +166,42 @@ def test_a_list_of_a_users_size_that_needs_more_raises_list_full_error():
     assert program.module()(torch.tensor(3)).item() == 3
     with pytest.raises(ag.errors.ListFullError, match="'out' holds at most 3 elements"):
         program.module()(torch.tensor(5))
+
+
+def odd_extremes(n):
+    odds = [v for v in range(n) if v % 2]
+    ordered = sorted(odds, reverse=True)
+    return min(odds), max(odds), ordered[0], ordered[len(ordered) // 2]
+
+
+def test_builtins_of_a_list_after_the_loop_are_pythons():
+    # sorted() of it, and min() of an empty one raises Python's ValueError (torch's own
+    # min raised IndexError: "Expected reduction dim 0 to have non-zero size")
+    program = ag_torch.export(odd_extremes, (torch.tensor(6),))
+    for n in (6, 9, 2):
+        assert _same(program.module()(torch.tensor(n)), odd_extremes(n)), n
+    with pytest.raises(ValueError) as python:
+        odd_extremes(1)
+    with pytest.raises(ValueError) as staged:
+        program.module()(torch.tensor(1))
+    assert str(staged.value) == str(python.value)
+
+
+def rows_of_a_run_time_length(n):
+    table = [[0] * n for _ in range(n)]
+    return len(table)
+
+
+def appended_after_its_loop(n):
+    out = [v for v in range(n) if v % 2]
+    out.append(n)
+    return out
+
+
+@pytest.mark.parametrize('fn, words', [
+    (rows_of_a_run_time_length, 'its elements are lists or tensors of a length known only'),
+    (appended_after_its_loop, 'append() would change its length'),
+])
+def test_what_torch_cannot_carry_says_why(fn, words):
+    with pytest.raises(ag.StagingError, match=re.escape(words)):
+        ag_torch.export(fn, (torch.tensor(4),))
