@@ -231,6 +231,18 @@ def _expression(size):
     return size if type(size) is int else size.node.expr
 
 
+def _negated(value):
+    """The tensor that `value` (a `logical_not`) negates, where the graph being traced has
+    it; else None. A tensor of another graph (of the function around a branch) is in this
+    one only as the input that lifting made of what the branch reads, and a branch reads the
+    negation, not what it negates: using that would make it a constant of the program."""
+    base = getattr(value, _NEGATES, None)
+    mode = get_proxy_mode()
+    if base is None or mode is None or base not in mode.tracer.tensor_tracker:
+        return None
+    return base
+
+
 def _is_bool(value):
     return isinstance(value, torch.Tensor) and value.dtype == torch.bool
 
@@ -252,7 +264,7 @@ def _discarded_cond(pred, true_fn, false_fn, operands):
         if torch_values.same_shape(true_value, false_value):
             true_value = torch.where(pred, true_value, false_value)
         result.append(true_value)
-    _read(pred)
+    _read(pred, *outputs[0], *outputs[1])  # (see _discarded_loop)
     return _numbers_out(tuple(result), *outputs)
 
 
@@ -265,6 +277,9 @@ def _discarded_loop(test, body_fn, loop_vars):
     init = [as_tensor(v) for v in loop_vars]
     test(*_copies(init))
     after = tuple(body_fn(*_copies(init)))
+    # a tensor of the enclosing function that the body gives a variable without an operation
+    # (`f6 = a`) is read: the staged loop carries it out, so the lifting must see it
+    _read(*after)
     return _numbers_out(tuple(as_tensor(a, d) for a, d in zip(after, _loop_dtypes(
         loop_vars, after))), loop_vars, after)
 
@@ -411,7 +426,7 @@ class TorchBackend(ListHooks, Backend):
         tensor `b` (`select(pred, b, False)`), `logical_or` for `pred or b`; `pred` itself
         for `select(pred, True, False)` (a flag set in one branch)."""
         pred = predicate(pred, 'if')
-        negated = getattr(pred, _NEGATES, None)
+        negated = _negated(pred)
         if negated is not None:  # `where(not p, a, b)` is `where(p, b, a)`: one operation less
             pred, true_value, false_value = negated, false_value, true_value
         if true_value is True and false_value is False:
@@ -419,7 +434,7 @@ class TorchBackend(ListHooks, Backend):
         if true_value is False and false_value is True:
             return torch.logical_not(pred)
         if false_value is False and _is_bool(true_value):
-            base = getattr(true_value, _NEGATES, None)
+            base = _negated(true_value)
             if base is not None:  # `pred and not base` (a loop's test and `not break_`)
                 return torch.gt(pred, base)  # of bools: True > False only
             return torch.logical_and(pred, true_value)

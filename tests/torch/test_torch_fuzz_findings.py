@@ -238,3 +238,46 @@ def test_a_list_grown_in_a_loop_with_a_return_then_a_branch():
     # length ("Could not guard on data-dependent expression Eq(u0, 2)")
     m = np.array([[4, 3, 7], [9, 20, 3]])
     _agrees(grown_with_return, [(a, p, m) for a in (1, 0, 2, 4) for p in (False, True)])
+
+
+def passed_through_a_loop(a, x):
+    k = 0
+    while k < x:
+        k += 1
+        if False:
+            return (k, 1.5)
+    j = 0
+    while j < x:
+        j += 1
+        if False:
+            return (j, f6)  # noqa: F821 - f6 is assigned below, in the loop
+        f6 = a  # no operation reads `a`: the loop only carries it
+    return (2, -0.5)
+
+
+def test_a_tensor_a_loop_only_carries_is_an_input_of_the_enclosing_cond():
+    # (seed 29220003:359) the loop nested in the cond of `if not do_return` carried `a` out
+    # without an operation reading it, so the cond's lifting pass did not see it: `a`, a fake
+    # tensor of the trace, became a constant of the program, which returned fake tensors
+    _agrees(passed_through_a_loop, [(4.75, -12), (1.0, 3), (2.5, 0)])
+
+
+def negation_in_a_branch(a):
+    f4 = (a + 0.25) % 8.0
+    c5 = not (f4 == 0.0)
+    if a < a:
+        u18 = 1
+    else:
+        u18 = (2 if c5 else 3)  # a select on the negation, inside the branch
+        if a >= a:
+            f4 = a
+            f4 *= -1.0
+    return (u18, f4)
+
+
+def test_a_negation_made_outside_a_branch_is_selected_on_as_it_is():
+    # (seed 29220003:1291) `where(not p, ...)` is `where(p, ...)` with the values swapped,
+    # but inside the branch `p` was a tensor of the enclosing graph that the branch does not
+    # read (it reads `not p`): it became a constant of the program, which returned fake
+    # tensors. The swap is made only where the graph being traced has `p`.
+    _agrees(negation_in_a_branch, [(-0.25,), (0.0,), (3.5,), (-0.25 - 8.0,)])
