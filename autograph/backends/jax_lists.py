@@ -14,6 +14,7 @@ from autograph.errors import ListFullError
 from autograph.errors import StagingError
 from autograph.operators import list_directives
 from autograph.operators import list_frames
+from autograph.operators.generators import empty_message
 
 
 class ListHooks:
@@ -288,17 +289,8 @@ def _sum(backend, target, start=0):
     return total if type(start) is builtins.int and start == 0 else total + start
 
 
-def _empty_message(builtin):
-    """The message of this Python's ValueError for `builtin([])` (it changed in 3.12)."""
-    try:
-        builtin([])
-    except ValueError as e:
-        return str(e)
-    raise AssertionError(builtin)
-
-
 def _extremum(name):
-    message = _empty_message(getattr(builtins, name))
+    message = empty_message(getattr(builtins, name))
 
     def handler(backend, target):
         backend.raise_unless(target.length > 0, [], lambda: ValueError(message))

@@ -49,6 +49,7 @@ from autograph.backends.torch_values import stands_for_number
 from autograph.backends.torch_calls import compile  # pylint: disable=redefined-builtin
 from autograph.backends.torch_calls import convert
 from autograph.backends.torch_calls import export
+from autograph.operators.generators import empty_message
 
 __all__ = ['BACKEND', 'TorchBackend', 'StagedRange', 'compile', 'convert', 'export']
 
@@ -57,18 +58,9 @@ __all__ = ['BACKEND', 'TorchBackend', 'StagedRange', 'compile', 'convert', 'expo
 _NEGATES = '_autograph_negates'
 
 
-def _empty_message(builtin):
-    """This Python's message of ValueError for `builtin([])` (it changed in 3.12)."""
-    try:
-        builtin([])
-    except ValueError as error:
-        return str(error)
-    raise AssertionError(builtin)
-
-
 # (keyed on the builtins as Python made them: torch's export replaces `builtins.min` and `max`
 # while it traces)
-_EMPTY = {fn: _empty_message(fn) for fn in (min, max)}
+_EMPTY = {fn: empty_message(fn) for fn in (min, max)}
 
 
 class _Scratch(threading.local):

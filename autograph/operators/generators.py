@@ -38,8 +38,9 @@ def _kind(fn):
     return next((name for name in _NAMES if fn is getattr(builtins, name)), None)
 
 
-def _empty_message(fn):
-    """Python's own message for `fn` of an empty iterable (it changed in Python 3.12)."""
+def empty_message(fn):
+    """Python's own message of ValueError for `fn` (max, min) of an empty iterable (it
+    changed in Python 3.12); the backends raise it too."""
     try:
         fn(iter(()))
     except ValueError as error:
@@ -47,7 +48,7 @@ def _empty_message(fn):
     return None
 
 
-_EMPTY = {'max': _empty_message(builtins.max), 'min': _empty_message(builtins.min)}
+_EMPTY = {'max': empty_message(builtins.max), 'min': empty_message(builtins.min)}
 
 
 def reduce_generator(fn, iterable, element, condition, target, *args, **kwargs):
