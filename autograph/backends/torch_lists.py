@@ -3,8 +3,12 @@
 A list of numbers whose length torch knows only when the program runs (`[0] * n` with a
 traced `n`, `[1] + [0] * n`) is a tensor of an unbacked size, which torch.export and
 torch.compile allow: item assignment at a traced index, `len`, reads, staged loops and
-branches carry it (torch.py's `_sized_as` keeps its size through them). A list that grows in
-a staged loop cannot be one: torch.while_loop carries tensors of one shape.
+branches carry it (torch.py's `_sized_as` keeps its size through them).
+
+A list that a staged loop appends to cannot be one while the loop runs (torch.while_loop
+carries tensors of one shape): it is a StagedList, a buffer whose capacity bounds the list
+(from the loop's length and one iteration's appends, `list_frames.growth`) and a traced
+length, and after the loop the tensor of its elements.
 """
 
 import torch
@@ -18,8 +22,8 @@ from autograph.backends.torch_values import leaf_type
 from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import stands_for_number
 from autograph.errors import ListFullError
-from autograph.operators import list_frames
 from autograph.errors import StagingError
+from autograph.operators import list_frames
 
 _PYTHON_KINDS = (bool, int, float)
 
