@@ -212,15 +212,11 @@ def _sized_as(outs, *sources):
 
 def _agreed(size, sizes):
     """`sizes[0]` where all of `sizes` agree and `size` is a new run-time size, else `size`."""
-    agreed = {_expression(s) for s in sizes}
-    if len(agreed) != 1 or _expression(size) in agreed or not free_unbacked_symbols(size):
+    agreed = {torch_values.size_expression(s) for s in sizes}
+    if len(agreed) != 1 or torch_values.size_expression(size) in agreed or not (
+            free_unbacked_symbols(size)):
         return size
     return sizes[0]
-
-
-def _expression(size):
-    """A size as a value to compare without a guard: the int, or the symbolic expression."""
-    return size if type(size) is int else size.node.expr
 
 
 def _negated(value):
@@ -458,7 +454,7 @@ class TorchBackend(ListHooks, Backend):
             raise NotImplementedError(fn)
         if fn in _EMPTY and len(args) == 1 and torch_values.run_time_length(args[0]):
             # a list of a run-time length: Python's ValueError when it is empty
-            self.raise_unless(torch_values.scalar(0, torch.int64) + args[0].shape[0] > 0, [],
+            self.raise_unless(torch_values.length(args[0]) > 0, [],
                               functools.partial(ValueError, _EMPTY[fn]))
         return handler(*args, **kwargs)
 

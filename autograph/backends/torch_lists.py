@@ -251,7 +251,7 @@ def _capacity(count, appends, bound):
     if type(bound) is int:
         return count + appends * max(bound, 0)
     if not isinstance(bound, torch.Tensor):  # a size of a tensor torch traces (a SymInt)
-        bound = torch_values.scalar(0, torch.int64) + bound
+        bound = torch_values.scalar(bound, torch.int64)
     return _run_time_size(count + appends * bound.reshape(()).clamp(min=0))
 
 
@@ -293,7 +293,7 @@ def concatenated(left, right):
                         for v in parts])
     if not torch_values.run_time_length(joined):
         return number_like(joined)
-    length = _run_time_size(torch_values.scalar(0, torch.int64) + joined.shape[0])
+    length = _run_time_size(torch_values.length(joined))
     return number_like(torch_ops.sized(joined, [length]))
 
 

@@ -337,7 +337,9 @@ def _sum(iterable, start=0):
     return total if type(start) in (int, float) and start == 0 else total + start
 
 
-def _len(value):
+def length(value):
+    """`len(value)` of a staged range or a tensor: a traced int where torch knows the length
+    only when the program runs."""
     if type(value) is StagedRange:
         return value.length()
     if isinstance(value, torch.Tensor) and value.dim() > 0:
@@ -358,7 +360,7 @@ def _abs(value):
 # bound is a StagedRange. A builtin not here runs as it is (torch's own methods, or its error).
 BUILTINS = {
     builtins.range: lambda *args: staged_range(*args),
-    builtins.len: _len,
+    builtins.len: length,
     builtins.abs: _abs,
     builtins.int: _scalar_cast(int),
     builtins.float: _scalar_cast(float),
@@ -412,14 +414,18 @@ def run_time_length(value):
         free_unbacked_symbols(value.shape[0]))
 
 
+def size_expression(size):
+    """A size as a value to compare without a guard: the int, or its symbolic expression."""
+    return size if type(size) is int else size.node.expr
+
+
 def same_shape(a, b):
     """Whether tensors `a` and `b` have one shape, as torch knows it while it traces, with no
     guard: a size known only when the program runs (`[0] * n`) equals only itself, where
     `a.shape == b.shape` would ask torch for its value ("Could not guard on data-dependent
     expression")."""
     return len(a.shape) == len(b.shape) and all(
-        x == y if type(x) is int and type(y) is int else (
-            type(x) is not int and type(y) is not int and x.node.expr == y.node.expr)
+        (type(x) is int) == (type(y) is int) and size_expression(x) == size_expression(y)
         for x, y in zip(a.shape, b.shape))
 
 
