@@ -218,7 +218,8 @@ def test_pruning_leaves_foreign_files_alone(tmp_path, cache_dir):
     private.mkdir()
     for i in range(5):
         (private / ('%02x' % i * 20)).write_text('keep me')
-    (cache_dir / 'cd').symlink_to(private)  # a folder name that is a link
+    # a folder name that is a link (not the entry's own folder, which is named by its key)
+    (cache_dir / ('cd' if entry.parent.name != 'cd' else 'ce')).symlink_to(private)
     (entry.parent / ('c' * 40)).symlink_to(private / ('00' * 20))  # an entry that is a link
     disk_cache.prune(max_entries=0)
     assert not entry.exists()  # its own entry went
