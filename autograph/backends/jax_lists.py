@@ -46,7 +46,7 @@ class ListHooks:
         if maximum_size is not None:
             return _buffer_list(items, element, name, maximum_size)
         growth = list_frames.growth()
-        if maximum_iterations is None and growth is not None and type(
+        if maximum_iterations is None and growth is not None and growth.loop and type(
                 growth.iterations) is builtins.int and growth.appends is not None:
             # a for loop of a static length: no more than that many iterations' appends
             return _buffer_list(items, element, name,

@@ -61,6 +61,14 @@ class ListHookDefaults:
         del items, element, maximum_iterations, maximum_size
         self._unsupported('the list {!r} changed in a staged loop or branch'.format(name), 'new_list')
 
+    def is_list_value(self, value):
+        """Whether `value` is a staged value that stands for a Python list whose length a
+        staged loop or if may change (torch: a tensor standing for a list of numbers, as
+        `[0] * n` or a list a staged loop built gives): the statement makes it a staged list
+        (`new_list`, given it as `items`) when it appends to it. The default: False."""
+        del value
+        return False
+
     def finished_list(self, staged):
         """The value that a staged list made by `new_list` becomes once the loop (or if) that
         made it is staged, for the code after it. The default: the staged list itself.

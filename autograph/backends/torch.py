@@ -502,7 +502,7 @@ class TorchBackend(ListHooks, Backend):
 
     def type_of(self, value):
         if type(value) is StagedList:
-            return ('list', value.buffer.dtype, value.buffer.dim())
+            return ('list', value.buffer.dtype, value.buffer.ndim)  # a property: no read
         return torch_values.check_type(value)
 
     def compatible_types(self, before, after):

@@ -81,38 +81,51 @@ class ListHooks:
             StagingError: when no bound is known (a while loop without maximum_iterations, or
                 a staged loop nested in the loop appends), saying how to write the loop.
         """
+        if isinstance(items, torch.Tensor):  # a list of a run-time length (`is_list_value`)
+            return _grown_tensor(items, element, name, maximum_iterations, maximum_size)
         capacity = maximum_size
         if capacity is None:
-            iterations, appends = list_frames.growth() or (None, None)
-            bound = maximum_iterations if maximum_iterations is not None else iterations
-            if bound is None or appends is None:
-                raise StagingError(_unbounded_message(name))
-            capacity = _capacity(len(items), appends, bound)
-        values = list(items) + ([] if element is None else [element])
-        prototype = as_tensor(values[0])  # an element of a discarded pass: its shape only
-        if any(free_unbacked_symbols(size) for size in prototype.shape):
+            capacity = _capacity(len(items), *_bound(name, maximum_iterations))
+        rows = [_row(v) for v in items]
+        shapes = [(tuple(as_tensor(v).shape), leaf_type(v)) for v in rows]
+        if element is not None:  # a value of a discarded pass: its shape and type only
+            shapes.append(_shape_and_type(element))
+        shape = shapes[0][0]
+        if any(free_unbacked_symbols(size) for size in shape):
             raise StagingError(
                 "The list '{}' is appended to in a staged loop, and its elements are lists or "
                 'tensors of a length known only when the program runs ([0] * n): torch '
                 'carries the list as one tensor of its rows, which must have one length. '
                 'Make the table before the loop as a tensor (torch.zeros(rows, n)) and write '
                 'its rows.'.format(name))
-        dtype = torch_values.joint_dtype([leaf_type(v) for v in values])
-        buffer = torch.zeros((capacity,) + tuple(prototype.shape), dtype=dtype,
-                             device=prototype.device)
-        for k, item in enumerate(items):
+        dtype = torch_values.joint_dtype([kind for _, kind in shapes])
+        buffer = torch.zeros((capacity,) + shape, dtype=dtype, device=torch_values.device_of(
+            rows + [element]))
+        for k, item in enumerate(rows):
             buffer = buffer.index_put((torch_values.scalar(k, torch.int64).reshape(1),),
                                       as_tensor(item, dtype).unsqueeze(0))
         return StagedList(buffer, torch_values.scalar(len(items), torch.int64), name,
                           checked=maximum_size is not None or maximum_iterations is not None)
 
+    def is_list_value(self, value):
+        """A tensor standing for a list of numbers (`[0] * n`, a list a staged loop built):
+        a staged loop or if that appends to it makes it a StagedList. (`ndim`, a property:
+        asking is no read of the tensor, see torch_lifting.)"""
+        return isinstance(value, torch.Tensor) and stands_for_number(value) and value.ndim > 0
+
     def list_append(self, target, element):
         """Writes `element` at the list's length (functionally; the list is rebound). A list
-        of a user's bound that is full raises ListFullError when the program runs.
+        of a user's bound that is full raises ListFullError when the program runs. Outside
+        staged control flow, a tensor standing for a list is concatenated with the element.
 
         Raises:
-            StagingError: for a tensor standing for a list (see `_refuse_growth`).
+            StagingError: for a tensor standing for a list that a staged statement carries
+                in a way autograph cannot follow (see `_refuse_growth`).
         """
+        element = _row(element)
+        if type(target) is not StagedList and self.is_list_value(target):
+            _refuse_growth(target, 'append', element)
+            return list_frames.rebound(target, _appended(target, element))
         _refuse_growth(target, 'append')
         if target.checked:
             capacity = target.buffer.shape[0]
@@ -129,13 +142,39 @@ class ListHooks:
             ValueError: for an index other than None (only `pop()` is supported).
             StagingError: for a tensor standing for a list (see `_refuse_growth`).
         """
-        _refuse_growth(target, 'pop')
         if i is not None:
             raise ValueError("pop({!r}) on the staged list '{}' is not supported: only pop() "
-                             'of the last element.'.format(i, target.name))
+                             'of the last element.'.format(i, getattr(target, 'name', 'xs')))
+        if type(target) is not StagedList and self.is_list_value(target):
+            _refuse_growth(target, 'pop', list_frames.POPPED)
+            rest, last = _popped(self, target)
+            return list_frames.rebound(target, rest), last
+        _refuse_growth(target, 'pop')
         self.raise_unless(target.length > 0, [], lambda: IndexError('pop from empty list'))
         length = torch.clamp(target.length - 1, min=0)
         return target.with_buffer(target.buffer, length), torch_values.row(target.buffer, length)
+
+    def list_like(self, staged, items, name):
+        """`items` (`return []`, a Python list of numbers) as the other branch's kind of list:
+        a StagedList of the same capacity, or a tensor standing for a list; or `items`, a
+        tensor standing for a list, at the wider dtype of `staged`'s (a float appended)."""
+        del name
+        if type(staged) is StagedList and _numbers(items):
+            buffer = torch.zeros_like(staged.buffer)
+            for k, item in enumerate(items):
+                buffer = buffer.index_put((torch_values.scalar(k, torch.int64).reshape(1),),
+                                          as_tensor(item, buffer.dtype).unsqueeze(0))
+            return staged.with_buffer(buffer, torch_values.scalar(len(items), torch.int64))
+        if not self.is_list_value(staged):
+            raise NotImplementedError(type(staged))
+        if self.is_list_value(items):
+            return number_like(items.to(_widened(items.dtype, staged.dtype)))
+        if not _numbers(items):
+            raise NotImplementedError(type(items))
+        if not items:
+            return number_like(torch.zeros((0,) + tuple(staged.shape[1:]), dtype=staged.dtype,
+                                           device=staged.device))
+        return number_like(torch_values.table(items, staged.dtype))
 
     def finished_list(self, staged):
         """The loop that made the list is staged: the tensor of its elements."""
@@ -190,19 +229,103 @@ class ListHooks:
         return torch_values.stacked(values)
 
 
-def _refuse_growth(target, method):
-    """Raises for an append to (or pop from) a tensor that stands for a list of a run-time
-    length: its length cannot change where torch carries it."""
+def _refuse_growth(target, method, element=None):
+    """Raises for an append to (or pop from) a tensor that stands for a list, where staged
+    control flow carries it: a statement that carries it as one of its variables makes it a
+    StagedList first (`list_frames.stage_list_if_loop_variable`: a signal, or a scout's
+    record); one that reaches it another way cannot change its length. Outside staged control
+    flow, or in a scout that recorded it (`element` given), returns."""
     if type(target) is StagedList:
         return
     if not stands_for_number(target):  # a tensor of the user's, as Python has it
         raise AttributeError("'{}' object has no attribute '{}'".format(
             type(target).__name__, method))
+    if element is not None and (list_frames.stage_list_if_loop_variable(target, element)
+                                or not list_frames.frame_stack()):
+        return
     raise StagingError(
             'A list of a length known only when the program runs ([0] * n, or a list that a '
-            'staged loop built, after that loop) is one tensor under torch, and {}() would '
-            'change its length: append to it in the loop that builds it, or build a new list '
-            'there.'.format(method))
+            'staged loop or if built) is one tensor under torch, and {}() would change its '
+            'length inside a staged loop or branch that does not carry it as one of its '
+            'variables (a list inside another list, tuple or dict): append to a list held in '
+            'a variable of its own.'.format(method))
+
+
+def _shape_and_type(value):
+    """(shape, type) of `value` as a row of a list (`_row`), found with no operation: a value
+    of a discarded pass, which the trace must not read."""
+    if type(value) in (tuple, list) and value:
+        return (len(value),), torch_values.joint_dtype([leaf_type(v) for v in value])
+    if isinstance(value, torch.Tensor):
+        return tuple(value.shape), value.dtype
+    return (), leaf_type(value)
+
+
+def _row(value):
+    """A tuple or list of numbers (`(start, end)`) as the row of a tensor of rows; other
+    values as they are."""
+    if type(value) not in (tuple, list) or not value:
+        return value
+    try:
+        return torch_values.stacked(list(value))
+    except TypeError:  # not numbers: as_tensor says what a staged list holds
+        return value
+
+
+def _appended(target, element):
+    """`target + [element]` of a tensor standing for a list, outside staged control flow: one
+    tensor of a run-time length (one symbol of its own, see `_run_time_size`)."""
+    dtype = _widened(target.dtype, leaf_type(element))
+    joined = torch.cat([target.to(dtype), as_tensor(element, dtype).unsqueeze(0)])
+    length = torch_values.length(target)
+    if type(length) is int:
+        return number_like(joined)
+    size = _run_time_size(length + 1)
+    return number_like(torch_ops.sized(joined, [size] + list(target.shape[1:])))
+
+
+def _popped(backend, target):
+    """(the list without its last element, that element) of a tensor standing for a list,
+    outside staged control flow: IndexError for an empty list when the program runs."""
+    length = torch_values.length(target)
+    backend.raise_unless(length > 0, [], lambda: IndexError('pop from empty list'))
+    last = torch.clamp(as_tensor(length, torch.int64) - 1, min=0)
+    rest = target.narrow(0, 0, _run_time_size(last))
+    return number_like(rest), torch_values.row(target, last)
+
+
+def _bound(name, maximum_iterations):
+    """(appends, iterations) that bound a list a staged statement grows (`list_frames.growth`,
+    or the loop's `maximum_iterations`).
+
+    Raises:
+        StagingError: when no bound is known, saying how to write the loop.
+    """
+    growth = list_frames.growth()
+    iterations, appends = (growth.iterations, growth.appends) if growth else (None, None)
+    bound = maximum_iterations if maximum_iterations is not None else iterations
+    if bound is None or appends is None:
+        raise StagingError(_unbounded_message(name))
+    return appends, bound
+
+
+def _grown_tensor(items, element, name, maximum_iterations, maximum_size):
+    """`new_list` of a tensor standing for a list: a StagedList whose buffer holds the
+    tensor's elements followed by as many free slots as the statement may append."""
+    length = torch_values.length(items)
+    if maximum_size is not None:
+        extra = _run_time_size(torch.clamp(maximum_size - as_tensor(length, torch.int64),
+                                           min=0))
+    else:
+        extra = _capacity(0, *_bound(name, maximum_iterations))
+    dtype = items.dtype if element is None else _widened(items.dtype, leaf_type(element))
+    rest = tuple(items.shape[1:])
+    free = torch.zeros((extra,) + rest, dtype=dtype, device=items.device)
+    # the capacity: one size of its own, not `u0 + extra` (see `_run_time_size`)
+    capacity = _run_time_size(as_tensor(length, torch.int64) + extra)
+    buffer = torch_ops.sized(torch.cat([items.to(dtype), free]), [capacity, *rest])
+    return StagedList(buffer, as_tensor(length, torch.int64), name,
+                      checked=maximum_size is not None or maximum_iterations is not None)
 
 
 def flattened(values):

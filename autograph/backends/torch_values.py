@@ -83,6 +83,13 @@ def _device():
     return getattr(_CALL, 'device', None)
 
 
+def device_of(values):
+    """The device of the first tensor among `values` (or in their tuples and lists), else the
+    call's (`call_device`; None: torch's default)."""
+    leaves = [x for v in values for x in (v if type(v) in (tuple, list) else (v,))]
+    return _first_device(leaves) or _device()
+
+
 def _first_device(leaves):
     for leaf in leaves:
         if isinstance(leaf, torch.Tensor):
@@ -330,6 +337,16 @@ def _sorted(iterable, reverse=False):
     return number_like(torch.sort(iterable, descending=bool(reverse)).values)
 
 
+def _listed(iterable):
+    """`list(xs)` of a tensor standing for a list of numbers (`[0] * n`, a list a staged loop
+    or if built): a copy, the same kind of list (unbinding one of a run-time length would
+    need its length while torch traces)."""
+    if not (isinstance(iterable, torch.Tensor) and getattr(iterable, _NUMBER, False)
+            and iterable.ndim > 0):
+        raise NotImplementedError(list)
+    return number_like(iterable.clone())
+
+
 def _sum(iterable, start=0):
     if type(iterable) is StagedRange:
         raise NotImplementedError(sum)
@@ -368,6 +385,7 @@ BUILTINS = {
     builtins.max: _fold(torch.maximum, lambda x, dim: torch.max(x, dim=dim).values),
     builtins.sum: _sum,
     builtins.sorted: _sorted,
+    builtins.list: _listed,
 }
 
 

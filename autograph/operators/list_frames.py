@@ -40,7 +40,7 @@ class ListFrame:
     that meets one of its lists would stop with, and lets the staging go on.
     """
 
-    def __init__(self, init_vars, loop=False, recording=False):
+    def __init__(self, init_vars, loop=False, recording=False, is_list_value=None):
         # id -> (list, initial list): the top-level Python lists among the initial loop
         # variables, and the lists the loop packs them into for its condition and body. The
         # lists are held so that their ids stay unique while the loop is staged.
@@ -48,6 +48,9 @@ class ListFrame:
         self.loop = loop  # a staged loop's (else a staged if statement's)
         self.recording = recording
         self.requests = []  # NewStagedList signals recorded, the first for each list
+        # the backend's `is_list_value`: a staged value that stands for a list of a run-time
+        # length (torch's `[0] * n`), watched as the Python lists are
+        self.is_list_value = is_list_value or (lambda value: False)
         for value in init_vars:
             self.add(value, value)
 
@@ -62,19 +65,23 @@ class ListFrame:
 
     def add(self, value, initial):
         """Records that loop variable `value` stands for the initial Python list `initial`."""
-        if type(value) is list and type(initial) is list:
+        if type(value) is list and type(initial) is list or (
+                self.is_list_value(initial) and self.is_list_value(value)):
             self.lists[id(value)] = (value, initial)
 
 
 _LOCAL = threading.local()
 
 
-class Growth(collections.namedtuple('Growth', ['iterations', 'appends'])):
-    """How a list that a staged loop appends to can grow, as autograph knows it: the loop's
-    most iterations (a for loop's length: a Python int or a staged int; None for a while
-    loop), and the most elements one iteration appends (every path the body traces counted;
-    None when a staged loop nested in the loop appends). `len(items) + appends * iterations`
-    bounds the list."""
+class Growth(collections.namedtuple('Growth', ['iterations', 'appends', 'loop'])):
+    """How a list that a staged loop or if appends to can grow, as autograph knows it: the
+    loop's most iterations (a for loop's length: a Python int or a staged int; None for a
+    while loop; 1 for an if, whose branch runs once), the most elements one iteration
+    appends (every path the body traces counted; None when a staged loop nested in the
+    statement appends), and whether the statement is a loop. `len(items) + appends *
+    iterations` bounds the list. A backend whose staged list cannot grow again in a later
+    statement (JAX's fixed buffers) bounds only loops' lists so: a list that an if grows is
+    often grown again by the next if."""
 
 
 def growth():
@@ -120,19 +127,23 @@ def stage_list_if_loop_variable(target, element):
     """Stops staging when `target` is a Python list that a staged loop or if carries.
 
     Called by `list_append`, `list_pop` and item assignment at a staged index before they
-    change a Python list. When `target` is (by identity) a Python-list variable of a staged
-    statement being staged, the statement must carry a staged list instead: the outermost
-    such statement's frame records it when it is a scout's, else this raises.
+    change a Python list, and by a backend before it changes the length of a staged value
+    that stands for a list (`Backend.is_list_value`). When `target` is (by identity) a
+    list variable of a staged statement being staged, the statement must carry a staged list
+    instead: the outermost such statement's frame records it when it is a scout's, else this
+    raises.
 
     Args:
         target: the list about to be changed.
         element: the value being appended, POPPED for a pop, or ITEM_ASSIGNED.
 
+    Returns:
+        Whether a scout's frame recorded `target` (the caller changes it as it would outside
+        staged code, so that the scout goes on and counts the appends it meets).
+
     Raises:
         NewStagedList: to the `_stage` of the loop that owns `target`.
     """
-    if type(target) is not list:
-        return
     owner = None
     frames = frame_stack()
     # Innermost loop first: the initial list of an inner loop may be the list that an outer
@@ -142,12 +153,24 @@ def stage_list_if_loop_variable(target, element):
         if entry is not None and entry[0] is target:
             owner, target, owner_depth = frames[depth], entry[1], depth
     if owner is None:
-        return
+        return False
     request = NewStagedList(owner, target, element)
     request.nested = any(frame.loop for frame in frames[owner_depth + 1:])
     if not owner.recording:
         raise request
     owner.record(request)
+    return True
+
+
+def rebound(old, new):
+    """Records that `new` stands for the list that `old` stood for, in each frame that
+    watches `old`: a staged value appended to in a scout is a new value (a Python list is
+    changed in place), and the scout goes on to count the appends that follow."""
+    for frame in frame_stack():
+        entry = frame.lists.get(id(old))
+        if entry is not None and entry[0] is old:
+            frame.lists[id(new)] = (new, entry[1])
+    return new
 
 
 # The `element` of a NewStagedList for `l[i] = v` with a staged `i`: the list keeps its length,
@@ -240,7 +263,7 @@ def with_staged_list(backend, init_vars, symbol_names, request, opts=None):
         staged = backend.stack(list(target))
         return tuple(staged if v is target else v for v in init_vars)
     element = None if request.element is POPPED else request.element
-    if not target and request.element is POPPED:
+    if type(target) is list and not target and request.element is POPPED:
         raise StagingError(
             "'{}' is an empty list on entry to a staged loop that pops from it before "
             'appending: a list that a staged loop changes becomes a staged list, whose element '
@@ -250,10 +273,11 @@ def with_staged_list(backend, init_vars, symbol_names, request, opts=None):
     size = list_directives.checked_size(
         name, opts.get('list_sizes', {}).get(name, list_directives.maximum_size()))
     bound = {} if size is None else {'maximum_size': size}  # a backend of before it: no key
-    _LOCAL.growth = Growth(opts.get('iterations'), None if request.nested else request.appends)
+    _LOCAL.growth = Growth(opts.get('iterations'), None if request.nested else request.appends,
+                           request.frame.loop)
     try:
-        staged = backend.new_list(list(target), element, name, opts.get('maximum_iterations'),
-                                  **bound)
+        staged = backend.new_list(list(target) if type(target) is list else target, element,
+                                  name, opts.get('maximum_iterations'), **bound)
     finally:
         _LOCAL.growth = None
     return tuple(staged if v is target else v for v in init_vars)

@@ -54,7 +54,8 @@ class StagedBlock:
     def needs_plan(self, init_vars):
         """Whether the statement must be scouted before it is staged (by default: it
         carries a Python list)."""
-        return any(type(v) is list for v in self.framed(init_vars))
+        return any(type(v) is list or self.backend.is_list_value(v)
+                   for v in self.framed(init_vars))
 
     def scout(self, init_vars):
         """Stages the statement in a scratch; returns what the subclass learnt."""
@@ -103,7 +104,7 @@ class StagedBlock:
 
         The state holds `init_vars` when it is called (`_plan` and `_promote` leave it so).
         """
-        self.frame = ListFrame(self.framed(init_vars), loop=self.loop)
+        self.frame = self._frame(init_vars)
         try:
             with list_frames.entered(self.frame):
                 self.stage_once(init_vars, plan)
@@ -116,6 +117,10 @@ class StagedBlock:
         self.set_state(init_vars)
         return pending
 
+    def _frame(self, init_vars, recording=False):
+        return ListFrame(self.framed(init_vars), loop=self.loop, recording=recording,
+                         is_list_value=self.backend.is_list_value)
+
     def _plan(self, init_vars, assigned):
         """Scouts until a scout asks for no new staged list; returns (init_vars, plan)."""
         plan = None
@@ -124,7 +129,7 @@ class StagedBlock:
                 scratch = self.backend.scratch()
             except UnsupportedByBackendError:
                 return init_vars, None
-            frame = ListFrame(self.framed(init_vars), loop=self.loop, recording=True)
+            frame = self._frame(init_vars, recording=True)
             self.frame = frame
             error = None
             try:
@@ -152,11 +157,11 @@ class StagedBlock:
         self.set_state(init_vars)
         return init_vars
 
-    def with_staged_list(self, init_vars, request):
+    def with_staged_list(self, init_vars, request, opts=None):
         """`list_frames.with_staged_list` for this statement (a subclass adds loop options or
         its own message)."""
         return list_frames.with_staged_list(self.backend, init_vars, self.symbol_names,
-                                            request)
+                                            request, opts)
 
 
 def unforeseen(construct, name):

@@ -113,8 +113,8 @@ class StagedIf(StagedBlock):
 
     def with_staged_list(self, init_vars, request):
         """`list_frames.with_staged_list`, with a message about if statements when it fails."""
-        try:
-            return super().with_staged_list(init_vars, request)
+        try:  # the branch taken runs once: it appends at most what its trace appends
+            return super().with_staged_list(init_vars, request, {'iterations': 1})
         except StagingError:  # the backend's message is about loops: replaced, not chained
             name = describe_name(self.symbol_names[next(
                 k for k, v in enumerate(init_vars) if v is request.target)])
@@ -203,6 +203,8 @@ class StagedIf(StagedBlock):
             if type(value) in (list, dict, collections.defaultdict):
                 state[k] = nest.pack(nest.structure(value), nest.flatten(value))
                 self.frame.add(state[k], value)
+            elif self.backend.is_list_value(value):  # the backend's copy of one (torch's)
+                self.frame.add(value, self.init_vars[k])
         return tuple(state)
 
     def _needs_other(self, outs):

@@ -39,9 +39,6 @@ def _of_tensors(case, args):
 class TorchWay(Way):
     name = 'torch'
     cannot_express = {
-        # A list whose length depends on a traced condition: torch.cond's branches must give
-        # outputs of one shape, and a staged list would need a bound on its length.
-        'list_appended_in_staged_branch': (ag.StagingError, 'a list grows under a traced if'),
         # The exported program changes its input in place (`y = x; y += 2` on a tensor, as
         # eager torch does), so the compiled run after it sees another input and disagrees.
         'augmented_ops': (AssertionError, 'the exported program changes its input'),
