@@ -24,6 +24,7 @@ from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
+from autograph.backends.torch_lists import concatenated
 from autograph.backends.torch_select import Operations
 from autograph.backends.torch_values import call_modules
 from autograph.backends.torch_values import number_like
@@ -172,7 +173,10 @@ class ConvertedCode(TorchFunctionMode):
       (`torch_values.stands_for_number`: `i += 1` where `i = 0` went through a staged loop)
       makes a new tensor, as Python makes a new int: changing it in place would change every
       name bound to it (`found = i` before it). Arithmetic on such tensors and numbers gives
-      such a tensor.
+      such a tensor;
+    - `xs + ys` of tensors that stand for lists of numbers (`[0] * n`, a list sliced at a
+      traced bound, one a staged loop built), or of one and a Python list of numbers, is
+      their concatenation, as Python's `+` of lists is, not torch's elementwise sum.
     """
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -184,9 +188,11 @@ class ConvertedCode(TorchFunctionMode):
 
 def _converted_op(func, args, kwargs):
     """`func` of `args` and `kwargs` as converted code means it (see ConvertedCode)."""
-    gathered = _gathered(func, args, kwargs)
-    if gathered is not None:
-        return gathered
+    done = _gathered(func, args, kwargs)
+    if done is None:
+        done = _joined(func, args, kwargs)
+    if done is not None:
+        return done
     name = getattr(func, '__name__', None)
     if name in _AUGMENTED and args and stands_for_number(args[0]):
         name = _AUGMENTED[name]
@@ -196,6 +202,27 @@ def _converted_op(func, args, kwargs):
             stands_for_number(a) for a in args):
         number_like(out)
     return out
+
+
+# `+` (and `+=`) of lists: the names of torch's functions for them, each with whether its
+# operands come in swapped order (`[1] + xs` is `xs.__radd__([1])`)
+_CONCATENATIONS = {'add': False, 'add_': False, '__radd__': True}
+
+
+def _joined(func, args, kwargs):
+    """The concatenation of `xs + ys` (see ConvertedCode) where both operands stand for
+    lists, or None."""
+    name = getattr(func, '__name__', None)
+    if name not in _CONCATENATIONS or kwargs or len(args) != 2:
+        return None
+    left, right = args[::-1] if _CONCATENATIONS[name] else args
+    if not any(isinstance(v, torch.Tensor) and v.ndim > 0 and stands_for_number(v)
+               for v in (left, right)):
+        return None
+    try:
+        return concatenated(left, right)
+    except NotImplementedError:  # not two lists: torch's `+`
+        return None
 
 
 def _gathered(func, args, kwargs):

@@ -223,6 +223,26 @@ class ListHooks:
         """`[1] + [0] * n`: one tensor of the run-time length (`concatenated`)."""
         return concatenated(left, right)
 
+    def slice_list(self, items, key, name):
+        """`xs[a:b:c]` of a Python list of numbers with a traced bound (a Python int step): a
+        tensor of the elements Python's slice gives, of a run-time length (a list too: `+`
+        concatenates it)."""
+        del name
+        step = 1 if key.step is None else key.step
+        if type(step) is not int or not items or not _numbers(items):
+            raise NotImplementedError(type(step))
+        if step == 0:
+            raise ValueError('slice step cannot be zero')
+        size = len(items)
+        first = _slice_bound(key.start, size, step, 0 if step > 0 else size - 1)
+        last = _slice_bound(key.stop, size, step, size if step > 0 else -1)
+        span = last - first if step > 0 else first - last
+        count = torch.div(span + abs(step) - 1, abs(step), rounding_mode='floor')
+        length = _run_time_size(torch.clamp(count, min=0))
+        values = torch_values.table(items, torch_values.joint_dtype([type(x) for x in items]))
+        positions = first + step * torch.arange(length, device=values.device)
+        return number_like(values[positions])
+
     def stack(self, values):
         """Python numbers (a table), rows of numbers of one length, or tensors of one shape
         and numbers, stacked along a new first dimension (`torch_values.stacked`)."""
@@ -249,6 +269,17 @@ def _refuse_growth(target, method, element=None):
             'length inside a staged loop or branch that does not carry it as one of its '
             'variables (a list inside another list, tuple or dict): append to a list held in '
             'a variable of its own.'.format(method))
+
+
+def _slice_bound(bound, size, step, default):
+    """Python's start or stop of a slice of `size` elements (`slice.indices`), an int64
+    tensor."""
+    if bound is None:
+        return torch_values.scalar(default, torch.int64)
+    bound = as_tensor(bound, torch.int64).reshape(())
+    low, high = (0, size) if step > 0 else (-1, size - 1)
+    return torch.where(bound < 0, torch.clamp(bound + size, min=low),
+                       torch.clamp(bound, max=high))
 
 
 def _shape_and_type(value):

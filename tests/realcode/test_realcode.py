@@ -11,8 +11,8 @@ but those listed, under a fair limitation whose cause is named there.
 For both: every fair limitation still fails (so the marks cannot go stale).
 
 Exported with torch.export (the PyTorch backend, where torch is installed): no wrong value,
-and staged == plain on no fewer calls than measured on 2026-11-29 (a ratchet; the 90% target
-is not met there, docs/realcode.md says what costs the calls).
+and staged == plain on at least 90% of the counted calls and on no fewer than measured on
+2026-11-29 (a ratchet; docs/realcode.md says what costs the calls left).
 """
 
 import contextlib
@@ -38,14 +38,16 @@ VERBATIM_WRONG = {'runtime': set(),
 
 
 # staged == plain under torch.export, counted calls, measured on 2026-11-29 (written 472/472,
-# verbatim 247/275, after lists that a staged if appends to staged, with early `return []`
-# and `list()` of a list of a run-time length: verbatim 227 before, and 204 before lists of
-# a run-time length and lists a staged for loop appends to staged, written 444 then). First run that day, before the torch backend read Python lists at traced
-# indices, staged a raise whose message holds staged values and pow(b, e, m) with a traced e: verbatim 159 of all 430 calls
-# with 6 wrong values (float32 where Python's floats are 64-bit: the harness now runs torch
-# with float64 as its default dtype), and the written set never ended (golden_section_min's
-# loop on float32). A ratchet that is never lowered.
-TORCH_FLOOR = {'written': 472, 'verbatim': 247}
+# verbatim 252/275 = 91.6%, after Python lists sliced at traced bounds and `+` of lists of
+# a run-time length staged: 247 before, 227 before lists that a staged if appends to, with
+# early `return []` and `list()` of a list of a run-time length, and 204 before lists of a
+# run-time length and lists a staged for loop appends to, written 444 then). First run that
+# day, before the torch backend read Python lists at traced indices, staged a raise whose
+# message holds staged values and pow(b, e, m) with a traced e: verbatim 159 of all 430
+# calls with 6 wrong values (float32 where Python's floats are 64-bit: the harness now runs
+# torch with float64 as its default dtype), and the written set never ended
+# (golden_section_min's loop on float32). A ratchet that is never lowered.
+TORCH_FLOOR = {'written': 472, 'verbatim': 252}
 
 
 def _tally(functions):
@@ -122,8 +124,8 @@ def test_every_fair_limitation_still_fails_somewhere(tallies, request):
 @pytest.mark.parametrize('tallies', ['written', 'verbatim'])
 def test_torch_stages_no_fewer_calls_than_measured_and_never_a_wrong_value(tallies, request):
     totals, details = request.getfixturevalue(tallies)
-    good, _ = _matching(totals, 'torch')
-    assert good >= TORCH_FLOOR[tallies], totals['torch']['counted']
+    good, counted = _matching(totals, 'torch')
+    assert good >= TORCH_FLOOR[tallies] and good >= 0.9 * counted, totals['torch']['counted']
     assert not _wrong(details, 'torch')
 
 

@@ -1,10 +1,12 @@
-"""Lists whose length a staged `if` decides, under torch.export and torch.compile: a list a
-branch appends to is a StagedList of one more slot per append the branch may make, and
-after the `if` the tensor of its elements, of a run-time length; such a tensor grows again
-in a later staged `if` or loop (a StagedList made from it), and outside staged control flow
-`append` and `pop` give a new tensor. Each equals plain Python on the same numbers (each
-was refused: "a Python list appended to in a branch of a staged if statement", or "append()
-would change its length")."""
+"""Lists whose length a staged `if` decides, and slices of lists at traced bounds, under
+torch.export and torch.compile: a list a branch appends to is a StagedList of one more slot
+per append the branch may make, and after the `if` the tensor of its elements, of a
+run-time length; such a tensor grows again in a later staged `if` or loop (a StagedList
+made from it), and outside staged control flow `append` and `pop` give a new tensor. A
+Python list sliced at a traced bound is a tensor of the elements, and `+` of such lists
+concatenates. Each equals plain Python on the same numbers (each was refused: "a Python
+list appended to in a branch of a staged if statement", "append() would change its length",
+or torch's "Could not extract specialized integer")."""
 
 import re
 
@@ -95,6 +97,23 @@ def filtered(low):
     return list(filter(lambda x: low <= x, [4, 1, 5, 2]))
 
 
+def rotated(k):  # rotate_v3 (keon/algorithms): a Python list sliced at a traced bound
+    array = [1, 2, 3, 4, 5, 6, 7]
+    k = k % len(array)
+    return array[len(array) - k:] + array[:len(array) - k]  # `+` of lists concatenates
+
+
+def sliced(a, b):
+    xs = [5, 1, 7, 2, 9, 4]
+    return xs[a:b], xs[b:a:-1], xs[a::2]
+
+
+def joined(n):
+    ys = [1] * n  # a list of a run-time length
+    zs = [v for v in range(n) if v % 2]
+    return ys + zs
+
+
 CASES = [
     (one_if, [(3.0,), (-1.0,), (0.0,)]),
     (two_ifs, [(3.0,), (1.0,), (-1.0,)]),
@@ -104,6 +123,9 @@ CASES = [
     (gaps, [(1, 10), (3, 3), (4, 9), (6, 6)]),
     (early_empty, [(7,), (1,), (2,)]),
     (filtered, [(2,), (9,), (0,)]),
+    (rotated, [(3,), (0,), (10,), (-2,)]),
+    (sliced, [(1, 4), (-3, 100), (4, 1), (-100, -2)]),
+    (joined, [(4,), (0,), (1,)]),
 ]
 
 
