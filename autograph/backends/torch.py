@@ -449,7 +449,8 @@ class TorchBackend(ListHooks, Backend):
             if fn is len:
                 return args[0].length
             args = (args[0].elements(),) + tuple(args[1:])
-        handler = torch_values.BUILTINS.get(fn) or torch_math.FUNCTIONS.get(fn)
+        handler = torch_values.BUILTINS.get(fn) or torch_math.FUNCTIONS.get(fn) or (
+            torch_lists.METHODS.get(fn))
         if handler is None or kwargs and (fn is not sorted or set(kwargs) != {'reverse'}):
             raise NotImplementedError(fn)
         if fn in _EMPTY and len(args) == 1 and torch_values.run_time_length(args[0]):

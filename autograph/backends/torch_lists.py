@@ -24,6 +24,7 @@ from autograph.backends.torch_values import stands_for_number
 from autograph.errors import ListFullError
 from autograph.errors import StagingError
 from autograph.operators import list_frames
+from autograph.operators import number_methods
 
 _PYTHON_KINDS = (bool, int, float)
 
@@ -269,6 +270,21 @@ def _refuse_growth(target, method, element=None):
             'length inside a staged loop or branch that does not carry it as one of its '
             'variables (a list inside another list, tuple or dict): append to a list held in '
             'a variable of its own.'.format(method))
+
+
+def _count(xs, value):
+    """`xs.count(value)` of a tensor standing for a list of numbers: how many elements equal
+    `value`, a traced int."""
+    if not (isinstance(xs, torch.Tensor) and xs.ndim == 1 and stands_for_number(xs)) or (
+            type(value) not in _PYTHON_KINDS and not (
+                isinstance(value, torch.Tensor) and value.numel() == 1)):
+        raise NotImplementedError(number_methods.count)
+    return number_like((xs == as_tensor(value).reshape(())).sum())
+
+
+# Python's list methods of a tensor standing for a list (`Backend.call_builtin`), keyed as
+# `number_methods.METHODS` keys them.
+METHODS = {number_methods.count: _count}
 
 
 def _slice_bound(bound, size, step, default):

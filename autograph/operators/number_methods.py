@@ -1,9 +1,10 @@
-"""Methods of Python's numbers called on staged numbers (`x.is_integer()`).
+"""Methods of Python's numbers and lists called on staged values (`x.is_integer()`,
+`xs.count(v)`).
 
 Converted code reads the method of a call through `ag__.method(x, 'is_integer')` when its
 name is one of `METHODS` (the call-trees converter decides by name, at conversion time). For
 a value that has the attribute (every Python value, a numpy scalar) that is `getattr` itself;
-for a staged number, which has no such method (a tensor, a tracer), it is a function that
+for a staged value, which has no such method (a tensor, a tracer), it is a function that
 stages the method through the backend's `call_builtin`, keyed by the function of `METHODS`
 standing for the method (as `math.sqrt` keys `math.sqrt(x)`). Anything else raises Python's
 own AttributeError.
@@ -38,8 +39,14 @@ def int_is_integer():
     return True
 
 
+def count(xs, value):
+    """`xs.count(value)`: Python's own (`list.count`). The key of a backend's `call_builtin`
+    for it on a staged value that stands for a list (torch's list of a run-time length)."""
+    return xs.count(value)
+
+
 # method name -> the function standing for it in backends' `call_builtin` tables
-METHODS = {'is_integer': is_integer}
+METHODS = {'is_integer': is_integer, 'count': count}
 
 
 def method(obj, name):

@@ -114,6 +114,14 @@ def joined(n):
     return ys + zs
 
 
+def at_most(n):  # delete_nth_naive (keon/algorithms): count() of the list the ifs grow
+    result = []
+    for num in [1, 2, 3, 1, 2, 1, 2, 3]:
+        if result.count(num) < n:
+            result.append(num)
+    return result, result.count(2)
+
+
 CASES = [
     (one_if, [(3.0,), (-1.0,), (0.0,)]),
     (two_ifs, [(3.0,), (1.0,), (-1.0,)]),
@@ -126,6 +134,7 @@ CASES = [
     (rotated, [(3,), (0,), (10,), (-2,)]),
     (sliced, [(1, 4), (-3, 100), (4, 1), (-100, -2)]),
     (joined, [(4,), (0,), (1,)]),
+    (at_most, [(2,), (1,), (0,), (5,)]),
 ]
 
 
