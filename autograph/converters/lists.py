@@ -1,10 +1,12 @@
-"""Converts `l.append(x)`, `l.pop()` and `l[i] = x` on local lists into functional list
-operations (`ag__.list_append`, `list_pop`, `set_item`): Python's own operations on Python
-values, staged ones on staged values (a list of a run-time length).
+"""Converts `l.append(x)`, `l.pop()`, `l[i] = x` and the other in-place list methods
+(`l.extend(x)`, ...) on local lists into functional list operations (`ag__.list_append`,
+`list_pop`, `set_item`, `list_method`): Python's own operations on Python values, staged
+ones on staged values (a list of a run-time length).
 """
 
 import gast
 
+from autograph.operators.data_structures import IN_PLACE
 from autograph.pyct import bindings
 from autograph.pyct import gast_util
 from autograph.pyct import templates
@@ -72,6 +74,20 @@ class ListTransformer(transformer.Base):
         if target is not None and self._is_local(target):
             return templates.replace('target = ag__.list_pop(target, index)[0]',
                                      target=target, index=_pop_index(node.value))
+        return self._in_place(node)
+
+    def _in_place(self, node):
+        """`l.extend(x)` (and insert, remove, reverse, sort, clear) as a statement of a local
+        name -> `l = ag__.list_method(l, 'extend', (x,), 'l')`: staged control flow then sees
+        `l` assigned (see data_structures.list_method)."""
+        for method, count in IN_PLACE.items():
+            target = _list_method_call(node.value, method, count)
+            if target is not None and self._is_local(target) and (
+                    len(node.value.args) == count):
+                return templates.replace(
+                    'target = ag__.list_method(target, method, args, symbol)', target=target,
+                    method=gast_util.constant(method), args=gast_util.tuple_(node.value.args),
+                    symbol=gast_util.constant(target))
         return node
 
     def visit_AugAssign(self, node):

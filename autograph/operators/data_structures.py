@@ -8,6 +8,7 @@ backend's `new_list`) when the loop appends to it or pops from it; see
 
 import operator
 
+from autograph.errors import StagingError
 from autograph.operators import constant_tables
 from autograph.operators import list_frames
 from autograph.operators import list_directives
@@ -61,6 +62,61 @@ def list_pop(target, i=None):
             return target, target.pop()
         return target, target.pop(i)
     return backend.list_pop(target, i)
+
+
+# The methods of Python's list besides append and pop that change it in place: the converter
+# rewrites a statement `xs.<name>(...)` of a local name as `xs = ag__.list_method(...)`, so
+# that staged control flow sees `xs` assigned (an if gives each branch its own copy).
+IN_PLACE = {'extend': 1, 'insert': 2, 'remove': 1, 'reverse': 0, 'sort': 0, 'clear': 0}
+
+
+def list_method(target, name, args, symbol):
+    """`target.<name>(*args)` as a statement, for a method of IN_PLACE.
+
+    `extend` of a Python list, tuple or range is its appends one by one (`list_append`: a
+    Python list that a staged statement carries becomes a staged list; a staged list grows).
+    The others run as Python's own, in place, except on a Python list that a staged loop
+    carries (its body is traced once: the list would change once, not once per iteration)
+    and on a staged list, where they raise a StagingError saying what stages instead.
+
+    Args:
+        target: the value whose method is called (a list, or anything with the method).
+        name: the method's name.
+        args: its positional arguments (a tuple).
+        symbol: the variable's name, for messages.
+
+    Returns:
+        The value to rebind the variable to: `target` itself, but where `extend` made or
+        grew a staged list.
+    """
+    if name == 'extend' and type(args[0]) in (list, tuple, range) and (
+            type(target) is list or _staged_list(target)):
+        for value in list(args[0]):
+            target = list_append(target, value)
+        return target
+    if type(target) is list and list_frames.carried_by_a_loop(target):
+        raise StagingError(
+            "{symbol}.{name}() changes the Python list '{symbol}' in place inside a staged "
+            'loop: staged code traces the loop body once, so the list would change once, '
+            'not in every iteration. Only append() and pop() (and extend() of a Python '
+            'list, tuple or range) change a list in a staged loop: write the change with '
+            'them, or change the list after the loop.'.format(symbol=symbol, name=name))
+    if _staged_list(target):
+        raise StagingError(
+            "{symbol}.{name}() of '{symbol}', a staged list (one that staged control flow "
+            'grew, or of a length known only when the computation runs), is not staged: '
+            'only append(), pop() and extend() of a Python list, tuple or range are. Build '
+            'the list in the order you need, or use sorted() for a sorted copy.'.format(
+                symbol=symbol, name=name))
+    getattr(target, name)(*args)
+    return target
+
+
+def _staged_list(value):
+    """Whether `value` is a staged value that stands for a list (a backend's staged list, or
+    one of `Backend.is_list_value`)."""
+    backend = None if type(value) in PYTHON_TYPES else backend_for(value)
+    return backend is not None and (backend.is_list_value(value) or not hasattr(value, 'shape'))
 
 
 def set_item(target, key, value, augmented=None):

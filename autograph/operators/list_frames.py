@@ -162,6 +162,12 @@ def stage_list_if_loop_variable(target, element):
     return True
 
 
+def carried_by_a_loop(target):
+    """Whether `target` is (by identity) a list that a staged loop being staged carries."""
+    return any(frame.loop and frame.lists.get(id(target), (None,))[0] is target
+               for frame in frame_stack())
+
+
 def rebound(old, new):
     """Records that `new` stands for the list that `old` stood for, in each frame that
     watches `old`: a staged value appended to in a scout is a new value (a Python list is

@@ -838,6 +838,27 @@ def list_appended_in_staged_branch(x):
     return total
 
 
+@case(-2, 1, 4)
+def list_sorted_or_reversed_in_staged_branches(x):
+    values = [3, 1, 2]
+    if x > 0:
+        values.sort()  # each branch changes its own copy
+    else:
+        values.reverse()
+    return values[0] * 100 + values[1] * 10 + values[2] + x
+
+
+@case(0, 2, 5)
+def list_extended_in_a_staged_loop(n):
+    values = [1]
+    for i in range(n):
+        values.extend([i, i * i])  # two appends
+    total = 0
+    for v in values:
+        total += v
+    return total + len(values)
+
+
 @case((2.0, 0), (0.25, 0), (2.0, 3), (-1.5, 2), (0.0, 1))
 def nonlocal_writer_called_in_staged_control_flow(x, n):
     total = 0.0

@@ -68,6 +68,8 @@ class JaxWay(Way):
         # A list whose length depends on a traced condition: a JAX array has a fixed size, so
         # the staged list needs a bound, which only a loop's maximum_iterations gives.
         'list_appended_in_staged_branch': (ag.StagingError, 'a list grows under a traced if'),
+        # A loop over range(n) of a traced n appends: no static bound on the list's length.
+        'list_extended_in_a_staged_loop': (ag.StagingError, 'a list grows in a traced loop'),
     }
 
     def to_staged(self, value):
@@ -123,6 +125,7 @@ class XlaWay(RuntimeWay):
     cannot_express.update({
         'for_dict_items': (NotLowerableError, 'returns strings'),
         'list_appended_in_staged_branch': (NotLowerableError, 'a list that grows'),
+        'list_extended_in_a_staged_loop': (NotLowerableError, 'a list that grows'),
     })
 
     def __init__(self):

@@ -1,5 +1,7 @@
 """Tests for converters/lists.py."""
 
+import collections
+
 import jax.numpy as jnp
 import pytest
 
@@ -143,3 +145,70 @@ def test_item_assignment_and_repetition_under_jax():
         staged(jnp.asarray(3), jnp.asarray(7))  # raised when the computation runs
     with pytest.raises(ag.StagingError, match=r'set_list_options\(name, maximum_size=N\).*or use a Python int N >= n'):
         ag_jax.jit(repeated)(jnp.asarray(3))
+
+
+def f_in_place(n, queue):
+    xs = [3, 1, 2]
+    xs.extend([n, n + 1])
+    xs.insert(0, n)
+    xs.remove(1)
+    xs.sort()
+    ys = list(xs)
+    ys.reverse()
+    zs = [1]
+    zs.clear()
+    queue.extend(range(n))  # an argument's own extend (a deque): the name rebound to it
+    q = queue
+    q.extend((7,))
+    g_list.sort()  # a global: never rebound
+    return xs, ys, zs, q is queue
+
+
+def test_golden_in_place_list_methods_rebind_local_names():
+    converted = source(transform(f_in_place, lists))
+    for line in ("xs = ag__.list_method(xs, 'extend', ([n, (n + 1)],), 'xs')",
+                 "xs = ag__.list_method(xs, 'insert', (0, n), 'xs')",
+                 "xs = ag__.list_method(xs, 'remove', (1,), 'xs')",
+                 "xs = ag__.list_method(xs, 'sort', (), 'xs')",
+                 "zs = ag__.list_method(zs, 'clear', (), 'zs')",
+                 "queue = ag__.list_method(queue, 'extend', (range(n),), 'queue')",
+                 'g_list.sort()'):
+        assert line in converted, line
+
+
+def test_in_place_list_methods_with_python_values_are_plain():
+    del g_list[:]
+    g_list.extend([2, 1])
+    expected_queue, queue = collections.deque([5]), collections.deque([5])
+    expected = f_in_place(4, expected_queue)
+    g_list[:] = [2, 1]
+    assert ag.convert(f_in_place)(4, queue) == expected
+    assert queue == expected_queue and g_list == [1, 2]
+
+
+def removes_a_missing_value(n):
+    xs = [n]
+    xs.remove(n + 1)
+    return xs
+
+
+def test_in_place_list_method_errors_are_pythons():
+    with pytest.raises(ValueError) as python:
+        removes_a_missing_value(2)
+    with pytest.raises(ValueError) as converted:
+        ag.convert(removes_a_missing_value)(2)
+    assert str(converted.value) == str(python.value)
+
+
+def inserts_in_a_staged_loop(xs):
+    out = [0]
+    for x in xs:
+        out.insert(0, x)
+    return out
+
+
+def test_an_in_place_change_in_a_staged_loop_says_what_stages():
+    with pytest.raises(ag.StagingError, match=r"out\.insert\(\) changes the Python list 'out' "
+                       r'in place inside a staged loop.*Only append\(\) and pop\(\)'):
+        ag_jax.jit(inserts_in_a_staged_loop)(jnp.arange(3))
+    assert ag.convert(inserts_in_a_staged_loop)([1, 2]) == [2, 1, 0]
