@@ -28,11 +28,13 @@ def local_names(fn_node):
     return (bound | level) - declared
 
 
-def _list_method_call(node, method, max_args):
-    """Returns the list name if `node` is `<name>.<method>(<= max_args args)`, else None."""
+def _list_method_call(node, method, max_args, keywords=False):
+    """Returns the list name if `node` is `<name>.<method>(<= max_args args)` (and named
+    keyword arguments where `keywords` holds), else None."""
     if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
             and node.func.attr == method and isinstance(node.func.value, gast.Name)
-            and not node.keywords and len(node.args) <= max_args
+            and (keywords or not node.keywords) and len(node.args) <= max_args
+            and not any(k.arg is None for k in node.keywords)
             and not any(isinstance(a, gast.Starred) for a in node.args)):
         return None
     return node.func.value.id
@@ -81,13 +83,17 @@ class ListTransformer(transformer.Base):
         name -> `l = ag__.list_method(l, 'extend', (x,), 'l')`: staged control flow then sees
         `l` assigned (see data_structures.list_method)."""
         for method, count in IN_PLACE.items():
-            target = _list_method_call(node.value, method, count)
+            target = _list_method_call(node.value, method, count, keywords=method == 'sort')
             if target is not None and self._is_local(target) and (
                     len(node.value.args) == count):
+                keywords = gast.Dict(
+                    keys=[gast_util.constant(k.arg) for k in node.value.keywords],
+                    values=[k.value for k in node.value.keywords])
                 return templates.replace(
-                    'target = ag__.list_method(target, method, args, symbol)', target=target,
-                    method=gast_util.constant(method), args=gast_util.tuple_(node.value.args),
-                    symbol=gast_util.constant(target))
+                    'target = ag__.list_method(target, method, args, symbol, keywords)',
+                    target=target, method=gast_util.constant(method),
+                    args=gast_util.tuple_(node.value.args), symbol=gast_util.constant(target),
+                    keywords=keywords)
         return node
 
     def visit_AugAssign(self, node):

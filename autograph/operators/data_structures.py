@@ -70,7 +70,7 @@ def list_pop(target, i=None):
 IN_PLACE = {'extend': 1, 'insert': 2, 'remove': 1, 'reverse': 0, 'sort': 0, 'clear': 0}
 
 
-def list_method(target, name, args, symbol):
+def list_method(target, name, args, symbol, kwargs=None):
     """`target.<name>(*args)` as a statement, for a method of IN_PLACE.
 
     `extend` of a Python list, tuple or range is its appends one by one (`list_append`: a
@@ -84,6 +84,7 @@ def list_method(target, name, args, symbol):
         name: the method's name.
         args: its positional arguments (a tuple).
         symbol: the variable's name, for messages.
+        kwargs: its keyword arguments (`sort(key=..., reverse=...)`), or None.
 
     Returns:
         The value to rebind the variable to: `target` itself, but where `extend` made or
@@ -108,7 +109,7 @@ def list_method(target, name, args, symbol):
             'only append(), pop() and extend() of a Python list, tuple or range are. Build '
             'the list in the order you need, or use sorted() for a sorted copy.'.format(
                 symbol=symbol, name=name))
-    getattr(target, name)(*args)
+    getattr(target, name)(*args, **(kwargs or {}))
     return target
 
 

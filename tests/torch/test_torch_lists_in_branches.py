@@ -15,6 +15,9 @@ import torch
 
 import autograph as ag
 from autograph.backends import torch as ag_torch
+from tests.torch.list_checks import raises_as_python
+from tests.torch.list_checks import same
+from tests.torch.list_checks import tensors
 
 
 def one_if(x):
@@ -138,31 +141,18 @@ CASES = [
 ]
 
 
-def _same(got, expected):
-    if isinstance(expected, tuple) and not isinstance(got, torch.Tensor):
-        return len(got) == len(expected) and all(_same(g, e) for g, e in zip(got, expected))
-    got = torch.as_tensor(got).tolist()
-    expected = [list(e) for e in expected] if isinstance(expected, list) and expected and (
-        isinstance(expected[0], tuple)) else expected
-    return got == expected
-
-
-def _tensors(args):
-    return [torch.tensor(a) for a in args]
-
-
 @pytest.mark.parametrize('fn, calls', CASES, ids=[c[0].__name__ for c in CASES])
 def test_exported_equals_python(fn, calls):
-    module = ag_torch.export(fn, tuple(_tensors(calls[0]))).module()
+    module = ag_torch.export(fn, tuple(tensors(calls[0]))).module()
     for args in calls:
-        assert _same(module(*_tensors(args)), fn(*args)), args
+        assert same(module(*tensors(args)), fn(*args)), args
 
 
 @pytest.mark.parametrize('fn, calls', CASES[:4], ids=[c[0].__name__ for c in CASES[:4]])
 def test_compiled_equals_python(fn, calls):
     compiled = ag_torch.compile(fn, fullgraph=True)
     for args in calls:
-        assert _same(compiled(*_tensors(args)), fn(*args)), args
+        assert same(compiled(*tensors(args)), fn(*args)), args
 
 
 def test_a_python_loop_of_staged_ifs_keeps_what_each_if_appended():
@@ -175,12 +165,8 @@ def test_a_python_loop_of_staged_ifs_keeps_what_each_if_appended():
 def test_pop_after_the_loop_is_pythons_and_raises_for_an_empty_list():
     program = ag_torch.export(popped_after_its_loop, (torch.tensor(4),))
     for n in (4, 1):
-        assert _same(program.module()(torch.tensor(n)), popped_after_its_loop(n)), n
-    with pytest.raises(IndexError) as python:
-        popped_after_its_loop(0)
-    with pytest.raises(IndexError) as staged:
-        program.module()(torch.tensor(0))
-    assert str(staged.value) == str(python.value)
+        assert same(program.module()(torch.tensor(n)), popped_after_its_loop(n)), n
+    raises_as_python(IndexError, program, popped_after_its_loop, 0)
 
 
 def held_in_a_dict(n):

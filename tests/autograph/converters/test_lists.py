@@ -155,6 +155,7 @@ def f_in_place(n, queue):
     xs.sort()
     ys = list(xs)
     ys.reverse()
+    ys.sort(key=lambda v: -v, reverse=True)
     zs = [1]
     zs.clear()
     queue.extend(range(n))  # an argument's own extend (a deque): the name rebound to it
@@ -166,12 +167,13 @@ def f_in_place(n, queue):
 
 def test_golden_in_place_list_methods_rebind_local_names():
     converted = source(transform(f_in_place, lists))
-    for line in ("xs = ag__.list_method(xs, 'extend', ([n, (n + 1)],), 'xs')",
-                 "xs = ag__.list_method(xs, 'insert', (0, n), 'xs')",
-                 "xs = ag__.list_method(xs, 'remove', (1,), 'xs')",
-                 "xs = ag__.list_method(xs, 'sort', (), 'xs')",
-                 "zs = ag__.list_method(zs, 'clear', (), 'zs')",
-                 "queue = ag__.list_method(queue, 'extend', (range(n),), 'queue')",
+    for line in ("xs = ag__.list_method(xs, 'extend', ([n, (n + 1)],), 'xs', {})",
+                 "xs = ag__.list_method(xs, 'insert', (0, n), 'xs', {})",
+                 "xs = ag__.list_method(xs, 'remove', (1,), 'xs', {})",
+                 "xs = ag__.list_method(xs, 'sort', (), 'xs', {})",
+                 "ys = ag__.list_method(ys, 'sort', (), 'ys', {'key': ",
+                 "zs = ag__.list_method(zs, 'clear', (), 'zs', {})",
+                 "queue = ag__.list_method(queue, 'extend', (range(n),), 'queue', {})",
                  'g_list.sort()'):
         assert line in converted, line
 

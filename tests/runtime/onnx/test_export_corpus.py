@@ -42,6 +42,7 @@ NOT_EXPORTED = {
     "or_reads_a_variable_before_it_is_assigned": _RAISES,
     "and_reads_a_variable_only_once_assigned": _RAISES,
     "list_appended_in_staged_branch": "op 'tensor_array_new'",
+    "list_extended_in_a_staged_loop": "op 'tensor_array_new'",
     # real code (tests/corpus/real_features.py): a staged raise, and a table read's
     # IndexError or KeyError, is a py_function; ops the exporter has no rule for
     "raise_user_defined_after_a_print": "op 'print'",
