@@ -96,6 +96,26 @@ class ListTransformer(transformer.Base):
                     keywords=keywords)
         return node
 
+    def visit_Delete(self, node):
+        """`del l[k]` (or `del l[a:b]`) of a local name -> `l = ag__.list_method(l,
+        '__delitem__', (k,), 'l', {})`, as `_in_place` rewrites the in-place methods."""
+        self.generic_visit(node)
+        if len(node.targets) != 1:
+            return node
+        target = node.targets[0]
+        if not (isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name)
+                and self._is_local(target.value.id)):
+            return node
+        key = target.slice
+        if isinstance(key, gast.Slice):  # `slice(a, b, c)`, the key Python passes
+            key = gast.Call(func=gast_util.name('slice'), keywords=[], args=[
+                gast_util.constant(None) if part is None else part
+                for part in (key.lower, key.upper, key.step)])
+        name = target.value.id
+        return templates.replace(
+            "target = ag__.list_method(target, '__delitem__', (key,), symbol, {})",
+            target=name, key=key, symbol=gast_util.constant(name))
+
     def visit_AugAssign(self, node):
         self.generic_visit(node)
         if (self._item_target(node.target) and type(node.op) in _AUGMENTED

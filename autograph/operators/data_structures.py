@@ -71,7 +71,8 @@ IN_PLACE = {'extend': 1, 'insert': 2, 'remove': 1, 'reverse': 0, 'sort': 0, 'cle
 
 
 def list_method(target, name, args, symbol, kwargs=None):
-    """`target.<name>(*args)` as a statement, for a method of IN_PLACE.
+    """`target.<name>(*args)` as a statement, for a method of IN_PLACE (or `del
+    target[key]`: `name` '__delitem__').
 
     `extend` of a Python list, tuple or range is its appends one by one (`list_append`: a
     Python list that a staged statement carries becomes a staged list; a staged list grows).
@@ -95,20 +96,21 @@ def list_method(target, name, args, symbol, kwargs=None):
         for value in list(args[0]):
             target = list_append(target, value)
         return target
+    what = ('del {}[...]' if name == '__delitem__' else '{}.%s()' % name).format(symbol)
     if type(target) is list and list_frames.carried_by_a_loop(target):
         raise StagingError(
-            "{symbol}.{name}() changes the Python list '{symbol}' in place inside a staged "
-            'loop: staged code traces the loop body once, so the list would change once, '
-            'not in every iteration. Only append() and pop() (and extend() of a Python '
-            'list, tuple or range) change a list in a staged loop: write the change with '
-            'them, or change the list after the loop.'.format(symbol=symbol, name=name))
+            "{what} changes the Python list '{symbol}' in place inside a staged loop: "
+            'staged code traces the loop body once, so the list would change once, not in '
+            'every iteration. Only append() and pop() (and extend() of a Python list, tuple '
+            'or range) change a list in a staged loop: write the change with them, or change '
+            'the list after the loop.'.format(what=what, symbol=symbol))
     if _staged_list(target):
         raise StagingError(
-            "{symbol}.{name}() of '{symbol}', a staged list (one that staged control flow "
-            'grew, or of a length known only when the computation runs), is not staged: '
-            'only append(), pop() and extend() of a Python list, tuple or range are. Build '
-            'the list in the order you need, or use sorted() for a sorted copy.'.format(
-                symbol=symbol, name=name))
+            "{what} of '{symbol}', a staged list (one that staged control flow grew, or of a "
+            'length known only when the computation runs), is not staged: only append(), '
+            'pop() and extend() of a Python list, tuple or range are. Build the list in the '
+            'order you need, or use sorted() for a sorted copy.'.format(
+                what=what, symbol=symbol))
     getattr(target, name)(*args, **(kwargs or {}))
     return target
 

@@ -214,3 +214,41 @@ def test_an_in_place_change_in_a_staged_loop_says_what_stages():
                        r'in place inside a staged loop.*Only append\(\) and pop\(\)'):
         ag_jax.jit(inserts_in_a_staged_loop)(jnp.arange(3))
     assert ag.convert(inserts_in_a_staged_loop)([1, 2]) == [2, 1, 0]
+
+
+def deletes(n, d):
+    xs = [1, 2, 3, 4, 5, 6]
+    del xs[0]
+    del xs[1:3]
+    del d[n]  # a dict: its own __delitem__
+    return xs, d
+
+
+def test_del_of_an_item_of_a_local_is_list_method_and_plain_with_python_values():
+    converted = source(transform(deletes, lists))
+    assert "xs = ag__.list_method(xs, '__delitem__', (0,), 'xs', {})" in converted
+    assert "xs = ag__.list_method(xs, '__delitem__', (slice(1, 3, None),), 'xs', {})" in (
+        converted)
+    assert ag.convert(deletes)(2, {2: 'a', 3: 'b'}) == deletes(2, {2: 'a', 3: 'b'})
+    with pytest.raises(KeyError) as python:
+        deletes(9, {})
+    with pytest.raises(KeyError) as staged:
+        ag.convert(deletes)(9, {})
+    assert staged.value.args == python.value.args
+
+
+def deletes_in_staged_branches(x):
+    xs = [1, 2, 3]
+    if x > 0:
+        del xs[0]  # each branch deletes from its own copy
+    else:
+        del xs[-1]
+    return xs[0] * 10 + xs[1]
+
+
+def test_del_in_staged_branches_changes_each_branchs_copy():
+    # before, both branches deleted from the one list while they were traced: IndexError
+    # here, and a wrong list where one branch deletes (`[1, 3]` for x <= 0 on the runtime)
+    for x in (1, -1):
+        assert int(ag_jax.jit(deletes_in_staged_branches)(jnp.asarray(x))) == (
+            deletes_in_staged_branches(x))
