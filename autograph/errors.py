@@ -63,6 +63,11 @@ class UnknownSizeError(StagingError, TypeError):
     """A Python construct got None for a size that is unknown while tracing (range(None))."""
 
 
+class UnboundedListError(StagingError):
+    """A list that staged control flow grows needs a bound on its length that its backend
+    does not have (a while loop without maximum_iterations; a JAX list an if grows)."""
+
+
 class UnsupportedByBackendError(StagingError):
     """A staged value's backend does not provide the hook a construct needs (e.g. no print)."""
 

@@ -12,6 +12,7 @@ from autograph.backends.jax_values import StagedRange
 from autograph.backends.jax_values import jax_modules
 from autograph.errors import ListFullError
 from autograph.errors import StagingError
+from autograph.errors import UnboundedListError
 from autograph.operators import list_directives
 from autograph.operators import list_frames
 from autograph.operators.generators import empty_message
@@ -52,7 +53,7 @@ class ListHooks:
             return _buffer_list(items, element, name,
                                 len(items) + growth.appends * max(growth.iterations, 0))
         if maximum_iterations is None:
-            raise StagingError(
+            raise UnboundedListError(
                 "The list '{name}' is appended to (or popped from) in a loop that JAX stages "
                 'as lax.while_loop, and a JAX array cannot change its size inside a staged '
                 'loop. Build the values with lax.scan (the loop body returns one element per '

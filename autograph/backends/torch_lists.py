@@ -23,6 +23,7 @@ from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import stands_for_number
 from autograph.errors import ListFullError
 from autograph.errors import StagingError
+from autograph.errors import UnboundedListError
 from autograph.operators import list_frames
 from autograph.operators import number_methods
 
@@ -94,11 +95,11 @@ class ListHooks:
         shape = shapes[0][0]
         if any(free_unbacked_symbols(size) for size in shape):
             raise StagingError(
-                "The list '{}' is appended to in a staged loop, and its elements are lists or "
-                'tensors of a length known only when the program runs ([0] * n): torch '
-                'carries the list as one tensor of its rows, which must have one length. '
-                'Make the table before the loop as a tensor (torch.zeros(rows, n)) and write '
-                'its rows.'.format(name))
+                "The list '{}' is appended to in a staged loop or branch, and its elements "
+                'are lists or tensors of a length known only when the program runs '
+                '([0] * n): torch carries the list as one tensor of its rows, which must have '
+                'one length. Make the table before the loop as a tensor (torch.zeros(rows, '
+                'n)) and write its rows.'.format(name))
         dtype = torch_values.joint_dtype([kind for _, kind in shapes])
         buffer = torch.zeros((capacity,) + shape, dtype=dtype, device=torch_values.device_of(
             rows + [element]))
@@ -352,7 +353,7 @@ def _bound(name, maximum_iterations):
     iterations, appends = (growth.iterations, growth.appends) if growth else (None, None)
     bound = maximum_iterations if maximum_iterations is not None else iterations
     if bound is None or appends is None:
-        raise StagingError(_unbounded_message(name))
+        raise UnboundedListError(_unbounded_message(name))
     return appends, bound
 
 

@@ -5,6 +5,7 @@ with their outputs aligned where a branch leaves one undefined, and checked to h
 import collections
 
 from autograph.errors import StagingError
+from autograph.errors import UnboundedListError
 from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
 from autograph.errors import BranchVariableError
@@ -115,7 +116,8 @@ class StagedIf(StagedBlock):
         """`list_frames.with_staged_list`, with a message about if statements when it fails."""
         try:  # the branch taken runs once: it appends at most what its trace appends
             return super().with_staged_list(init_vars, request, {'iterations': 1})
-        except StagingError:  # the backend's message is about loops: replaced, not chained
+        except (UnboundedListError, UnsupportedByBackendError):
+            # the backend's message is about loops: replaced, not chained
             name = describe_name(self.symbol_names[next(
                 k for k, v in enumerate(init_vars) if v is request.target)])
         raise StagingError(

@@ -200,3 +200,18 @@ def test_a_scouted_if_that_carries_a_staged_list_reads_no_tensor_of_the_scout():
     program = ag_torch.export(sieve_and_primes, (torch.tensor(30),))
     for n in (10, 0, 3):
         assert program.module()(torch.tensor(n)).tolist() == sieve_and_primes(n)
+
+
+def rows_in_a_branch(n):
+    rows = []
+    if n > 2:
+        rows.append([0] * n)
+    return len(rows)
+
+
+def test_rows_of_a_run_time_length_in_a_branch_say_why_not_that_a_bound_is_missing():
+    # the if's own message ("without a bound on its length") replaced torch's reason
+    with pytest.raises(ag.StagingError, match=re.escape(
+            "The list 'rows' is appended to in a staged loop or branch, and its elements are "
+            'lists or tensors of a length known only when the program runs')):
+        ag_torch.export(rows_in_a_branch, (torch.tensor(3),))
