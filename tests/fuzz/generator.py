@@ -41,7 +41,8 @@ _FLOAT_MODS = ("8.0", "64.0")
 #   staged: the Python loop goes on as a staged loop.
 # - "vectors": a float32 vector parameter `w` of shape (3,), with `reduce_sum`, `reduce_max`
 #   and `reduce_mean` of it in conditions, and `for x in w` / `for i, x in enumerate(w)`.
-# - "lists": a list appended to in a loop, then stacked and summed.
+# - "lists": a list appended to (or extended by two elements) in a loop, then stacked and
+#   summed.
 # - "int_vectors": an int32 vector parameter `v` of shape (4,) whose elements int expressions
 #   read at a computed index (`v[k % 4]`, `v[-1]`): staged loops read them one by one.
 # - "int_matrices": an int32 matrix parameter `m` of shape (2, 3) whose elements int
@@ -563,7 +564,7 @@ class Generator:
             self.scope.readable.remove(target)
 
     def _stmt_list_loop(self, indent, depth):
-        """A list appended to in a loop, then stacked and summed into a local."""
+        """A list appended to (or extended) in a loop, then stacked and summed into a local."""
         rng = self.rng
         t = rng.choice((INT, INT, FLOAT))
         targets = [v for v in self.scope.assignable if v[1] == t]
@@ -578,7 +579,11 @@ class Generator:
         self.loop_stack.append((constant, counter))
         self.staged_ctx += not constant
         self._block(indent + 1, rng.randint(0, 2), depth + 1)
-        self._emit(indent + 1, "{}.append({})".format(name, self._expr(t, 1)))
+        if rng.random() < 0.3:  # extend: its appends one by one
+            self._emit(indent + 1, "{}.extend([{}, {}])".format(
+                name, self._expr(t, 1), self._expr(t, 1)))
+        else:
+            self._emit(indent + 1, "{}.append({})".format(name, self._expr(t, 1)))
         self.staged_ctx -= not constant
         self.loop_stack.pop()
         self.scope.readable.remove((counter, INT))

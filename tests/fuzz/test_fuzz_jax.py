@@ -48,7 +48,7 @@ def check_jitted(fn, inputs, param_types, report, stats):
                 and report.accepts(actual.exc_msg)):
             stats['limitation'] += 1
             return failures
-        if actual.exc_type is ag.StagingError and (
+        if actual.exc_type is not None and issubclass(actual.exc_type, ag.StagingError) and (
                 'cannot change its size inside a staged loop' in actual.exc_msg
                 or 'cannot make it a staged list without a bound' in actual.exc_msg):
             # JAX's documented limitation (README, "AutoGraph for JAX"): a list that a staged

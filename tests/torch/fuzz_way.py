@@ -65,7 +65,7 @@ class _Exported:
 def _list_limitation(actual):
     """The documented StagingError for a list that grows under staged control flow: a
     torch.while_loop or torch.cond carries tensors of fixed shapes (docs/torch.md)."""
-    return actual.exc_type is ag.StagingError and (
+    return actual.exc_type is not None and issubclass(actual.exc_type, ag.StagingError) and (
         'cannot change its size inside a staged loop' in actual.exc_msg
         or 'cannot make it a staged list without a bound' in actual.exc_msg)
 
