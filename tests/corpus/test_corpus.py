@@ -69,7 +69,8 @@ class JaxWay(Way):
         # the staged list needs a bound, which only a loop's maximum_iterations gives.
         'list_appended_in_staged_branch': (ag.StagingError, 'a list grows under a traced if'),
         # A loop over range(n) of a traced n appends: no static bound on the list's length.
-        'list_extended_in_a_staged_loop': (ag.StagingError, 'a list grows in a traced loop'),
+        'list_extended_in_a_staged_loop': (ag.errors.UnboundedListError,
+                                           'a list grows in a traced loop'),
     }
 
     def to_staged(self, value):
