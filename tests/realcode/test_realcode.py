@@ -38,8 +38,9 @@ VERBATIM_WRONG = {'runtime': set(),
 
 
 # staged == plain under torch.export, counted calls, measured on 2026-11-29 (written 472/472,
-# verbatim 252/275 = 91.6%, after Python lists sliced at traced bounds and `+` of lists of
-# a run-time length staged: 247 before, 227 before lists that a staged if appends to, with
+# verbatim 254/275 = 92.4%, after `xs.count(v)` of a list of a run-time length staged: 252
+# before, and 247 before Python lists sliced at traced bounds and `+` of lists of a
+# run-time length staged, 227 before lists that a staged if appends to, with
 # early `return []` and `list()` of a list of a run-time length, and 204 before lists of a
 # run-time length and lists a staged for loop appends to, written 444 then). First run that
 # day, before the torch backend read Python lists at traced indices, staged a raise whose
@@ -47,7 +48,7 @@ VERBATIM_WRONG = {'runtime': set(),
 # calls with 6 wrong values (float32 where Python's floats are 64-bit: the harness now runs
 # torch with float64 as its default dtype), and the written set never ended
 # (golden_section_min's loop on float32). A ratchet that is never lowered.
-TORCH_FLOOR = {'written': 472, 'verbatim': 252}
+TORCH_FLOOR = {'written': 472, 'verbatim': 254}
 
 
 def _tally(functions):
