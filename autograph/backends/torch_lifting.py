@@ -33,6 +33,7 @@ from autograph.backends.torch_values import outside_pairs
 from autograph.backends.torch_values import run_time_length
 from autograph.backends.torch_values import same_shape
 from autograph.backends.torch_values import scalar
+from autograph.backends.torch_values import stands_for_list
 from autograph.backends.torch_values import stands_for_number
 from autograph.backends.torch_values import tensor_index
 from autograph.backends.torch_values import traced
@@ -216,8 +217,7 @@ def _joined(func, args, kwargs):
     if name not in _CONCATENATIONS or kwargs or len(args) != 2:
         return None
     left, right = args[::-1] if _CONCATENATIONS[name] else args
-    if not any(isinstance(v, torch.Tensor) and v.ndim > 0 and stands_for_number(v)
-               for v in (left, right)):
+    if not any(stands_for_list(v) for v in (left, right)):
         return None
     try:
         return concatenated(left, right)

@@ -20,6 +20,7 @@ from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import is_index
 from autograph.backends.torch_values import leaf_type
 from autograph.backends.torch_values import number_like
+from autograph.backends.torch_values import stands_for_list
 from autograph.backends.torch_values import stands_for_number
 from autograph.errors import ListFullError
 from autograph.errors import StagingError
@@ -103,17 +104,13 @@ class ListHooks:
         dtype = torch_values.joint_dtype([kind for _, kind in shapes])
         buffer = torch.zeros((capacity,) + shape, dtype=dtype, device=torch_values.device_of(
             rows + [element]))
-        for k, item in enumerate(rows):
-            buffer = buffer.index_put((torch_values.scalar(k, torch.int64).reshape(1),),
-                                      as_tensor(item, dtype).unsqueeze(0))
-        return StagedList(buffer, torch_values.scalar(len(items), torch.int64), name,
+        return StagedList(_written(buffer, rows), torch_values.scalar(len(items), torch.int64), name,
                           checked=maximum_size is not None or maximum_iterations is not None)
 
     def is_list_value(self, value):
         """A tensor standing for a list of numbers (`[0] * n`, a list a staged loop built):
-        a staged loop or if that appends to it makes it a StagedList. (`ndim`, a property:
-        asking is no read of the tensor, see torch_lifting.)"""
-        return isinstance(value, torch.Tensor) and stands_for_number(value) and value.ndim > 0
+        a staged loop or if that appends to it makes it a StagedList."""
+        return stands_for_list(value)
 
     def list_append(self, target, element):
         """Writes `element` at the list's length (functionally; the list is rebound). A list
@@ -162,11 +159,8 @@ class ListHooks:
         tensor standing for a list, at the wider dtype of `staged`'s (a float appended)."""
         del name
         if type(staged) is StagedList and _numbers(items):
-            buffer = torch.zeros_like(staged.buffer)
-            for k, item in enumerate(items):
-                buffer = buffer.index_put((torch_values.scalar(k, torch.int64).reshape(1),),
-                                          as_tensor(item, buffer.dtype).unsqueeze(0))
-            return staged.with_buffer(buffer, torch_values.scalar(len(items), torch.int64))
+            return staged.with_buffer(_written(torch.zeros_like(staged.buffer), items),
+                                      torch_values.scalar(len(items), torch.int64))
         if not self.is_list_value(staged):
             raise NotImplementedError(type(staged))
         if self.is_list_value(items):
@@ -251,6 +245,14 @@ class ListHooks:
         return torch_values.stacked(values)
 
 
+def _written(buffer, items):
+    """`buffer` with `items` written in its first slots (functionally), at its dtype."""
+    for k, item in enumerate(items):
+        buffer = buffer.index_put((torch_values.scalar(k, torch.int64).reshape(1),),
+                                  as_tensor(item, buffer.dtype).unsqueeze(0))
+    return buffer
+
+
 def _refuse_growth(target, method, element=None):
     """Raises for an append to (or pop from) a tensor that stands for a list, where staged
     control flow carries it: a statement that carries it as one of its variables makes it a
@@ -276,7 +278,7 @@ def _refuse_growth(target, method, element=None):
 def _count(xs, value):
     """`xs.count(value)` of a tensor standing for a list of numbers: how many elements equal
     `value`, a traced int."""
-    if not (isinstance(xs, torch.Tensor) and xs.ndim == 1 and stands_for_number(xs)) or (
+    if not (stands_for_list(xs) and xs.ndim == 1) or (
             type(value) not in _PYTHON_KINDS and not (
                 isinstance(value, torch.Tensor) and value.numel() == 1)):
         raise NotImplementedError(number_methods.count)
@@ -360,19 +362,18 @@ def _bound(name, maximum_iterations):
 def _grown_tensor(items, element, name, maximum_iterations, maximum_size):
     """`new_list` of a tensor standing for a list: a StagedList whose buffer holds the
     tensor's elements followed by as many free slots as the statement may append."""
-    length = torch_values.length(items)
+    length = as_tensor(torch_values.length(items), torch.int64)
     if maximum_size is not None:
-        extra = _run_time_size(torch.clamp(maximum_size - as_tensor(length, torch.int64),
-                                           min=0))
+        extra = _run_time_size(torch.clamp(maximum_size - length, min=0))
     else:
         extra = _capacity(0, *_bound(name, maximum_iterations))
     dtype = items.dtype if element is None else _widened(items.dtype, leaf_type(element))
     rest = tuple(items.shape[1:])
     free = torch.zeros((extra,) + rest, dtype=dtype, device=items.device)
     # the capacity: one size of its own, not `u0 + extra` (see `_run_time_size`)
-    capacity = _run_time_size(as_tensor(length, torch.int64) + extra)
+    capacity = _run_time_size(length + extra)
     buffer = torch_ops.sized(torch.cat([items.to(dtype), free]), [capacity, *rest])
-    return StagedList(buffer, as_tensor(length, torch.int64), name,
+    return StagedList(buffer, length, name,
                       checked=maximum_size is not None or maximum_iterations is not None)
 
 
@@ -455,8 +456,7 @@ def concatenated(left, right):
         NotImplementedError: for other values (Python's `+` runs).
     """
     parts = [v for v in (left, right) if not (type(v) is list and not v)]
-    if not all(_numbers(v) or isinstance(v, torch.Tensor) and v.dim() == 1 and (
-            stands_for_number(v)) for v in parts):
+    if not all(_numbers(v) or stands_for_list(v) and v.ndim == 1 for v in parts):
         raise NotImplementedError(type(left), type(right))
     dtype = torch_values.joint_dtype([t for v in parts for t in (
         [type(x) for x in v] if type(v) is list else [v.dtype])])

@@ -178,6 +178,15 @@ def stands_for_number(value):
     return _python_type(value) in _PYTHON_KINDS or getattr(value, _NUMBER, False)
 
 
+def stands_for_list(value):
+    """Whether `value` is a tensor that stands for a Python list of numbers (`[0] * n`, a
+    list a staged loop or if built, a slice of a list at a traced bound): one standing for
+    numbers, of rank 1 or more. (`ndim`, a property: asking is no read of the tensor, see
+    torch_lifting.)"""
+    return isinstance(value, torch.Tensor) and getattr(value, _NUMBER, False) and (
+        value.ndim > 0)
+
+
 def number_like(tensor, number=True):
     """`tensor`, marked as standing for a Python number when `number` holds."""
     if number:
@@ -341,8 +350,7 @@ def _listed(iterable):
     """`list(xs)` of a tensor standing for a list of numbers (`[0] * n`, a list a staged loop
     or if built): a copy, the same kind of list (unbinding one of a run-time length would
     need its length while torch traces)."""
-    if not (isinstance(iterable, torch.Tensor) and getattr(iterable, _NUMBER, False)
-            and iterable.ndim > 0):
+    if not stands_for_list(iterable):
         raise NotImplementedError(list)
     return number_like(iterable.clone())
 

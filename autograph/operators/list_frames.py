@@ -69,6 +69,11 @@ class ListFrame:
                 self.is_list_value(initial) and self.is_list_value(value)):
             self.lists[id(value)] = (value, initial)
 
+    def initial(self, value):
+        """The initial list that `value` (by identity) stands for in this frame, or None."""
+        entry = self.lists.get(id(value))
+        return entry[1] if entry is not None and entry[0] is value else None
+
 
 _LOCAL = threading.local()
 
@@ -149,9 +154,9 @@ def stage_list_if_loop_variable(target, element):
     # Innermost loop first: the initial list of an inner loop may be the list that an outer
     # loop packed its own loop variable into.
     for depth in range(len(frames) - 1, -1, -1):
-        entry = frames[depth].lists.get(id(target))
-        if entry is not None and entry[0] is target:
-            owner, target, owner_depth = frames[depth], entry[1], depth
+        initial = frames[depth].initial(target)
+        if initial is not None:
+            owner, target, owner_depth = frames[depth], initial, depth
     if owner is None:
         return False
     request = NewStagedList(owner, target, element)
@@ -164,8 +169,7 @@ def stage_list_if_loop_variable(target, element):
 
 def carried_by_a_loop(target):
     """Whether `target` is (by identity) a list that a staged loop being staged carries."""
-    return any(frame.loop and frame.lists.get(id(target), (None,))[0] is target
-               for frame in frame_stack())
+    return any(frame.loop and frame.initial(target) is not None for frame in frame_stack())
 
 
 def rebound(old, new):
@@ -173,9 +177,9 @@ def rebound(old, new):
     watches `old`: a staged value appended to in a scout is a new value (a Python list is
     changed in place), and the scout goes on to count the appends that follow."""
     for frame in frame_stack():
-        entry = frame.lists.get(id(old))
-        if entry is not None and entry[0] is old:
-            frame.lists[id(new)] = (new, entry[1])
+        initial = frame.initial(old)
+        if initial is not None:
+            frame.lists[id(new)] = (new, initial)
     return new
 
 
