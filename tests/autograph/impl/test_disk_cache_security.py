@@ -289,12 +289,15 @@ def test_every_flipped_byte_of_an_entry_is_rejected_and_removed(tmp_path, cache_
 
 def test_an_entry_moved_under_another_key_is_rejected(tmp_path, cache_dir):
     _, entry = _stored(tmp_path, cache_dir)
-    other = 'ab' + entry.name[2:]
-    (cache_dir / 'ab').mkdir(mode=0o700)
-    (cache_dir / 'ab' / other).write_bytes(entry.read_bytes())
-    os.chmod(cache_dir / 'ab' / other, 0o600)
+    # another key's folder: not the entry's own (named by its key's first two hex digits,
+    # which depend on the test's temporary path)
+    prefix = 'ab' if entry.name[:2] != 'ab' else 'cd'
+    other = prefix + entry.name[2:]
+    (cache_dir / prefix).mkdir(mode=0o700)
+    (cache_dir / prefix / other).write_bytes(entry.read_bytes())
+    os.chmod(cache_dir / prefix / other, 0o600)
     assert disk_cache.load(other) is None
-    assert not (cache_dir / 'ab' / other).exists()
+    assert not (cache_dir / prefix / other).exists()
 
 
 def test_only_code_objects_are_accepted(tmp_path, cache_dir):
