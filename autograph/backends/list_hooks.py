@@ -145,6 +145,24 @@ class ListHookDefaults:
         del items, maximum_size, name
         raise NotImplementedError(type(count))
 
+    def repeat_element(self, element, iterable):
+        """`[element() for _ in iterable]` over a staged iterable (a staged `range`) that
+        the backend cannot iterate, where the element is a fresh value that does not depend
+        on the loop (`[0] * m`, `[0, 0]`, `0`, such a comprehension itself: the converter
+        marks them): the list of that many copies of one evaluation (a dynamic-programming
+        table).
+
+        Args:
+            element: function of no arguments giving the element (it calls nothing the user
+                wrote: evaluating it and then declining is harmless).
+            iterable: the staged iterable.
+
+        Returns:
+            A staged list of the copies. The default raises NotImplementedError: autograph
+            then stages the comprehension's loop, evaluating the element in every iteration.
+        """
+        raise NotImplementedError(type(element), type(iterable))
+
     def concat_lists(self, left, right):
         """`left + right` of two lists, one of them staged (from `repeat_list`).
 

@@ -69,16 +69,21 @@ class _Scratch(threading.local):
     loops = 0  # loops run by discarded runs so far
 
 
-def _outputs(fn, dtypes):
+def _outputs(fn, dtypes, flat=()):
     """`fn` returning a tuple of tensors: Python numbers become tensors of `dtypes`, and an
     output that is one of the inputs, an earlier output, or a view, is copied (a torch.cond
-    or while_loop output must alias no input and no other output)."""
+    or while_loop output must alias no input and no other output). A table of rows of a
+    run-time length is `torch_ops.dense`, and flattened at the positions in `flat`."""
     def wrapper(*args):
         outs = tuple(fn(*args))
         seen = {id(a) for a in args}  # the inputs, then each output given so far
         result = []
         for k, value in enumerate(outs):
             value = as_tensor(value, dtypes[k] if dtypes else None)
+            if torch_values.run_time_rows(value):
+                result.append(number_like(torch_ops.dense(value, k in flat),
+                                          stands_for_number(value)))
+                continue
             # a view (`m[i, 2]`) as a tensor of its own: torch.cond refuses branches whose
             # outputs differ in storage offset or strides
             copy = id(value) in seen or value.storage_offset() != 0 or not (
@@ -87,6 +92,22 @@ def _outputs(fn, dtypes):
             result.append(value.clone(memory_format=torch.contiguous_format) if copy else value)
         return tuple(result)
     return wrapper
+
+
+def _tables(outputs):
+    """The positions where both branches' outputs (`outputs`) are tables of rows of a
+    run-time length, of one shape: such a table leaves a torch.cond flattened. In its
+    branches, torch inductor lays a cond's 2-d output out with the new size torch gives the
+    output (`u38`), which no branch defines (NameError when the compiled code runs)."""
+    return {k for k, value in enumerate(outputs[0]) if torch_values.run_time_rows(value) and all(
+        torch_values.same_shape(value, other[k]) for other in outputs[1:])}
+
+
+def _unflattened(outs, tables, outputs):
+    """The outputs `outs` of a torch.cond, each table that `_tables` flattened given back its
+    shape (the shape its branches gave it, `outputs`)."""
+    return tuple(torch_ops.unflattened(out, list(outputs[0][k].shape)) if k in tables else out
+                 for k, out in enumerate(outs))
 
 
 def _numbers_out(outs, *sources):
@@ -324,20 +345,22 @@ class TorchBackend(ListHooks, Backend):
             *[[leaf_type(v) for v in outs] for outs in found.outputs])]
         read = sorted(found.read)
         numbers = {j for j, k in enumerate(read) if stands_for_number(operands[k])}
+        tables = _tables(found.outputs)
         true_fn, false_fn = (_outputs(closed(_of_read(fn, operands, read), len(read),
                                              found.free, {read.index(k) for k in changed},
-                                             numbers), dtypes)
+                                             numbers), dtypes, tables)
                              for fn, changed in zip((true_fn, false_fn), found.mutated))
         inputs = _distinct(tuple(operands[k] for k in read) + tuple(found.free))
         if effects[0] == self._scratch.effects:
-            outs = _cond(pred, true_fn, false_fn, inputs)
+            outs = _unflattened(_cond(pred, true_fn, false_fn, inputs), tables, found.outputs)
             return _numbers_out(_sized_as(outs, *found.outputs), *found.outputs)
         # A branch checks or prints: the cond must stay even when nothing reads its outputs
         # (torch removes an unused torch.cond, its prints with it), so it gives one more,
         # which `torch.ops.autograph.keep` reads.
         outs = _cond(pred, _with_token(true_fn), _with_token(false_fn), inputs)
         torch_ops.keep(outs[-1:])
-        return _numbers_out(_sized_as(outs[:-1], *found.outputs), *found.outputs)
+        outs = _unflattened(outs[:-1], tables, found.outputs)
+        return _numbers_out(_sized_as(outs, *found.outputs), *found.outputs)
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop as torch.while_loop over the loop variables and the free tensors.

@@ -238,7 +238,8 @@ def _gathered(func, args, kwargs):
     parts = index if type(index) is tuple else (index,)
     if not any(traced(p) for p in parts):
         return None
-    return number_like(tensor_index(target, index), stands_for_number(target))
+    gathered = tensor_index(target, index)  # None for an index of another kind: torch's
+    return None if gathered is None else number_like(gathered, stands_for_number(target))
 
 
 @contextlib.contextmanager

@@ -29,6 +29,10 @@ from autograph.operators import list_frames
 from autograph.operators import number_methods
 
 _PYTHON_KINDS = (bool, int, float)
+_EMPTY_ROWS = (
+    'a table made by a comprehension over a staged range has empty rows ([[0] * m for _ in '
+    'range(n)] with m == 0 when the program runs): torch needs its rows at least one long. '
+    'Make each row one longer than it needs, or make the table from Python numbers.')
 
 
 class StagedList:
@@ -214,6 +218,48 @@ class ListHooks:
         as Python's repetition is (a bound from `set_list_options` is not needed)."""
         del maximum_size, name
         return repeated(items, count)
+
+    def repeat_element(self, element, iterable):
+        """`[element() for _ in range(n)]` with a traced `n`, the element a fresh value
+        that does not depend on the loop (`[0] * m` of a traced `m` too): one tensor of its
+        copies, of a length torch knows only when it runs (a table of rows: `t[i][j] = v`)."""
+        if type(iterable) is not torch_values.StagedRange:
+            raise NotImplementedError(type(iterable))
+        element = element()
+        if type(element) in _PYTHON_KINDS:
+            return repeated([element], iterable.length())
+        if type(element) is list and element and _rows_of_numbers(element):
+            element = torch_values.table(element, torch_values.joint_dtype(
+                [type(x) for x in _flat_numbers(element)]))
+        elif not stands_for_list(element):
+            raise NotImplementedError(type(element))
+        count = iterable.length()
+        element = self._nonempty_rows(element, count)
+        rows = element.unsqueeze(0).expand((_run_time_size(count),) + tuple(element.shape))
+        return number_like(torch_ops.dense(rows) if torch_values.run_time_rows(rows) else (
+            rows.clone()))
+
+    def _nonempty_rows(self, element, count):
+        """`element` (a row of a table of `count` rows), each size torch knows only when the
+        program runs a new one that it knows is at least 1, raising `_EMPTY_ROWS` where it is
+        not: torch lays out a table of rows of a run-time size `u0` with strides `Max(1, u0)`,
+        with which torch.cond and while_loop cannot tell two tables' layouts alike (the check
+        runs before the size's own assertion, which torch places where the size is made). A
+        table of no rows (`identity(0)`) has rows one long: no one sees them."""
+        for d, size in enumerate(element.shape):
+            if not free_unbacked_symbols(size):
+                continue
+            length = torch.full((), size, dtype=torch.int64, device=element.device)
+            self.raise_unless((length >= 1) | (count == 0), [],
+                              lambda: StagingError(_EMPTY_ROWS))
+            width = torch.where(count == 0, length.clamp(min=1), length).item()
+            torch._check(width >= 1)  # pylint: disable=protected-access
+            torch._check(width <= size + 1)  # pylint: disable=protected-access
+            pad = list(element.shape)
+            pad[d] = 1
+            element = number_like(torch.cat([element, element.new_zeros(pad)], d).narrow(
+                d, 0, width), stands_for_number(element))
+        return element
 
     def concat_lists(self, left, right):
         """`[1] + [0] * n`: one tensor of the run-time length (`concatenated`)."""
@@ -427,22 +473,44 @@ def _capacity(count, appends, bound):
     return _run_time_size(count + appends * bound.reshape(()).clamp(min=0))
 
 
+def _rows_of_numbers(items):
+    """Whether `items` are numbers, or rows of numbers of one length (a table)."""
+    if _numbers(items):
+        return True
+    return all(type(v) in (list, tuple) and v and len(v) == len(items[0]) and _numbers(v)
+               for v in items)
+
+
+def _flat_numbers(items):
+    """The numbers of a list of numbers or of rows of numbers."""
+    return [x for v in items for x in (v if type(v) in (list, tuple) else (v,))]
+
+
+def _scalars(items):
+    """Whether `items` is a list of Python numbers and 0-d tensors (`[i] * n`)."""
+    return type(items) is list and all(type(x) in _PYTHON_KINDS or isinstance(
+        x, torch.Tensor) and x.dim() == 0 for x in items)
+
+
 def _numbers(items):
     return type(items) is list and all(type(x) in _PYTHON_KINDS for x in items)
 
 
 def repeated(items, count):
-    """`items * count` of a Python list of numbers and a traced int `count`: their `table`,
-    repeated max(count, 0) times, of a length torch knows only when it runs.
+    """`items * count` of a Python list of numbers (or 0-d tensors: `[i] * n`) and a traced
+    int `count`: their `table` (or stack), repeated max(count, 0) times, of a length torch
+    knows only when it runs.
 
     Raises:
         NotImplementedError: for another count or items (Python's `*` runs).
     """
     if not (is_index(count) or isinstance(count, torch.Tensor) and count.numel() == 1 and not (
-            torch_values.is_float(count.dtype))) or not items or not _numbers(items):
+            torch_values.is_float(count.dtype))) or not items or not _scalars(items):
         raise NotImplementedError(type(count))
     length = _run_time_size(count.reshape(()).clamp(min=0) * len(items))
-    values = torch_values.table(items, torch_values.joint_dtype([type(x) for x in items]))
+    values = torch_values.table(items, torch_values.joint_dtype(
+        [type(x) for x in items])) if _numbers(items) else torch.stack(
+            [as_tensor(x) for x in items])  # the numbers' constant table, or the scalars
     positions = torch.arange(length, device=values.device) % len(items)
     return number_like(values[positions])
 

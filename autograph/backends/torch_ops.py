@@ -177,6 +177,73 @@ def _sized_backward(ctx, grad):
 sized.register_autograd(_sized_backward)
 
 
+@torch.library.custom_op('autograph::dense', mutates_args=())
+def dense(value: torch.Tensor, flat: bool = False) -> torch.Tensor:
+    """A contiguous copy of `value` (a table whose rows have a length torch knows only when the
+    program runs), whose strides torch knows as products of its sizes.
+
+    torch writes a contiguous stride as `Max(1, u0)` for a size `u0` it knows only when the
+    program runs, and then cannot tell that such a tensor is contiguous, nor that two
+    branches' outputs are laid out alike: torch.cond and while_loop refuse it ("stride is
+    not a simple accumulative multiplication of sizes", or a guard on `Max(1, u0)`). An
+    empty row makes every stride moot. `flat`: the copy flattened, as a table leaves a
+    torch.cond (see torch.py's `_tables`), to be given its shape back by `unflattened`."""
+    copy = value.contiguous().clone()
+    return copy.reshape(-1) if flat else copy
+
+
+@dense.register_fake
+def _dense_fake(value, flat=False):
+    return _dense_empty(value, (_product(value.shape),) if flat else value.shape)
+
+
+def _product(sizes):
+    product = 1
+    for size in sizes:
+        product = product * size
+    return product
+
+
+def _dense_empty(value, shape):
+    """An empty tensor like `value` of `shape`, its strides products of its sizes."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step = step * size
+    return value.new_empty_strided(shape, tuple(reversed(strides)))
+
+
+def _dense_backward(ctx, grad):
+    return grad.reshape(ctx.shape), None
+
+
+def _dense_context(ctx, inputs, output):
+    del output
+    ctx.shape = inputs[0].shape
+
+
+dense.register_autograd(_dense_backward, setup_context=_dense_context)
+
+
+@torch.library.custom_op('autograph::unflattened', mutates_args=())
+def unflattened(value: torch.Tensor, size: list[int]) -> torch.Tensor:
+    """`value` (a table that `dense` flattened) of the shape `size` again (a copy)."""
+    return value.reshape(size).clone()
+
+
+@unflattened.register_fake
+def _unflattened_fake(value, size):
+    return _dense_empty(value, size)
+
+
+def _unflattened_backward(ctx, grad):
+    del ctx
+    return grad.reshape(-1), None
+
+
+unflattened.register_autograd(_unflattened_backward)
+
+
 def staged_print(args, sep, end):
     """Stages `print(*args, sep=sep, end=end)`: Python values as their text, tensors as inputs."""
     tensors = [a for a in args if isinstance(a, torch.Tensor)]

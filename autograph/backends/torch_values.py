@@ -127,7 +127,7 @@ def stacked(values):
     """`values` (a non-empty list) as one tensor whose first dimension indexes them: Python
     numbers, or rows of them of one length, become a constant table (`table`) of the dtype
     `torch.tensor` gives them; tensors of one shape and numbers are stacked (`torch.stack`)
-    at their joint dtype. A table of numbers, or of tensors that stand for numbers, stands
+    at their joint dtype, and rows of them of one length too (a table with a row index). A table of numbers, or of tensors that stand for numbers, stands
     for numbers: an element read from it is one (`TABLE[i]`, then `x += 1`).
 
     Raises:
@@ -138,11 +138,24 @@ def stacked(values):
     flat = [x for v in values for x in (v if type(v) in (list, tuple) else (v,))]
     if all(type(x) in _PYTHON_KINDS for x in flat):
         return number_like(table(values, joint_dtype([type(x) for x in flat])))
+    if _rows(values):
+        # a table of rows that a staged loop carried (its numbers became tensors)
+        cells = stacked(flat)
+        return number_like(cells.reshape((len(values), len(values[0])) + cells.shape[1:]),
+                           stands_for_number(cells))
     if not all(isinstance(v, torch.Tensor) or type(v) in _PYTHON_KINDS for v in values):
         raise TypeError('only tensors and Python numbers are stacked')
     dtype = joint_dtype([leaf_type(v) for v in values])
     return number_like(torch.stack([as_tensor(v, dtype) for v in values]),
                        all(stands_for_number(v) for v in values))
+
+
+def _rows(values):
+    """Whether `values` are rows (lists or tuples) of one length, not empty, of tensors and
+    Python numbers."""
+    return all(type(v) in (list, tuple) and len(v) == len(values[0]) for v in values) and (
+        len(values[0]) > 0) and all(isinstance(x, torch.Tensor) or type(x) in _PYTHON_KINDS
+                                    for v in values for x in v)
 
 
 def traced(value):
@@ -438,6 +451,13 @@ def run_time_length(value):
     unbacked size: `[0] * n` of a traced `n`, see `repeated`)."""
     return isinstance(value, torch.Tensor) and value.dim() > 0 and bool(
         free_unbacked_symbols(value.shape[0]))
+
+
+def run_time_rows(value):
+    """Whether `value` is a tensor with a size other than its first that torch knows only
+    when the program runs (a table of rows of a run-time length, see `torch_ops.dense`)."""
+    return isinstance(value, torch.Tensor) and value.dim() > 1 and bool(
+        free_unbacked_symbols(value.shape[1:]))
 
 
 def size_expression(size):

@@ -48,6 +48,50 @@ def _listish(node):
     return False
 
 
+_VALUES = (gast.Constant, gast.Name, gast.Attribute, gast.Subscript, gast.BinOp, gast.UnaryOp,
+           gast.Compare, gast.BoolOp, gast.IfExp, gast.Tuple, gast.Load, gast.operator,
+           gast.unaryop, gast.cmpop, gast.boolop, gast.Slice)
+
+
+def _fresh(node):
+    """Whether evaluating `node` makes a new value each time and calls nothing: a number, a
+    list display of values, a repeated one (`[0] * m`), a sum of those, or a comprehension of
+    one over `range(...)` with no `if` (the rows of a table). A name, as an element, could be
+    one list that every row aliases."""
+    if isinstance(node, gast.Constant):
+        return type(node.value) in (int, float, bool)
+    if isinstance(node, gast.List):
+        return all(_value(e) for e in node.elts)
+    if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult):
+        items, count = (node.left, node.right) if isinstance(node.left, gast.List) else (
+            node.right, node.left)
+        return isinstance(items, gast.List) and _fresh(items) and _value(count)
+    if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add):
+        return _fresh(node.left) and _fresh(node.right)
+    if isinstance(node, gast.ListComp) and _simple_comprehension(node):
+        comp = node.generators[0]
+        return not comp.ifs and _fresh(node.elt) and isinstance(comp.iter, gast.Call) and (
+            isinstance(comp.iter.func, gast.Name) and comp.iter.func.id == 'range'
+            and not comp.iter.keywords and all(_value(a) for a in comp.iter.args))
+    return False
+
+
+def _value(node):
+    """Whether `node` only reads (names, attributes, items, arithmetic): no call."""
+    return all(isinstance(n, _VALUES) for n in gast.walk(node))
+
+
+def _invariant(comprehension):
+    """Whether a list comprehension's element is `_fresh` and reads none of the targets of
+    its own or of a comprehension inside it: each element is then a copy of the first."""
+    if not _fresh(comprehension.elt):
+        return False
+    targets = {n.id for c in gast.walk(comprehension) if isinstance(c, gast.comprehension)
+               for n in gast.walk(c.target) if isinstance(n, gast.Name)}
+    return not any(isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id in targets
+                   for n in gast.walk(comprehension.elt))
+
+
 def _lambda(params, body):
     args = gast.arguments(args=[gast_util.name(p, gast.Param) for p in params], posonlyargs=[],
                           vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
@@ -120,6 +164,7 @@ class GeneratorReductionTransformer(transformer.Base):
         # a lambda in the element or a clause would close over its own target, not over the
         # comprehension's one variable (`[lambda: i for i in r]` all see the last i)
         closures = any(isinstance(n, gast.Lambda) for n in gast.walk(node))
+        invariant = _invariant(node)
         self.generic_visit(node)
         # a nested comprehension converted already runs at once, as Python's does (a table:
         # `[[0 for _ in range(m)] for _ in range(n)]`); one left alone is its own scope
@@ -127,7 +172,10 @@ class GeneratorReductionTransformer(transformer.Base):
                 isinstance(n, (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp))
                 for n in gast.walk(node) if n is not node):
             return node
-        call = gast_util.generated_call('ag__', 'list_comprehension', self._parts(node))
+        keywords = [gast.keyword(arg='invariant', value=gast_util.constant(True))] if (
+            invariant) else []
+        call = gast_util.generated_call('ag__', 'list_comprehension', self._parts(node),
+                                        keywords)
         return gast.copy_location(call, node)
 
     def _parts(self, gen):

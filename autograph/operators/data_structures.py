@@ -9,6 +9,7 @@ backend's `new_list`) when the loop appends to it or pops from it; see
 import operator
 
 from autograph.errors import StagingError
+from autograph.errors import UnsupportedByBackendError
 from autograph.operators import constant_tables
 from autograph.operators import list_frames
 from autograph.operators import list_directives
@@ -139,21 +140,54 @@ def set_item(target, key, value, augmented=None):
         The object to rebind `target` to: `target` itself for Python objects (changed in
         place), the backend's updated value for a staged one (its `set_item`).
     """
-    if augmented is not None:
-        value = getattr(operator, augmented)(target[key], value)
+    if augmented is not None:  # the read: at a staged index of a Python list, a table read
+        value = getattr(operator, augmented)(constant_tables.get_item(target, key), value)
     _stage_if_assigned_at_staged_index(target, key)
     result = _by_backend((target,), lambda b: b.set_item(target, key, value))
     if result is not _PYTHONS:
         return result
+    if type(target) is list and target and type(key) not in PYTHON_TYPES and not (
+            list_frames.frame_stack()):
+        _assign_at_staged_index(target, key, value)
+        return target
     target[key] = value
     return target
 
 
+def _assign_at_staged_index(target, key, value):
+    """`target[key] = value` of a Python list at a staged index, outside staged control
+    flow (no staged statement carries the list): each element becomes the staged choice
+    between `value` and itself, in place (an alias of the list sees it, as in Python). An
+    index out of range raises IndexError when the computation runs. Elements that are rows
+    of numbers are stacked first; where the backend cannot choose between the values
+    (strings), Python's assignment runs and raises its TypeError."""
+    backend = backend_for(key)
+    if backend is None:
+        target[key] = value
+        return
+    try:
+        position = backend.list_index(key, len(target), 'list assignment')
+        chosen = [backend.select(position == k, value, _stacked(backend, old))
+                  for k, old in enumerate(target)]
+    except (TypeError, ValueError, UnsupportedByBackendError):
+        target[key] = value  # Python's own error for a staged index
+        return
+    target[:] = chosen
+
+
+def _stacked(backend, value):
+    """A row of numbers (a list or tuple) as the backend's value; other values as they are."""
+    if type(value) in (list, tuple) and value:
+        return backend.stack(list(value))
+    return value
+
+
 def set_nested_item(target, keys, value, augmented=None):
     """`target[k0][k1]... = value` (or augmented): the innermost container is updated as
-    `set_item` updates it, and each outer one is given the updated inner one only where that
-    update was functional (a staged row of a table); Python containers change in place and
-    are read and written as Python reads and writes them.
+    `set_item` updates it, and each outer one is given the updated inner one where that
+    update was functional (a staged row of a table) or changed a copy (torch's row of a
+    table read at a traced index); Python containers change in place and are read and
+    written as Python reads and writes them.
 
     Args:
         target: the outermost container.
@@ -164,15 +198,37 @@ def set_nested_item(target, keys, value, augmented=None):
     Returns:
         The object to rebind `target` to.
     """
-    _stage_if_assigned_at_staged_index(target, keys[0])
+    staged_key = _staged_key_into_a_python_list(target, keys)
+    if staged_key is not None:
+        # a staged statement carrying the table carries it staged, whatever depth the key
+        _stage_if_assigned_at_staged_index(target, staged_key)
     inner = constant_tables.get_item(target, keys[0])
     if len(keys) == 2:
         updated = set_item(inner, keys[1], value, augmented)
     else:
         updated = set_nested_item(inner, keys[1:], value, augmented)
-    if updated is inner:
-        return target
+    if updated is inner and backend_for(target) is None and type(keys[0]) in PYTHON_TYPES:
+        return target  # a Python container's own element: changed in place
+    # a staged table's row: a functional update, or one changed in place that may be a copy
+    # (torch gathers a row of a table of a run-time length, or at a traced index, where
+    # torch's own indexing gives a view), written back as torch's view would be
     return set_item(target, keys[0], updated)
+
+
+def _staged_key_into_a_python_list(target, keys):
+    """The first staged key of `target[k0][k1]...` that indexes a Python list reached
+    from `target` through Python keys (a table's row, or `target` itself), else None. A
+    staged row (a tensor, a TensorArray) is updated functionally: its table need not be
+    staged."""
+    container = target
+    for key in keys:
+        if type(key) not in PYTHON_TYPES:
+            return key if type(container) is list else None
+        try:
+            container = container[key] if type(container) in (list, tuple, dict) else None
+        except (IndexError, KeyError, TypeError):
+            return None  # raised again where Python raises it
+    return None
 
 
 def _stage_if_assigned_at_staged_index(target, key):

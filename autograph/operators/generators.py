@@ -175,7 +175,8 @@ def _result(kind, state, kwargs):
     return out[0]
 
 
-def list_comprehension(iterable, element, condition, target, maximum_size=None):
+def list_comprehension(iterable, element, condition, target, maximum_size=None,
+                       invariant=False):
     """`[element(t) for t in iterable if condition(t)]`, as the loop it stands for.
 
     Over a Python iterable it is Python's own loop (each element evaluated once, in order),
@@ -194,6 +195,9 @@ def list_comprehension(iterable, element, condition, target, maximum_size=None):
         condition: None, or function of the loop target giving its `if` clause.
         target: the source text of the loop target (a staged loop's name).
         maximum_size: None, or the most elements `iterable` gives (when it is an iterator).
+        invariant: whether the element is a fresh value that reads no loop target and calls
+            nothing (the converter's `_invariant`): over a staged iterable the backend may
+            then repeat one evaluation of it (`repeat_element`, a table's rows).
 
     Returns:
         The list, or the backend's staged list.
@@ -206,6 +210,10 @@ def list_comprehension(iterable, element, condition, target, maximum_size=None):
             iterable = list(iterable)
         except TypeError:
             # its length is known only when it runs (a runtime graph): a staged loop
+            if invariant and condition is None:
+                repeated = _repeated(iterable, element)
+                if repeated is not None:
+                    return repeated
             return _comprehension_loop(iterable, element, condition, target, [])
     if type(iterable) in (list, tuple, range):
         maximum_size = len(iterable)
@@ -220,6 +228,16 @@ def list_comprehension(iterable, element, condition, target, maximum_size=None):
         if keep:
             out.append(element(item))
     return out
+
+
+def _repeated(iterable, element):
+    """The backend's list of copies of the element (`repeat_element`), or None."""
+    backend = iterable.backend if isinstance(iterable, staged_loops.StagedSequence) else (
+        backend_for(iterable))
+    try:
+        return backend.repeat_element(lambda: element(None), iterable)
+    except NotImplementedError:
+        return None
 
 
 def _bounded(target, maximum_size):

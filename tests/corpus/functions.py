@@ -859,6 +859,41 @@ def list_extended_in_a_staged_loop(n):
     return total + len(values)
 
 
+@case(0, 1, 3, 4)
+def table_written_at_staged_indices_in_a_loop(n):
+    table = [[0] * 4 for _ in range(4)]
+    for i in range(n):
+        table[i][i] = i + 1
+        table[i][3 - i] += 10
+    total = 0
+    for r in range(4):
+        for c in range(4):
+            total = total * 3 + table[r][c]
+    return total + table[n - 1][n - 1]  # n == 0: the last row's last cell
+
+
+@case(0, 1, 3)
+def table_of_a_staged_size(n):
+    paths = [[0] * (n + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        for j in range(n + 1):
+            if i == 0 or j == 0:
+                paths[i][j] = 1
+            else:
+                paths[i][j] = paths[i - 1][j] + paths[i][j - 1]
+    return paths[n][n] + len(paths)
+
+
+@case(-1, 1, 2)
+def table_written_in_staged_branches(x):
+    grid = [[1, 2], [3, 4]]
+    if x > 0:
+        grid[x - 1][0] = x * 10
+    else:
+        grid[1][1] += x
+    return grid[0][0] + grid[0][1] * 10 + grid[1][0] * 100 + grid[1][1] * 1000
+
+
 @case((2.0, 0), (0.25, 0), (2.0, 3), (-1.5, 2), (0.0, 1))
 def nonlocal_writer_called_in_staged_control_flow(x, n):
     total = 0.0

@@ -71,6 +71,8 @@ class JaxWay(Way):
         # A loop over range(n) of a traced n appends: no static bound on the list's length.
         'list_extended_in_a_staged_loop': (ag.errors.UnboundedListError,
                                            'a list grows in a traced loop'),
+        # `[0] * (n + 1)` of a traced n: an array of a length known only when it runs
+        'table_of_a_staged_size': (ag.StagingError, 'a list of a traced length'),
     }
 
     def to_staged(self, value):
@@ -122,6 +124,8 @@ class XlaWay(RuntimeWay):
                      'raise_in_a_staged_loop_body', 'raise_with_str_in_message',
                      'table_read_at_a_staged_index', 'dict_of_numbers_at_a_staged_key',
                      'tuple_index_out_of_range', 'max_and_min_of_generators',
+                     'table_written_at_staged_indices_in_a_loop', 'table_of_a_staged_size',
+                     'table_written_in_staged_branches',
                      'for_range_indexing_a_list_staged_break')})
     cannot_express.update({
         'for_dict_items': (NotLowerableError, 'returns strings'),

@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from autograph.backends import torch as ag_torch
+from autograph.errors import StagingError
 
 
 def fib_table(n):
@@ -61,6 +62,47 @@ def repeated_pairs(n):
     return len(xs) + sum(xs)
 
 
+def grid_paths(n):
+    # a table of rows of a run-time length, changed in staged branches inside staged loops
+    paths = [[0] * (n + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        for j in range(n + 1):
+            if i == 0 or j == 0:
+                paths[i][j] = 1
+            else:
+                paths[i][j] = paths[i - 1][j] + paths[i][j - 1]
+    return paths[n][n]
+
+
+def identity_trace(size):
+    eye = [[0 for _ in range(size)] for _ in range(size)]
+    for i in range(size):
+        eye[i][i] = 1
+    total = 0
+    for i in range(size):
+        for j in range(size):
+            total = total * 2 + eye[i][j]
+    return total + len(eye)
+
+
+def counts_3d(n):
+    cube = [[[0 for _ in range(2)] for _ in range(n)] for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        for j in range(n):
+            if j < i:
+                cube[i][j][0] = cube[i - 1][j][0] + 1
+            else:
+                cube[i][j][1] = cube[i - 1][j][1] + j
+    return cube[n][n - 1][0] * 100 + cube[n][n - 1][1]
+
+
+def written_at_python_indices(n, m):
+    table = [[0] * m for _ in range(n)]
+    table[0][1] = 5  # a row of a table of a run-time size is a copy, written back
+    table[-1][-1] += 2
+    return table[0][1] * 10 + table[n - 1][m - 1] + len(table)
+
+
 def _plain(fn, args):
     try:
         return fn(*args)
@@ -94,6 +136,10 @@ CASES = [
     (static_indices, [(4,), (2,), (1,), (0,)]),
     (widened, [(3, 1), (3, 0), (3, -1), (3, 3)]),
     (repeated_pairs, [(3,), (0,), (-2,)]),
+    (grid_paths, [(3,), (0,), (1,), (5,)]),
+    (identity_trace, [(3,), (0,), (1,), (4,)]),
+    (counts_3d, [(3,), (1,), (4,)]),  # n == 0: empty rows (see below)
+    (written_at_python_indices, [(2, 3), (1, 2), (3, 2), (2, 1)]),
 ]
 
 
@@ -104,7 +150,10 @@ def test_exported_equals_python(fn, calls):
     _check([_run(module, args) for args in calls], fn, calls)
 
 
-@pytest.mark.parametrize('fn, calls', CASES[:3], ids=[c[0].__name__ for c in CASES[:3]])
+COMPILED = CASES[:3] + CASES[7:9]
+
+
+@pytest.mark.parametrize('fn, calls', COMPILED, ids=[c[0].__name__ for c in COMPILED])
 def test_compiled_equals_python(fn, calls):
     compiled = ag_torch.compile(fn, fullgraph=True)
     _check([_run(compiled, args) for args in calls], fn, calls)
@@ -128,3 +177,18 @@ def test_assignment_to_a_tensor_at_a_traced_index_is_torchs(fn):
         expected = fn(torch.zeros(4, dtype=torch.int64), torch.tensor(i))  # eager torch
         assert program.module()(torch.zeros(4, dtype=torch.int64), torch.tensor(i)).item() == (
             expected.item())
+
+
+def empty_rows(n, m):
+    table = [[0] * m for _ in range(n)]
+    return len(table)
+
+
+def test_a_table_of_empty_rows_raises_a_staging_error_when_run():
+    # torch lays a table out with rows at least one long (torch_lists._nonempty_rows); a
+    # table of no rows has no rows to see, so any width is fine
+    module = ag_torch.export(empty_rows, (torch.tensor(2), torch.tensor(3))).module()
+    assert module(torch.tensor(4), torch.tensor(1)).item() == 4
+    assert module(torch.tensor(0), torch.tensor(0)).item() == 0
+    with pytest.raises(StagingError, match=r'empty rows .*Make each row one longer'):
+        module(torch.tensor(2), torch.tensor(0))

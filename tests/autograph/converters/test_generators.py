@@ -231,3 +231,37 @@ def test_a_staged_if_clause_over_a_python_list_stages_the_rest(executor):
     f = tf.function(above, executor=executor)
     for x in (0.0, -5.0, 5.0, 2.0):
         assert f(tf.constant(x)).numpy().tolist() == above(x)
+
+
+def tables(n, m, row):
+    fresh = [[0] * m for _ in range(n)]  # rows of their own
+    nested = [[0 for _ in range(m)] for _ in range(n)]
+    shared = [row for _ in range(n)]  # one list, n times
+    fresh[0][0] = nested[0][0] = shared[0][0] = 9
+    return fresh, nested, shared, row
+
+
+def comprehension_markings(n, m, row, f):
+    return ([[0] * m for _ in range(n)],  # invariant
+            [[0 for _ in range(m)] for _ in range(n)],  # invariant, and its inner one
+            [0.5 for _ in range(n)],  # invariant
+            [row for _ in range(n)],  # a name: one object that each element aliases
+            [[i] * 3 for i in range(n)],  # reads the target
+            [f() for _ in range(n)],  # a call: it may differ, or change something
+            [[j for j in range(m)] for _ in range(n)])  # the inner one reads its target
+
+
+def test_a_comprehension_of_fresh_rows_is_marked_and_stays_python():
+    # the element of a marked comprehension is evaluated once over a staged range where the
+    # backend can repeat it (repeat_element); over Python values each row is its own
+    assert ag.convert(tables)(2, 2, [1, 1]) == tables(2, 2, [1, 1]) == (
+        [[9, 0], [0, 0]], [[9, 0], [0, 0]], [[9, 1], [9, 1]], [9, 1])
+    code = ag.to_code(comprehension_markings)
+    assert code.count('invariant=True') == 4, code
+    for marked in ("(lambda _: ag__.repeat([0], m)), None, '_', invariant=True)",
+                   "(lambda _: 0), None, '_', invariant=True)",
+                   "(lambda _: 0.5), None, '_', invariant=True)"):
+        assert marked in code, (marked, code)
+    for unmarked in ("(lambda _: row), None, '_')", "(lambda j: j), None, 'j')",
+                     "(lambda i: ag__.repeat([i], 3)), None, 'i')"):
+        assert unmarked in code, (unmarked, code)

@@ -43,6 +43,7 @@ NOT_EXPORTED = {
     "and_reads_a_variable_only_once_assigned": _RAISES,
     "list_appended_in_staged_branch": "op 'tensor_array_new'",
     "list_extended_in_a_staged_loop": "op 'tensor_array_new'",
+    "table_of_a_staged_size": "op 'tensor_array_new'",  # a list of a run-time length
     # real code (tests/corpus/real_features.py): a staged raise, and a table read's
     # IndexError or KeyError, is a py_function; ops the exporter has no rule for
     "raise_user_defined_after_a_print": "op 'print'",
@@ -55,7 +56,8 @@ NOT_EXPORTED.update({name: "op 'py_function'" for name in (
     "raise_after_a_loop_that_returns", "raise_in_elif_chain_with_else",
     "raise_in_a_staged_loop_body", "raise_with_str_in_message", "max_and_min_of_generators",
     "table_read_at_a_staged_index", "dict_of_numbers_at_a_staged_key",
-    "tuple_index_out_of_range", "for_range_indexing_a_list_staged_break")})
+    "tuple_index_out_of_range", "for_range_indexing_a_list_staged_break",
+    "table_written_at_staged_indices_in_a_loop", "table_written_in_staged_branches")})
 
 
 def _traces(case):

@@ -47,6 +47,9 @@ NOT_SAVED = {
     "raise_in_a_staged_loop_body": _RAISES,
     "raise_with_str_in_message": _RAISES,
     "table_read_at_a_staged_index": _RAISES,
+    "table_written_at_staged_indices_in_a_loop": _RAISES,  # a table read's IndexError
+    "table_written_in_staged_branches": _RAISES,
+    "table_of_a_staged_size": _RAISES,
     "dict_of_numbers_at_a_staged_key": _RAISES,
     "tuple_index_out_of_range": _RAISES,
     "for_range_indexing_a_list_staged_break": _RAISES,
