@@ -45,6 +45,9 @@ class ListFrame:
         # variables, and the lists the loop packs them into for its condition and body. The
         # lists are held so that their ids stay unique while the loop is staged.
         self.lists = {}
+        # the same for lists the frame watches only for item assignment at a staged index:
+        # an if statement's variables that are no output (nothing reads them after it)
+        self.assigned_lists = {}
         self.loop = loop  # a staged loop's (else a staged if statement's)
         self.recording = recording
         self.requests = []  # NewStagedList signals recorded, the first for each list
@@ -63,15 +66,20 @@ class ListFrame:
                 return
         self.requests.append(request)
 
-    def add(self, value, initial):
-        """Records that loop variable `value` stands for the initial Python list `initial`."""
+    def add(self, value, initial, assigned_only=False):
+        """Records that loop variable `value` stands for the initial Python list `initial`
+        (`assigned_only`: for item assignment only, see `assigned_lists`)."""
         if type(value) is list and type(initial) is list or (
                 self.is_list_value(initial) and self.is_list_value(value)):
-            self.lists[id(value)] = (value, initial)
+            lists = self.assigned_lists if assigned_only else self.lists
+            lists[id(value)] = (value, initial)
 
-    def initial(self, value):
-        """The initial list that `value` (by identity) stands for in this frame, or None."""
+    def initial(self, value, element=None):
+        """The initial list that `value` (by identity) stands for in this frame, or None;
+        for `element` ITEM_ASSIGNED the lists watched for item assignment only count too."""
         entry = self.lists.get(id(value))
+        if entry is None and element is ITEM_ASSIGNED:
+            entry = self.assigned_lists.get(id(value))
         return entry[1] if entry is not None and entry[0] is value else None
 
 
@@ -154,7 +162,7 @@ def stage_list_if_loop_variable(target, element):
     # Innermost loop first: the initial list of an inner loop may be the list that an outer
     # loop packed its own loop variable into.
     for depth in range(len(frames) - 1, -1, -1):
-        initial = frames[depth].initial(target)
+        initial = frames[depth].initial(target, element)
         if initial is not None:
             owner, target, owner_depth = frames[depth], initial, depth
     if owner is None:
@@ -174,12 +182,14 @@ def carried_by_a_loop(target):
 
 def rebound(old, new):
     """Records that `new` stands for the list that `old` stood for, in each frame that
-    watches `old`: a staged value appended to in a scout is a new value (a Python list is
-    changed in place), and the scout goes on to count the appends that follow."""
+    watches `old`: a staged statement nested in the frame's gives its Python lists back as
+    new lists (a staged loop packs its variables), and a statement after it that changes
+    one at a staged index must still find its owner."""
     for frame in frame_stack():
-        initial = frame.initial(old)
-        if initial is not None:
-            frame.lists[id(new)] = (new, initial)
+        for lists in (frame.lists, frame.assigned_lists):
+            entry = lists.get(id(old))
+            if entry is not None and entry[0] is old:
+                lists[id(new)] = (new, entry[1])
     return new
 
 
@@ -215,10 +225,23 @@ def write_back(state, assigned):
     for positions, original in assigned:
         final = values[positions[0]]
         if _static_length(final) == len(original):  # else a run-time length: left alone
-            original[:] = [final[i] for i in range(len(original))]
+            _write_elements(original, final)
             for k in positions:
                 values[k] = original
     set_state(tuple(values))
+
+
+def _write_elements(original, final):
+    """Gives the Python list `original` the elements of the staged `final` (as long), in
+    place; a row that was a Python list (a table's) keeps its identity and gets its own
+    elements, so that the table keeps the structure it had (a branch that left it alone
+    gives it too)."""
+    elements = [final[i] for i in range(len(original))]
+    for i, (before, element) in enumerate(zip(original, elements)):
+        if type(before) is list and before and _static_length(element) == len(before):
+            _write_elements(before, element)
+            elements[i] = before
+    original[:] = elements
 
 
 def grown_list(init_vars, request):

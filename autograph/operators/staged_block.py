@@ -85,7 +85,7 @@ class StagedBlock:
 
     def stage(self):
         """Plans, stages the statement once and assigns its final state."""
-        init_vars = tuple(self.get_state())
+        init_vars = before = tuple(self.get_state())
         assigned = []  # see list_frames.write_back
         self.grown = []  # see list_frames.finish_grown
         while True:
@@ -98,6 +98,11 @@ class StagedBlock:
         state = (self.get_state, self.set_state)
         list_frames.write_back(state, assigned)
         list_frames.finish_grown(self.backend, state, self.grown)
+        # a Python list the statement gives back as a new list (a loop packs its variables)
+        # stands for the same list in the statements around it
+        for old, new in zip(before, self.get_state()):
+            if type(old) is list and type(new) is list and new is not old:
+                list_frames.rebound(old, new)
 
     def _stage_in_frame(self, init_vars, plan):
         """`stage_once` in a frame that stops at a list; returns that request, else None.

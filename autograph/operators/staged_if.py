@@ -41,7 +41,7 @@ def staged_if_stmt(backend, cond, branches, state, symbol_names, nouts):
     """
     get_state, _ = state
     with backend.stateful_scope(variables.free_cells(*branches, get_state)):
-        StagedIf(backend, cond, branches, state, symbol_names[:nouts]).stage()
+        StagedIf(backend, cond, branches, state, symbol_names, nouts).stage()
 
 
 class StagedIf(StagedBlock):
@@ -56,11 +56,12 @@ class StagedIf(StagedBlock):
 
     construct = 'if statement'
 
-    def __init__(self, backend, cond, branches, state, out_names):
-        super().__init__(backend, state, out_names)
+    def __init__(self, backend, cond, branches, state, symbol_names, nouts=None):
+        super().__init__(backend, state, symbol_names)
         self.cond = cond
         self.fns = {'if': branches[0], 'else': branches[1]}
-        self.out_names = self.symbol_names
+        # the outputs: the state's first `nouts` variables, those read after the statement
+        self.out_names = self.symbol_names[:nouts]
         self.nouts = len(self.out_names)
         self.init_vars = ()  # the state before the statement (set by `stage_once`)
         self.known = {}  # branch name -> its raw outputs, known from the plan
@@ -74,6 +75,15 @@ class StagedIf(StagedBlock):
 
     def framed(self, init_vars):
         return init_vars[:self.nouts]
+
+    def _frame(self, init_vars, recording=False):
+        """The outputs' frame, which also watches the lists among the other variables for
+        item assignment at a staged index: no one reads them after the statement, but a
+        branch may read one after changing it so."""
+        frame = super()._frame(init_vars, recording)
+        for value in init_vars[self.nouts:]:
+            frame.add(value, value, assigned_only=True)
+        return frame
 
     def scout(self, init_vars):
         """Stages the statement in a scratch; returns both branches' raw outputs.
@@ -194,19 +204,20 @@ class StagedIf(StagedBlock):
         return branch
 
     def _fresh(self, state):
-        """`state` with its Python lists and dicts among the outputs copied (nested ones
-        too): both branches are traced (and may be peeked at), so a branch that changes one in
-        place (`memo[0] = 5`) must not change it for the other; each starts from a copy. Each
-        copy stands for the original in the statement's list frame (a copy appended to is the
-        original made a staged list)."""
+        """`state` with its Python lists and dicts copied (nested ones too): both branches
+        are traced (and may be peeked at), so a branch that changes one in place (`memo[0] =
+        5`) must not change it for the other; each starts from a copy. Each copy stands for
+        the original in the statement's list frame (a copy appended to is the original made a
+        staged list). A variable that is no output keeps its value from before the
+        statement: no one reads it after."""
         state = list(state)
-        for k in range(self.nouts):
+        for k in range(len(state)):
             value = state[k]
             if type(value) in (list, dict, collections.defaultdict):
                 state[k] = nest.pack(nest.structure(value), nest.flatten(value))
-                self.frame.add(state[k], value)
+                self.frame.add(state[k], value, assigned_only=k >= self.nouts)
             elif self.backend.is_list_value(value):  # the backend's copy of one (torch's)
-                self.frame.add(value, self.init_vars[k])
+                self.frame.add(value, self.init_vars[k], assigned_only=k >= self.nouts)
         return tuple(state)
 
     def _needs_other(self, outs):

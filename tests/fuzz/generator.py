@@ -145,9 +145,13 @@ class Generator:
         self._module_helpers()
         header = "def fuzz_fn({}):".format(", ".join(n for n, _ in params))
         self.lines.append(header)
+        self.tables = []
         self._locals(1)
+        if "tables" in self.features and rng.random() < 0.3:
+            realcode_features.declare_table(self, 1)
         self._helpers(1)
         self._block(1, 100, depth=0)
+        realcode_features.fold_tables(self, 1)
         self.lines.append("    return {}".format(self._return_value()))
         inputs = [tuple(self._input(t) for _, t in params) for _ in range(3)]
         source = "\n".join(self.lines) + "\n"
@@ -299,6 +303,7 @@ class Generator:
             kinds += ["bump"]
         kinds += ["assert"] if rng.random() < 0.1 else []
         kinds += ["raise"] if "raise" in self.features and rng.random() < 0.1 else []
+        kinds += ["table_set"] * 2 if self.tables else []
         kind = rng.choice(kinds)
         getattr(self, "_stmt_" + kind)(indent, depth)
 
@@ -617,6 +622,9 @@ class Generator:
     def _stmt_raise(self, indent, depth):
         realcode_features.stmt_raise(self, indent)
 
+    def _stmt_table_set(self, indent, depth):
+        realcode_features.stmt_table_set(self, indent)
+
     def _stmt_assert(self, indent, depth):
         p = self.rng.choice(self.scalar_params)
         cond = self._expr(BOOL, 1)
@@ -640,6 +648,8 @@ class Generator:
         if t == INT and self.int_matrices and rng.random() < 0.3:  # at two indices
             return "{}[{}, {}]".format(rng.choice(self.int_matrices),
                                        self._matrix_index(names, 2), self._matrix_index(names, 3))
+        if t == INT and self.tables and rng.random() < 0.2:
+            return realcode_features.table_cell(self)
         if names and rng.random() < 0.6:
             return rng.choice(names)
         if t == INT:

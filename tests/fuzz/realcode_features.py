@@ -9,11 +9,14 @@
   `i * 0.5`): exact multiples of 0.25 while the ints stay small.
 - "math": `math.floor`, `math.ceil`, `math.trunc`, `round`, `int` of floats, `math.gcd` and
   `divmod(...)[0]` of ints, `math.fabs`, `math.sqrt(x * x)` of floats.
+- "tables": a dynamic-programming table of ints, `t = [[0] * 3 for _ in range(2)]` (or a
+  nested comprehension), written (`t[i % 2][-(j % 3) - 1] = e`, `+=`) and read at computed
+  indices anywhere, and folded into a returned local at the end.
 """
 
 from tests.fuzz.parens import paren as _paren
 
-FEATURES = frozenset(("raise", "truthiness", "int_float", "math"))
+FEATURES = frozenset(("raise", "truthiness", "int_float", "math", "tables"))
 # the exception classes a generated `raise` raises
 RAISED = (ValueError, ArithmeticError, KeyError, OverflowError)
 _EXCEPTIONS = tuple(e.__name__ for e in RAISED)
@@ -92,3 +95,45 @@ def math_call(gen, t, depth):
             return "math.fabs({})".format(x)
         return "math.sqrt({} * {})".format(_paren(x), _paren(x))
     return None
+
+
+def declare_table(gen, indent):
+    """Declares a table of ints of a Python size (rows, columns in 2..3); records it on
+    `gen.tables` as (name, rows, columns)."""
+    rng = gen.rng
+    rows, columns = rng.randint(2, 3), rng.randint(2, 3)
+    name = gen._fresh("t")
+    if rng.random() < 0.5:
+        gen._emit(indent, "{} = [[0] * {} for _ in range({})]".format(name, columns, rows))
+    else:
+        gen._emit(indent, "{} = [[0 for _ in range({})] for _ in range({})]".format(
+            name, columns, rows))
+    gen.tables.append((name, rows, columns))
+
+
+def table_cell(gen):
+    """`t[i][j]` of a declared table at computed indices (in range, counting from either
+    end), or None."""
+    if not gen.tables:
+        return None
+    name, rows, columns = gen.rng.choice(gen.tables)
+    ints = [n for n, t in gen.scope.readable if t == "int"]
+    return "{}[{}][{}]".format(name, gen._matrix_index(ints, rows),
+                               gen._matrix_index(ints, columns))
+
+
+def stmt_table_set(gen, indent):
+    """`t[i][j] = e % k` or `t[i][j] += e % k` (the cells stay small)."""
+    cell = table_cell(gen)
+    value = "{} % {}".format(_paren(gen._expr("int", 1)), gen.rng.choice((7, 13, 100)))
+    gen._emit(indent, "{} {} {}".format(cell, gen.rng.choice(("=", "+=")), value))
+
+
+def fold_tables(gen, indent):
+    """Folds each table's cells into an int local that the function returns."""
+    targets = [n for n, t in gen.return_vars if t == "int"]
+    for name, rows, columns in gen.tables if targets else ():
+        target = gen.rng.choice(targets)
+        gen._emit(indent, "for r in range({}):".format(rows))
+        gen._emit(indent + 1, "for c in range({}):".format(columns))
+        gen._emit(indent + 2, "{} = ({} * 3 + {}[r][c]) % 1000".format(target, target, name))

@@ -115,13 +115,27 @@ class _Analyser:
             reads = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
             self.local_fns[target.id] = (reads, set())
             return self._assign(target.id, False, False, state)
+        if isinstance(target, ast.Subscript) and len(node.targets) == 1:
+            return self._item_assigned(target, node.value, state)
         if not isinstance(target, ast.Name) or len(node.targets) != 1:
             self.hard.append("unsupported assignment")
             return state
         return self._assign(target.id, self.may(node.value, state[0]),
                             self.must(node.value, state[1]), state)
 
+    def _item_assigned(self, target, value, state):
+        """`t[i][j] = value` (a table's cell): the table may be staged from then on when it
+        was, or when an index or the value may be (it is not certainly staged)."""
+        root = target
+        while isinstance(root, ast.Subscript):
+            root = root.value
+        may, must = state
+        staged = root.id in may or self.may(value, may) or self.may(target, may)
+        return self._assign(root.id, staged, root.id in must, state)
+
     def stmt_AugAssign(self, node, state):
+        if isinstance(node.target, ast.Subscript):
+            return self._item_assigned(node.target, node.value, state)
         name = node.target.id
         may, must = state
         return self._assign(name, name in may or self.may(node.value, may),
