@@ -10,6 +10,8 @@ import torch
 
 from autograph.backends import torch as ag_torch
 from autograph.errors import StagingError
+# a table of rows of a run-time length, changed in staged branches inside staged loops
+from tests.corpus.functions import table_of_a_staged_size as grid_paths
 
 
 def fib_table(n):
@@ -60,18 +62,6 @@ def widened(n, i):
 def repeated_pairs(n):
     xs = [1, 2] * n
     return len(xs) + sum(xs)
-
-
-def grid_paths(n):
-    # a table of rows of a run-time length, changed in staged branches inside staged loops
-    paths = [[0] * (n + 1) for _ in range(n + 1)]
-    for i in range(n + 1):
-        for j in range(n + 1):
-            if i == 0 or j == 0:
-                paths[i][j] = 1
-            else:
-                paths[i][j] = paths[i - 1][j] + paths[i][j - 1]
-    return paths[n][n]
 
 
 def identity_trace(size):
