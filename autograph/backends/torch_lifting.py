@@ -21,6 +21,7 @@ from types import GetSetDescriptorType
 import torch
 from torch._guards import detect_fake_mode
 from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
+from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
@@ -198,11 +199,30 @@ def _converted_op(func, args, kwargs):
     if name in _AUGMENTED and args and stands_for_number(args[0]):
         name = _AUGMENTED[name]
         func = getattr(torch.Tensor, name)
+    if name == '__index__':
+        return _as_python_int(func, args)
     out = func(*args, **kwargs)
     if name in _ARITHMETIC and isinstance(out, torch.Tensor) and all(
             stands_for_number(a) for a in args):
         number_like(out)
     return out
+
+
+def _as_python_int(func, args):
+    """`tensor.__index__()` (Python asks a list index, a slice bound or a count of it), as
+    torch gives it; where torch cannot while it traces (the value is known only when the
+    program runs), Python's TypeError for an index that is no int, saying what to do instead
+    of torch's "Could not extract specialized integer from data-dependent expression"."""
+    try:
+        return func(*args)
+    except GuardOnDataDependentSymNode:
+        pass
+    raise TypeError(
+        'A traced tensor cannot be used as a Python int (a list index, a slice bound or a '
+        'count) while torch traces: its value is known only when the program runs. Index a '
+        'tensor instead of a Python list (torch.tensor(values)[i]); a Python list of numbers, '
+        'or of rows of numbers of one length, read at a traced index is staged as one; or '
+        'pass a Python int.')
 
 
 # `+` (and `+=`) of lists: the names of torch's functions for them, each with whether its

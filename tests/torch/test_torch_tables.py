@@ -109,3 +109,15 @@ def test_a_table_read_in_a_staged_loop_exports_on_the_meta_device(fn, example):
     assert devices == {'meta'}
     cpu = ag_torch.export(fn, (torch.tensor(example),)).module()
     assert cpu(torch.tensor(example)).item() == fn(example)
+
+
+def ragged_row(i):
+    rows = [[1, 2], [3]]  # rows of different lengths: no one tensor holds them
+    return rows[i][0]
+
+
+def test_a_list_that_cannot_be_staged_read_at_a_traced_index_says_what_to_do():
+    # Python's TypeError for an index that is no int, where torch said "Could not extract
+    # specialized integer from data-dependent expression"
+    with pytest.raises(TypeError, match=r'cannot be used as a Python int .*Index a tensor'):
+        ag_torch.export(ragged_row, (torch.tensor(1),))
