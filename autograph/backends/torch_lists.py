@@ -229,8 +229,7 @@ class ListHooks:
         if type(element) in _PYTHON_KINDS:
             return repeated([element], iterable.length())
         if type(element) is list and element and _rows_of_numbers(element):
-            element = torch_values.table(element, torch_values.joint_dtype(
-                [type(x) for x in _flat_numbers(element)]))
+            element = torch_values.stacked(element)  # their constant table
         elif not stands_for_list(element):
             raise NotImplementedError(type(element))
         count = iterable.length()
@@ -479,11 +478,6 @@ def _rows_of_numbers(items):
         return True
     return all(type(v) in (list, tuple) and v and len(v) == len(items[0]) and _numbers(v)
                for v in items)
-
-
-def _flat_numbers(items):
-    """The numbers of a list of numbers or of rows of numbers."""
-    return [x for v in items for x in (v if type(v) in (list, tuple) else (v,))]
 
 
 def _scalars(items):

@@ -146,8 +146,7 @@ def set_item(target, key, value, augmented=None):
     result = _by_backend((target,), lambda b: b.set_item(target, key, value))
     if result is not _PYTHONS:
         return result
-    if type(target) is list and target and type(key) not in PYTHON_TYPES and not (
-            list_frames.frame_stack()):
+    if _at_staged_index(target, key) and not list_frames.frame_stack():
         _assign_at_staged_index(target, key, value)
         return target
     target[key] = value
@@ -234,8 +233,13 @@ def _staged_key_into_a_python_list(target, keys):
 def _stage_if_assigned_at_staged_index(target, key):
     """A staged index into a Python list (or table) that a staged statement carries: the
     statement restarts with the list as a staged value (`list_frames.with_staged_list`)."""
-    if type(target) is list and target and type(key) not in PYTHON_TYPES:
+    if _at_staged_index(target, key):
         list_frames.stage_list_if_loop_variable(target, list_frames.ITEM_ASSIGNED)
+
+
+def _at_staged_index(target, key):
+    """Whether `target[key]` indexes a non-empty Python list at a staged index."""
+    return type(target) is list and bool(target) and type(key) not in PYTHON_TYPES
 
 
 def repeat(left, right):
