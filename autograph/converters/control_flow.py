@@ -107,7 +107,10 @@ class ControlFlowTransformer(transformer.Base):
         undefined = sorted(
             s for s in modified - defined_in - globals_ - nonlocals
             if not s.is_composite() and s in basic)
-        input_only = {s for s in basic if s in live_in and s not in live_out}
+        # read after the block only by the code outside the function (a global, a nonlocal) or
+        # by a closure when it runs: outputs, though liveness sees no read
+        input_only = {s for s in basic if s in live_in and s not in live_out and not (
+            s in nonlocals or s in globals_ or str(s) in closure_reads)}
         block_vars = sorted(basic | composite, key=lambda v: (v in input_only, str(v)))
         return block_vars, undefined, len(block_vars) - len(input_only)
 

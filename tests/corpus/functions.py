@@ -919,6 +919,25 @@ def nonlocal_writer_called_in_staged_control_flow(x, n):
     return total, count
 
 
+@case((2.0, 0), (-1.0, 2), (0.5, 3))
+def nonlocal_set_in_a_staged_branch_of_a_closure(x, n):
+    total = 0.0
+
+    def add(v):
+        nonlocal total
+        i = 0
+        while i < n:  # read after the loop only by the caller, through the closure
+            total = total + 1.0
+            i += 1
+        if v > 0.0:  # the same for a staged if
+            total = total + v
+        return v
+
+    add(x)
+    add(x * 2.0)
+    return total
+
+
 # --- assignment expressions (:=) ---------------------------------------------------------------
 # Beyond TensorFlow, whose AutoGraph cannot convert them (TF 2.21: "Please report this to the
 # TensorFlow team", then a symbolic tensor used as a Python bool).
