@@ -83,10 +83,16 @@ class Backend(ListHookDefaults):
         name: a short name for error messages, e.g. 'runtime' or 'jax'.
         owned_modules: top-level module names (e.g. ('jax', 'jaxlib')) whose functions
             autograph never converts: the library's own Python code runs as it is.
+        folds_break_flags: whether a staged for loop whose `break` flag no one reads after
+            it leaves the flag out of its loop variables: a `break` sets the loop's index
+            past the end instead (`select(flag, length, index + 1)`), and the test is
+            `index < length` alone. Off by default: the graph then keeps the flag as
+            TensorFlow's does (the runtime's executor turns it into a Python `break`).
     """
 
     name = 'backend'
     owned_modules = ()
+    folds_break_flags = False
 
     def __repr__(self):
         return '<autograph backend {!r}>'.format(self.name)
@@ -213,6 +219,22 @@ class Backend(ListHookDefaults):
         """
         del iterable
         return None
+
+    def cond_true_only(self, pred, true_fn, false_fn, operands, true_only):
+        """`cond`, where no one reads the first `true_only` outputs unless `pred` holds (a
+        for loop's variables that are dead after it, in the rest of its body after a
+        `break`, which runs under `if not break_:`): the backend may give them the true
+        branch's value whichever branch is taken, for example where it runs both branches
+        and selects each output. The default is `cond`, which is always right.
+
+        Args:
+            pred, true_fn, false_fn, operands: as for `cond`.
+            true_only: an int, at least 1.
+
+        Returns:
+            The tuple of outputs, as `cond` returns it.
+        """
+        return self.cond(pred, true_fn, false_fn, operands)
 
     def select(self, pred, true_value, false_value):
         """`true_value if pred else false_value` of two values already computed (autograph

@@ -160,6 +160,21 @@ def _any_float(tensors):
     return any(torch_values.is_float(t.dtype) for t in tensors)
 
 
+def _where_operand(value, other, dtype):
+    """`value` as an operand of `torch.where` whose result has `dtype`: a Python number beside
+    a tensor of that dtype stays a number (torch.where takes a scalar: no `full` for it)."""
+    if isinstance(other, torch.Tensor) and other.dtype == dtype and (
+            type(value) is bool and dtype == torch.bool
+            or type(value) is int and _is_integer(dtype)
+            or type(value) is float and dtype.is_floating_point):
+        return value
+    return as_tensor(value, dtype)
+
+
+def _is_integer(dtype):
+    return not dtype.is_floating_point and not dtype.is_complex and dtype != torch.bool
+
+
 def _distinct(tensors):
     """`tensors` with a copy in place of each repeated one: torch 2.13's export names the
     inputs of a subgraph after its operands, and one tensor passed twice to a loop nested in
@@ -298,6 +313,7 @@ class TorchBackend(ListHooks, Backend):
 
     name = 'torch'
     owned_modules = SHIPPED_OWNED_MODULES[__name__]  # ('torch', 'torchvision', ...)
+    folds_break_flags = True  # two loop variables and a comparison fewer in the graph
 
     def __init__(self):
         self._scratch = _Scratch()
@@ -309,7 +325,8 @@ class TorchBackend(ListHooks, Backend):
 
 
     def cond(self, pred, true_fn, false_fn, operands=()):
-        """Stages `if` as torch.cond over the operands and the free tensors the branches read.
+        """Stages `if` as torch.cond over the operands and the free tensors the branches read,
+        or, for branches without effects that only compute, as a `select` of each output.
 
         Args:
             pred: a traced tensor of one element, or a Python bool.
@@ -320,16 +337,21 @@ class TorchBackend(ListHooks, Backend):
         Returns:
             The tuple of outputs (tensors).
         """
+        return self.cond_true_only(pred, true_fn, false_fn, operands, 0)
+
+    def cond_true_only(self, pred, true_fn, false_fn, operands, true_only):
+        """`cond`; where it selects, the first `true_only` outputs are the true branch's."""
         if not self.is_staged(pred):
             return tuple(true_fn(*operands) if pred else false_fn(*operands))
         # staged lists (torch_lists.StagedList) in and out as their buffer and length
         flat, rebuild = torch_lists.flattened(operands)
         rebuilds = []
         outs = self._staged_cond(pred, torch_lists.flat_function(true_fn, rebuild, rebuilds),
-                                 torch_lists.flat_function(false_fn, rebuild, []), flat)
+                                 torch_lists.flat_function(false_fn, rebuild, []), flat,
+                                 true_only)
         return rebuilds[0](outs) if rebuilds[0] else outs
 
-    def _staged_cond(self, pred, true_fn, false_fn, operands):
+    def _staged_cond(self, pred, true_fn, false_fn, operands, true_only=0):
         """`cond` of operands and outputs that are tensors and Python numbers."""
         pred = predicate(pred, 'if')
         operands = tuple(torch_values.outside(v) for v in operands)
@@ -340,7 +362,7 @@ class TorchBackend(ListHooks, Backend):
         if effects == (self._scratch.effects, self._scratch.loops) and not (
                 found.free_changed) and selectable(found.operations, found.outputs):
             return select_branches((true_fn, false_fn), operands, found.mutated,
-                                   functools.partial(self.select, pred))
+                                   functools.partial(self.select, pred), true_only)
         dtypes = [torch_values.joint_dtype(types) for types in zip(
             *[[leaf_type(v) for v in outs] for outs in found.outputs])]
         read = sorted(found.read)
@@ -452,8 +474,10 @@ class TorchBackend(ListHooks, Backend):
         if true_value is True and _is_bool(false_value):
             return torch.logical_or(pred, false_value)
         dtype = torch_values.joint_dtype((leaf_type(true_value), leaf_type(false_value)))
+        a, b = _where_operand(true_value, false_value, dtype), _where_operand(
+            false_value, true_value, dtype)
         return torch_values.number_like(
-            torch.where(pred, as_tensor(true_value, dtype), as_tensor(false_value, dtype)),
+            torch.where(pred, a, b),
             stands_for_number(true_value) and stands_for_number(false_value))
 
     def logical_not(self, value):

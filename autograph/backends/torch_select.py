@@ -69,12 +69,14 @@ def _shape(value):
     return tuple(value.shape) if isinstance(value, torch.Tensor) else ()
 
 
-def select_branches(fns, operands, mutated, select):
+def select_branches(fns, operands, mutated, select, true_only=0):
     """Runs both branches on the operands (each branch on a copy of each operand that it
     changes in place: `mutated`, one set of positions per branch) and selects each output
-    with `select(true_value, false_value)`."""
+    with `select(true_value, false_value)`; the first `true_only` outputs are the true
+    branch's (see `Backend.cond`)."""
     outs = []
     for fn, changed in zip(fns, mutated):
         own = [t.clone() if k in changed else t for k, t in enumerate(operands)]
         outs.append(tuple(fn(*own)))
-    return tuple(select(a, b) for a, b in zip(*outs))
+    return tuple(a if k < true_only else select(a, b)
+                 for k, (a, b) in enumerate(zip(*outs)))

@@ -284,7 +284,7 @@ class ControlFlowTransformer(transformer.Base):
         self.generic_visit(node)
         body_scope = anno.getanno(node, NodeAnno.BODY_SCOPE)
         iter_scope = anno.getanno(node, NodeAnno.ITERATE_SCOPE)
-        block_vars, undefined, _ = self._get_block_vars(
+        block_vars, undefined, nouts = self._get_block_vars(
             node, body_scope.bound | iter_scope.bound)
         self._bind_body_locals(node, block_vars, {m.id for m in traversal.walk(node.target)
                                                   if isinstance(m, gast.Name)})
@@ -318,7 +318,17 @@ class ControlFlowTransformer(transformer.Base):
             target=node.target, body=node.body, extra_fn=extra_fn, extra_ref=extra_ref,
             undefined_assigns=self._undefined_assigns(undefined), iter_=node.iter,
             getter=getter, setter=setter, names=self._names_tuple(block_vars),
-            opts=_loop_opts(node, {'iterate_names': gast_util.constant(target_repr)}))
+            opts=_loop_opts(node, _dead_after(block_vars, nouts, test, {
+                'iterate_names': gast_util.constant(target_repr)})))
+
+
+def _dead_after(block_vars, nouts, extra_test, opts):
+    """`opts` with 'nouts', the number of loop variables read after the loop (they come
+    first), for a for loop that a `break` or a `return` may end (`extra_test`) where some are
+    not: staging may drop what only they would keep (operators/loop_exits.py)."""
+    if extra_test is not None and nouts < len(block_vars):
+        opts = dict(opts, nouts=gast_util.constant(nouts))
+    return opts
 
 
 def _loop_opts(node, opts):

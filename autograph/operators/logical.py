@@ -1,5 +1,6 @@
 """Lazy `and`, `or` and `not`: Python semantics for Python values, backend `cond` when staged."""
 
+from autograph.operators import loop_exits
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
@@ -127,4 +128,6 @@ def not_(a):
     backend = backend_for(a)
     if backend is None:
         return not a
-    return backend.logical_not(a)
+    result = backend.logical_not(a)
+    loop_exits.note_negation(a, result)
+    return result

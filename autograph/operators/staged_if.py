@@ -10,6 +10,7 @@ from autograph.errors import UnsupportedByBackendError
 from autograph.errors import UndefinedVariableError
 from autograph.errors import BranchVariableError
 from autograph.operators import exceptions
+from autograph.operators import loop_exits
 from autograph.operators import loop_hints
 from autograph.operators import nest
 from autograph.operators import staged_loops
@@ -68,6 +69,7 @@ class StagedIf(StagedBlock):
         self.raw = {}  # branch name -> its outputs before aligning
         self.outputs = {}  # branch name -> the aligned outputs it gave the backend
         self.with_operands = None  # see _operands
+        self.true_only = ()  # see _true_only
         self.names_outputs = True  # the backend's graph names outputs after the variables
         # False while a scout stages: the Python lists it carries need no look ahead there
         # (they are what the scout is for), unless one did not fit (`_Unfit`)
@@ -108,11 +110,13 @@ class StagedIf(StagedBlock):
         self.init_vars, self.known = init_vars, plan or {}
         self.raw, self.outputs = {}, {}
         operands, self.with_operands = _operands(self.backend, init_vars)
-        flat = self.backend.cond(self.cond, self._branch('if', 'else'),
-                                 self._branch('else', 'if'), operands)
+        self.true_only = self._true_only(init_vars)
+        branches = (self.cond, self._branch('if', 'else'), self._branch('else', 'if'), operands)
+        flat = (self.backend.cond_true_only(*branches, len(self.true_only)) if self.true_only
+                else self.backend.cond(*branches))
         outputs = self.outputs
         first = outputs['if'] if 'if' in outputs else outputs['else']
-        carried = _carried(first)
+        carried = _carried(first, self.true_only)
         if self.names_outputs:
             self.backend.name_outputs(flat, staged_loops.flat_names_of(
                 [self.out_names[k] for k in carried], [first[k] for k in carried]))
@@ -121,6 +125,24 @@ class StagedIf(StagedBlock):
                             nest.pack(nest.structure([first[k] for k in carried]), flat)):
             final[k] = value
         self.set_state(tuple(final) + init_vars[self.nouts:])
+
+    def _true_only(self, init_vars):
+        """The positions of the outputs that no one reads unless the condition holds (see
+        loop_exits), among those that are one staged value or a Python number: the backend
+        may give them the if branch's value whichever branch is taken
+        (`Backend.cond_true_only`). Both branches give each one value of its type (the
+        checks of `_stage_branch`), first among the flat outputs (`_carried`)."""
+        names = loop_exits.read_only_if(self.cond, self.get_state)
+        return tuple(k for k, name in enumerate(self.out_names)
+                     if name in names and self._one_value(init_vars[k]))
+
+    def _one_value(self, value):
+        if type(value) in (int, float, bool):
+            return True
+        if type(value) in PYTHON_TYPES or not self.backend.is_staged(value):
+            return False
+        flat = nest.flatten(value)
+        return not self.backend.is_list_value(value) and len(flat) == 1 and flat[0] is value
 
     def with_staged_list(self, init_vars, request):
         """`list_frames.with_staged_list`, with a message about if statements when it fails."""
@@ -247,7 +269,7 @@ class StagedIf(StagedBlock):
                         raise _Unfit()
                     raise unforeseen(self.construct, describe_name(out_names[k]))
             _check_both_defined(out_names, {name: outs, other: first})
-        carried = _carried(outs)
+        carried = _carried(outs, self.true_only)
         check_branch_values([out_names[k] for k in carried], [outs[k] for k in carried],
                             name)
         if other in outputs:
@@ -332,14 +354,15 @@ def _check_both_defined(names, branches):
             check_branch_values([name], [branches[undefined[0]][k]], undefined[0])
 
 
-def _carried(outs):
-    """Positions of the outputs that the staged cond carries.
+def _carried(outs, first=()):
+    """Positions of the outputs that the staged cond carries, those in `first` first.
 
     An output still undefined after `_align_outputs` is undefined in both branches (no path
     that the trace reached assigns it, e.g. a return under a Python-false condition): it is
     not an output, and keeps its placeholder.
     """
-    return [k for k, v in enumerate(outs) if not isinstance(v, _UNDEFINED)]
+    rest = [k for k, v in enumerate(outs) if not isinstance(v, _UNDEFINED) and k not in first]
+    return list(first) + rest
 
 
 def _align_outputs(backend, names, outs, other):

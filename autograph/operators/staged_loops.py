@@ -11,6 +11,7 @@ from autograph.errors import UnsupportedByBackendError
 from autograph.operators import exceptions
 from autograph.operators import list_frames
 from autograph.operators import loop_checks
+from autograph.operators import loop_exits
 from autograph.operators import nest
 from autograph.operators import variables
 from autograph.operators.backends import PYTHON_TYPES
@@ -148,6 +149,10 @@ class StagedLoop(StagedBlock):
         # the loop is the backend's counted_loop instead of a while_loop (a for loop sets it)
         self.trip_count = None
         self.iterations = None  # the most iterations the loop runs, where known (a for loop)
+        # the names no one reads after the loop (the converter's 'nouts': the names come
+        # outputs first); None where unknown
+        nouts = self.opts.get('nouts')
+        self.dead = frozenset(self.symbol_names[nouts:]) if type(nouts) is int else None
 
     def needs_plan(self, init_vars):
         return super().needs_plan(init_vars) or bool(_undefined(init_vars))
@@ -191,7 +196,8 @@ class StagedLoop(StagedBlock):
         value). The Python lists that the loop variables are packed into are added to the
         frame.
         """
-        carried = [k for k in range(len(init_vars)) if k not in skip]
+        folded = self._folded_flag(init_vars)
+        carried = [k for k in range(len(init_vars)) if k not in skip and k != folded]
         names = tuple(self.symbol_names[k] for k in carried)
         carried_init = tuple(init_vars[k] for k in carried)
         struct = nest.structure(carried_init)
@@ -219,16 +225,15 @@ class StagedLoop(StagedBlock):
 
         def body_fn(*loop_vars):
             entry = assign(loop_vars[nhead:], in_body=True)
-            try:
-                new_head = self.body(*loop_vars[:nhead])
-            except Exception as error:  # pylint: disable=broad-except  # see _raise_when_run
-                self._raise_when_run(error)
+            new_head = self._traced_body(loop_vars[:nhead])
+            if new_head is None:  # a staged error (_raise_when_run)
                 return tuple(loop_vars[:nhead]) + tuple(nest.flatten(entry))
             state = self.read_state()
+            if folded is not None:
+                new_head = self._stopped(state[folded], new_head)
             if captured is not None:
-                for k in skip:
-                    if k not in captured and not isinstance(state[k], _UNDEFINED):
-                        captured[k] = state[k]
+                captured.update((k, state[k]) for k in skip if k not in captured
+                                and not isinstance(state[k], _UNDEFINED))
             exit_ = tuple(loop_checks.still_maybe_undefined(e, x) for e, x in zip(
                 entry, (state[k] for k in carried)))
             # A loop variable entering as a Python number is weakly typed: the backend may
@@ -243,6 +248,38 @@ class StagedLoop(StagedBlock):
         options = self._options(names, carried_init)
         final = tuple(self.backend.staged_loop(cond_fn, body_fn, loop_vars, options))
         assign(final[nhead:])
+
+    def _traced_body(self, head):
+        """Traces one iteration; returns the new head, or None when the body raised an error
+        that becomes a staged check (see `_raise_when_run`)."""
+        try:
+            with loop_exits.tracing_body(self):
+                return self.body(*head)
+        except Exception as error:  # pylint: disable=broad-except  # see _raise_when_run
+            self._raise_when_run(error)
+            return None
+
+    def _folded_flag(self, init_vars):
+        """The position of a for loop's `break_` flag that the loop folds into its index, or
+        None (see `Backend.folds_break_flags`). A flag that no one reads after the loop need
+        not be a loop variable: the body sets the index past the end when it sets the flag
+        (`_stopped`), and the test `index < length` stops the loop; every iteration that
+        runs starts with the flag false.
+        """
+        if (not self.backend.folds_break_flags or not self.head or self.iterations is None
+                or not self.dead):
+            return None
+        for k, name in enumerate(self.symbol_names):
+            if name is Symbol.BREAK and name in self.dead and init_vars[k] is False:
+                return k
+        return None
+
+    def _stopped(self, flag, head):
+        """The head after an iteration that left the folded break flag at `flag`."""
+        (index,) = head  # the next index
+        if backend_for(flag) is None:
+            return head if not flag else (index * 0 + self.iterations,)
+        return (self.backend.select(flag, self.iterations, index),)
 
     def _compatible(self, before, after):
         """The backend's `compatible_types`, or a type that its loops widen to (`loop_widens`)."""

@@ -938,6 +938,30 @@ def nonlocal_set_in_a_staged_branch_of_a_closure(x, n):
     return total
 
 
+@case((3, 1.5), (4, 10.0), (0, 1.0), (5, -1.0))
+def counter_read_by_a_closure_after_a_loop_with_break(n, limit):
+    i = 0
+
+    def count():
+        return i
+
+    for k in range(n):
+        if k * 1.0 > limit:
+            break
+        i += 1  # read after the loop only by count(): it must stay right on a break
+    return count()
+
+
+@case((5, 2), (5, 9), (0, 1), (3, 0))
+def counter_dead_after_a_loop_with_return(n, target):
+    i = 0
+    for k in range(n):
+        if k == target:
+            return i * 10
+        i += 2  # no one reads i after the loop
+    return -1
+
+
 # --- assignment expressions (:=) ---------------------------------------------------------------
 # Beyond TensorFlow, whose AutoGraph cannot convert them (TF 2.21: "Please report this to the
 # TensorFlow team", then a symbolic tensor used as a Python bool).
