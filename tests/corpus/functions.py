@@ -938,6 +938,14 @@ def nonlocal_set_in_a_staged_branch_of_a_closure(x, n):
     return total
 
 
+@case(1.0, -1.0)
+def locals_read_after_a_staged_if(x):
+    y = 0
+    if x > 0:  # y is read after the if only through locals()
+        y = 5
+    return locals()['y']
+
+
 @case((3, 1.5), (4, 10.0), (0, 1.0), (5, -1.0))
 def counter_read_by_a_closure_after_a_loop_with_break(n, limit):
     i = 0
