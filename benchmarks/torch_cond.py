@@ -96,7 +96,9 @@ WORKLOADS = (
 )
 
 
-class _Module(torch.nn.Module):
+class FunctionModule(torch.nn.Module):
+    """An `nn.Module` whose forward is `fn`: what torch.export.export takes."""
+
     def __init__(self, fn):
         super().__init__()
         self.fn = fn
@@ -116,7 +118,7 @@ def count_nodes(graph_module):
 def _export(key, fn, args):
     if key == "converted":
         return ag_torch.export(fn, args)
-    return torch.export.export(_Module(fn), args)
+    return torch.export.export(FunctionModule(fn), args)
 
 
 def _seconds(fn, args, calls):

@@ -184,6 +184,7 @@ def test_a_break_no_one_reads_of_is_the_index_and_its_guard_selects_only_what_is
     # The benchmark's first_match: after the loop only `found` is read. The break flag is
     # no loop variable (a break sets the index past the end), and `i += 1` under
     # `if not break_` needs no where: once the flag is set the loop stops, and no one reads i.
+    from benchmarks.torch_cond import FunctionModule
     from benchmarks.torch_cond import first_match as plain, first_match_hand as hand
     args = (torch.linspace(0.0, 1.0, 64), torch.tensor(0.7))
     program = ag_torch.export(plain, args)
@@ -192,21 +193,12 @@ def test_a_break_no_one_reads_of_is_the_index_and_its_guard_selects_only_what_is
     targets = _targets(program)
     assert targets.count(torch.ops.aten.where.self) == 1  # found
     assert targets.count(torch.ops.aten.where.ScalarSelf) == 1  # the index, on a break
-    written = torch.export.export(_Module(hand), args)
+    written = torch.export.export(FunctionModule(hand), args)
     assert len(_nodes(program)) <= 1.2 * len(_nodes(written))
     module = program.module()
     for threshold in (0.7, -1.0, 2.0, 0.0, 1.0):
         case = (args[0], torch.tensor(threshold))
         assert module(*case).item() == plain(*case) == hand(*case).item()
-
-
-class _Module(torch.nn.Module):
-    def __init__(self, fn):
-        super().__init__()
-        self.fn = fn
-
-    def forward(self, *args):
-        return self.fn(*args)
 
 
 def either(x, flag):
