@@ -20,12 +20,11 @@ import functools
 import threading
 
 import torch
-from torch._higher_order_ops.cond import cond_op
 from torch._higher_order_ops.while_loop import while_loop_op
 from torch.fx.experimental.proxy_tensor import disable_proxy_modes_tracing
 from torch.fx.experimental.proxy_tensor import get_proxy_mode
-from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 
+from autograph.backends import torch_carried
 from autograph.backends import torch_lists
 from autograph.backends import torch_math
 from autograph.backends import torch_ops
@@ -43,7 +42,6 @@ from autograph.backends.torch_select import selectable
 from autograph.backends.torch_values import StagedRange
 from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import leaf_type
-from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import predicate
 from autograph.backends.torch_values import stands_for_number
 from autograph.backends.torch_calls import compile  # pylint: disable=redefined-builtin
@@ -69,97 +67,6 @@ class _Scratch(threading.local):
     loops = 0  # loops run by discarded runs so far
 
 
-def _outputs(fn, dtypes, flat=()):
-    """`fn` returning a tuple of tensors: Python numbers become tensors of `dtypes`, and an
-    output that is one of the inputs, an earlier output, or a view, is copied (a torch.cond
-    or while_loop output must alias no input and no other output). A table of rows of a
-    run-time length is `torch_ops.dense`, and flattened at the positions in `flat`."""
-    def wrapper(*args):
-        outs = tuple(fn(*args))
-        seen = {id(a) for a in args}  # the inputs, then each output given so far
-        result = []
-        for k, value in enumerate(outs):
-            value = as_tensor(value, dtypes[k] if dtypes else None)
-            if torch_values.run_time_rows(value):
-                result.append(number_like(torch_ops.dense(value, k in flat),
-                                          stands_for_number(value)))
-                continue
-            # a view (`m[i, 2]`) as a tensor of its own: torch.cond refuses branches whose
-            # outputs differ in storage offset or strides
-            copy = id(value) in seen or value.storage_offset() != 0 or not (
-                value.is_contiguous())
-            seen.add(id(value))
-            result.append(value.clone(memory_format=torch.contiguous_format) if copy else value)
-        return tuple(result)
-    return wrapper
-
-
-def _tables(outputs):
-    """The positions where both branches' outputs (`outputs`) are tables of rows of a
-    run-time length, of one shape: such a table leaves a torch.cond flattened. In its
-    branches, torch inductor lays a cond's 2-d output out with the new size torch gives the
-    output (`u38`), which no branch defines (NameError when the compiled code runs)."""
-    return {k for k, value in enumerate(outputs[0]) if torch_values.run_time_rows(value) and all(
-        torch_values.same_shape(value, other[k]) for other in outputs[1:])}
-
-
-def _unflattened(outs, tables, outputs):
-    """The outputs `outs` of a torch.cond, each table that `_tables` flattened given back its
-    shape (the shape its branches gave it, `outputs`)."""
-    return tuple(torch_ops.unflattened(out, list(outputs[0][k].shape)) if k in tables else out
-                 for k, out in enumerate(outs))
-
-
-def _numbers_out(outs, *sources):
-    """`outs`, each marked as standing for a Python number where every one of `sources` (the
-    values it may be: both branches' outputs, a loop's initial values and its body's outputs)
-    stands for one at its position (`torch_values.stands_for_number`)."""
-    for k, out in enumerate(outs):
-        torch_values.number_like(out, all(stands_for_number(values[k]) for values in sources))
-    return outs
-
-
-def _cond(pred, true_fn, false_fn, inputs):
-    """`cond_op` whose integer and bool outputs pass as floats when others are floats.
-
-    torch 2.13 cannot differentiate a torch.cond whose outputs mix floats with integers
-    ("outs_to_grad length (1) != tangents length (2)", docs/torch.md); the integers pass
-    through it bit for bit as floats of their size (`as_float`) and come back after it.
-    """
-    dtypes = []
-
-    def floats(fn):
-        def branch(*args):
-            outs = fn(*args)
-            dtypes[:] = [t.dtype for t in outs]
-            mixed = any(torch_values.is_float(d) for d in dtypes) and not all(
-                torch_values.is_float(d) for d in dtypes)
-            return tuple(torch_values.as_float(t) for t in outs) if mixed else outs
-        return branch
-
-    outs = cond_op(pred, floats(true_fn), floats(false_fn), inputs)
-    return tuple(torch_values.from_float(t, d) for t, d in zip(outs, dtypes))
-
-
-def _linked(init, free):
-    """The loop variables `init`, each floating one tied in autograd to the free tensors.
-
-    torch 2.13 gives a tensor that a while_loop reads in every iteration one iteration's
-    share of its gradient when the loop variables do not require gradients themselves
-    (docs/torch.md). Adding a zero computed from the free floating tensors (NaN-safe) makes
-    the loop variables require gradients whenever those do; the values are unchanged.
-    """
-    floats = [t for t in free if torch_values.is_float(t.dtype)]
-    if not floats or not _any_float(init):
-        return init
-    zero = sum(torch.nan_to_num(t, 0.0, 0.0, 0.0).sum() * 0 for t in floats)
-    return tuple(v + zero.to(v.dtype) if torch_values.is_float(v.dtype) else v for v in init)
-
-
-def _any_float(tensors):
-    return any(torch_values.is_float(t.dtype) for t in tensors)
-
-
 def _where_operand(value, other, dtype):
     """`value` as an operand of `torch.where` whose result has `dtype`: a Python number beside
     a tensor of that dtype stays a number (torch.where takes a scalar: no `full` for it)."""
@@ -175,20 +82,6 @@ def _is_integer(dtype):
     return not dtype.is_floating_point and not dtype.is_complex and dtype != torch.bool
 
 
-def _distinct(tensors):
-    """`tensors` with a copy in place of each repeated one: torch 2.13's export names the
-    inputs of a subgraph after its operands, and one tensor passed twice to a loop nested in
-    a cond would give the subgraph two inputs of one name. A copy, not a view: under
-    torch.compile a cond or loop refuses inputs that alias each other ("might be aliasing
-    the input or the output")."""
-    seen = set()
-    result = []
-    for t in tensors:
-        result.append(t.clone() if id(t) in seen else t)
-        seen.add(id(t))
-    return tuple(result)
-
-
 def _read(*values):
     """Reads the tensors among `values` on a discarded pass, as the staged check or print
     that it drops would: the lifting (torch_lifting.free_tensors) must see them read, or a
@@ -196,63 +89,6 @@ def _read(*values):
     for value in values:
         if isinstance(value, torch.Tensor):
             torch.ops.aten.alias(value)
-
-
-def _of_read(fn, operands, read):
-    """`fn` of the operands at the positions `read`, the others as they are: an operand that
-    no branch reads (a variable that each branch assigns before reading it) is no input of the
-    torch.cond, which spares the graph a value it never uses, and a tensor that no graph
-    records (one of a discarded pass) from becoming a constant of the program."""
-    def wrapper(*args):
-        values = list(operands)
-        for k, value in zip(read, args):
-            values[k] = value
-        return fn(*values)
-    return wrapper
-
-
-def _with_token(fn):
-    """`fn` giving one more output, a bool that `torch.ops.autograph.keep` reads."""
-    def branch(*args):
-        return tuple(fn(*args)) + (torch_values.scalar(True, torch.bool),)
-    return branch
-
-
-def _loop_dtypes(loop_vars, after):
-    """The dtypes of the loop variables: a Python number, or a tensor that stands for one,
-    takes the dtype the body gives it (`after`: the body's outputs), as Python's arithmetic
-    with a tensor would; a tensor, the wider of its own and the body's (`loop_widens`)."""
-    return [torch_values.joint_dtype((torch_values.check_type(v), leaf_type(a)))
-            for v, a in zip(loop_vars, after)]
-
-
-def _sized_as(outs, *sources):
-    """The outputs `outs` of a loop or cond, each of the sizes that all of `sources` give it
-    (a loop's initial values: a loop variable keeps its shape; the outputs of both branches
-    of a cond). torch gives an output whose size it knows only when the program runs
-    (`[0] * n`) a new size of its own, and an enclosing loop would then refuse it as a value
-    of a different shape than the one it carries: `torch.ops.autograph.sized` says the size
-    in the graph."""
-    result = []
-    for k, out in enumerate(outs):
-        shapes = [getattr(values[k], 'shape', None) for values in sources]
-        if isinstance(out, torch.Tensor) and all(
-                shape is not None and len(shape) == out.dim() for shape in shapes):
-            sizes = [_agreed(size, [shape[d] for shape in shapes])
-                     for d, size in enumerate(out.shape)]
-            if any(a is not b for a, b in zip(sizes, out.shape)):
-                out = number_like(torch_ops.sized(out, sizes), stands_for_number(out))
-        result.append(out)
-    return tuple(result)
-
-
-def _agreed(size, sizes):
-    """`sizes[0]` where all of `sizes` agree and `size` is a new run-time size, else `size`."""
-    agreed = {torch_values.size_expression(s) for s in sizes}
-    if len(agreed) != 1 or torch_values.size_expression(size) in agreed or not (
-            free_unbacked_symbols(size)):
-        return size
-    return sizes[0]
 
 
 def _negated(value):
@@ -289,7 +125,7 @@ def _discarded_cond(pred, true_fn, false_fn, operands):
             true_value = torch.where(pred, true_value, false_value)
         result.append(true_value)
     _read(pred, *outputs[0], *outputs[1])  # (see _discarded_loop)
-    return _numbers_out(tuple(result), *outputs)
+    return torch_carried.numbers_out(tuple(result), *outputs)
 
 
 def _discarded_loop(test, body_fn, loop_vars):
@@ -304,8 +140,9 @@ def _discarded_loop(test, body_fn, loop_vars):
     # a tensor of the enclosing function that the body gives a variable without an operation
     # (`f6 = a`) is read: the staged loop carries it out, so the lifting must see it
     _read(*after)
-    return _numbers_out(tuple(as_tensor(a, d) for a, d in zip(after, _loop_dtypes(
-        loop_vars, after))), loop_vars, after)
+    dtypes = torch_carried.loop_dtypes(loop_vars, after)
+    return torch_carried.numbers_out(tuple(as_tensor(a, d) for a, d in zip(after, dtypes)),
+                                     loop_vars, after)
 
 
 class TorchBackend(ListHooks, Backend):
@@ -367,22 +204,22 @@ class TorchBackend(ListHooks, Backend):
             *[[leaf_type(v) for v in outs] for outs in found.outputs])]
         read = sorted(found.read)
         numbers = {j for j, k in enumerate(read) if stands_for_number(operands[k])}
-        tables = _tables(found.outputs)
-        true_fn, false_fn = (_outputs(closed(_of_read(fn, operands, read), len(read),
-                                             found.free, {read.index(k) for k in changed},
-                                             numbers), dtypes, tables)
-                             for fn, changed in zip((true_fn, false_fn), found.mutated))
-        inputs = _distinct(tuple(operands[k] for k in read) + tuple(found.free))
+        tables = torch_carried.tables(found.outputs)
+        true_fn, false_fn = (torch_carried.outputs(
+            closed(torch_carried.of_read(fn, operands, read), len(read), found.free,
+                   {read.index(k) for k in changed}, numbers), dtypes, tables)
+            for fn, changed in zip((true_fn, false_fn), found.mutated))
+        inputs = torch_carried.distinct(tuple(operands[k] for k in read) + tuple(found.free))
         if effects[0] == self._scratch.effects:
-            outs = _unflattened(_cond(pred, true_fn, false_fn, inputs), tables, found.outputs)
-            return _numbers_out(_sized_as(outs, *found.outputs), *found.outputs)
+            outs = torch_carried.cond(pred, true_fn, false_fn, inputs)
+            return torch_carried.cond_outputs(outs, tables, found.outputs)
         # A branch checks or prints: the cond must stay even when nothing reads its outputs
         # (torch removes an unused torch.cond, its prints with it), so it gives one more,
         # which `torch.ops.autograph.keep` reads.
-        outs = _cond(pred, _with_token(true_fn), _with_token(false_fn), inputs)
+        outs = torch_carried.cond(pred, torch_carried.with_token(true_fn),
+                                  torch_carried.with_token(false_fn), inputs)
         torch_ops.keep(outs[-1:])
-        outs = _unflattened(outs[:-1], tables, found.outputs)
-        return _numbers_out(_sized_as(outs, *found.outputs), *found.outputs)
+        return torch_carried.cond_outputs(outs[:-1], tables, found.outputs)
 
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop as torch.while_loop over the loop variables and the free tensors.
@@ -413,28 +250,31 @@ class TorchBackend(ListHooks, Backend):
             return _discarded_loop(test, body_fn, loop_vars)
         effects = self._scratch.effects
         free, outputs, mutated = free_tensors((test, body_fn), init, self.scratch)[:3]
-        dtypes = _loop_dtypes(loop_vars, outputs[1])
-        init = _linked(tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
+        dtypes = torch_carried.loop_dtypes(loop_vars, outputs[1])
+        init = torch_carried.linked(
+            tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
         count = len(init)
         numbers = {k for k, v in enumerate(loop_vars) if stands_for_number(v)}
         test = closed(test, count, free, mutated[0], numbers)
-        body = _outputs(closed(body_fn, count, free, mutated[1], numbers), dtypes)
+        body = torch_carried.outputs(closed(body_fn, count, free, mutated[1], numbers), dtypes)
 
         def loop(*args):
             return tuple(while_loop_op(lambda *a: test(*a)[0], body, args[:count],
                                        args[count:]))
 
-        inputs = _distinct(init + tuple(free))
-        if not _any_float(init):
+        inputs = torch_carried.distinct(init + tuple(free))
+        if not torch_carried.any_float(init):
             outs = loop(*inputs)  # its outputs, the loop variables, carry no gradients
         else:
             # torch 2.13 differentiates a while_loop that runs zero times as if it ran once
             # (docs/torch.md): a loop that may carry gradients runs only when its test holds.
-            outs = _cond(test(*inputs)[0], loop,
-                         lambda *args: tuple(a.clone() for a in args[:count]), inputs)
+            outs = torch_carried.cond(test(*inputs)[0], loop,
+                                      lambda *args: tuple(a.clone() for a in args[:count]),
+                                      inputs)
         if effects != self._scratch.effects:
             torch_ops.keep(list(outs))  # kept with its checks and prints, as a cond is
-        return _numbers_out(_sized_as(outs, init), loop_vars, outputs[1])
+        return torch_carried.numbers_out(torch_carried.sized_as(outs, init), loop_vars,
+                                         outputs[1])
 
     def _discarded(self):
         """Whether no graph records what runs now: a discarded pass (`scratch`), or torch
@@ -559,7 +399,7 @@ class TorchBackend(ListHooks, Backend):
     def loop_widens(self, before, after):
         """A loop variable that enters as a tensor and that the body makes a tensor of a
         wider kind (an int64 `r` that `r = r / 2` makes a float): carried at the wider dtype
-        (`_loop_dtypes`), as Python's variable takes the float."""
+        (`torch_carried.loop_dtypes`), as Python's variable takes the float."""
         return isinstance(before, torch.dtype) and isinstance(after, torch.dtype) and (
             torch_values.joint_dtype((before, after)) == after)
 

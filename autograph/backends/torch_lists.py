@@ -3,7 +3,7 @@
 A list of numbers whose length torch knows only when the program runs (`[0] * n` with a
 traced `n`, `[1] + [0] * n`) is a tensor of an unbacked size, which torch.export and
 torch.compile allow: item assignment at a traced index, `len`, reads, staged loops and
-branches carry it (torch.py's `_sized_as` keeps its size through them).
+branches carry it (`torch_carried.sized_as` keeps its size through them).
 
 A list that a staged loop appends to cannot be one while the loop runs (torch.while_loop
 carries tensors of one shape): it is a StagedList, a buffer whose capacity bounds the list

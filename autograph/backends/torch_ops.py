@@ -187,7 +187,7 @@ def dense(value: torch.Tensor, flat: bool = False) -> torch.Tensor:
     branches' outputs are laid out alike: torch.cond and while_loop refuse it ("stride is
     not a simple accumulative multiplication of sizes", or a guard on `Max(1, u0)`). An
     empty row makes every stride moot. `flat`: the copy flattened, as a table leaves a
-    torch.cond (see torch.py's `_tables`), to be given its shape back by `unflattened`."""
+    torch.cond (see `torch_carried.tables`), to be given its shape back by `unflattened`."""
     copy = value.contiguous().clone()
     return copy.reshape(-1) if flat else copy
 
