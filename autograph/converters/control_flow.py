@@ -341,25 +341,11 @@ def _loop_opts(node, opts):
 _CLOSURES = (gast.Lambda, gast.FunctionDef, gast.GeneratorExp)
 
 
-def _reads_locals(node):
-    """Whether `node` is a call of a builtin that reads the caller's local variables."""
-    if not isinstance(node, gast.Call) or not isinstance(node.func, gast.Name):
-        return False
-    return node.func.id in _READ_LOCALS or (
-        node.func.id in _READ_LOCALS_WITHOUT_ARGUMENT and not node.args)
-
-
-# Builtins that read the local variables of the function calling them (`vars` and `dir`
-# with no argument).
-_READ_LOCALS = ('locals', 'eval', 'exec')
-_READ_LOCALS_WITHOUT_ARGUMENT = ('vars', 'dir')
-
-
 def _closure_reads(fn):
     """Names that closures (and generator expressions) nested in `fn` read or rebind, and
-    every name of `fn` when it calls `locals()` (or `vars()`, `dir()`, `eval`, `exec`),
-    which reads them all where liveness sees no read."""
-    if any(_reads_locals(m) for m in traversal.walk(fn)):
+    every name of `fn` when it calls `locals()` (or `vars()`, `eval`, `exec`: see
+    `gast_util.frame_call`), which reads them all where liveness sees no read."""
+    if any(gast_util.frame_call(m) for m in traversal.walk(fn)):
         return frozenset(m.id for m in traversal.walk(fn) if isinstance(m, gast.Name))
     reads = set()
     # a closure nested in another one reads nothing that the walk of the outer one misses

@@ -16,6 +16,7 @@ import warnings
 import gast
 
 from autograph import errors
+from autograph.pyct import gast_util
 
 # The stack of the thread of a deep conversion: address space, mostly never touched.
 _DEEP_STACK_BYTES = 512 << 20
@@ -25,8 +26,7 @@ _deep_lock = threading.Lock()
 # .deep: whether this thread runs a deep conversion (call_deep)
 _thread = threading.local()
 
-# Builtins that read or change the calling frame's local variables.
-FRAME_CALLS = frozenset(('eval', 'exec', 'locals', 'vars'))
+FRAME_CALLS = gast_util.FRAME_CALLS
 # Statements whose bodies the control-flow converter turns into generated functions.
 _CONVERTED_BLOCKS = (gast.If, gast.While, gast.For)
 # Nodes with their own scope: calls inside them read their own frame, as in plain Python.
@@ -107,20 +107,6 @@ def guarded(func, *args):
             % (type(e).__name__, _DEEP_RECURSION_LIMIT // 10)) from None
 
 
-def _frame_call(node):
-    """The builtin name of a call that reads the caller's frame (see FRAME_CALLS), or None."""
-    if type(node) is not gast.Call or type(node.func) is not gast.Name:
-        return None
-    name = node.func.id
-    if name not in FRAME_CALLS:
-        return None
-    if name in ('eval', 'exec') and (len(node.args) >= 2 or node.keywords):
-        return None  # explicit namespaces: the frame's locals are not read
-    if name == 'vars' and node.args:
-        return None  # vars(obj) reads obj, not the frame
-    return name
-
-
 def _calls_in_blocks(node):
     """(builtin name, line) of each frame call inside a converted block of `node`'s body."""
     found = []
@@ -129,7 +115,7 @@ def _calls_in_blocks(node):
         n, inside = stack.pop()
         if isinstance(n, _OWN_SCOPE):
             continue
-        name = _frame_call(n) if inside else None
+        name = gast_util.frame_call(n) if inside else None
         if name is not None:
             found.append((name, getattr(n, 'lineno', 0)))
         inner = inside or isinstance(n, _CONVERTED_BLOCKS)

@@ -136,3 +136,21 @@ def add_extra_loop_test(loop, test):
     # The analyses read names through their QN annotations; this expression is not in the
     # tree, so qual_names.resolve would not see it there.
     anno.setanno(loop, anno.Basic.EXTRA_LOOP_TEST, qual_names.resolve(test))
+
+
+# Builtins that read or change the calling frame's local variables.
+FRAME_CALLS = frozenset(('eval', 'exec', 'locals', 'vars'))
+
+
+def frame_call(node):
+    """The builtin name of a call that reads the caller's frame (see FRAME_CALLS), or None."""
+    if type(node) is not gast.Call or type(node.func) is not gast.Name:
+        return None
+    name = node.func.id
+    if name not in FRAME_CALLS:
+        return None
+    if name in ('eval', 'exec') and (len(node.args) >= 2 or node.keywords):
+        return None  # explicit namespaces: the frame's locals are not read
+    if name == 'vars' and node.args:
+        return None  # vars(obj) reads obj, not the frame
+    return name
