@@ -25,6 +25,8 @@ class _Function(object):
         self.nonlocals = set()
         # names read by closures (lambdas, nested defs, generator expressions) in the function
         self.closure_reads = frozenset()
+        # names that may hold an object another name holds too (see _may_alias)
+        self.may_alias = frozenset()
 
 
 _EMPTY = frozenset()
@@ -51,6 +53,7 @@ class ControlFlowTransformer(transformer.Base):
             scope = anno.getanno(node, NodeAnno.ARGS_AND_BODY_SCOPE, None)
         self.state[_Function].scope = scope
         self.state[_Function].closure_reads = _closure_reads(node)
+        self.state[_Function].may_alias = _may_alias(node)
         self.generic_visit(node)
         emitted = self.state[_Function].exit().nonlocals
         if emitted:
@@ -109,8 +112,12 @@ class ControlFlowTransformer(transformer.Base):
             if not s.is_composite() and s in basic)
         # read after the block only by the code outside the function (a global, a nonlocal) or
         # by a closure when it runs: outputs, though liveness sees no read
+        # changed in place (`row[j] = v`) where another name may hold the object (`row = dp[i]`)
+        in_place = _changed_in_place(node) & (self.state[_Function].may_alias
+                                              if self.state[_Function].level else _EMPTY)
         input_only = {s for s in basic if s in live_in and s not in live_out and not (
-            s in nonlocals or s in globals_ or str(s) in closure_reads)}
+            s in nonlocals or s in globals_ or str(s) in closure_reads
+            or str(s) in in_place)}
         block_vars = sorted(basic | composite, key=lambda v: (v in input_only, str(v)))
         return block_vars, undefined, len(block_vars) - len(input_only)
 
@@ -339,6 +346,54 @@ def _loop_opts(node, opts):
 
 
 _CLOSURES = (gast.Lambda, gast.FunctionDef, gast.GeneratorExp)
+# The operators that change a Python list in place and return it to rebind the name to
+# (`row = ag__.set_item(row, j, v)` for `row[j] = v`).
+_IN_PLACE = ('set_item', 'list_append', 'list_pop', 'list_method')
+# Expressions that make a new object, and the operators that make a new list.
+_NEW_OBJECTS = (gast.List, gast.ListComp, gast.Dict, gast.DictComp, gast.Set, gast.SetComp,
+                gast.Tuple, gast.BinOp, gast.Constant)
+_NEW_LISTS = ('list_comprehension', 'repeat')
+
+
+def _may_alias(fn):
+    """The names of `fn` that may hold an object that another name holds too: its
+    parameters, a `for` loop's targets, and the names it binds to anything but a new object
+    (`row = dp[i]`, `b = a`, `row = get_row(i)`). A name bound only to displays,
+    comprehensions and arithmetic (`primes = []`, `t = [0] * n`,
+    `ag__.list_comprehension(...)`) is not among them."""
+    names = {a.id for a in traversal.walk(fn.args) if isinstance(a, gast.Name)}
+    for m in traversal.walk(fn):
+        if isinstance(m, gast.For):
+            names.update(t.id for t in traversal.walk(m.target) if isinstance(t, gast.Name))
+        elif isinstance(m, gast.Assign) and not _new_object(m.value):
+            for target in m.targets:
+                names.update(t.id for t in traversal.walk(target) if isinstance(t, gast.Name))
+    return frozenset(names)
+
+
+def _new_object(value):
+    """Whether `value` gives a new object (no other name holds it yet), or the object of the
+    name it is assigned to (`primes = ag__.list_append(primes, i)`)."""
+    return isinstance(value, _NEW_OBJECTS) or (
+        isinstance(value, gast.Call) and _is_ag_call(value, _NEW_LISTS + _IN_PLACE))
+
+
+def _is_ag_call(node, attrs):
+    """Whether `node` is a call of one of the `ag__` operators named in `attrs`."""
+    func = node.func
+    return (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)
+            and func.value.id == 'ag__' and func.attr in attrs)
+
+
+def _changed_in_place(block):
+    """The names that `block` changes in place through an operator of _IN_PLACE."""
+    names = set()
+    for m in traversal.walk(block):
+        if (isinstance(m, gast.Assign) and len(m.targets) == 1
+                and isinstance(m.targets[0], gast.Name) and isinstance(m.value, gast.Call)
+                and _is_ag_call(m.value, _IN_PLACE)):
+            names.add(m.targets[0].id)
+    return names
 
 
 def _closure_reads(fn):

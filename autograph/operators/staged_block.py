@@ -45,6 +45,8 @@ class StagedBlock:
         self.symbol_names = tuple(symbol_names)
         self.type_of = backend.type_of
         self.frame = None  # the ListFrame of the staging under way
+        # the positions of the Python lists it changed in place (see `_changed_in_place`)
+        self.in_place = ()
         self.grown = []  # the positions of the lists it made staged to grow them
 
     def framed(self, init_vars):
@@ -98,11 +100,27 @@ class StagedBlock:
         state = (self.get_state, self.set_state)
         list_frames.write_back(state, assigned)
         list_frames.finish_grown(self.backend, state, self.grown)
+        self._changed_in_place(before)
         # a Python list the statement gives back as a new list (a loop packs its variables)
         # stands for the same list in the statements around it
         for old, new in zip(before, self.get_state()):
             if type(old) is list and type(new) is list and new is not old:
                 list_frames.rebound(old, new)
+
+    def _changed_in_place(self, before):
+        """Outside any other staged statement, gives each Python list of `in_place` (one
+        that the statement changed in place, never rebinding its variable) its final value
+        in place, and the variable that list again: another name may hold it (`row = dp[i]`,
+        then `row[j] = v` in a staged branch or loop), as in Python. The staged statement
+        worked on copies; inside another one, its list frame threads them instead."""
+        if list_frames.frame_stack() or not self.in_place:
+            return
+        state = list(self.get_state())
+        for k in self.in_place:
+            if type(before[k]) is list and type(state[k]) is list and state[k] is not before[k]:
+                _write_into(before[k], state[k])
+                state[k] = before[k]
+        self.set_state(tuple(state))
 
     def _stage_in_frame(self, init_vars, plan):
         """`stage_once` in a frame that stops at a list; returns that request, else None.
@@ -176,3 +194,17 @@ def unforeseen(construct, name):
         'than once (to plan it, then to stage it), and the runs gave it different kinds of '
         'values. Make the code give the same kind of value each time it runs; if it does, '
         'this is a bug in autograph: please report it.'.format(name, construct))
+
+
+def _write_into(original, value):
+    """Writes the list `value` into the list `original` in place; nested lists of the same
+    length into each other in place too."""
+    if len(original) != len(value):
+        original[:] = value
+        return
+    for i, item in enumerate(value):
+        old = original[i]
+        if type(old) is list and type(item) is list:
+            _write_into(old, item)
+        elif old is not item:
+            original[i] = item

@@ -70,6 +70,7 @@ class StagedIf(StagedBlock):
         self.outputs = {}  # branch name -> the aligned outputs it gave the backend
         self.with_operands = None  # see _operands
         self.true_only = ()  # see _true_only
+        self.fresh = {}  # branch name -> the state it started from (`_fresh`)
         self.names_outputs = True  # the backend's graph names outputs after the variables
         # False while a scout stages: the Python lists it carries need no look ahead there
         # (they are what the scout is for), unless one did not fit (`_Unfit`)
@@ -108,7 +109,7 @@ class StagedIf(StagedBlock):
     def stage_once(self, init_vars, plan):
         """Stages the statement once and assigns its outputs; `plan`: see `known`."""
         self.init_vars, self.known = init_vars, plan or {}
-        self.raw, self.outputs = {}, {}
+        self.raw, self.outputs, self.fresh = {}, {}, {}
         operands, self.with_operands = _operands(self.backend, init_vars)
         self.true_only = self._true_only(init_vars)
         branches = (self.cond, self._branch('if', 'else'), self._branch('else', 'if'), operands)
@@ -124,6 +125,9 @@ class StagedIf(StagedBlock):
         for k, value in zip(carried,
                             nest.pack(nest.structure([first[k] for k in carried]), flat)):
             final[k] = value
+        # the lists both branches changed in place or left alone (each its own copy)
+        self.in_place = [k for k in range(self.nouts) if type(init_vars[k]) is list and all(
+            k < len(self.fresh[b]) and self.raw[b][k] is self.fresh[b][k] for b in self.raw)]
         self.set_state(tuple(final) + init_vars[self.nouts:])
 
     def _true_only(self, init_vars):
@@ -188,10 +192,12 @@ class StagedIf(StagedBlock):
         is taken, and gives placeholder outputs of the other branch's types. When the other
         branch raises too, or the backend cannot check at run time, the error propagates.
         """
-        self.set_state(self._fresh(state))
+        fresh = self.fresh[name] = self._fresh(state)
+        self.set_state(fresh)
         try:
             self.fns[name]()
         except Exception as error:  # pylint: disable=broad-except  # re-raised unless staged
+            self.fresh[name] = ()  # placeholders: not the branch's own lists
             if not _raises_when_run(error):
                 raise
             self.set_state(self._fresh(state))

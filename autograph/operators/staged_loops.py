@@ -229,6 +229,7 @@ class StagedLoop(StagedBlock):
             if new_head is None:  # a staged error (_raise_when_run)
                 return tuple(loop_vars[:nhead]) + tuple(nest.flatten(entry))
             state = self.read_state()
+            self.in_place = _changed_lists(carried, entry, state)
             if folded is not None:
                 new_head = self._stopped(state[folded], new_head)
             if captured is not None:
@@ -357,6 +358,12 @@ class StagedLoop(StagedBlock):
         except UnsupportedByBackendError:
             return init_vars, ()
         return tuple(state), held
+
+
+def _changed_lists(carried, entry, state):
+    """The positions of the Python lists that the body changed in place, never rebinding
+    them (see StagedBlock._changed_in_place): `state` still holds its `entry` list."""
+    return [k for k, value in zip(carried, entry) if type(value) is list and state[k] is value]
 
 
 def _undefined(init_vars):

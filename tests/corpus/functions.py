@@ -938,6 +938,47 @@ def nonlocal_set_in_a_staged_branch_of_a_closure(x, n):
     return total
 
 
+@case((1.0, 2.0), (5.0, 2.0), (1.0, 3.0))
+def table_row_changed_through_an_alias_in_staged_branches(x, y):
+    # the dynamic-programming idiom: `row = dp[i]`, then `row[j] = ...` in a staged if;
+    # dp must see it, as row is dp[i]
+    a = [x, 2.0, 3.0]
+    b = [1.0, y, 3.0]
+    dp = [[0.0] * 4 for _ in range(4)]
+    for i in range(1, 4):
+        row = dp[i]
+        prev = dp[i - 1]
+        for j in range(1, 4):
+            if a[i - 1] == b[j - 1]:
+                row[j] = prev[j - 1] + 1
+            else:
+                row[j] = max(prev[j], row[j - 1])
+    return dp[3][3]
+
+
+@case(0.5, 1.5, -1.0)
+def list_changed_through_an_alias_no_one_reads_after(x):
+    grid = [[0.0, 0.0], [0.0, 0.0]]
+    for i in range(2):
+        row = grid[i]
+        if x > i:  # row is not read after the if: grid is
+            row[0] = x
+        else:
+            row[1] = x
+    return grid[0][0] + grid[1][1] * 10
+
+
+@case((1.5, 3), (2.0, 0), (-1.0, 2))
+def list_changed_in_a_staged_loop_through_an_alias(x, n):
+    grid = [[0.0, 0.0]]
+    row = grid[0]
+    i = 0
+    while i < n:  # row is not read after the loop: grid is
+        row[0] = row[0] + x
+        i += 1
+    return grid[0][0]
+
+
 @case(1.0, -1.0)
 def locals_read_after_a_staged_if(x):
     y = 0
