@@ -209,7 +209,8 @@ def assigned_list(init_vars, request):
 
 
 def write_back(state, assigned):
-    """Gives each Python list that a staged loop or if assigned at a staged index its final
+    """Gives each Python list that a staged loop or if assigned at a staged index (or
+    changed in place at Python positions: `StagedBlock._changed_in_place`) its final
     elements, and makes its variables that list again: Python's `l[i] = v` changes the list in
     place, so every name bound to it (a caller's argument too) sees the change.
 
@@ -224,7 +225,7 @@ def write_back(state, assigned):
     values = list(get_state())
     for positions, original in assigned:
         final = values[positions[0]]
-        if _static_length(final) == len(original):  # else a run-time length: left alone
+        if _length(final) == len(original):  # else a run-time length: left alone
             _write_elements(original, final)
             for k in positions:
                 values[k] = original
@@ -232,13 +233,14 @@ def write_back(state, assigned):
 
 
 def _write_elements(original, final):
-    """Gives the Python list `original` the elements of the staged `final` (as long), in
-    place; a row that was a Python list (a table's) keeps its identity and gets its own
-    elements, so that the table keeps the structure it had (a branch that left it alone
-    gives it too)."""
+    """Gives the Python list `original` the elements of `final` (staged, or a Python list;
+    as long), in place; a row that was a Python list (a table's) keeps its identity and gets
+    its own elements, so that the table keeps the structure it had (a branch that left it
+    alone gives it too)."""
     elements = [final[i] for i in range(len(original))]
     for i, (before, element) in enumerate(zip(original, elements)):
-        if type(before) is list and before and _static_length(element) == len(before):
+        if type(before) is list and (before or type(element) is list) and (
+                _length(element) == len(before)):
             _write_elements(before, element)
             elements[i] = before
     original[:] = elements
@@ -272,6 +274,11 @@ def finish_grown(backend, state, grown):
         for k in positions:
             values[k] = finished
     set_state(tuple(values))
+
+
+def _length(value):
+    """The length of a Python list, or `_static_length` of a staged value."""
+    return len(value) if type(value) is list else _static_length(value)
 
 
 def _static_length(value):

@@ -98,9 +98,8 @@ class StagedBlock:
             # a list that no scout reached (see the module's doc)
             init_vars = self._promote(init_vars, [request], assigned)
         state = (self.get_state, self.set_state)
-        list_frames.write_back(state, assigned)
+        list_frames.write_back(state, assigned + self._changed_in_place(before))
         list_frames.finish_grown(self.backend, state, self.grown)
-        self._changed_in_place(before)
         # a Python list the statement gives back as a new list (a loop packs its variables)
         # stands for the same list in the statements around it
         for old, new in zip(before, self.get_state()):
@@ -108,19 +107,17 @@ class StagedBlock:
                 list_frames.rebound(old, new)
 
     def _changed_in_place(self, before):
-        """Outside any other staged statement, gives each Python list of `in_place` (one
-        that the statement changed in place, never rebinding its variable) its final value
-        in place, and the variable that list again: another name may hold it (`row = dp[i]`,
-        then `row[j] = v` in a staged branch or loop), as in Python. The staged statement
-        worked on copies; inside another one, its list frame threads them instead."""
-        if list_frames.frame_stack() or not self.in_place:
-            return
-        state = list(self.get_state())
-        for k in self.in_place:
-            if type(before[k]) is list and type(state[k]) is list and state[k] is not before[k]:
-                _write_into(before[k], state[k])
-                state[k] = before[k]
-        self.set_state(tuple(state))
+        """`list_frames.write_back` entries for the Python lists of `in_place` (each one that
+        the statement changed in place, never rebinding its variable), outside any other
+        staged statement: another name may hold one (`row = dp[i]`, then `row[j] = v` in a
+        staged branch or loop), so it gets its final elements in place, as in Python. The
+        statement worked on copies; inside another one, its list frame threads them
+        instead."""
+        if list_frames.frame_stack():
+            return []
+        state = self.get_state()
+        return [([k], before[k]) for k in self.in_place
+                if type(before[k]) is list and type(state[k]) is list]
 
     def _stage_in_frame(self, init_vars, plan):
         """`stage_once` in a frame that stops at a list; returns that request, else None.
@@ -195,16 +192,3 @@ def unforeseen(construct, name):
         'values. Make the code give the same kind of value each time it runs; if it does, '
         'this is a bug in autograph: please report it.'.format(name, construct))
 
-
-def _write_into(original, value):
-    """Writes the list `value` into the list `original` in place; nested lists of the same
-    length into each other in place too."""
-    if len(original) != len(value):
-        original[:] = value
-        return
-    for i, item in enumerate(value):
-        old = original[i]
-        if type(old) is list and type(item) is list:
-            _write_into(old, item)
-        elif old is not item:
-            original[i] = item
