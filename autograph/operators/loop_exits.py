@@ -14,11 +14,13 @@ loop's test is computed from them, even once the flag stops the loop).
 import contextlib
 import threading
 
+from autograph.operators import variables
 from autograph.operators.variables import Symbol
 
 
-# Flags whose guard ends the loop when they are set (`continue_` ends only the iteration).
-_ENDING_FLAGS = (Symbol.BREAK, Symbol.DO_RETURN)
+# Flags that the converters put in every loop's test (`while not break_ and ...`): the loop
+# ends once one is set (`continue_` ends only the iteration).
+EXIT_FLAGS = (Symbol.BREAK, Symbol.DO_RETURN)
 
 _LOCAL = threading.local()  # .bodies: the loop bodies being traced, innermost last
 
@@ -63,18 +65,12 @@ def read_only_if(cond, get_state):
     if negated is None or negated[0] is not cond:
         return frozenset()
     flags = [v for v, name in zip(loop.read_state(), loop.symbol_names)
-             if name in _ENDING_FLAGS]
+             if name in EXIT_FLAGS]
     if not any(negated[1] is flag for flag in flags):
         return frozenset()
-    own = _cells(loop.get_state)
-    return frozenset(name for name, cell in _cells(get_state).items()
+    own = dict(variables.free_cells(loop.get_state))
+    return frozenset(name for name, cell in variables.free_cells(get_state)
                      if name in loop.dead and own.get(name) is cell)
-
-
-def _cells(fn):
-    """{name: closure cell} of a function (empty for one without a closure)."""
-    cells = getattr(fn, '__closure__', None) or ()
-    return dict(zip(fn.__code__.co_freevars, cells)) if cells else {}
 
 
 def _bodies():

@@ -24,8 +24,6 @@ from autograph.operators.variables import UndefinedReturnValue
 
 
 _UNDEFINED = (Undefined, UndefinedReturnValue)
-# Flags that the converters put in every loop's test (`while not break_ and ...`).
-_TESTED_FLAGS = (Symbol.BREAK, Symbol.DO_RETURN)
 _MIN = builtins.min  # as Python made it: torch's export replaces builtins.min a while
 
 
@@ -203,7 +201,7 @@ class StagedLoop(StagedBlock):
         struct = nest.structure(carried_init)
         nhead = len(self.head)
         frame = self.frame
-        flags = {k for k in carried if self.symbol_names[k] in _TESTED_FLAGS}
+        flags = {k for k in carried if self.symbol_names[k] in loop_exits.EXIT_FLAGS}
 
         def assign(flat_vars, in_body=False):
             values = nest.pack(struct, flat_vars)
