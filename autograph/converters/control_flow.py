@@ -112,12 +112,14 @@ class ControlFlowTransformer(transformer.Base):
             if not s.is_composite() and s in basic)
         # read after the block only by the code outside the function (a global, a nonlocal) or
         # by a closure when it runs: outputs, though liveness sees no read
-        # changed in place (`row[j] = v`) where another name may hold the object (`row = dp[i]`)
-        in_place = _changed_in_place(node) & (self.state[_Function].may_alias
-                                              if self.state[_Function].level else _EMPTY)
         input_only = {s for s in basic if s in live_in and s not in live_out and not (
-            s in nonlocals or s in globals_ or str(s) in closure_reads
-            or str(s) in in_place)}
+            s in nonlocals or s in globals_ or str(s) in closure_reads)}
+        # and a list the block changes in place (`row[j] = v`) that another name may hold
+        # (`row = dp[i]`): that name may read it after the block
+        may_alias = {s for s in input_only if self.state[_Function].level
+                     and str(s) in self.state[_Function].may_alias}
+        if may_alias:
+            input_only -= {s for s in may_alias if str(s) in _changed_in_place(node)}
         block_vars = sorted(basic | composite, key=lambda v: (v in input_only, str(v)))
         return block_vars, undefined, len(block_vars) - len(input_only)
 
