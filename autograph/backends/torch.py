@@ -72,14 +72,10 @@ def _where_operand(value, other, dtype):
     a tensor of that dtype stays a number (torch.where takes a scalar: no `full` for it)."""
     if isinstance(other, torch.Tensor) and other.dtype == dtype and (
             type(value) is bool and dtype == torch.bool
-            or type(value) is int and _is_integer(dtype)
+            or type(value) is int and torch_values.is_integer(dtype)
             or type(value) is float and dtype.is_floating_point):
         return value
     return as_tensor(value, dtype)
-
-
-def _is_integer(dtype):
-    return not dtype.is_floating_point and not dtype.is_complex and dtype != torch.bool
 
 
 def _read(*values):

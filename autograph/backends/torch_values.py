@@ -476,9 +476,12 @@ def same_shape(a, b):
 
 
 def is_index(value):
-    return (isinstance(value, torch.Tensor) and value.dim() == 0
-            and not value.dtype.is_floating_point and not value.dtype.is_complex
-            and value.dtype != torch.bool)
+    return isinstance(value, torch.Tensor) and value.dim() == 0 and is_integer(value.dtype)
+
+
+def is_integer(dtype):
+    """Whether `dtype` is an integer dtype (not bool)."""
+    return not dtype.is_floating_point and not dtype.is_complex and dtype != torch.bool
 
 
 def tensor_index(tensor, index):
