@@ -53,6 +53,18 @@ def tanh_loop_hand(x):
     return torch.while_loop(lambda x: x.sum() > 1, lambda x: (torch.tanh(x),), (x,))[0]
 
 
+def tanh_loop_trained_hand(x):
+    """tanh_loop by hand as torch 2.13 needs it for a correct gradient: its while_loop,
+    differentiated, counts a loop that runs zero times as one iteration (docs/torch.md,
+    "Gradients"), so the loop runs under a torch.cond on its own test."""
+    def test(x):
+        return x.sum() > 1
+
+    def loop(x):
+        return torch.while_loop(test, lambda x: (torch.tanh(x),), (x,))[0]
+    return torch.cond(test(x), loop, lambda x: x.clone(), (x,))
+
+
 def sign_scale(x, w):
     if x.sum() > 0:
         y = x * 2 + w
@@ -90,6 +102,7 @@ def first_match_hand(scores, threshold):
 WORKLOADS = (
     ("collatz", collatz, collatz_hand, lambda: (torch.tensor(27),)),
     ("tanh_loop", tanh_loop, tanh_loop_hand, lambda: (torch.full((8,), 3.0),)),
+    ("tanh_trained", tanh_loop, tanh_loop_trained_hand, lambda: (torch.full((8,), 3.0),)),
     ("sign_scale", sign_scale, sign_scale_hand, lambda: (torch.randn(16), torch.randn(16))),
     ("first_match", first_match, first_match_hand,
      lambda: (torch.linspace(0.0, 1.0, 64), torch.tensor(0.7))),
