@@ -7,6 +7,7 @@ import types
 import gast
 
 from autograph import errors
+from autograph.converters import aliases
 from autograph.converters import asserts
 from autograph.converters import break_statements
 from autograph.converters import call_trees
@@ -60,8 +61,8 @@ _FUTURE_FLAGS = running_code.FUTURE_FLAGS
 # must see). After the analyses come control_flow, then conditional_expressions,
 # logical_expressions and variables (fused in one pass). The order is TensorFlow AutoGraph's.
 _BEFORE_ANALYSIS = (functions, directives, generators, match_statements, named_expressions,
-                    break_statements, asserts, continue_statements, return_statements, lists,
-                    subscripts, call_trees)
+                    aliases, break_statements, asserts, continue_statements, return_statements,
+                    lists, subscripts, call_trees)
 
 # Stands for "a loop with an else clause" among the node kinds of a tree (check_supported).
 LOOP_ELSE = 'loop-else'
@@ -80,6 +81,7 @@ _NAME = gast.Name
 # - subscripts: a subscript;
 # - match_statements: a match statement;
 # - named_expressions: an assignment expression (`:=`);
+# - aliases: a subscript (`row[j] = v`) or a call (`row.append(v)`);
 # - break_statements: a break, or a loop `else` (moved after a loop without a break), or an
 #   assignment expression (named_expressions may add breaks);
 # - asserts (assert and raise), continue_statements, return_statements: their statement.
@@ -88,6 +90,7 @@ _CONVERTER_KINDS = {
     generators: (gast.GeneratorExp, gast.ListComp, gast.List),
     match_statements: (gast.Match,),
     named_expressions: (gast.NamedExpr,),
+    aliases: (gast.Subscript, gast.Call),
     break_statements: (gast.Break, LOOP_ELSE, gast.NamedExpr),
     asserts: (gast.Assert, gast.Raise),
     continue_statements: (gast.Continue,),

@@ -225,3 +225,47 @@ def tuple_index_out_of_range(i):
 @case((3, 5), (0, 2), (4, 4))
 def membership_in_a_set_display(x, n):
     return x in {0, n}, x not in {n, 7}, x in [3, 4]
+
+
+# --- writes through an alias (`row = dp[i]`, then `row[j] = v`) -------------------------------
+
+@case(5, 0, 2)
+def lcs_length_with_rows_read_at_a_staged_index(n):
+    # dynamic programming through row aliases, in a loop over a staged range: dp must see
+    # each `row[j] = ...`, as row is dp[i]
+    a = [1, 2, 3, 2, 4]
+    b = [2, 3, 2, 1, 4]
+    dp = [[0] * 6 for _ in range(6)]
+    for i in range(1, n + 1):
+        row = dp[i]
+        prev = dp[i - 1]
+        for j in range(1, 6):
+            if a[i - 1] == b[j - 1]:
+                row[j] = prev[j - 1] + 1
+            else:
+                row[j] = max(prev[j], row[j - 1])
+    return dp[n][5]
+
+
+@case((1.5, 3), (-1.0, 2), (2.0, 0))
+def grid_row_changed_through_an_alias_in_a_staged_loop(x, n):
+    grid = [[0.0, 0.0], [0.0, 0.0]]
+    i = 0
+    while i < n:
+        row = grid[i % 2]  # a row read at a staged index; i changes after the writes
+        if x > i:
+            row[1] = row[1] + x
+        row[0] = row[0] + 1.0
+        i += 1
+    return grid[0][0] + grid[0][1] * 10 + grid[1][1] * 100
+
+
+@case(2.0, -3.0)
+def list_changed_through_another_name_in_a_staged_branch(x):
+    a = [1.0, 2.0]
+    b = a
+    if x > 0:
+        b[0] = x
+    else:
+        b[1] = -x
+    return a[0] + a[1] * 10

@@ -126,7 +126,9 @@ class XlaWay(RuntimeWay):
                      'tuple_index_out_of_range', 'max_and_min_of_generators',
                      'table_written_at_staged_indices_in_a_loop', 'table_of_a_staged_size',
                      'table_written_in_staged_branches',
-                     'for_range_indexing_a_list_staged_break')})
+                     'for_range_indexing_a_list_staged_break',
+                     'lcs_length_with_rows_read_at_a_staged_index',
+                     'grid_row_changed_through_an_alias_in_a_staged_loop')})
     cannot_express.update({
         'for_dict_items': (NotLowerableError, 'returns strings'),
         'list_appended_in_staged_branch': (NotLowerableError, 'a list that grows'),

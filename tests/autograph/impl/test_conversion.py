@@ -138,11 +138,12 @@ def test_converters_without_work_are_not_run(monkeypatch):
     assert ran == ['return_statements']
     for name, expected in [('brk', ['break_statements', 'return_statements']),
                            ('loop_else', ['break_statements', 'return_statements']),
-                           ('cont', ['directives', 'continue_statements', 'return_statements',
-                                     'lists', 'call_trees']),
+                           ('cont', ['directives', 'aliases', 'continue_statements',
+                                     'return_statements', 'lists', 'call_trees']),
                            ('asserting', ['asserts', 'return_statements']),
-                           ('calling', ['directives', 'generators', 'return_statements',
-                                        'lists', 'call_trees']),  # `[n]`: a list display
+                           ('calling', ['directives', 'generators', 'aliases',
+                                        'return_statements', 'lists', 'call_trees']),
+                           # `[n]`: a list display
                            ('no_return', []), ('returns', ['return_statements'])]:
         ran.clear()
         fn, _ = _define(_CONVERTER_CASES[name], name)

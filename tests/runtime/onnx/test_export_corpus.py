@@ -57,7 +57,9 @@ NOT_EXPORTED.update({name: "op 'py_function'" for name in (
     "raise_in_a_staged_loop_body", "raise_with_str_in_message", "max_and_min_of_generators",
     "table_read_at_a_staged_index", "dict_of_numbers_at_a_staged_key",
     "tuple_index_out_of_range", "for_range_indexing_a_list_staged_break",
-    "table_written_at_staged_indices_in_a_loop", "table_written_in_staged_branches")})
+    "table_written_at_staged_indices_in_a_loop", "table_written_in_staged_branches",
+    "lcs_length_with_rows_read_at_a_staged_index",
+    "grid_row_changed_through_an_alias_in_a_staged_loop")})
 
 
 def _traces(case):

@@ -1,0 +1,260 @@
+"""Writes through an alias as writes to what it aliases: after `row = dp[i]`, `row[j] = v`
+becomes `dp[i][j] = v` followed by `row = dp[i]`.
+
+Python's `row = dp[i]` binds `row` to the list `dp[i]`, so `row[j] = v` changes `dp` too.
+Staged code cannot follow that on its own: a list read at a staged index is a staged value
+(a row of the stack `dp` becomes), and a staged `if` or loop works on copies of the lists it
+changes, so the change would stay in `row` and `dp` would never see it (the dynamic
+programming idiom `row = dp[i]; prev = dp[i - 1]; ... row[j] = prev[j - 1] + 1` computed a
+table of zeros). Written through `dp`, the change is a change of `dp`, which the staged
+`if` or loop then carries; `row` is read again from `dp` after it, so that the reads of
+`row` that follow see it. With Python values the rewritten code does what the original does:
+`dp[i]` is the very list `row` holds, and reading it again gives that list.
+
+The rewrite is made only where it means what the original means:
+
+- `row` is bound by a plain assignment of a name subscripted by indices made of names,
+  numbers and arithmetic (`dp[i]`, `grid[i - 1][0]`), or of a name alone (`b = a`); not of
+  a slice (`dp[1:]` is a copy) or a call;
+- the writes rewritten are in the statements after the binding in the same block (nested
+  ones too, not in nested functions): item assignments and deletions through `row`
+  (`row[j] = v`, `row[j] += v`, `row[j][k] = v`, `del row[j]`), and statements that call one
+  of `row`'s mutating methods (`row.append(v)`, `x = row.pop()`);
+- in those statements, neither `row` nor any name of its binding is bound again, and nothing
+  may replace the object `row` holds: no item assignment or deletion on `dp` at the depth of
+  the binding or less (`dp[k] = []` for `row = dp[i]`), no method call on it (`dp.insert`),
+  no alias of it (`q = dp`), and no call that gets it as an argument (`swap(dp, i, k)`) but
+  the builtins that only read (`len(dp)`).
+
+Elsewhere writes through an alias keep their meaning in Python; a staged `if` or loop that
+changes an alias bound before it writes its final elements back into the original list
+(`control_flow._may_alias`, `StagedBlock._changed_in_place`).
+"""
+
+import copy
+
+import gast
+
+from autograph.pyct import transformer
+from autograph.pyct import traversal
+
+# Methods that change a list (or a dict) in place.
+_MUTATORS = frozenset(('append', 'extend', 'insert', 'pop', 'remove', 'clear', 'sort',
+                       'reverse', 'update', 'setdefault', 'popitem'))
+# Builtins that only read the containers they get.
+_READERS = frozenset(('len', 'range', 'enumerate', 'zip', 'sum', 'min', 'max', 'abs',
+                      'print', 'sorted', 'reversed', 'list', 'tuple', 'any', 'all', 'str',
+                      'repr', 'float', 'int', 'bool', 'isinstance', 'type', 'id'))
+_INDEX_NODES = (gast.Name, gast.Constant, gast.BinOp, gast.UnaryOp, gast.operator,
+                gast.unaryop, gast.Load)
+_SCOPES = (gast.FunctionDef, gast.Lambda, gast.ClassDef)
+
+
+def transform(node, ctx):
+    """Rewrites the writes through each alias that `_Alias` accepts, in every block of
+    `node` (outer blocks first; not in classes)."""
+    del ctx
+    for block in _blocks(node):
+        p = 0
+        while p < len(block):  # the rewrites insert statements into `block`
+            alias = _Alias.of(block[p])
+            if alias is not None:
+                end = alias.end(block, p + 1)
+                if alias.holds(block[p + 1:end]):
+                    alias.rewrite(block, p + 1, end)
+            p += 1
+    return node
+
+
+def _blocks(node):
+    """The statement lists of `node` and of the statements in it, outer ones first."""
+    blocks = []
+    stack = [node]
+    while stack:
+        n = stack.pop(0)
+        if isinstance(n, gast.ClassDef):
+            continue
+        for field in transformer.block_fields(n):
+            block = getattr(n, field)
+            if not isinstance(block, list):  # a lambda's body
+                continue
+            blocks.append(block)
+            stack.extend(s for s in block if isinstance(s, gast.AST))
+    return blocks
+
+
+class _Alias(object):
+    """A binding `name = base[index]...` (a chain of `depth` subscripts, 0 for `b = a`)."""
+
+    def __init__(self, binding):
+        self.binding = binding
+        self.name = binding.targets[0].id
+        self.chain = binding.value
+        self.base, self.depth = _root(self.chain)
+        self.names = {n.id for n in gast.walk(self.chain) if isinstance(n, gast.Name)}
+
+    @classmethod
+    def of(cls, stmt):
+        """The alias that `stmt` binds, or None."""
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name) and _is_chain(stmt.value)):
+            return None
+        alias = cls(stmt)
+        return None if alias.name in alias.names else alias
+
+    def end(self, block, start):
+        """The index in `block` of the first statement from `start` on that assigns the
+        alias's name again (its writes from there on belong to that binding), or its
+        length."""
+        for k in range(start, len(block)):
+            stmt = block[k]
+            if isinstance(stmt, gast.Assign) and any(
+                    isinstance(t, gast.Name) and t.id == self.name for t in stmt.targets):
+                return k
+        return len(block)
+
+    def holds(self, stmts):
+        """Whether `stmts` write through the alias, and up to the last statement that does,
+        `name` keeps holding the object `base[index]...` holds (later statements may bind
+        the names again: the writes came first)."""
+        writing = [q for q, stmt in enumerate(stmts)
+                   if any(self._roots(s) for _, s in _located([stmt], None))]
+        if not writing:
+            return False
+        watched = self.names | {self.name}
+        for node in _walk_scope(stmts[:writing[-1] + 1]):
+            if _binds(node) & watched:
+                return False
+            if self.depth and self._may_replace(node):
+                return False
+        return True
+
+    def _may_replace(self, node):
+        """Whether `node` may put another object where the binding read this one: an item
+        assignment or deletion at the binding's depth or less, or a method call, an alias
+        or a call argument of the base or of a subscript of it shallower than the binding."""
+        if isinstance(node, gast.Subscript) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            return self._above(node, 1)
+        if isinstance(node, gast.Call):
+            func = node.func
+            if isinstance(func, gast.Attribute) and self._above(func.value):
+                return True
+            if not (isinstance(func, gast.Name) and func.id in _READERS):
+                return any(self._above(a) for a in _arguments(node))
+        if isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign)):
+            return node.value is not None and self._above(node.value)
+        return False
+
+    def _above(self, node, reach=0):
+        """Whether `node` is the base subscripted fewer than `depth` times (`reach`: the
+        subscripts `node` itself may replace, 1 for an item assignment)."""
+        root, depth = _root(node)
+        return root == self.base and depth - reach < self.depth
+
+    def rewrite(self, block, start, end):
+        """Rewrites the writes through the alias in `block[start:end]` (nested ones too),
+        each followed by the binding again."""
+        for block, stmt in list(_located(block[start:end], block)):
+            if self._rewrite_statement(stmt):
+                refresh = copy.deepcopy(self.binding)
+                _relocate(refresh, stmt)
+                block.insert(next(k for k, s in enumerate(block) if s is stmt) + 1, refresh)
+
+    def _rewrite_statement(self, stmt):
+        roots = self._roots(stmt)
+        for node in roots:
+            node.value = _relocate(copy.deepcopy(self.chain), stmt)
+        return bool(roots)
+
+    def _roots(self, stmt):
+        """The nodes of `stmt` whose `value` is the alias, written through: the subscripts
+        of its targets (`row[j] = v`, `del row[j]`), or the method of its mutating call
+        (`row.append(v)`, `x = row.pop()`)."""
+        roots = []
+        if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Delete)):
+            targets = stmt.targets if isinstance(stmt, (gast.Assign, gast.Delete)) else [
+                stmt.target]
+            for target in targets:
+                roots.extend(n for n in gast.walk(target) if isinstance(n, gast.Subscript)
+                             and self._written(n.value))
+        if isinstance(stmt, (gast.Expr, gast.Assign)) and isinstance(stmt.value, gast.Call):
+            func = stmt.value.func
+            if (isinstance(func, gast.Attribute) and func.attr in _MUTATORS
+                    and self._written(func.value)):
+                roots.append(func)
+        return roots
+
+    def _written(self, node):
+        return isinstance(node, gast.Name) and node.id == self.name
+
+
+def _is_chain(node):
+    """Whether `node` is a name subscripted by indices (no slice, no call), or a name."""
+    while isinstance(node, gast.Subscript):
+        if not all(isinstance(n, _INDEX_NODES) for n in gast.walk(node.slice)):
+            return False
+        node = node.value
+    return isinstance(node, gast.Name)
+
+
+def _root(node):
+    """(the name a subscript chain starts from, its number of subscripts); (None, 0) for
+    other expressions."""
+    depth = 0
+    while isinstance(node, gast.Subscript):
+        node, depth = node.value, depth + 1
+    return (node.id, depth) if isinstance(node, gast.Name) else (None, 0)
+
+
+def _arguments(call):
+    return list(call.args) + [k.value for k in call.keywords]
+
+
+def _binds(node):
+    """The names that `node` binds in the function's scope."""
+    if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
+        return {node.id}
+    if isinstance(node, (gast.Global, gast.Nonlocal)):
+        return set(node.names)
+    if isinstance(node, (gast.FunctionDef, gast.ClassDef)):
+        return {node.name}
+    if isinstance(node, gast.ExceptHandler) and node.name is not None:
+        return {node.name.id if isinstance(node.name, gast.Name) else node.name}
+    if isinstance(node, (gast.Import, gast.ImportFrom)):
+        return {(a.asname or a.name).split('.')[0] for a in node.names}
+    return set()
+
+
+def _walk_scope(stmts):
+    """The nodes of `stmts`, not descending into nested functions, lambdas and classes (but
+    yielding them, and the `global`/`nonlocal` declarations in nested functions)."""
+    stack = list(reversed(stmts))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _SCOPES):
+            stack.extend(n for n in gast.walk(node) if isinstance(n, (gast.Global,
+                                                                      gast.Nonlocal)))
+            continue
+        stack.extend(reversed(list(traversal.iter_child_nodes(node))))
+
+
+def _located(stmts, holder):
+    """(the list holding it, statement) for the statements of `stmts` (held in `holder`),
+    nested ones too, not in nested functions and classes."""
+    for stmt in stmts:
+        yield holder, stmt
+        if not isinstance(stmt, _SCOPES):
+            for field in transformer.block_fields(stmt):
+                block = getattr(stmt, field)
+                for pair in _located(block, block):
+                    yield pair
+
+
+def _relocate(node, origin):
+    """`node`, its nodes given the location of `origin` (the write it stands in)."""
+    for n in gast.walk(node):
+        if 'lineno' in n._attributes:
+            n.lineno, n.col_offset = origin.lineno, origin.col_offset
+            n.end_lineno, n.end_col_offset = origin.lineno, origin.col_offset
+    return node

@@ -1,0 +1,229 @@
+"""Tests for converters/aliases.py: writes through `row = dp[i]` become writes through `dp`.
+
+Each function runs plain and converted on Python values (they must agree, the lists they
+change included); the golden sources pin where the rewrite is made, and the functions where
+it must not be made would change another list if it were (so the equivalence fails then).
+Staged behaviour is in the shared corpus (`*_through_*alias*` in
+tests/corpus/real_features.py), which runs every way on every backend.
+"""
+import copy
+
+import pytest
+
+import autograph as ag
+from autograph.converters import aliases
+from tests.autograph.converters.conftest import golden
+from tests.autograph.converters.conftest import source
+from tests.autograph.converters.conftest import transform
+
+
+def table_rows(a, b):
+    dp = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        row = dp[i]
+        prev = dp[i - 1]
+        for j in range(1, len(b) + 1):
+            if a[i - 1] == b[j - 1]:
+                row[j] = prev[j - 1] + 1
+            else:
+                row[j] = max(prev[j], row[j - 1])
+    return dp
+
+
+def test_writes_through_a_row_go_through_the_table():
+    assert source(transform(table_rows, aliases)) == golden('''
+        def table_rows(a, b):
+            dp = [([0] * (len(b) + 1)) for _ in range((len(a) + 1))]
+            for i in range(1, (len(a) + 1)):
+                row = dp[i]
+                prev = dp[(i - 1)]
+                for j in range(1, (len(b) + 1)):
+                    if (a[(i - 1)] == b[(j - 1)]):
+                        dp[i][j] = (prev[(j - 1)] + 1)
+                        row = dp[i]
+                    else:
+                        dp[i][j] = max(prev[j], row[(j - 1)])
+                        row = dp[i]
+            return dp
+    ''')
+
+
+def name_alias(x):
+    a = [1]
+    b = a
+    b.append(x)
+    y = b.pop(0)
+    b[0] += 1
+    del b[1:]
+    return a, b, y
+
+
+def test_a_name_alias_and_its_methods():
+    assert source(transform(name_alias, aliases)) == golden('''
+        def name_alias(x):
+            a = [1]
+            b = a
+            a.append(x)
+            b = a
+            y = a.pop(0)
+            b = a
+            a[0] += 1
+            b = a
+            del a[1:]
+            b = a
+            return (a, b, y)
+    ''')
+
+
+def row_replaced(x):
+    dp = [[0, 0], [0, 0]]
+    row = dp[0]
+    dp[0] = [7, 7]  # row still holds the old row
+    row[1] = x
+    return dp, row
+
+
+def index_rebound(x):
+    dp = [[0, 0], [0, 0]]
+    i = 0
+    row = dp[i]
+    i += 1
+    row[1] = x
+    return dp
+
+
+def rows_inserted(x):
+    dp = [[0, 0], [1, 1]]
+    row = dp[0]
+    dp.insert(0, [5, 5])  # dp[0] is another list now
+    row[0] = x
+    return dp
+
+
+def _swap(table):
+    table[0], table[1] = table[1], table[0]
+
+
+def table_passed_to_a_function(x):
+    dp = [[0, 0], [1, 1]]
+    row = dp[0]
+    _swap(dp)
+    row[0] = x
+    return dp
+
+
+def table_aliased_again(x):
+    dp = [[0, 0], [1, 1]]
+    row = dp[0]
+    q = dp
+    q[0] = [9, 9]
+    row[0] = x
+    return dp, q
+
+
+def row_rebound_in_a_branch(x):
+    dp = [[0, 0], [1, 1]]
+    row = dp[0]
+    if x > 1:
+        row = [4, 4]
+    row[0] = x
+    return dp, row
+
+
+def sliced_copy(x):
+    dp = [[0, 0], [1, 1]]
+    row = dp[0][:]
+    row[0] = x
+    return dp, row
+
+
+@pytest.mark.parametrize('fn', [row_replaced, index_rebound, rows_inserted,
+                                table_passed_to_a_function, table_aliased_again,
+                                row_rebound_in_a_branch, sliced_copy])
+def test_no_rewrite_where_the_alias_may_hold_another_list(fn):
+    assert 'row = ' in source(transform(fn, aliases))
+    assert source(transform(fn, aliases)).count('row[0] = x') + source(
+        transform(fn, aliases)).count('row[1] = x') == 1
+    for x in (1, 3):
+        assert ag.convert(fn)(x) == fn(x)
+
+
+def in_place_and_after(x, rows):
+    row = rows[1]
+    for k in range(3):
+        if x > k:
+            row[k % 2] += x
+        row.append(k)
+    total = row[0] + row[-1]
+    row.sort()
+    return total
+
+
+def nested_function_keeps_its_own_scope(x):
+    grid = [[0, 0]]
+    row = grid[0]
+
+    def put(v):
+        row[0] = v  # the closure's row: not rewritten (not in this block)
+    put(x)
+    row[1] = x
+    return grid
+
+
+def read_before_the_write_in_the_next_iteration(x):
+    grid = [[0, 0], [0, 0]]
+    row = grid[0]
+    for i in range(2):
+        row[1] = row[1] + x
+        row = grid[1]  # a rebinding: the writes before it are not rewritten
+    return grid
+
+
+def names_bound_again_after_the_writes(x):
+    dp = [[0, 0], [0, 0]]
+    i = 0
+    row = dp[i]
+    row[0] = x
+    i += 1  # after the last write: the writes are rewritten
+    row = dp[i]  # a binding of its own
+    row[1] = x * 2
+    return dp, i
+
+
+def test_names_may_be_bound_again_after_the_last_write():
+    assert source(transform(names_bound_again_after_the_writes, aliases)) == golden('''
+        def names_bound_again_after_the_writes(x):
+            dp = [[0, 0], [0, 0]]
+            i = 0
+            row = dp[i]
+            dp[i][0] = x
+            row = dp[i]
+            i += 1
+            row = dp[i]
+            dp[i][1] = (x * 2)
+            row = dp[i]
+            return (dp, i)
+    ''')
+
+
+@pytest.mark.parametrize('fn,args', [
+    (table_rows, ([1, 2, 3, 2], [2, 3, 2, 1])),
+    (names_bound_again_after_the_writes, (3,)),
+    (name_alias, (5,)),
+    (in_place_and_after, (2, [[1, 2], [3, 4, 5]])),
+    (nested_function_keeps_its_own_scope, (3,)),
+    (read_before_the_write_in_the_next_iteration, (2,)),
+])
+def test_converted_acts_as_plain_on_python_values(fn, args):
+    plain_args, converted_args = copy.deepcopy(args), copy.deepcopy(args)
+    assert ag.convert(fn)(*converted_args) == fn(*plain_args)
+    assert converted_args == plain_args  # the lists the function changed, changed alike
+
+
+def test_the_rewritten_write_keeps_its_line():
+    node = transform(table_rows, aliases)
+    loop = node.body[1]
+    branch = loop.body[2].body[0]
+    write, refresh = branch.body
+    assert write.lineno == refresh.lineno == write.targets[0].value.lineno
+    assert write.lineno == table_rows.__code__.co_firstlineno + 7
