@@ -54,33 +54,61 @@ def transform(node, ctx):
     """Rewrites the writes through each alias that `_Alias` accepts, in every block of
     `node` (outer blocks first; not in classes)."""
     del ctx
-    for block in _blocks(node):
+    scopes = {}
+    for scope, block in _blocks(node):
+        if id(scope) not in scopes:
+            scopes[id(scope)] = _Scope(scope)
         p = 0
         while p < len(block):  # the rewrites insert statements into `block`
             alias = _Alias.of(block[p])
             if alias is not None:
                 end = alias.end(block, p + 1)
-                if alias.holds(block[p + 1:end]):
+                if alias.holds(block[p + 1:end], scopes[id(scope)]):
                     alias.rewrite(block, p + 1, end)
             p += 1
     return node
 
 
 def _blocks(node):
-    """The statement lists of `node` and of the statements in it, outer ones first."""
+    """(the function it is in, statement list) for the statement lists of `node` and of the
+    statements in it, outer ones first."""
     blocks = []
-    stack = [node]
+    stack = [(node, node)]
     while stack:
-        n = stack.pop(0)
+        scope, n = stack.pop(0)
         if isinstance(n, gast.ClassDef):
             continue
+        if isinstance(n, gast.FunctionDef):
+            scope = n
         for field in transformer.block_fields(n):
             block = getattr(n, field)
             if not isinstance(block, list):  # a lambda's body
                 continue
-            blocks.append(block)
-            stack.extend(s for s in block if isinstance(s, gast.AST))
+            blocks.append((scope, block))
+            stack.extend((scope, s) for s in block if isinstance(s, gast.AST))
     return blocks
+
+
+class _Scope(object):
+    """The names of a function that a call in it may bind again or change: those it does
+    not bind itself (globals, a closure's variables), and those its nested functions may
+    bind or change (`_changed_by`)."""
+
+    def __init__(self, fn):
+        bound, declared, nested = set(), set(), set()
+        if isinstance(fn, gast.FunctionDef):
+            bound.update(n.id for n in gast.walk(fn.args) if isinstance(n, gast.Name))
+        for node in _walk_scope(fn.body if isinstance(fn.body, list) else []):
+            if isinstance(node, _SCOPES):
+                nested |= _changed_by(node)
+            elif isinstance(node, (gast.Global, gast.Nonlocal)):
+                declared.update(node.names)
+            bound |= _binds(node)
+        self.steady = bound - declared - nested
+
+    def volatile(self, names):
+        """Those of `names` that a call may bind again or change."""
+        return {n for n in names if n not in self.steady}
 
 
 class _Alias(object):
@@ -113,19 +141,24 @@ class _Alias(object):
                 return k
         return len(block)
 
-    def holds(self, stmts):
+    def holds(self, stmts, scope):
         """Whether `stmts` write through the alias, and up to the last statement that does,
         `name` keeps holding the object `base[index]...` holds (later statements may bind
-        the names again: the writes came first)."""
+        the names again: the writes came first). `scope`: the function's `_Scope`; a name
+        that a call may bind again (a global, one a closure declares nonlocal) must meet
+        no call there but of the builtins that only read."""
         writing = [q for q, stmt in enumerate(stmts)
                    if any(self._roots(s) for _, s in _located([stmt], None))]
         if not writing:
             return False
         watched = self.names | {self.name}
+        volatile = scope.volatile(watched)
         for node in _walk_scope(stmts[:writing[-1] + 1]):
             if _binds(node) & watched:
                 return False
             if self.depth and self._may_replace(node):
+                return False
+            if volatile and isinstance(node, gast.Call) and not _reads_only(node):
                 return False
         return True
 
@@ -139,7 +172,7 @@ class _Alias(object):
             func = node.func
             if isinstance(func, gast.Attribute) and self._above(func.value):
                 return True
-            if not (isinstance(func, gast.Name) and func.id in _READERS):
+            if not _reads_only(node):
                 return any(self._above(a) for a in _arguments(node))
         if isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign)):
             return node.value is not None and self._above(node.value)
@@ -204,6 +237,29 @@ def _root(node):
     while isinstance(node, gast.Subscript):
         node, depth = node.value, depth + 1
     return (node.id, depth) if isinstance(node, gast.Name) else (None, 0)
+
+
+def _changed_by(fn):
+    """The names that the nested function `fn` may bind again or change the object of: those
+    it declares nonlocal or global, and the roots of its item assignments and deletions, of
+    its method calls and of its call arguments (`dp[0] = []`, `dp.insert(...)`, `f(dp)`)."""
+    names = set()
+    for n in gast.walk(fn):
+        if isinstance(n, (gast.Nonlocal, gast.Global)):
+            names.update(n.names)
+        elif isinstance(n, gast.Subscript) and isinstance(n.ctx, (gast.Store, gast.Del)):
+            names.add(_root(n)[0])
+        elif isinstance(n, gast.Call):
+            if isinstance(n.func, gast.Attribute):
+                names.add(_root(n.func.value)[0])
+            if not _reads_only(n):
+                names.update(_root(a)[0] for a in _arguments(n))
+    return names
+
+
+def _reads_only(call):
+    """Whether `call` is of a builtin that only reads (`len(dp)`)."""
+    return isinstance(call.func, gast.Name) and call.func.id in _READERS
 
 
 def _arguments(call):

@@ -11,7 +11,8 @@
   `divmod(...)[0]` of ints, `math.fabs`, `math.sqrt(x * x)` of floats.
 - "tables": a dynamic-programming table of ints, `t = [[0] * 3 for _ in range(2)]` (or a
   nested comprehension), written (`t[i % 2][-(j % 3) - 1] = e`, `+=`) and read at computed
-  indices anywhere, and folded into a returned local at the end.
+  indices anywhere, and folded into a returned local at the end; written through a row
+  alias too (`r = t[i % 2]`, then `r[j] = e` under an `if` or not).
 """
 
 from tests.fuzz.parens import paren as _paren
@@ -123,10 +124,35 @@ def table_cell(gen):
 
 
 def stmt_table_set(gen, indent):
-    """`t[i][j] = e % k` or `t[i][j] += e % k` (the cells stay small)."""
+    """`t[i][j] = e % k` or `t[i][j] += e % k` (the cells stay small); a third of the time
+    through a row alias instead (`_table_set_through_a_row`)."""
+    if gen.tables and gen.rng.random() < 0.35:
+        _table_set_through_a_row(gen, indent)
+        return
     cell = table_cell(gen)
     value = "{} % {}".format(_paren(gen._expr("int", 1)), gen.rng.choice((7, 13, 100)))
     gen._emit(indent, "{} {} {}".format(cell, gen.rng.choice(("=", "+=")), value))
+
+
+def _table_set_through_a_row(gen, indent):
+    """`r = t[i]`, then one or two writes `r[j] = e % k` (or `+=`, the value perhaps reading
+    `r`), perhaps under an `if`: the dynamic-programming idiom, where `t` must see each
+    write (`converters/aliases.py`)."""
+    rng = gen.rng
+    name, rows, columns = rng.choice(gen.tables)
+    ints = [n for n, t in gen.scope.readable if t == "int"]
+    row = gen._fresh("r")
+    gen._emit(indent, "{} = {}[{}]".format(row, name, gen._matrix_index(ints, rows)))
+    if rng.random() < 0.5:
+        gen._emit(indent, "if {}:".format(gen._expr("bool", 1)))
+        indent += 1
+    for _ in range(rng.randint(1, 2)):
+        value = _paren(gen._expr("int", 1))
+        if rng.random() < 0.5:
+            value = "{}[{}] + {}".format(row, gen._matrix_index(ints, columns), value)
+        gen._emit(indent, "{}[{}] {} ({}) % {}".format(
+            row, gen._matrix_index(ints, columns), rng.choice(("=", "+=")), value,
+            rng.choice((7, 13, 100))))
 
 
 def fold_tables(gen, indent):

@@ -227,3 +227,66 @@ def test_the_rewritten_write_keeps_its_line():
     write, refresh = branch.body
     assert write.lineno == refresh.lineno == write.targets[0].value.lineno
     assert write.lineno == table_rows.__code__.co_firstlineno + 7
+
+
+def index_changed_by_a_closure(x):
+    dp = [[0, 0], [0, 0]]
+    i = 0
+
+    def step():
+        nonlocal i
+        i += 1
+    row = dp[i]
+    step()  # i is 1 now; row is still dp[0]
+    row[1] = x
+    return dp
+
+
+def table_changed_by_a_closure(x):
+    dp = [[0, 0], [0, 0]]
+
+    def fresh_first_row():
+        dp[0] = [5, 5]
+    row = dp[0]
+    fresh_first_row()  # dp[0] is another list now
+    row[1] = x
+    return dp
+
+
+TABLE = [[0, 0], [0, 0]]
+
+
+def _replace_table():
+    global TABLE
+    TABLE = [[1, 1], [1, 1]]
+
+
+def global_table_bound_again_by_a_call(x):
+    global TABLE
+    TABLE = [[0, 0], [0, 0]]
+    row = TABLE[0]
+    _replace_table()  # TABLE is another table now; row is the old one's row
+    row[1] = x
+    return TABLE, row
+
+
+@pytest.mark.parametrize('fn', [index_changed_by_a_closure, table_changed_by_a_closure,
+                                global_table_bound_again_by_a_call])
+def test_no_rewrite_where_a_call_may_change_what_the_binding_read(fn):
+    assert 'row[1] = x' in source(transform(fn, aliases))
+    assert ag.convert(fn)(3) == fn(3)
+
+
+def table_read_by_a_closure(x):
+    dp = [[0, 0], [0, 0]]
+
+    def first():
+        return dp[0][0]  # reads only: the rewrite stands
+    row = dp[1]
+    row[0] = first() + x
+    return dp
+
+
+def test_a_closure_that_only_reads_the_table_keeps_the_rewrite():
+    assert 'dp[1][0] = (first() + x)' in source(transform(table_read_by_a_closure, aliases))
+    assert ag.convert(table_read_by_a_closure)(3) == table_read_by_a_closure(3)
