@@ -16,6 +16,7 @@ import collections
 import contextlib
 import functools
 import itertools
+import logging
 from types import GetSetDescriptorType
 
 import torch
@@ -214,7 +215,8 @@ def _as_python_int(func, args):
     program runs), Python's TypeError for an index that is no int, saying what to do instead
     of torch's "Could not extract specialized integer from data-dependent expression"."""
     try:
-        return func(*args)
+        with _quiet_guard_hints():
+            return func(*args)
     except GuardOnDataDependentSymNode:
         pass
     raise TypeError(
@@ -223,6 +225,29 @@ def _as_python_int(func, args):
         'tensor instead of a Python list (torch.tensor(values)[i]); a Python list of numbers, '
         'or of rows of numbers of one length, read at a traced index is staged as one; or '
         'pass a Python int.')
+
+
+class _GuardHintFilter(logging.Filter):
+    """Drops torch's "Unable to find user code corresponding to {u0}": torch.export logs it
+    on its way to raising the GuardOnDataDependentSymNode that `_as_python_int` catches and
+    answers (a list index known only when the program runs), so it would tell the user of
+    an error that is not theirs."""
+
+    def filter(self, record):
+        return not record.getMessage().startswith('Unable to find user code')
+
+
+_GUARD_HINTS = logging.getLogger('torch.fx.experimental.symbolic_shapes')
+
+
+@contextlib.contextmanager
+def _quiet_guard_hints():
+    hint_filter = _GuardHintFilter()
+    _GUARD_HINTS.addFilter(hint_filter)
+    try:
+        yield
+    finally:
+        _GUARD_HINTS.removeFilter(hint_filter)
 
 
 # `+` (and `+=`) of lists: the names of torch's functions for them, each with whether its

@@ -3,6 +3,7 @@ a traced index: one constant tensor read at that index (`Backend.stack`), as on 
 and JAX backends; the element stands for a Python number. Before, torch asked the index for
 a Python int ("Could not extract specialized integer from data-dependent expression")."""
 
+import logging
 import math
 
 import pytest
@@ -121,3 +122,36 @@ def test_a_list_that_cannot_be_staged_read_at_a_traced_index_says_what_to_do():
     # specialized integer from data-dependent expression"
     with pytest.raises(TypeError, match=r'cannot be used as a Python int .*Index a tensor'):
         ag_torch.export(ragged_row, (torch.tensor(1),))
+
+
+def table_written_through_a_row(n):
+    dp = [[0, 0, 0] for _ in range(4)]
+    for i in range(1, n):
+        row = dp[i]  # `row[j] = ...` becomes `dp[i][j] = ...` (converters/aliases.py)
+        row[1] = dp[i - 1][1] + i
+    return dp[n - 1][1]
+
+
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def test_a_table_written_at_a_traced_index_exports_without_torch_noise():
+    # torch.export logs "Unable to find user code corresponding to {u0}" when the index,
+    # asked for as a Python int first, turns out to be known only at run time: the backend
+    # answers that itself, so the log would only confuse
+    records = _Records()
+    logger = logging.getLogger('torch.fx.experimental.symbolic_shapes')
+    logger.addHandler(records)
+    try:
+        program = ag_torch.export(table_written_through_a_row, (torch.tensor(4),)).module()
+    finally:
+        logger.removeHandler(records)
+    assert program(torch.tensor(4)).item() == table_written_through_a_row(4) == 6
+    assert not [m for m in records.messages if 'Unable to find user code' in m]
+    assert logger.isEnabledFor(logging.WARNING)  # it would have been seen
