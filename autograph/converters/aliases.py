@@ -18,8 +18,8 @@ The rewrite is made only where it means what the original means:
   a slice (`dp[1:]` is a copy) or a call;
 - the writes rewritten are in the statements after the binding in the same block (nested
   ones too, not in nested functions): item assignments and deletions through `row`
-  (`row[j] = v`, `row[j] += v`, `row[j][k] = v`, `del row[j]`), and statements that call one
-  of `row`'s mutating methods (`row.append(v)`, `x = row.pop()`);
+  (`row[j] = v`, `row[j] += v`, `row[j][k] = v`, `del row[j]`), and, for an alias of a name,
+  statements that call one of its mutating methods (`b.append(v)`, `x = b.pop()`);
 - in those statements, neither `row` nor any name of its binding is bound again, and nothing
   may replace the object `row` holds: no item assignment or deletion on `dp` at the depth of
   the binding or less (`dp[k] = []` for `row = dp[i]`), no method call on it (`dp.insert`),
@@ -201,8 +201,10 @@ class _Alias(object):
 
     def _roots(self, stmt):
         """The nodes of `stmt` whose `value` is the alias, written through: the subscripts
-        of its targets (`row[j] = v`, `del row[j]`), or the method of its mutating call
-        (`row.append(v)`, `x = row.pop()`)."""
+        of its targets (`row[j] = v`, `del row[j]`), or, for an alias of a name (`b = a`),
+        the method of its mutating call (`b.append(v)`, `x = b.pop()`). A method call
+        through a subscript (`dp[i].append(v)`) would be no list operator for the lists
+        converter, which converts a method call of a name only."""
         roots = []
         if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Delete)):
             targets = stmt.targets if isinstance(stmt, (gast.Assign, gast.Delete)) else [
@@ -210,7 +212,8 @@ class _Alias(object):
             for target in targets:
                 roots.extend(n for n in gast.walk(target) if isinstance(n, gast.Subscript)
                              and self._written(n.value))
-        if isinstance(stmt, (gast.Expr, gast.Assign)) and isinstance(stmt.value, gast.Call):
+        if (isinstance(stmt, (gast.Expr, gast.Assign)) and isinstance(stmt.value, gast.Call)
+                and not self.depth):
             func = stmt.value.func
             if (isinstance(func, gast.Attribute) and func.attr in _MUTATORS
                     and self._written(func.value)):

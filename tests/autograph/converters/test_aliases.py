@@ -290,3 +290,11 @@ def table_read_by_a_closure(x):
 def test_a_closure_that_only_reads_the_table_keeps_the_rewrite():
     assert 'dp[1][0] = (first() + x)' in source(transform(table_read_by_a_closure, aliases))
     assert ag.convert(table_read_by_a_closure)(3) == table_read_by_a_closure(3)
+
+
+def test_a_method_call_through_a_row_stays_on_the_row():
+    # `rows[1].append(k)` would be no list operator for converters/lists (a method call of a
+    # name only); the item assignment is written through the table
+    text = source(transform(in_place_and_after, aliases))
+    assert 'row.append(k)' in text and 'row.sort()' in text
+    assert 'rows[1][(k % 2)] += x' in text
