@@ -122,6 +122,30 @@ def entered(frame):
         frames.pop()
 
 
+@contextlib.contextmanager
+def replaced_lists():
+    """A context that collects the Python lists that staged statements replace by staged
+    lists while it lasts (a list appended to in a staged loop or branch: its variables hold
+    the staged list from then on, the Python list is left as it was); yields their list.
+    A tracer that passes the traced function its own lists tells its caller so."""
+    collectors = getattr(_LOCAL, 'replaced', None)
+    if collectors is None:
+        collectors = _LOCAL.replaced = []
+    found = []
+    collectors.append(found)
+    try:
+        yield found
+    finally:
+        collectors.remove(found)
+
+
+def note_replaced(original):
+    """Tells the innermost `replaced_lists` that `original` was replaced by a staged list."""
+    collectors = getattr(_LOCAL, 'replaced', None)
+    if collectors and type(original) is list:
+        collectors[-1].append(original)
+
+
 def check_python_iterator_step(fn):
     """Raises when `fn` is `next` or an iterator's `__next__` called while a staged loop's body
     is traced: the body is traced once, so a Python iterator (a generator) would advance once,

@@ -173,6 +173,8 @@ class StagedBlock:
         for request in requests:
             assigned.append(list_frames.assigned_list(init_vars, request))
             self.grown.append(list_frames.grown_list(init_vars, request))
+            if request.element is not list_frames.ITEM_ASSIGNED:
+                list_frames.note_replaced(request.target)
             init_vars = self.with_staged_list(init_vars, request)
         self.set_state(init_vars)
         return init_vars

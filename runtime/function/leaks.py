@@ -86,3 +86,56 @@ def warn_leaked(fn, args, kwargs):
                 fn.__qualname__, what, os.path.basename(filename), line, what, value,
                 fn.__qualname__),
             LeakedTensorWarning, filename, line)
+
+
+class ChangedArgumentWarning(UserWarning):
+    """A trace changed a list or dict argument in place; the caller's is left as it was."""
+
+
+def containers(names, args, kwargs):
+    """(name, container, its items) of each list and dict among a trace's arguments (nested
+    ones too: `rows[0]`), as they are before the traced function runs."""
+    found = []
+    for name, value in list(zip(names, args)) + list(kwargs.items()):
+        _collect(name, value, found)
+    return found
+
+
+def _collect(label, value, found):
+    if type(value) in (list, tuple):
+        if type(value) is list:
+            found.append((label, value, list(value)))
+        for k, item in enumerate(value):
+            _collect('%s[%d]' % (label, k), item, found)
+    elif type(value) is dict:
+        found.append((label, value, list(value.items())))
+        for key, item in value.items():
+            _collect('%s[%r]' % (label, key), item, found)
+
+
+def changed_arguments(fn, before, replaced):
+    """The ChangedArgumentWarning messages for the containers of `before` (`containers`)
+    that the trace of `fn` changed in place, or that a staged statement replaced by a staged
+    list (`replaced`: autograph's `list_frames.replaced_lists`)."""
+    messages = []
+    name = getattr(fn, '__qualname__', type(fn).__name__)
+    for label, container, items in before:
+        now = list(container.items()) if type(container) is dict else list(container)
+        same = len(now) == len(items) and all(
+            _identical(a, b) for a, b in zip(now, items))
+        if same and not any(r is container for r in replaced):
+            continue
+        kind = type(container).__name__
+        messages.append(
+            "%s changed its argument '%s' (a %s) while it was traced: tf.function passes "
+            "the traced Python function copies of the lists and dicts it gets, so the "
+            "caller's %s is left as it was, and the change ran once, while tracing, not on "
+            "each call. Return the %s from %s instead." % (
+                name, label, kind, kind, kind, name))
+    return messages
+
+
+def _identical(a, b):
+    if type(a) is tuple and type(b) is tuple:  # a dict's (key, value)
+        return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+    return a is b

@@ -5,6 +5,7 @@ errors deferred to run time), and where its warnings and messages point in the u
 import sys
 import warnings
 
+from autograph.operators import list_frames
 from autograph.operators.exceptions import refuse_staged_text
 from autograph.pyct import inspect_utils
 from runtime import context
@@ -95,12 +96,18 @@ class Tracer:
                 args = [nest.map_structure(feed, v) for v in positional]
                 kwargs = {k: nest.map_structure(feed, v) for k, v in keywords.items()}
                 error = None
+                before = leaks.containers(names, args, kwargs)
                 try:
-                    result = self._call_python(args, kwargs)
+                    with list_frames.replaced_lists() as replaced:
+                        result = self._call_python(args, kwargs)
                 except Exception as e:  # noqa: BLE001 - re-raised unless deferred
                     if not (defer_errors and _deferrable(e, graph)):
                         raise
                     error, result = e, None
+                for message in leaks.changed_arguments(self.python_function, before,
+                                                       replaced):
+                    warnings.warn(message, leaks.ChangedArgumentWarning,
+                                  stacklevel=_user_stacklevel())
                 outputs = nest.map_structure(self._to_output, result)
         finally:
             self._active_keys.pop()
