@@ -247,6 +247,12 @@ class TorchBackend(ListHooks, Backend):
         effects = self._scratch.effects
         free, outputs, mutated = free_tensors((test, body_fn), init, self.scratch)[:3]
         dtypes = torch_carried.loop_dtypes(loop_vars, outputs[1])
+        if any(t.dtype != d for t, d in zip(init, dtypes)):
+            # the body changes in place what it made a new value of a narrower dtype (`n /=
+            # 4` of an int, then of the float the loop carries): found on the widened ones
+            with disable_proxy_modes_tracing():
+                widened = tuple(t.to(d) for t, d in zip(init, dtypes))
+            free, outputs, mutated = free_tensors((test, body_fn), widened, self.scratch)[:3]
         init = torch_carried.linked(
             tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
         count = len(init)

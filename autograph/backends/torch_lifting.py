@@ -197,7 +197,8 @@ def _converted_op(func, args, kwargs):
     if done is not None:
         return done
     name = getattr(func, '__name__', None)
-    if name in _AUGMENTED and args and stands_for_number(args[0]):
+    if name in _AUGMENTED and args and (stands_for_number(args[0])
+                                        or _widens(name, args, kwargs)):
         name = _AUGMENTED[name]
         func = getattr(torch.Tensor, name)
     if name == '__index__':
@@ -207,6 +208,38 @@ def _converted_op(func, args, kwargs):
             stands_for_number(a) for a in args):
         number_like(out)
     return out
+
+
+def _widens(name, args, kwargs):
+    """Whether the in-place operation `name` (an augmented assignment) gives a value of a
+    kind its target cannot hold: `n /= 4` or `n *= 0.5` of an integer tensor, where torch
+    raises "result type Float can't be cast to the desired output type Long" and Python's
+    `n /= 4` of an int makes a float. Converted code then makes a new value, as Python
+    does; an operation torch could do in place keeps changing its tensor in place. (Decided
+    on the kinds, bool < int < float < complex, with no torch call: another mode records
+    the calls the branch makes.)"""
+    target = args[0]
+    if len(args) < 2 or not isinstance(target, torch.Tensor):
+        return False
+    kind = _kind(target.dtype)
+    if name == 'div_' and kwargs.get('rounding_mode') is None and kind < 2:
+        return True  # true division of integers: a float
+    other = args[1]
+    other_kind = _kind(other.dtype) if isinstance(other, torch.Tensor) else _NUMBER_KINDS.get(
+        type(other), 0)
+    return other_kind > kind
+
+
+# The kinds of Python's numbers (bool < int < float < complex), as torch promotes them.
+_NUMBER_KINDS = {bool: 0, int: 1, float: 2, complex: 3}
+
+
+def _kind(dtype):
+    if dtype.is_complex:
+        return 3
+    if dtype.is_floating_point:
+        return 2
+    return 0 if dtype == torch.bool else 1
 
 
 def _as_python_int(func, args):

@@ -149,3 +149,34 @@ def test_a_loop_variable_tensor_widens_to_the_dtype_the_body_gives_it():
         for got in (program(*call), compiled(*call)):
             assert got[0].dtype == want[0].dtype
             _same(got, want)
+
+
+def quarter_while_divisible(n):
+    while n > 0 and n % 4 == 0:
+        n /= 4  # an int: Python makes a float
+    return n
+
+
+def halved_below_one(n):
+    while n > 1:
+        n *= 0.5
+    return n
+
+
+def test_an_augmented_assignment_that_widens_an_int_tensor_makes_a_new_value():
+    # eager torch raises "result type Float can't be cast to the desired output type Long"
+    # for these in place; converted code gives Python's float, and leaves the caller's
+    # tensor alone
+    program = ag_torch.export(quarter_while_divisible, (torch.tensor(16),)).module()
+    compiled = ag_torch.compile(quarter_while_divisible)
+    for n in (16, 48, 7, 0):
+        mine = torch.tensor(n)
+        for run in (program, compiled):
+            got = run(mine)
+            assert got.item() == quarter_while_divisible(n), (n, run)
+            assert mine.item() == n
+    halved = ag_torch.export(halved_below_one, (torch.tensor(3),)).module()
+    for n in (3, 1, 8):
+        assert halved(torch.tensor(n)).item() == halved_below_one(n)
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        quarter_while_divisible(torch.tensor(16))  # eager torch, unconverted
