@@ -95,19 +95,7 @@ class Tracer:
 
                 args = [nest.map_structure(feed, v) for v in positional]
                 kwargs = {k: nest.map_structure(feed, v) for k, v in keywords.items()}
-                error = None
-                before = leaks.containers(names, args, kwargs)
-                try:
-                    with list_frames.replaced_lists() as replaced:
-                        result = self._call_python(args, kwargs)
-                except Exception as e:  # noqa: BLE001 - re-raised unless deferred
-                    if not (defer_errors and _deferrable(e, graph)):
-                        raise
-                    error, result = e, None
-                for message in leaks.changed_arguments(self.python_function, before,
-                                                       replaced):
-                    warnings.warn(message, leaks.ChangedArgumentWarning,
-                                  stacklevel=_user_stacklevel())
+                result, error = self._traced_call((args, names, kwargs), graph, defer_errors)
                 outputs = nest.map_structure(self._to_output, result)
         finally:
             self._active_keys.pop()
@@ -118,6 +106,25 @@ class Tracer:
         if error is not None:
             concrete._raise_after_run(error)
         return concrete
+
+    def _traced_call(self, call, graph, defer_errors):
+        """(result, None), or (None, the deferred error) of the Python function's call on the
+        traced arguments `call` (positional, their names, keywords); warns for each list or
+        dict argument it changed in place (`leaks.changed_arguments`)."""
+        args, names, kwargs = call
+        before = leaks.containers(names, args, kwargs)
+        result, error = None, None
+        try:
+            with list_frames.replaced_lists() as replaced:
+                result = self._call_python(args, kwargs)
+        except Exception as e:  # noqa: BLE001 - re-raised unless deferred
+            if not (defer_errors and _deferrable(e, graph)):
+                raise
+            error = e
+        for message in leaks.changed_arguments(self.python_function, before, replaced):
+            warnings.warn(message, leaks.ChangedArgumentWarning,
+                          stacklevel=_user_stacklevel())
+        return result, error
 
     def _to_output(self, value):
         if value is None:
