@@ -38,7 +38,7 @@ VERBATIM_WRONG = {'runtime': set(),
 
 
 # staged == plain under torch.export, counted calls, measured on 2026-11-29 (written 472/472,
-# verbatim 254/275 = 92.4%, after `xs.count(v)` of a list of a run-time length staged: 252
+# verbatim 269/275 = 97.8% after `n /= 4` of an int tensor made a float; 254/275 = 92.4%, after `xs.count(v)` of a list of a run-time length staged: 252
 # before, and 247 before Python lists sliced at traced bounds and `+` of lists of a
 # run-time length staged, 227 before lists that a staged if appends to, with
 # early `return []` and `list()` of a list of a run-time length, and 204 before lists of a
@@ -48,7 +48,7 @@ VERBATIM_WRONG = {'runtime': set(),
 # calls with 6 wrong values (float32 where Python's floats are 64-bit: the harness now runs
 # torch with float64 as its default dtype), and the written set never ended
 # (golden_section_min's loop on float32). A ratchet that is never lowered.
-TORCH_FLOOR = {'written': 472, 'verbatim': 265}
+TORCH_FLOOR = {'written': 472, 'verbatim': 269}
 
 
 def _tally(functions):
