@@ -29,6 +29,7 @@ from torch.utils import _pytree as pytree
 from autograph.backends.torch_lists import concatenated
 from autograph.backends.torch_select import Operations
 from autograph.backends.torch_values import call_modules
+from autograph.backends.torch_values import dtype_kind
 from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import outside
 from autograph.backends.torch_values import outside_pairs
@@ -221,25 +222,17 @@ def _widens(name, args, kwargs):
     target = args[0]
     if len(args) < 2 or not isinstance(target, torch.Tensor):
         return False
-    kind = _kind(target.dtype)
+    kind = dtype_kind(target.dtype)
     if name == 'div_' and kwargs.get('rounding_mode') is None and kind < 2:
         return True  # true division of integers: a float
     other = args[1]
-    other_kind = _kind(other.dtype) if isinstance(other, torch.Tensor) else _NUMBER_KINDS.get(
-        type(other), 0)
+    other_kind = (dtype_kind(other.dtype) if isinstance(other, torch.Tensor)
+                  else _NUMBER_KINDS.get(type(other), 0))
     return other_kind > kind
 
 
-# The kinds of Python's numbers (bool < int < float < complex), as torch promotes them.
+# The kinds of Python's numbers, as `torch_values.dtype_kind` numbers a dtype's.
 _NUMBER_KINDS = {bool: 0, int: 1, float: 2, complex: 3}
-
-
-def _kind(dtype):
-    if dtype.is_complex:
-        return 3
-    if dtype.is_floating_point:
-        return 2
-    return 0 if dtype == torch.bool else 1
 
 
 def _as_python_int(func, args):
