@@ -208,7 +208,20 @@ def _converted_op(func, args, kwargs):
     if name in _ARITHMETIC and isinstance(out, torch.Tensor) and all(
             stands_for_number(a) for a in args):
         number_like(out)
+    if name == '__getitem__' and isinstance(out, torch.Tensor) and stands_for_list(args[0]):
+        out = _read_from_a_list(args[0], out)
     return out
+
+
+def _read_from_a_list(container, out):
+    """`container[k]` (`out`, torch's view) of a tensor that stands for a Python list of
+    numbers, as Python reads it: an element, or a slice of a row, is a copy (a number, or a
+    new list: the view would change with the list, `v = t[2][1]`, then `t[2][1] = 5` in
+    place); a row of a table is the view, the row itself in Python too (`row = dp[i]`, then
+    `row[j] = v` changes `dp`), and stands for a list in turn."""
+    if out.ndim == 0 or container.ndim == 1:
+        return number_like(out.clone(), stands_for_number(out))
+    return number_like(out)
 
 
 def _widens(name, args, kwargs):

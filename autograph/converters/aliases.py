@@ -90,25 +90,30 @@ def _blocks(node):
 
 
 class _Scope(object):
-    """The names of a function that a call in it may bind again or change: those it does
-    not bind itself (globals, a closure's variables), and those its nested functions may
-    bind or change (`_changed_by`)."""
+    """What a call in a function may change of its names, as the depth of the shallowest
+    object it may change (`_changed_by`): -1 where it may bind the name again (a global, a
+    closure's variable, one a nested function declares nonlocal), 0 where it may change the
+    name's object (`dp[0] = []` in a helper), 1 for an object one subscript deep, ..."""
 
     def __init__(self, fn):
-        bound, declared, nested = set(), set(), set()
+        bound, declared, self.changed = set(), set(), {}
         if isinstance(fn, gast.FunctionDef):
             bound.update(n.id for n in gast.walk(fn.args) if isinstance(n, gast.Name))
         for node in _walk_scope(fn.body if isinstance(fn.body, list) else []):
             if isinstance(node, _SCOPES):
-                nested |= _changed_by(node)
+                for name, depth in _changed_by(node):
+                    self.changed[name] = min(depth, self.changed.get(name, depth))
             elif isinstance(node, (gast.Global, gast.Nonlocal)):
                 declared.update(node.names)
             bound |= _binds(node)
-        self.steady = bound - declared - nested
+        self.bound = bound - declared
 
-    def volatile(self, names):
-        """Those of `names` that a call may bind again or change."""
-        return {n for n in names if n not in self.steady}
+    def volatile(self, names, base, depth):
+        """Those of `names` (the alias's, its binding's) that a call may make the binding
+        read another object: bind them again, or, for `base` subscripted `depth` times,
+        change an object above that depth."""
+        return {n for n in names if n not in self.bound or self.changed.get(n, depth) < (
+            depth if n == base else 0)}
 
 
 class _Alias(object):
@@ -152,7 +157,7 @@ class _Alias(object):
         if not writing:
             return False
         watched = self.names | {self.name}
-        volatile = scope.volatile(watched)
+        volatile = scope.volatile(watched, self.base, self.depth)
         for node in _walk_scope(stmts[:writing[-1] + 1]):
             if _binds(node) & watched:
                 return False
@@ -243,21 +248,23 @@ def _root(node):
 
 
 def _changed_by(fn):
-    """The names that the nested function `fn` may bind again or change the object of: those
-    it declares nonlocal or global, and the roots of its item assignments and deletions, of
-    its method calls and of its call arguments (`dp[0] = []`, `dp.insert(...)`, `f(dp)`)."""
-    names = set()
+    """(name, depth) for what the nested function `fn` may bind again or change: -1 for the
+    names it declares nonlocal or global, and the depth of the object that its item
+    assignments and deletions, its method calls and its call arguments may change
+    (`dp[0] = []` and `dp.insert(...)`: 0, `f(dp[i])`: 1)."""
+    found = []
     for n in gast.walk(fn):
         if isinstance(n, (gast.Nonlocal, gast.Global)):
-            names.update(n.names)
+            found.extend((name, -1) for name in n.names)
         elif isinstance(n, gast.Subscript) and isinstance(n.ctx, (gast.Store, gast.Del)):
-            names.add(_root(n)[0])
+            root, depth = _root(n)
+            found.append((root, depth - 1))
         elif isinstance(n, gast.Call):
             if isinstance(n.func, gast.Attribute):
-                names.add(_root(n.func.value)[0])
+                found.append(_root(n.func.value))
             if not _reads_only(n):
-                names.update(_root(a)[0] for a in _arguments(n))
-    return names
+                found.extend(_root(a) for a in _arguments(n))
+    return found
 
 
 def _reads_only(call):

@@ -155,3 +155,30 @@ def test_a_table_written_at_a_traced_index_exports_without_torch_noise():
     assert program(torch.tensor(4)).item() == table_written_through_a_row(4) == 6
     assert not [m for m in records.messages if 'Unable to find user code' in m]
     assert logger.isEnabledFor(logging.WARNING)  # it would have been seen
+
+
+def cell_read_before_its_row_changes(a):
+    t = [[0, 0], [0, 0], [0, 0]]
+    t[-(a % 3) - 1][0] = 11  # at a traced index: the rows become tensors
+    v = t[2][1]  # a number, in Python
+    t[2][1] = 5  # changes the row, not v
+    return v
+
+
+def cell_read_before_a_write_at_a_traced_index(a):
+    t = [[0, 0], [0, 0], [0, 0]]
+    if a > 10:
+        return -1
+    v = t[2][1]
+    t[-(a % 3) - 1][-1] = 5  # t is a table tensor here: `t[2]` is its row, `[1]` a view
+    return v + 10 * t[2][1]
+
+
+@pytest.mark.parametrize('fn', [cell_read_before_its_row_changes,
+                                cell_read_before_a_write_at_a_traced_index])
+def test_a_number_read_from_a_table_does_not_change_with_the_table(fn):
+    # a tensor that stands for a list gives a copy of an element (torch's view changed
+    # with the row: found by the fuzzer, a silent wrong value)
+    program = ag_torch.export(fn, (torch.tensor(20),)).module()
+    for a in (20, 1, 3):
+        assert torch.as_tensor(program(torch.tensor(a))).item() == fn(a), a

@@ -298,3 +298,28 @@ def test_a_method_call_through_a_row_stays_on_the_row():
     text = source(transform(in_place_and_after, aliases))
     assert 'row.append(k)' in text and 'row.sort()' in text
     assert 'rows[1][(k % 2)] += x' in text
+
+
+def table_cell_passed_to_a_call_by_a_closure(x):
+    dp = [[1, 2], [3, 4]]
+    half = lambda: divmod(dp[1][0], 2)[0]  # gets a cell: cannot replace a row
+    row = dp[0]
+    row[1] = abs(x) + half()
+    return dp
+
+
+def table_passed_to_a_call_by_a_closure(x):
+    dp = [[1, 2], [3, 4]]
+    swap = lambda: _swap(dp)  # may replace the rows
+    row = dp[0]
+    swap()
+    row[1] = abs(x)
+    return dp
+
+
+def test_what_a_closure_passes_to_a_call_counts_at_its_depth():
+    kept = source(transform(table_cell_passed_to_a_call_by_a_closure, aliases))
+    assert 'dp[0][1] = (abs(x) + half())' in kept
+    assert 'row[1] = abs(x)' in source(transform(table_passed_to_a_call_by_a_closure, aliases))
+    for fn in (table_cell_passed_to_a_call_by_a_closure, table_passed_to_a_call_by_a_closure):
+        assert ag.convert(fn)(3) == fn(3)
