@@ -1,15 +1,19 @@
 """Writes through an alias as writes to what it aliases: after `row = dp[i]`, `row[j] = v`
-becomes `dp[i][j] = v` followed by `row = dp[i]`.
+becomes `dp, row = ag__.write_through(dp, (i,), row, (j,), v)`; after `b = a`, `b.append(v)`
+becomes `a.append(v)` followed by `b = a`.
 
 Python's `row = dp[i]` binds `row` to the list `dp[i]`, so `row[j] = v` changes `dp` too.
 Staged code cannot follow that on its own: a list read at a staged index is a staged value
 (a row of the stack `dp` becomes), and a staged `if` or loop works on copies of the lists it
 changes, so the change would stay in `row` and `dp` would never see it (the dynamic
 programming idiom `row = dp[i]; prev = dp[i - 1]; ... row[j] = prev[j - 1] + 1` computed a
-table of zeros). Written through `dp`, the change is a change of `dp`, which the staged
-`if` or loop then carries; `row` is read again from `dp` after it, so that the reads of
-`row` that follow see it. With Python values the rewritten code does what the original does:
-`dp[i]` is the very list `row` holds, and reading it again gives that list.
+table of zeros). `write_through` (operators/data_structures.py) writes through `dp` where
+`dp[i]` gives the very row (a Python list, tuple or dict) or a staged value standing for it,
+and reads `row` from `dp` again; then the change is a change of `dp`, which a staged `if` or
+loop carries, and the reads of `row` that follow see it. Where indexing may give a copy (a
+numpy array read with an index array, a pandas frame) it writes through `row`, as written.
+`b = a` makes `b` the very object `a` is, whatever it is: a write through `a` is the same
+write.
 
 The rewrite is made only where it means what the original means:
 
@@ -17,14 +21,17 @@ The rewrite is made only where it means what the original means:
   numbers and arithmetic (`dp[i]`, `grid[i - 1][0]`), or of a name alone (`b = a`); not of
   a slice (`dp[1:]` is a copy) or a call;
 - the writes rewritten are in the statements after the binding in the same block (nested
-  ones too, not in nested functions): item assignments and deletions through `row`
-  (`row[j] = v`, `row[j] += v`, `row[j][k] = v`, `del row[j]`), and, for an alias of a name,
-  statements that call one of its mutating methods (`b.append(v)`, `x = b.pop()`);
-- in those statements, neither `row` nor any name of its binding is bound again, and nothing
-  may replace the object `row` holds: no item assignment or deletion on `dp` at the depth of
-  the binding or less (`dp[k] = []` for `row = dp[i]`), no method call on it (`dp.insert`),
-  no alias of it (`q = dp`), and no call that gets it as an argument (`swap(dp, i, k)`) but
-  the builtins that only read (`len(dp)`).
+  ones too, not in nested functions), up to the next assignment of `row`: item assignments
+  through `row` with plain keys (`row[j] = v`, `row[j] += v`, `row[j][k] = v`), and, for an
+  alias of a name, deletions (`del b[j]`) and statements that call one of its mutating
+  methods (`b.append(v)`, `x = b.pop()`);
+- up to the last of them, neither `row` nor any name of its binding is bound again, and
+  nothing may replace the object `row` holds: no item assignment or deletion on `dp` at the
+  depth of the binding or less (`dp[k] = []` for `row = dp[i]`), no method call on it
+  (`dp.insert`), no alias of it (`q = dp`), no call that gets it as an argument (`swap(dp,
+  i, k)`) but the builtins that only read (`len(dp)`), and, for a name that a call may bind
+  again or change (a global, a closure's variable, one a nested function changes), no
+  call but those builtins.
 
 Elsewhere writes through an alias keep their meaning in Python; a staged `if` or loop that
 changes an alias bound before it writes its final elements back into the original list
@@ -35,6 +42,9 @@ import copy
 
 import gast
 
+from autograph.converters.lists import AUGMENTED as _AUGMENTED
+from autograph.pyct import gast_util
+from autograph.pyct import templates
 from autograph.pyct import transformer
 from autograph.pyct import traversal
 
@@ -153,7 +163,7 @@ class _Alias(object):
         that a call may bind again (a global, one a closure declares nonlocal) must meet
         no call there but of the builtins that only read."""
         writing = [q for q, stmt in enumerate(stmts)
-                   if any(self._roots(s) for _, s in _located([stmt], None))]
+                   if any(self.writes(s) for _, s in _located([stmt], None))]
         if not writing:
             return False
         watched = self.names | {self.name}
@@ -190,26 +200,46 @@ class _Alias(object):
         return root == self.base and depth - reach < self.depth
 
     def rewrite(self, block, start, end):
-        """Rewrites the writes through the alias in `block[start:end]` (nested ones too),
-        each followed by the binding again."""
+        """Rewrites the writes through the alias in `block[start:end]` (nested ones too)."""
         for block, stmt in list(_located(block[start:end], block)):
-            if self._rewrite_statement(stmt):
-                refresh = copy.deepcopy(self.binding)
-                _relocate(refresh, stmt)
-                block.insert(next(k for k, s in enumerate(block) if s is stmt) + 1, refresh)
+            new = self._rewritten(stmt)
+            if new is not None:
+                k = next(k for k, s in enumerate(block) if s is stmt)
+                block[k:k + 1] = new
 
-    def _rewrite_statement(self, stmt):
+    def _rewritten(self, stmt):
+        """The statements that write `stmt`'s write through the base, or None.
+
+        Through a subscript (`row = dp[i]`): `dp, row = ag__.write_through(dp, (i,), row,
+        (j,), v)` for `row[j] = v`, which writes through `dp` where `dp[i]` gives the row
+        itself or stands for it (a Python list, a staged table), else through `row` (a numpy
+        array read with an index array gives a copy). Through a name (`b = a`, the same
+        object whatever it is): the write itself, on `a`, then `b = a` again."""
+        if self.depth:
+            target = self._item_target(stmt)
+            if target is None:
+                return None
+            keys = []
+            while target is not None and not self._written(target):
+                keys.insert(0, target.slice)
+                target = target.value
+            call = templates.replace(
+                'base, alias = ag__.write_through(base, path, alias, keys, value{})'.format(
+                    '' if isinstance(stmt, gast.Assign) else ', augmented'),
+                base=self.base, alias=self.name,
+                path=gast.Tuple(elts=_chain_keys(self.chain), ctx=gast.Load()),
+                keys=gast.Tuple(elts=keys, ctx=gast.Load()), value=stmt.value,
+                augmented=gast_util.constant(_AUGMENTED.get(type(getattr(stmt, 'op', None)))))
+            return [_relocate(n, stmt) for n in call]
         roots = self._roots(stmt)
         for node in roots:
             node.value = _relocate(copy.deepcopy(self.chain), stmt)
-        return bool(roots)
+        return [stmt, _relocate(copy.deepcopy(self.binding), stmt)] if roots else None
 
     def _roots(self, stmt):
-        """The nodes of `stmt` whose `value` is the alias, written through: the subscripts
-        of its targets (`row[j] = v`, `del row[j]`), or, for an alias of a name (`b = a`),
-        the method of its mutating call (`b.append(v)`, `x = b.pop()`). A method call
-        through a subscript (`dp[i].append(v)`) would be no list operator for the lists
-        converter, which converts a method call of a name only."""
+        """For an alias of a name (`b = a`): the nodes of `stmt` whose `value` is the alias,
+        written through: the subscripts of its targets (`b[j] = v`, `del b[j]`), or the
+        method of its mutating call (`b.append(v)`, `x = b.pop()`)."""
         roots = []
         if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Delete)):
             targets = stmt.targets if isinstance(stmt, (gast.Assign, gast.Delete)) else [
@@ -217,16 +247,49 @@ class _Alias(object):
             for target in targets:
                 roots.extend(n for n in gast.walk(target) if isinstance(n, gast.Subscript)
                              and self._written(n.value))
-        if (isinstance(stmt, (gast.Expr, gast.Assign)) and isinstance(stmt.value, gast.Call)
-                and not self.depth):
+        if isinstance(stmt, (gast.Expr, gast.Assign)) and isinstance(stmt.value, gast.Call):
             func = stmt.value.func
             if (isinstance(func, gast.Attribute) and func.attr in _MUTATORS
                     and self._written(func.value)):
                 roots.append(func)
         return roots
 
+    def _item_target(self, stmt):
+        """For an alias through a subscript: the target of `stmt` when it is one item
+        assignment through the alias with plain keys (`row[j] = v`, `row[j][k] += v`, as
+        converters/lists writes them), else None."""
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+        elif isinstance(stmt, gast.AugAssign) and type(stmt.op) in _AUGMENTED:
+            target = stmt.target
+        else:
+            return None
+        node = target
+        while isinstance(node, gast.Subscript) and _plain(node.slice):
+            node = node.value
+        return target if isinstance(target, gast.Subscript) and self._written(node) else None
+
+    def writes(self, stmt):
+        """Whether `stmt` is a write through the alias that `rewrite` rewrites."""
+        return (self._item_target(stmt) is not None) if self.depth else bool(
+            self._roots(stmt))
+
     def _written(self, node):
         return isinstance(node, gast.Name) and node.id == self.name
+
+
+def _chain_keys(chain):
+    """The indices of a subscript chain, outermost first (`dp[i][k]`: i, k)."""
+    keys = []
+    while isinstance(chain, gast.Subscript):
+        keys.insert(0, copy.deepcopy(chain.slice))
+        chain = chain.value
+    return keys
+
+
+def _plain(key):
+    """Whether an index is names, constants and arithmetic (as converters/lists asks)."""
+    return all(isinstance(n, _INDEX_NODES + (gast.Tuple,)) for n in gast.walk(key))
 
 
 def _is_chain(node):

@@ -118,9 +118,9 @@ class ListTransformer(transformer.Base):
 
     def visit_AugAssign(self, node):
         self.generic_visit(node)
-        if (self._item_target(node.target) and type(node.op) in _AUGMENTED
+        if (self._item_target(node.target) and type(node.op) in AUGMENTED
                 and not any(isinstance(n, gast.NamedExpr) for n in gast.walk(node.value))):
-            return _set_item(node.target, node.value, _AUGMENTED[type(node.op)])
+            return _set_item(node.target, node.value, AUGMENTED[type(node.op)])
         return node
 
     def _item_target(self, target):
@@ -221,7 +221,7 @@ def _plain_index(key):
 
 
 # augmented operator -> its `operator` function (`x += y` is `operator.iadd(x, y)`)
-_AUGMENTED = {gast.Add: 'iadd', gast.Sub: 'isub', gast.Mult: 'imul', gast.Div: 'itruediv',
+AUGMENTED = {gast.Add: 'iadd', gast.Sub: 'isub', gast.Mult: 'imul', gast.Div: 'itruediv',
               gast.FloorDiv: 'ifloordiv', gast.Mod: 'imod', gast.Pow: 'ipow',
               gast.BitAnd: 'iand', gast.BitOr: 'ior', gast.BitXor: 'ixor',
               gast.LShift: 'ilshift', gast.RShift: 'irshift', gast.MatMult: 'imatmul'}

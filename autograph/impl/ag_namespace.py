@@ -37,6 +37,7 @@ from autograph.operators import repeat
 from autograph.operators import set_display
 from autograph.operators import set_item
 from autograph.operators import set_nested_item
+from autograph.operators import write_through
 from autograph.operators import list_comprehension
 from autograph.operators import reduce_generator
 from autograph.operators import Symbol

@@ -52,7 +52,7 @@ AG_NAMES = (
     'if_stmt', 'in_',
     'ld', 'ldu', 'list_append', 'list_comprehension', 'list_concat', 'list_method', 'list_options', 'list_pop', 'method', 'not_', 'not_in', 'or_', 'raising',
     'reduce_generator', 'repeat', 'set_display', 'set_item', 'set_nested_item', 'while_stmt',
-    'with_function_scope')
+    'with_function_scope', 'write_through')
 # ConversionOptions -> the `ag__` namespace object for those options (see _namespace_for)
 _NAMESPACES = {}
 _NAMESPACES_LOCK = threading.Lock()

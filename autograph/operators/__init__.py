@@ -22,6 +22,7 @@ from autograph.operators.data_structures import list_pop
 from autograph.operators.data_structures import repeat
 from autograph.operators.data_structures import set_item
 from autograph.operators.data_structures import set_nested_item
+from autograph.operators.data_structures import write_through
 from autograph.operators.exceptions import assert_stmt
 from autograph.operators.exceptions import fstring
 from autograph.operators.exceptions import raising
@@ -59,7 +60,7 @@ __all__ = [
     'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'MaybeUndefined', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'abs_',
     'all_', 'and_', 'any_', 'assert_stmt', 'fstring', 'backend_for', 'compare', 'enumerate_',
     'evaluated', 'float_', 'for_stmt', 'if_exp', 'if_stmt', 'in_', 'int_', 'is_staged', 'ld', 'ldu', 'len_',
-    'list_append', 'list_comprehension', 'list_concat', 'list_method', 'list_options', 'list_pop', 'max_', 'method', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'raising', 'range_', 'reduce_generator', 'repeat', 'set_display', 'set_item', 'set_nested_item', 'get_item', 'get_slice',
+    'list_append', 'list_comprehension', 'list_concat', 'list_method', 'list_options', 'list_pop', 'max_', 'method', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'raising', 'range_', 'reduce_generator', 'repeat', 'set_display', 'set_item', 'set_nested_item', 'write_through', 'get_item', 'get_slice',
     'register_backend',
     'sum_', 'unregister_backend', 'while_stmt', 'zip_',
 ]

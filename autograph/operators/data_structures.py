@@ -181,6 +181,44 @@ def _stacked(backend, value):
     return value
 
 
+def write_through(base, path, alias, keys, value, augmented=None):
+    """`alias[k]... = value` (or augmented) where `alias = base[p]...` was read before, with
+    nothing between that could make it another object (converters/aliases.py): returns
+    (base, alias) after the write.
+
+    Along `path`, a Python list, tuple or dict gives its very element, and a staged value
+    stands for a Python list: there the write goes through `base` (`set_nested_item`), and
+    `alias` is read from it again, so that staged code carries the change in `base`, as
+    Python's shared list does (a row of a table read at a staged index is a staged value,
+    not the row). Elsewhere (a numpy array read with an index array, a pandas frame:
+    indexing that may give a copy) the write goes through `alias`, as written.
+    """
+    if not _gives_its_elements(base, path):
+        if len(keys) == 1:
+            return base, set_item(alias, keys[0], value, augmented)
+        return base, set_nested_item(alias, keys, value, augmented)
+    base = set_nested_item(base, tuple(path) + tuple(keys), value, augmented)
+    alias = base
+    for key in path:
+        alias = constant_tables.get_item(alias, key)
+    return base, alias
+
+
+def _gives_its_elements(container, path):
+    """Whether reading `container[p0][p1]...` gives the element itself, or a staged value
+    that stands for it (see `write_through`)."""
+    for key in path:
+        if type(container) not in (list, tuple, dict):
+            return type(container) not in PYTHON_TYPES and backend_for(container) is not None
+        if type(key) not in PYTHON_TYPES:
+            return True  # a staged index into a Python container: staged as a table
+        try:
+            container = container[key]
+        except (LookupError, TypeError):
+            return True  # set_nested_item raises Python's error
+    return True
+
+
 def set_nested_item(target, keys, value, augmented=None):
     """`target[k0][k1]... = value` (or augmented): the innermost container is updated as
     `set_item` updates it, and each outer one is given the updated inner one where that
