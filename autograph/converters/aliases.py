@@ -100,30 +100,83 @@ def _blocks(node):
 
 
 class _Scope(object):
-    """What a call in a function may change of its names, as the depth of the shallowest
-    object it may change (`_changed_by`): -1 where it may bind the name again (a global, a
-    closure's variable, one a nested function declares nonlocal), 0 where it may change the
-    name's object (`dp[0] = []` in a helper), 1 for an object one subscript deep, ..."""
+    """What a call in a function may change of its names (`may_change`): the names it does
+    not bind itself (globals, a closure's variables), by any call; and what its nested
+    functions may change (`_changed_by`): a named one that only this function calls (its
+    name is read only to call it), by its calls and the calls of the closures that call it;
+    the others, by any call."""
 
     def __init__(self, fn):
-        bound, declared, self.changed = set(), set(), {}
+        bound, declared, closures, anonymous = set(), set(), {}, []
         if isinstance(fn, gast.FunctionDef):
             bound.update(n.id for n in gast.walk(fn.args) if isinstance(n, gast.Name))
-        for node in _walk_scope(fn.body if isinstance(fn.body, list) else []):
+        stack = list(fn.body) if isinstance(fn.body, list) else []
+        while stack:
+            node = stack.pop()
+            name = _closure_name(node)
+            if name is not None:
+                closures[name] = node.value if isinstance(node, gast.Assign) else node
+                bound.add(name)
+                continue
             if isinstance(node, _SCOPES):
-                for name, depth in _changed_by(node):
-                    self.changed[name] = min(depth, self.changed.get(name, depth))
-            elif isinstance(node, (gast.Global, gast.Nonlocal)):
+                anonymous.extend(_changed_by(node))
+                continue
+            if isinstance(node, (gast.Global, gast.Nonlocal)):
                 declared.update(node.names)
             bound |= _binds(node)
+            stack.extend(traversal.iter_child_nodes(node))
         self.bound = bound - declared
+        self.closures = _with_callees(closures)
+        escaped = _escaped(fn, closures)
+        self.anywhere = anonymous + [c for name in escaped for c in self.closures.pop(name)]
 
-    def volatile(self, names, base, depth):
-        """Those of `names` (the alias's, its binding's) that a call may make the binding
-        read another object: bind them again, or, for `base` subscripted `depth` times,
-        change an object above that depth."""
-        return {n for n in names if n not in self.bound or self.changed.get(n, depth) < (
-            depth if n == base else 0)}
+    def may_change(self, call, names, base, depth):
+        """Whether `call` may make `base[...]` (`depth` subscripts, the names of its binding
+        `names`) read another object: bind one of `names` again, or change an object of
+        `base` above that depth."""
+        if _reads_only(call):
+            return False
+        if not names <= self.bound:
+            return True
+        func = call.func
+        changes = (self.closures[func.id] if isinstance(func, gast.Name)
+                   and func.id in self.closures else self.anywhere)
+        return any(n in names and d < (depth if n == base else 0) for n, d in changes)
+
+
+def _closure_name(node):
+    """The name a nested function is bound to where it is made (`def h`, `h = lambda: ...`),
+    or None."""
+    if isinstance(node, gast.FunctionDef):
+        return node.name
+    if (isinstance(node, gast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], gast.Name) and isinstance(node.value, gast.Lambda)):
+        return node.targets[0].id
+    return None
+
+
+def _with_callees(closures):
+    """{name: the changes of the closure and of the closures it calls, to a fixed point}."""
+    changes = {name: set(_changed_by(fn)) for name, fn in closures.items()}
+    callees = {name: {n.func.id for n in gast.walk(fn) if isinstance(n, gast.Call)
+                      and isinstance(n.func, gast.Name) and n.func.id in closures}
+               for name, fn in closures.items()}
+    grew = True
+    while grew:
+        grew = False
+        for name in closures:
+            for callee in callees[name]:
+                if not changes[callee] <= changes[name]:
+                    changes[name] |= changes[callee]
+                    grew = True
+    return changes
+
+
+def _escaped(fn, closures):
+    """The closures of `closures` whose name `fn` reads other than to call it."""
+    called = {id(n.func) for n in gast.walk(fn) if isinstance(n, gast.Call)}
+    return {n.id for n in gast.walk(fn) if isinstance(n, gast.Name) and n.id in closures
+            and isinstance(n.ctx, gast.Load) and id(n) not in called}
 
 
 class _Alias(object):
@@ -159,21 +212,20 @@ class _Alias(object):
     def holds(self, stmts, scope):
         """Whether `stmts` write through the alias, and up to the last statement that does,
         `name` keeps holding the object `base[index]...` holds (later statements may bind
-        the names again: the writes came first). `scope`: the function's `_Scope`; a name
-        that a call may bind again (a global, one a closure declares nonlocal) must meet
-        no call there but of the builtins that only read."""
+        the names again: the writes came first). `scope`: the function's `_Scope`, which
+        says what a call there may change."""
         writing = [q for q, stmt in enumerate(stmts)
                    if any(self.writes(s) for _, s in _located([stmt], None))]
         if not writing:
             return False
         watched = self.names | {self.name}
-        volatile = scope.volatile(watched, self.base, self.depth)
         for node in _walk_scope(stmts[:writing[-1] + 1]):
             if _binds(node) & watched:
                 return False
             if self.depth and self._may_replace(node):
                 return False
-            if volatile and isinstance(node, gast.Call) and not _reads_only(node):
+            if isinstance(node, gast.Call) and scope.may_change(node, watched, self.base,
+                                                                 self.depth):
                 return False
         return True
 

@@ -344,3 +344,45 @@ def test_a_container_that_may_copy_is_written_through_the_alias(fn):
     # (a Python list, tuple or dict) or a staged value standing for it
     assert 'ag__.write_through(arr, ' in source(transform(fn, aliases))
     assert ag.convert(fn)(3.0) == fn(3.0)
+
+
+def index_changed_by_a_closure_not_called_between(x):
+    dp = [[0, 0], [0, 0]]
+    i = 1
+    one = lambda: 1
+
+    def step():
+        nonlocal i
+        i += 1
+    row = dp[i]
+    row[0] += one() + x  # one() cannot change i: only step() can
+    step()
+    return dp, i
+
+
+def _run_all(fns):
+    for fn in fns:
+        fn()
+
+
+def index_changed_by_a_closure_passed_away(x):
+    dp = [[0, 0], [0, 0]]
+    i = 0
+
+    def step():
+        nonlocal i
+        i += 1
+    row = dp[i]
+    _run_all([step])  # step leaves the function: any call may run it
+    row[1] = x
+    return dp, i
+
+
+def test_a_closure_counts_where_it_may_run():
+    kept = source(transform(index_changed_by_a_closure_not_called_between, aliases))
+    assert "ag__.write_through(dp, (i,), row, (0,), (one() + x), 'iadd')" in kept
+    refused = source(transform(index_changed_by_a_closure_passed_away, aliases))
+    assert 'row[1] = x' in refused
+    for fn in (index_changed_by_a_closure_not_called_between,
+               index_changed_by_a_closure_passed_away):
+        assert ag.convert(fn)(3) == fn(3)
