@@ -43,6 +43,7 @@ import copy
 import gast
 
 from autograph.converters.lists import AUGMENTED as _AUGMENTED
+from autograph.converters.lists import item_chain
 from autograph.pyct import gast_util
 from autograph.pyct import templates
 from autograph.pyct import transformer
@@ -271,15 +272,13 @@ class _Alias(object):
             target = self._item_target(stmt)
             if target is None:
                 return None
-            keys = []
-            while target is not None and not self._written(target):
-                keys.insert(0, target.slice)
-                target = target.value
+            keys = item_chain(target)[1]
             call = templates.replace(
                 'base, alias = ag__.write_through(base, path, alias, keys, value{})'.format(
                     '' if isinstance(stmt, gast.Assign) else ', augmented'),
                 base=self.base, alias=self.name,
-                path=gast.Tuple(elts=_chain_keys(self.chain), ctx=gast.Load()),
+                path=gast.Tuple(elts=[copy.deepcopy(k) for k in item_chain(self.chain)[1]],
+                                ctx=gast.Load()),
                 keys=gast.Tuple(elts=keys, ctx=gast.Load()), value=stmt.value,
                 augmented=gast_util.constant(_AUGMENTED.get(type(getattr(stmt, 'op', None)))))
             return [_relocate(n, stmt) for n in call]
@@ -316,10 +315,8 @@ class _Alias(object):
             target = stmt.target
         else:
             return None
-        node = target
-        while isinstance(node, gast.Subscript) and _plain(node.slice):
-            node = node.value
-        return target if isinstance(target, gast.Subscript) and self._written(node) else None
+        chain = item_chain(target)
+        return target if chain is not None and chain[0] == self.name else None
 
     def writes(self, stmt):
         """Whether `stmt` is a write through the alias that `rewrite` rewrites."""
@@ -328,20 +325,6 @@ class _Alias(object):
 
     def _written(self, node):
         return isinstance(node, gast.Name) and node.id == self.name
-
-
-def _chain_keys(chain):
-    """The indices of a subscript chain, outermost first (`dp[i][k]`: i, k)."""
-    keys = []
-    while isinstance(chain, gast.Subscript):
-        keys.insert(0, copy.deepcopy(chain.slice))
-        chain = chain.value
-    return keys
-
-
-def _plain(key):
-    """Whether an index is names, constants and arithmetic (as converters/lists asks)."""
-    return all(isinstance(n, _INDEX_NODES + (gast.Tuple,)) for n in gast.walk(key))
 
 
 def _is_chain(node):

@@ -126,7 +126,7 @@ class ListTransformer(transformer.Base):
     def _item_target(self, target):
         """Whether an assignment target is `l[i]` (or `l[i][j]`...) of a local name and plain
         indices."""
-        chain = _item_chain(target)
+        chain = item_chain(target)
         return chain is not None and self._is_local(chain[0])
 
     def visit_Assign(self, node):
@@ -184,11 +184,11 @@ def _assign_each(pairs):
     return statements
 
 
-def _item_chain(target):
+def item_chain(target):
     """(name, [keys]) of an assignment target `name[k0][k1]...` whose keys are plain, else
     None."""
     keys = []
-    while isinstance(target, gast.Subscript) and _plain_index(target.slice):
+    while isinstance(target, gast.Subscript) and plain_index(target.slice):
         keys.insert(0, target.slice)
         target = target.value
     if not keys or not isinstance(target, gast.Name):
@@ -199,7 +199,7 @@ def _item_chain(target):
 def _set_item(target, value, augmented=None):
     """`l[i] = value` -> `l = ag__.set_item(l, i, value[, augmented])`; `l[i][j] = value` ->
     `l = ag__.set_nested_item(l, (i, j), value[, augmented])`."""
-    name, keys = _item_chain(target)
+    name, keys = item_chain(target)
     extra = '' if augmented is None else ', augmented'
     if len(keys) == 1:
         template, key = 'target = ag__.set_item(target, key, value{})', keys[0]
@@ -214,7 +214,7 @@ _PURE_INDEX = (gast.Name, gast.Constant, gast.BinOp, gast.UnaryOp, gast.Tuple, g
                gast.operator, gast.unaryop)
 
 
-def _plain_index(key):
+def plain_index(key):
     """Whether an index is names, constants and arithmetic: evaluating it before the assigned
     value (as `ag__.set_item(l, key, value)` does) cannot change what either gives."""
     return all(isinstance(n, _PURE_INDEX) for n in gast.walk(key))
