@@ -172,8 +172,9 @@ class StagedBlock:
         """`init_vars` with the lists of `requests` made staged values (`with_staged_list`)."""
         for request in requests:
             assigned.append(list_frames.assigned_list(init_vars, request))
-            self.grown.append(list_frames.grown_list(init_vars, request))
-            if request.element is not list_frames.ITEM_ASSIGNED:
+            grown = list_frames.grown_list(init_vars, request)
+            self.grown.append(grown)
+            if grown is not None:
                 list_frames.note_replaced(request.target)
             init_vars = self.with_staged_list(init_vars, request)
         self.set_state(init_vars)

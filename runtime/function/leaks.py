@@ -104,11 +104,11 @@ def containers(names, args, kwargs):
 def _collect(label, value, found):
     if type(value) in (list, tuple):
         if type(value) is list:
-            found.append((label, value, list(value)))
+            found.append((label, value, _contents(value)))
         for k, item in enumerate(value):
             _collect('%s[%d]' % (label, k), item, found)
     elif type(value) is dict:
-        found.append((label, value, list(value.items())))
+        found.append((label, value, _contents(value)))
         for key, item in value.items():
             _collect('%s[%r]' % (label, key), item, found)
 
@@ -120,9 +120,8 @@ def changed_arguments(fn, before, replaced):
     messages = []
     name = getattr(fn, '__qualname__', type(fn).__name__)
     for label, container, items in before:
-        now = list(container.items()) if type(container) is dict else list(container)
-        same = len(now) == len(items) and all(
-            _identical(a, b) for a, b in zip(now, items))
+        now = _contents(container)
+        same = len(now) == len(items) and all(a is b for a, b in zip(now, items))
         if same and not any(r is container for r in replaced):
             continue
         kind = type(container).__name__
@@ -135,7 +134,9 @@ def changed_arguments(fn, before, replaced):
     return messages
 
 
-def _identical(a, b):
-    if type(a) is tuple and type(b) is tuple:  # a dict's (key, value)
-        return len(a) == len(b) and all(x is y for x, y in zip(a, b))
-    return a is b
+def _contents(container):
+    """The objects a list holds, or a dict's keys and values in turn, to compare by
+    identity."""
+    if type(container) is dict:
+        return [x for item in container.items() for x in item]
+    return list(container)
