@@ -291,7 +291,8 @@ class JaxBackend(ListHooks, Backend):
         else:
             state = _unwrap_user_errors(lambda: tuple(jax_checks.threaded_loop(
                 frame, lambda c, i: _user(body)(i, c), tuple(loop_vars[1:]), run,
-                (jax_modules().numpy.int32(0),))))
+                # the index as the loop gives it: of the count's dtype (int64 with x64)
+                (jax_modules().numpy.zeros((), jax_modules().numpy.asarray(count).dtype),))))
         return (count,) + tuple(state)
 
     def iterate(self, iterable):

@@ -245,14 +245,7 @@ class TorchBackend(ListHooks, Backend):
             self._scratch.loops += 1
             return _discarded_loop(test, body_fn, loop_vars)
         effects = self._scratch.effects
-        free, outputs, mutated = free_tensors((test, body_fn), init, self.scratch)[:3]
-        dtypes = torch_carried.loop_dtypes(loop_vars, outputs[1])
-        if any(t.dtype != d for t, d in zip(init, dtypes)):
-            # the body changes in place what it made a new value of a narrower dtype (`n /=
-            # 4` of an int, then of the float the loop carries): found on the widened ones
-            with disable_proxy_modes_tracing():
-                widened = tuple(t.to(d) for t, d in zip(init, dtypes))
-            free, outputs, mutated = free_tensors((test, body_fn), widened, self.scratch)[:3]
+        free, outputs, mutated, dtypes = self._carried((test, body_fn), loop_vars, init)
         init = torch_carried.linked(
             tuple(as_tensor(v, d) for v, d in zip(loop_vars, dtypes)), free)
         count = len(init)
@@ -277,6 +270,24 @@ class TorchBackend(ListHooks, Backend):
             torch_ops.keep(list(outs))  # kept with its checks and prints, as a cond is
         return torch_carried.numbers_out(torch_carried.sized_as(outs, init), loop_vars,
                                          outputs[1])
+
+    def _carried(self, fns, loop_vars, init):
+        """(free tensors, outputs, mutated, dtypes) of a loop's discarded passes: a pass
+        again from the widened values while the body widens a variable (`prev, cur = cur,
+        prev` where `cur[1]` became a float: then `cur`'s too), so that no value is cast to
+        a narrower dtype; and the body that changes in place what it made a new value of a
+        narrower dtype (`n /= 4` of an int) is found on the widened ones."""
+        free, outputs, mutated = free_tensors(fns, init, self.scratch)[:3]
+        dtypes = torch_carried.loop_dtypes(loop_vars, outputs[1])
+        # each pass widens one variable or more, each at most thrice (bool, int, float, complex)
+        for _ in range(3 * len(init)):
+            if all(t.dtype == d for t, d in zip(init, dtypes)):
+                break
+            with disable_proxy_modes_tracing():
+                init = tuple(t.to(d) for t, d in zip(init, dtypes))
+            free, outputs, mutated = free_tensors(fns, init, self.scratch)[:3]
+            dtypes = torch_carried.loop_dtypes(init, outputs[1])
+        return free, outputs, mutated, dtypes
 
     def _discarded(self):
         """Whether no graph records what runs now: a discarded pass (`scratch`), or torch

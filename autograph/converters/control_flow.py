@@ -6,6 +6,7 @@ from autograph.pyct import anno
 from autograph.pyct import bindings
 from autograph.pyct import gast_util
 from autograph.pyct import parser
+from autograph.pyct import qual_names
 from autograph.pyct import templates
 from autograph.pyct import transformer
 from autograph.pyct import traversal
@@ -87,8 +88,14 @@ class ControlFlowTransformer(transformer.Base):
             return _EMPTY
         return getattr(self.state[_Function].scope, attr, _EMPTY)
 
-    def _get_block_vars(self, node, modified):
-        """Returns (block vars sorted outputs first, undefined vars, number of outputs)."""
+    def _get_block_vars(self, node, modified, through=_EMPTY):
+        """Returns (block vars sorted outputs first, undefined vars, number of outputs).
+
+        `through`: the names whose elements the statement changes in place through the
+        target of a Python `for` loop over them (`_iterated_in_place`): outputs."""
+        through = {qual_names.QN(name) for name in through}
+        modified = set(modified) | {s for s in through if s in anno.getanno(
+            node, anno.Static.LIVE_VARS_IN, _EMPTY)}
         defined_in = anno.getanno(node, anno.Static.DEFINED_VARS_IN, _EMPTY)
         live_in = anno.getanno(node, anno.Static.LIVE_VARS_IN, _EMPTY)
         live_out = anno.getanno(node, anno.Static.LIVE_VARS_OUT, _EMPTY)
@@ -120,6 +127,7 @@ class ControlFlowTransformer(transformer.Base):
                      and str(s) in self.state[_Function].may_alias}
         if may_alias:
             input_only -= {s for s in may_alias if str(s) in _changed_in_place(node)}
+        input_only -= through
         block_vars = sorted(basic | composite, key=lambda v: (v in input_only, str(v)))
         return block_vars, undefined, len(block_vars) - len(input_only)
 
@@ -197,11 +205,12 @@ class ControlFlowTransformer(transformer.Base):
         orelse = definite_assignment.assigned_on_every_path(node.orelse)
         every_branch = (orelse if every_branch is None else every_branch if orelse is None
                         else every_branch & orelse)
+        through = _iterated_in_place(node.body + node.orelse)
         self.generic_visit(node)
         body_scope = anno.getanno(node, NodeAnno.BODY_SCOPE)
         orelse_scope = anno.getanno(node, NodeAnno.ORELSE_SCOPE)
         block_vars, undefined, nouts = self._get_block_vars(
-            node, body_scope.bound | orelse_scope.bound)
+            node, body_scope.bound | orelse_scope.bound, through)
         # a branch function's own locals that a staged `if` inside it reads first (as a loop
         # body's: `_bind_body_locals`)
         node.body = self._bound_locals(node.body, block_vars)
@@ -264,9 +273,10 @@ class ControlFlowTransformer(transformer.Base):
         return assigns + body
 
     def visit_While(self, node):
+        through = _iterated_in_place(node.body)
         self.generic_visit(node)
         body_scope = anno.getanno(node, NodeAnno.BODY_SCOPE)
-        block_vars, undefined, _ = self._get_block_vars(node, body_scope.bound)
+        block_vars, undefined, _ = self._get_block_vars(node, body_scope.bound, through)
         self._bind_body_locals(node, block_vars)
         decls = self._declarations(block_vars)
         reserved = body_scope.referenced
@@ -290,11 +300,12 @@ class ControlFlowTransformer(transformer.Base):
             opts=_loop_opts(node, {}))
 
     def visit_For(self, node):
+        through = _iterated_in_place(node.body)
         self.generic_visit(node)
         body_scope = anno.getanno(node, NodeAnno.BODY_SCOPE)
         iter_scope = anno.getanno(node, NodeAnno.ITERATE_SCOPE)
         block_vars, undefined, nouts = self._get_block_vars(
-            node, body_scope.bound | iter_scope.bound)
+            node, body_scope.bound | iter_scope.bound, through)
         self._bind_body_locals(node, block_vars, {m.id for m in traversal.walk(node.target)
                                                   if isinstance(m, gast.Name)})
         decls = self._declarations(block_vars)
@@ -396,6 +407,44 @@ def _changed_in_place(block):
                 and _is_ag_call(m.value, _IN_PLACE)):
             names.add(m.targets[0].id)
     return names
+
+
+def _iterated_in_place(body):
+    """The names that `for` loops in `body` iterate over (`for row in grid`, `for k, row in
+    enumerate(grid)`) and whose elements they change in place through their targets
+    (`row[j] = v`): `grid` changes, though no statement assigns it, and a staged statement
+    around the loop must carry it (its rows are lists of the statement's own)."""
+    names = set()
+    for m in (m for stmt in body for m in traversal.walk(stmt)):
+        if isinstance(m, gast.For):
+            targets = {t.id for t in traversal.walk(m.target) if isinstance(t, gast.Name)}
+            if any(targets & _changed_in_place(stmt) for stmt in m.body):
+                names |= _iterated(m.iter)
+    return names
+
+
+# Builtins whose iteration gives the elements of their arguments (`enumerate(grid)`).
+_ELEMENTS_OF = frozenset(('enumerate', 'zip', 'reversed', 'sorted', 'list', 'tuple', 'iter'))
+
+
+def _iterated(expr):
+    """The names whose elements iterating over `expr` gives: `grid` for `grid`,
+    `grid[1:]`, `enumerate(grid)` or `zip(grid, ws)` (as converted calls too)."""
+    if isinstance(expr, gast.Name):
+        return {expr.id}
+    if isinstance(expr, gast.Subscript):
+        return _iterated(expr.value)
+    if not isinstance(expr, gast.Call):
+        return set()
+    func, args = expr.func, expr.args
+    if _is_ag_call(expr, ('converted_call',)) and len(args) > 1 and isinstance(
+            args[1], gast.Tuple):
+        func, args = args[0], args[1].elts
+    elif _is_ag_call(expr, ('get_slice',)):
+        return _iterated(args[0])
+    if isinstance(func, gast.Name) and func.id in _ELEMENTS_OF:
+        return set().union(*(_iterated(a) for a in args))
+    return set()
 
 
 def _closure_reads(fn):

@@ -146,7 +146,7 @@ def set_item(target, key, value, augmented=None):
     result = _by_backend((target,), lambda b: b.set_item(target, key, value))
     if result is not _PYTHONS:
         return result
-    if _at_staged_index(target, key) and not list_frames.frame_stack():
+    if _at_staged_index(target, key) and not list_frames.carried(target):
         _assign_at_staged_index(target, key, value)
         return target
     target[key] = value

@@ -199,6 +199,12 @@ def stage_list_if_loop_variable(target, element):
     return True
 
 
+def carried(target):
+    """Whether `target` is (by identity) a list that a staged statement being staged
+    carries, or watches for item assignment."""
+    return any(frame.initial(target, ITEM_ASSIGNED) is not None for frame in frame_stack())
+
+
 def carried_by_a_loop(target):
     """Whether `target` is (by identity) a list that a staged loop being staged carries."""
     return any(frame.loop and frame.initial(target) is not None for frame in frame_stack())

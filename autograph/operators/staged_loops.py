@@ -223,6 +223,7 @@ class StagedLoop(StagedBlock):
 
         def body_fn(*loop_vars):
             entry = assign(loop_vars[nhead:], in_body=True)
+            entered = nest.pack(struct, loop_vars[nhead:])  # entry's lists may change
             new_head = self._traced_body(loop_vars[:nhead])
             if new_head is None:  # a staged error (_raise_when_run)
                 return tuple(loop_vars[:nhead]) + tuple(nest.flatten(entry))
@@ -233,20 +234,27 @@ class StagedLoop(StagedBlock):
             if captured is not None:
                 captured.update((k, state[k]) for k in skip if k not in captured
                                 and not isinstance(state[k], _UNDEFINED))
-            exit_ = tuple(loop_checks.still_maybe_undefined(e, x) for e, x in zip(
-                entry, (state[k] for k in carried)))
-            # A loop variable entering as a Python number is weakly typed: the backend may
-            # widen it to what the body gives it (`compatible_types` of the number's type).
-            weak_entry = [init if type(init) in (int, float, bool) else e
-                          for e, init in zip(entry, carried_init)]
-            loop_checks.check_loop_vars(names, weak_entry, exit_, self.type_of, self.construct,
-                                        self._compatible)
+            exit_ = self._checked_exit(names, entered, [state[k] for k in carried],
+                                       carried_init)
             return tuple(new_head) + tuple(nest.flatten(exit_))
 
         loop_vars = self.head + tuple(nest.flatten(carried_init))
         options = self._options(names, carried_init)
         final = tuple(self.backend.staged_loop(cond_fn, body_fn, loop_vars, options))
         assign(final[nhead:])
+
+    def _checked_exit(self, names, entered, values, carried_init):
+        """The loop variables `values` after one iteration, checked against `entered`, the
+        values the loop gave the body (not the entry's lists, which the body may have
+        changed in place: `cur[1] = v`)."""
+        exit_ = tuple(loop_checks.still_maybe_undefined(e, x) for e, x in zip(entered, values))
+        # A loop variable entering as a Python number is weakly typed: the backend may
+        # widen it to what the body gives it (`compatible_types` of the number's type).
+        weak_entry = [init if type(init) in (int, float, bool) else e
+                      for e, init in zip(entered, carried_init)]
+        loop_checks.check_loop_vars(names, weak_entry, exit_, self.type_of, self.construct,
+                                    self._compatible)
+        return exit_
 
     def _traced_body(self, head):
         """Traces one iteration; returns the new head, or None when the body raised an error

@@ -260,6 +260,50 @@ def grid_row_changed_through_an_alias_in_a_staged_loop(x, n):
     return grid[0][0] + grid[0][1] * 10 + grid[1][1] * 100
 
 
+@case(4, 1)
+def rows_changed_through_a_for_target_in_a_staged_branch(n):
+    # `for row in grid` changes grid's rows: the staged if must carry grid (it gave 11 for
+    # n = 1, the branch's change, where Python gives 31)
+    grid = [[1, 2], [3, 4]]
+    if n > 2:
+        for row in grid:
+            row[0] = n
+    return grid[0][0] + grid[1][0] * 10
+
+
+@case(3, 0)
+def rows_changed_through_enumerate_in_a_staged_loop(n):
+    grid = [[1, 2], [3, 4]]
+    k = 0
+    while k < n:
+        for j, row in enumerate(grid):
+            row[1] += j + k
+        k += 1
+    return grid[0][1] + grid[1][1] * 10
+
+
+@case(3, 0, 4)
+def rolling_rows_swapped_in_a_staged_loop(n):
+    # two rows of ints that the loop swaps, one made floats by the body: both carried as
+    # floats (torch carried cur as ints and cast 0.5 to 0; JAX refused the swap)
+    prev = [0] * 3
+    cur = [0] * 3
+    for i in range(n):
+        cur[1] = prev[0] + 0.5 * i
+        prev, cur = cur, prev
+    return prev[1] + cur[1]
+
+
+@case(4, 0)
+def list_made_in_a_staged_loop_body_written_at_a_staged_index(n):
+    prev = [1, 2, 3]
+    for i in range(n):
+        xs = list(prev)
+        xs[i % 3] += i
+        prev = xs
+    return prev[0] + prev[1] * 10 + prev[2] * 100
+
+
 @case(2.0, -3.0)
 def list_changed_through_another_name_in_a_staged_branch(x):
     a = [1.0, 2.0]

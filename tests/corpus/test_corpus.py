@@ -128,7 +128,8 @@ class XlaWay(RuntimeWay):
                      'table_written_in_staged_branches',
                      'for_range_indexing_a_list_staged_break',
                      'lcs_length_with_rows_read_at_a_staged_index',
-                     'grid_row_changed_through_an_alias_in_a_staged_loop')})
+                     'grid_row_changed_through_an_alias_in_a_staged_loop',
+                     'list_made_in_a_staged_loop_body_written_at_a_staged_index')})
     cannot_express.update({
         'for_dict_items': (NotLowerableError, 'returns strings'),
         'list_appended_in_staged_branch': (NotLowerableError, 'a list that grows'),

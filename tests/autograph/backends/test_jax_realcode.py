@@ -8,6 +8,8 @@ import sys
 import jax.numpy as jnp
 import pytest
 
+import autograph as ag
+
 from autograph.backends import jax as ag_jax
 from tests.runtime.test_autograph_builtins import Custom
 from tests.runtime.test_autograph_builtins import validate
@@ -53,3 +55,37 @@ def test_the_two_wrong_jax_values_are_xlas_fused_multiply_add():
     out = subprocess.run([sys.executable, '-c', _WITHOUT_FMA], cwd=ROOT, env=env,
                          capture_output=True, text=True, check=True, timeout=300).stdout
     assert out.split('\n')[:2] == ['(240, 46) True 0.0', '(17, 5) True 0.0'], out
+
+
+def _rolling_rows(n):
+    prev = [0] * 3
+    cur = [0] * 3
+    for i in range(n):
+        cur[1] = prev[0] + i
+        prev, cur = cur, prev
+    return prev[1] * 10 + cur[1]
+
+
+def test_a_loop_over_a_range_of_an_int64_gives_an_int64_index_in_every_trace():
+    # the trace that finds a loop's checks saw an int32 index, so `cur[1] = prev[0] + i`
+    # made an int32 where the loop carries int64s, and the swap of the rows then failed
+    from autograph.backends.jax_values import enable_x64  # pylint: disable=import-outside-toplevel
+    seen = []
+
+    @ag.do_not_convert
+    def index_of(i):
+        seen.append(str(i.dtype))
+        return i
+
+    def steps(n):
+        total = 0
+        for i in range(n):
+            total += index_of(i)
+        return total
+
+    with enable_x64():
+        assert int(ag_jax.jit(steps)(jnp.asarray(4, jnp.int64))) == 6
+        assert set(seen) == {'int64'}
+        f = ag_jax.jit(_rolling_rows)
+        assert [int(f(jnp.asarray(n))) for n in (0, 3, 4)] == [
+            _rolling_rows(n) for n in (0, 3, 4)] == [0, 21, 32]

@@ -246,3 +246,30 @@ def closure_writes(x):
 def test_closures_that_rebind_a_variable_share_it():
     assert ag.convert(closure_writes)(0) == closure_writes(0) == 7
     assert ag.convert(closure_writes)(2) == -1
+
+
+def rows_through_targets(grid, ws, n):
+    for i in range(n):
+        for row in grid[1:]:
+            row[0] = row[0] + i
+        for j, row in enumerate(grid):
+            row[1] = row[1] + j
+        for row, w in zip(grid, ws):
+            row[2] = row[2] + w
+    return grid[0][1] + grid[1][0]
+
+
+@pytest.mark.parametrize('n', [3, 0])
+def test_a_staged_loop_carries_a_list_whose_rows_a_for_loop_changes(fake, n):
+    # `for row in grid: row[0] = ...` changes grid, which no statement assigns: the staged
+    # loop must carry it (it did not, and the body's values leaked out of the loop)
+    def grid():
+        return [[1, 2, 3], [4, 5, 6]]
+
+    plain, converted, staged = grid(), grid(), grid()
+    expected = rows_through_targets(plain, [10, 20], n)
+    assert ag.convert(rows_through_targets)(converted, [10, 20], n) == expected
+    assert unwrap(ag.convert(rows_through_targets)(staged, [10, 20], Sym(n))) == expected
+    assert converted == plain
+    assert [[unwrap(v) for v in row] for row in staged] == plain  # the caller's rows change
+    assert fake.calls.count('while_loop') == 1

@@ -59,7 +59,8 @@ NOT_EXPORTED.update({name: "op 'py_function'" for name in (
     "tuple_index_out_of_range", "for_range_indexing_a_list_staged_break",
     "table_written_at_staged_indices_in_a_loop", "table_written_in_staged_branches",
     "lcs_length_with_rows_read_at_a_staged_index",
-    "grid_row_changed_through_an_alias_in_a_staged_loop")})
+    "grid_row_changed_through_an_alias_in_a_staged_loop",
+    "list_made_in_a_staged_loop_body_written_at_a_staged_index")})
 
 
 def _traces(case):

@@ -56,6 +56,8 @@ NOT_SAVED = {
     "max_and_min_of_generators": _RAISES,  # the ValueError of max() of no element
     "lcs_length_with_rows_read_at_a_staged_index": _RAISES,  # a table read's IndexError
     "grid_row_changed_through_an_alias_in_a_staged_loop": _RAISES,
+    # the IndexError of an assignment at a staged index
+    "list_made_in_a_staged_loop_body_written_at_a_staged_index": _RAISES,
 }
 
 _CHILD = r"""
