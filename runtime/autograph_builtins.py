@@ -39,9 +39,12 @@ def truth(value):
         value: a tensor, Variable or Python value.
 
     Returns:
-        A bool tensor for a numeric scalar tensor; other values unchanged (a bool tensor, or a
-        tensor of several elements, which `cond` refuses as ambiguous).
+        A bool tensor for a numeric scalar tensor, and for a staged list (a TensorArray: its
+        size is not 0, as a list's truth, `while stack:`); other values unchanged (a bool
+        tensor, or a tensor of several elements, which `cond` refuses as ambiguous).
     """
+    if type(value) is TensorArray:
+        return math_ops.greater(value.size(), 0)
     value = as_tensor(value)
     if isinstance(value, Tensor) and value.dtype is not dtypes.bool and (
             len(value.shape) == 0 and value.dtype.is_numeric):

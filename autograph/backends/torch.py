@@ -217,6 +217,13 @@ class TorchBackend(ListHooks, Backend):
         torch_ops.keep(outs[-1:])
         return torch_carried.cond_outputs(outs[:-1], tables, found.outputs)
 
+    def staged_loop(self, cond_fn, body_fn, loop_vars, options):
+        """Backend's, with the loop's test as its truth (a bool tensor): a loop of a bound
+        gives the test as an output of a torch.cond, which cannot be a list's value
+        (`while stack:`)."""
+        return super().staged_loop(lambda *state: predicate(cond_fn(*state), 'while'),
+                                   body_fn, loop_vars, options)
+
     def while_loop(self, cond_fn, body_fn, loop_vars):
         """Stages a loop as torch.while_loop over the loop variables and the free tensors.
 

@@ -214,6 +214,9 @@ def predicate(value, construct):
         StagingError: for a tensor of more than one element (Python raises too), naming the
             construct.
     """
+    length = _list_length(value)
+    if length is not None:  # a list's truth: it is not empty (`while stack:`)
+        return length > 0
     if not isinstance(value, torch.Tensor):
         return scalar(builtins.bool(value), torch.bool)
     if value.dim() != 0 and value.numel() != 1:
@@ -225,6 +228,15 @@ def predicate(value, construct):
     if value.dim() != 0:
         value = value.reshape(())
     return value if value.dtype == torch.bool else value != 0
+
+
+def _list_length(value):
+    """The length, a 0-d tensor, of a staged value that stands for a list (a tensor of a
+    run-time length, or torch_lists' StagedList: its `length`), else None."""
+    if stands_for_list(value):
+        return torch.scalar_tensor(value.shape[0], dtype=torch.int64)
+    length = getattr(value, 'length', None)
+    return length if isinstance(length, torch.Tensor) and hasattr(value, 'buffer') else None
 
 
 def leaf_type(value):

@@ -11,6 +11,7 @@ import operator
 from autograph.errors import StagingError
 from autograph.errors import UnsupportedByBackendError
 from autograph.operators import constant_tables
+from autograph.operators import element_lists
 from autograph.operators import list_frames
 from autograph.operators import list_directives
 from autograph.operators.backends import PYTHON_TYPES
@@ -112,6 +113,11 @@ def list_method(target, name, args, symbol, kwargs=None):
             'pop() and extend() of a Python list, tuple or range are. Build the list in the '
             'order you need, or use sorted() for a sorted copy.'.format(
                 what=what, symbol=symbol))
+    if name == 'sort' and not args and set(kwargs or ()) <= {'reverse'}:
+        ordered = element_lists.staged_sorted(target, (kwargs or {}).get('reverse', False))
+        if ordered is not None:  # staged numbers: Python's sort would ask for a bool
+            target[:] = ordered
+            return target
     getattr(target, name)(*args, **(kwargs or {}))
     return target
 

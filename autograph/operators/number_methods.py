@@ -10,6 +10,7 @@ standing for the method (as `math.sqrt` keys `math.sqrt(x)`). Anything else rais
 own AttributeError.
 """
 
+from autograph.operators import element_lists
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 
@@ -45,8 +46,14 @@ def count(xs, value):
     return xs.count(value)
 
 
+def index(xs, value):
+    """`xs.index(value)`: Python's own (`list.index`). The key of a backend's `call_builtin`
+    for it on a staged value that stands for a list."""
+    return xs.index(value)
+
+
 # method name -> the function standing for it in backends' `call_builtin` tables
-METHODS = {'is_integer': is_integer, 'count': count}
+METHODS = {'is_integer': is_integer, 'count': count, 'index': index}
 
 
 def method(obj, name):
@@ -63,6 +70,8 @@ def method(obj, name):
     Raises:
         AttributeError: Python's own, for a value that is not staged and lacks the attribute.
     """
+    if type(obj) is list and name in element_lists.SEARCHES:
+        return element_lists.searched(obj, name)
     try:
         return getattr(obj, name)
     except AttributeError:
@@ -95,3 +104,4 @@ class _StagedMethod:
             'staged value (its call_builtin has no overload for it). Compute it with the '
             "library's own operations.".format(type(self.obj).__name__, self.name,
                                                self.backend.name, self.name))
+

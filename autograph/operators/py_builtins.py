@@ -10,6 +10,7 @@ import types
 
 from autograph.errors import StagingError
 from autograph.errors import UnknownSizeError
+from autograph.operators import element_lists
 from autograph.operators import exceptions
 from autograph.operators import filters
 from autograph.operators import staged_loops
@@ -38,6 +39,14 @@ def _call(builtin, args, kwargs):
     backend = first_backend(args)
     if backend is None and kwargs:
         backend = first_backend(kwargs.values())
+    if backend is None and builtin in (_MIN, _MAX):
+        args, kwargs = element_lists.elements_of(args, kwargs)
+        backend = first_backend(args) if len(args) > 1 else None
+    if backend is None and builtin is builtins.sorted and len(args) == 1 and (
+            set(kwargs) <= {'reverse'}):
+        result = element_lists.staged_sorted(args[0], kwargs.get('reverse', False))
+        if result is not None:
+            return result
     if backend is not None:
         try:
             return backend.call_builtin(builtin, args, kwargs)

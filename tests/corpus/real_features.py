@@ -227,6 +227,35 @@ def membership_in_a_set_display(x, n):
     return x in {0, n}, x not in {n, 7}, x in [3, 4]
 
 
+@case(0.5, 4.0, -3.0, 2.0)
+def argmax_of_a_list_of_staged_numbers(x):
+    # max() of a Python list holding staged numbers, then its index(): Python compares the
+    # elements, which asked a staged bool for its truth
+    values = [x * x, 3 * x, 7.0, 3 * x]
+    return values.index(max(values)), values.count(3 * x), min(values)
+
+
+@case((3, 1, 2), (5, 9, 7), (1, 1, 0))
+def median_of_three_and_a_list_sorted_in_place(a, b, c):
+    values = [a, c, 4, b]
+    values.sort(reverse=True)
+    return sorted([a, b, c])[1], values[0], values[-1], sorted((c, a))
+
+
+@case(1223, 5, 0)
+def most_common_digit(n):
+    counts = [0] * 10
+    while n > 0:
+        counts[n % 10] += 1
+        n //= 10
+    return counts.index(max(counts)), max(counts)
+
+
+@case(5, 9, 4)
+def index_of_a_number_not_in_the_list(n):
+    return [1, 5, 9].index(n)  # ValueError: 4 is not in list
+
+
 # --- writes through an alias (`row = dp[i]`, then `row[j] = v`) -------------------------------
 
 @case(5, 0, 2)

@@ -59,6 +59,26 @@ def test_truth_of_numbers():
     assert autograph_builtins.truth(5) == 5
 
 
+def worklist(n):
+    stack = [n]
+    total = 0
+    while stack:  # a staged list once a staged branch appends to it: its truth is len > 0
+        v = stack.pop()
+        total += v
+        if v > 1:
+            stack.append(v // 2)
+            stack.append(v // 3)
+    return total
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_the_truth_of_a_staged_list_is_that_it_is_not_empty(executor):
+    # the loop's test was the list itself: "must return a scalar bool, found variant tensor"
+    f = tf.function(worklist, executor=executor)
+    assert [int(f(tf.constant(n))) for n in (10, 0, 1, 7)] == [
+        worklist(n) for n in (10, 0, 1, 7)] == [24, 0, 1, 15]
+
+
 def popcount(n):
     count = 0
     while n:

@@ -78,6 +78,19 @@ def floats(n):
     return sum(out)
 
 
+def worklist(n):
+    stack = [n]
+    total = 0
+    while stack:  # a list's truth: len > 0, also as the output of the bound's torch.cond
+        ag.experimental.set_loop_options(maximum_iterations=64)
+        v = stack.pop()
+        total += v
+        if v > 1:
+            stack.append(v // 2)
+            stack.append(v // 3)
+    return total
+
+
 CASES = [
     (divisors, [(12,), (1,), (0,), (28,), (-3,)]),
     (fib_list, [(10,), (1,), (2,), (30,)]),
@@ -87,6 +100,7 @@ CASES = [
     (until_found, [([1, 2, 3, 4], 3), ([1, 2, 3, 4], 9), ([1, 2, 3, 4], 1)]),
     (bounded_while, [(9,), (1,), (1000,)]),
     (floats, [(3,), (0,)]),
+    (worklist, [(10,), (0,), (1,), (7,)]),
 ]
 
 

@@ -58,6 +58,10 @@ NOT_SAVED = {
     "grid_row_changed_through_an_alias_in_a_staged_loop": _RAISES,
     # the IndexError of an assignment at a staged index
     "list_made_in_a_staged_loop_body_written_at_a_staged_index": _RAISES,
+    # list.index's ValueError
+    "argmax_of_a_list_of_staged_numbers": _RAISES,
+    "most_common_digit": _RAISES,
+    "index_of_a_number_not_in_the_list": _RAISES,
 }
 
 _CHILD = r"""
