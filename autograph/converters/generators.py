@@ -155,6 +155,9 @@ class GeneratorReductionTransformer(transformer.Base):
             operator = 'repeat'
         elif isinstance(node.op, gast.Add) and listish:
             operator = 'list_concat'  # `[1] + [0] * n`: a list, not an elementwise sum
+        elif isinstance(node.op, gast.Add) and (
+                isinstance(node.left, gast.List) or isinstance(node.right, gast.List)):
+            operator = 'list_plus'  # `path + [node]`: grows a list that staged code carries
         else:
             return node
         call = gast_util.generated_call('ag__', operator, [node.left, node.right])

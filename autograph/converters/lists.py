@@ -118,6 +118,11 @@ class ListTransformer(transformer.Base):
 
     def visit_AugAssign(self, node):
         self.generic_visit(node)
+        if (isinstance(node.target, gast.Name) and self._is_local(node.target.id)
+                and isinstance(node.op, gast.Add) and isinstance(node.value, gast.List)):
+            # `out += [a, b]`: extends `out` in place, as its appends would
+            return templates.replace('target = ag__.list_plus(target, value, True)',
+                                     target=node.target.id, value=node.value)
         if (self._item_target(node.target) and type(node.op) in AUGMENTED
                 and not any(isinstance(n, gast.NamedExpr) for n in gast.walk(node.value))):
             return _set_item(node.target, node.value, AUGMENTED[type(node.op)])

@@ -25,6 +25,7 @@ from autograph.operators import ld
 from autograph.operators import ldu
 from autograph.operators import list_append
 from autograph.operators import list_concat
+from autograph.operators import list_plus
 from autograph.operators import list_method
 from autograph.operators import list_options
 from autograph.operators import list_pop

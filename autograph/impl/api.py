@@ -50,7 +50,7 @@ AG_NAMES = (
     'assert_stmt', 'compare', 'converted_call', 'evaluated', 'for_stmt', 'fstring', 'get_item', 'get_slice',
     'if_exp',
     'if_stmt', 'in_',
-    'ld', 'ldu', 'list_append', 'list_comprehension', 'list_concat', 'list_method', 'list_options', 'list_pop', 'method', 'not_', 'not_in', 'or_', 'raising',
+    'ld', 'ldu', 'list_append', 'list_comprehension', 'list_concat', 'list_method', 'list_plus', 'list_options', 'list_pop', 'method', 'not_', 'not_in', 'or_', 'raising',
     'reduce_generator', 'repeat', 'set_display', 'set_item', 'set_nested_item', 'while_stmt',
     'with_function_scope', 'write_through')
 # ConversionOptions -> the `ag__` namespace object for those options (see _namespace_for)

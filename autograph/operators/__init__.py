@@ -16,6 +16,7 @@ from autograph.operators.control_flow import if_stmt
 from autograph.operators.control_flow import while_stmt
 from autograph.operators.data_structures import list_append
 from autograph.operators.data_structures import list_concat
+from autograph.operators.data_structures import list_plus
 from autograph.operators.data_structures import get_slice
 from autograph.operators.data_structures import list_method
 from autograph.operators.data_structures import list_pop
@@ -60,7 +61,7 @@ __all__ = [
     'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'MaybeUndefined', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'abs_',
     'all_', 'and_', 'any_', 'assert_stmt', 'fstring', 'backend_for', 'compare', 'enumerate_',
     'evaluated', 'float_', 'for_stmt', 'if_exp', 'if_stmt', 'in_', 'int_', 'is_staged', 'ld', 'ldu', 'len_',
-    'list_append', 'list_comprehension', 'list_concat', 'list_method', 'list_options', 'list_pop', 'max_', 'method', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'raising', 'range_', 'reduce_generator', 'repeat', 'set_display', 'set_item', 'set_nested_item', 'write_through', 'get_item', 'get_slice',
+    'list_append', 'list_comprehension', 'list_concat', 'list_method', 'list_plus', 'list_options', 'list_pop', 'max_', 'method', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'raising', 'range_', 'reduce_generator', 'repeat', 'set_display', 'set_item', 'set_nested_item', 'write_through', 'get_item', 'get_slice',
     'register_backend',
     'sum_', 'unregister_backend', 'while_stmt', 'zip_',
 ]

@@ -337,6 +337,33 @@ def list_concat(left, right):
     return left + right
 
 
+def list_plus(left, right, in_place=False):
+    """`left + right` (`left += right` where `in_place`) with one operand a list display
+    (`path = path + [node]`, `out += [a, b]`).
+
+    Python's own for Python lists, but a list that a staged loop or if carries grows there
+    as with `append` (it becomes a staged list; `+` gives a new list, `+=` extends it in
+    place). A staged list is the backend's concatenation, but inside a staged statement,
+    where it gets the display's elements appended (a loop carries a list of one kind). Any
+    other operand is Python's `+` (a numpy array or a tensor adds elementwise).
+    """
+    if type(left) is list and type(right) is list:
+        if in_place:
+            for value in right:
+                left = list_append(left, value)
+            return left
+        for value in right:
+            list_frames.stage_list_if_loop_variable(left, value)
+        return left + right
+    if type(right) is list and _staged_list(left) and list_frames.frame_stack():
+        for value in right:
+            left = list_append(left, value)
+        return left
+    if _staged_list(left) or _staged_list(right):
+        return list_concat(left, right)
+    return operator.iadd(left, right) if in_place else left + right
+
+
 # What `_by_backend` gives when Python's own operation is to run.
 _PYTHONS = object()
 

@@ -256,6 +256,19 @@ def index_of_a_number_not_in_the_list(n):
     return [1, 5, 9].index(n)  # ValueError: 4 is not in list
 
 
+@case(0, 2, 5)
+def list_grown_by_plus_in_a_staged_loop(n):
+    # `path = path + [v]` and `out += [a, b]`: the loop's lists grow as with append (it was
+    # "'path' has type [int] before the loop, but type [int, int] after one iteration")
+    path = [1]
+    out = []
+    for i in range(n):
+        path = path + [i * 2]
+        if i % 2 == 0:
+            out += [i, -i]
+    return sum(path) + len(path) * 100 + sum(out) * 10 + len(out) * 1000
+
+
 # --- writes through an alias (`row = dp[i]`, then `row[j] = v`) -------------------------------
 
 @case(5, 0, 2)

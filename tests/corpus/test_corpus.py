@@ -71,6 +71,8 @@ class JaxWay(Way):
         # A loop over range(n) of a traced n appends: no static bound on the list's length.
         'list_extended_in_a_staged_loop': (ag.errors.UnboundedListError,
                                            'a list grows in a traced loop'),
+        'list_grown_by_plus_in_a_staged_loop': (ag.errors.UnboundedListError,
+                                                'a list grows in a traced loop'),
         # `[0] * (n + 1)` of a traced n: an array of a length known only when it runs
         'table_of_a_staged_size': (ag.StagingError, 'a list of a traced length'),
     }
@@ -137,6 +139,7 @@ class XlaWay(RuntimeWay):
         'for_dict_items': (NotLowerableError, 'returns strings'),
         'list_appended_in_staged_branch': (NotLowerableError, 'a list that grows'),
         'list_extended_in_a_staged_loop': (NotLowerableError, 'a list that grows'),
+        'list_grown_by_plus_in_a_staged_loop': (NotLowerableError, 'a list that grows'),
     })
 
     def __init__(self):

@@ -252,3 +252,25 @@ def test_del_in_staged_branches_changes_each_branchs_copy():
     for x in (1, -1):
         assert int(ag_jax.jit(deletes_in_staged_branches)(jnp.asarray(x))) == (
             deletes_in_staged_branches(x))
+
+
+def plus_a_display(xs, arr):
+    alias, path = xs, xs
+    path = path + [7]  # a new list: `alias` keeps its elements
+    out = alias
+    out += [8, 9]  # in place: `alias` sees them
+    arr += [1, 2]  # a numpy array adds elementwise
+    try:
+        (1,) + [2]
+    except TypeError as e:
+        error = str(e)
+    return alias, path, out is alias, arr.tolist(), [0] + arr.tolist(), error
+
+
+def test_plus_of_a_list_display_with_python_values_is_plain():
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    assert ag.convert(plus_a_display)([1], np.array([10, 20])) == plus_a_display(
+        [1], np.array([10, 20])) == ([1, 8, 9], [1, 7], True, [11, 22], [0, 11, 22],
+                                     'can only concatenate tuple (not "list") to tuple')
+    assert 'ag__.list_plus(path, [7])' in ag.to_code(plus_a_display)
+    assert 'out = ag__.list_plus(out, [8, 9], True)' in ag.to_code(plus_a_display)

@@ -43,6 +43,7 @@ NOT_EXPORTED = {
     "and_reads_a_variable_only_once_assigned": _RAISES,
     "list_appended_in_staged_branch": "op 'tensor_array_new'",
     "list_extended_in_a_staged_loop": "op 'tensor_array_new'",
+    "list_grown_by_plus_in_a_staged_loop": "op 'tensor_array_new'",
     "table_of_a_staged_size": "op 'tensor_array_new'",  # a list of a run-time length
     # real code (tests/corpus/real_features.py): a staged raise, and a table read's
     # IndexError or KeyError, is a py_function; ops the exporter has no rule for
