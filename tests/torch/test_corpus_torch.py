@@ -159,4 +159,4 @@ def test_a_failing_staged_check_raises_as_python_when_the_function_is_compiled(c
 
 
 def test_the_compiled_check_list_is_current():
-    assert len(COMPILED_CHECKS) == 16
+    assert len(COMPILED_CHECKS) == 17
