@@ -63,14 +63,18 @@ _SCOPES = (gast.FunctionDef, gast.Lambda, gast.ClassDef)
 
 def transform(node, ctx):
     """Rewrites the writes through each alias that `_Alias` accepts, in every block of
-    `node` (outer blocks first; not in classes)."""
-    del ctx
+    `node` (outer blocks first; not in classes), and through each loop target that
+    `_RowAlias` accepts."""
     scopes = {}
     for scope, block in _blocks(node):
         if id(scope) not in scopes:
             scopes[id(scope)] = _Scope(scope)
         p = 0
         while p < len(block):  # the rewrites insert statements into `block`
+            row = _RowAlias.of(block[p], scopes[id(scope)], ctx.namer)
+            if row is not None and row.holds(block[p].body, scopes[id(scope)]):
+                row.rewrite_loop(block[p])
+                ctx.added_kinds.add(gast.Call)
             alias = _Alias.of(block[p])
             if alias is not None:
                 end = alias.end(block, p + 1)
@@ -183,6 +187,8 @@ def _escaped(fn, closures):
 class _Alias(object):
     """A binding `name = base[index]...` (a chain of `depth` subscripts, 0 for `b = a`)."""
 
+    iterated = False  # `_RowAlias`'s: the alias is a loop's target
+
     def __init__(self, binding):
         self.binding = binding
         self.name = binding.targets[0].id
@@ -274,8 +280,9 @@ class _Alias(object):
                 return None
             keys = item_chain(target)[1]
             call = templates.replace(
-                'base, alias = ag__.write_through(base, path, alias, keys, value{})'.format(
-                    '' if isinstance(stmt, gast.Assign) else ', augmented'),
+                'base, alias = ag__.write_through(base, path, alias, keys, value{}{})'.format(
+                    '' if isinstance(stmt, gast.Assign) else ', augmented',
+                    ', iterated=True' if self.iterated else ''),
                 base=self.base, alias=self.name,
                 path=gast.Tuple(elts=[copy.deepcopy(k) for k in item_chain(self.chain)[1]],
                                 ctx=gast.Load()),
@@ -325,6 +332,39 @@ class _Alias(object):
 
     def _written(self, node):
         return isinstance(node, gast.Name) and node.id == self.name
+
+
+class _RowAlias(_Alias):
+    """`for row in rows:`, whose body writes through `row` (`row[j] = v`): in iteration `k`,
+    `row` is `rows[k]`, and the loop becomes `for k, row in enumerate(rows):` with the writes
+    through `rows` (`write_through(..., iterated=True)`: where iterating `rows` gives its
+    elements, a list, a tuple or a staged table; through `row` elsewhere). A staged table's
+    rows are copies, so a write through `row` alone was lost."""
+
+    iterated = True
+
+    @classmethod
+    def of(cls, stmt, scope, namer):
+        """The alias that the loop `stmt` binds, or None."""
+        if not (isinstance(stmt, gast.For) and isinstance(stmt.target, gast.Name)
+                and isinstance(stmt.iter, gast.Name) and stmt.target.id != stmt.iter.id
+                and 'enumerate' not in scope.bound):
+            return None
+        index = namer.new_symbol('row_index', {stmt.target.id, stmt.iter.id})
+        alias = cls(gast.Assign(targets=[gast_util.name(stmt.target.id, gast.Store)],
+                                value=gast.Subscript(value=gast_util.name(stmt.iter.id),
+                                                     slice=gast_util.name(index),
+                                                     ctx=gast.Load())))
+        alias.index = index
+        return alias
+
+    def rewrite_loop(self, loop):
+        """Rewrites the writes in the loop's body and iterates with the index."""
+        self.rewrite(loop.body, 0, len(loop.body))
+        loop.target = gast.Tuple(elts=[gast_util.name(self.index, gast.Store), loop.target],
+                                 ctx=gast.Store())
+        loop.iter = gast.copy_location(gast.Call(
+            func=gast_util.name('enumerate'), args=[loop.iter], keywords=[]), loop.iter)
 
 
 def _is_chain(node):

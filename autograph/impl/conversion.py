@@ -81,7 +81,8 @@ _NAME = gast.Name
 # - subscripts: a subscript;
 # - match_statements: a match statement;
 # - named_expressions: an assignment expression (`:=`);
-# - aliases: a subscript (`row[j] = v`) or a call (`row.append(v)`);
+# - aliases: a subscript (`row[j] = v`) or a call (`row.append(v)`); it adds a call
+#   (`enumerate(rows)` for `for row in rows:`, in ctx.added_kinds);
 # - break_statements: a break, or a loop `else` (moved after a loop without a break), or an
 #   assignment expression (named_expressions may add breaks);
 # - asserts (assert and raise), continue_statements, return_statements: their statement.
@@ -317,6 +318,7 @@ def _convert_tree(fn, check_code=True):
         needs = _CONVERTER_KINDS.get(converter)
         if needs is None or not kinds.isdisjoint(needs):
             node = converter.transform(node, ctx)
+            kinds |= ctx.added_kinds
     if not isinstance(node, gast.Lambda):  # a lambda has no statements to analyse
         node = _analyse(node, ctx)
     node = control_flow.transform(node, ctx)

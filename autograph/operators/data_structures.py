@@ -187,7 +187,7 @@ def _stacked(backend, value):
     return value
 
 
-def write_through(base, path, alias, keys, value, augmented=None):
+def write_through(base, path, alias, keys, value, augmented=None, iterated=False):
     """`alias[k]... = value` (or augmented) where `alias = base[p]...` was read before, with
     nothing between that could make it another object (converters/aliases.py): returns
     (base, alias) after the write.
@@ -198,8 +198,14 @@ def write_through(base, path, alias, keys, value, augmented=None):
     Python's shared list does (a row of a table read at a staged index is a staged value,
     not the row). Elsewhere (a numpy array read with an index array, a pandas frame:
     indexing that may give a copy) the write goes through `alias`, as written.
+
+    `iterated`: `alias` is the target of `for alias in base` and `path` its iteration's
+    index (converters/aliases._RowAlias): only a list, a tuple or a staged value gives its
+    elements so (a dict gives its keys).
     """
-    if not _gives_its_elements(base, path):
+    if not _gives_its_elements(base, path) or iterated and (
+            type(base) not in (list, tuple) and (type(base) in PYTHON_TYPES
+                                                 or backend_for(base) is None)):
         if len(keys) == 1:
             return base, set_item(alias, keys[0], value, augmented)
         return base, set_nested_item(alias, keys, value, augmented)
@@ -245,6 +251,8 @@ def set_nested_item(target, keys, value, augmented=None):
     if staged_key is not None:
         # a staged statement carrying the table carries it staged, whatever depth the key
         _stage_if_assigned_at_staged_index(target, staged_key)
+        if staged_key is keys[0] and _assigned_in_rows(target, keys, value, augmented):
+            return target
     inner = constant_tables.get_item(target, keys[0])
     if len(keys) == 2:
         updated = set_item(inner, keys[1], value, augmented)
@@ -256,6 +264,41 @@ def set_nested_item(target, keys, value, augmented=None):
     # (torch gathers a row of a table of a run-time length, or at a traced index, where
     # torch's own indexing gives a view), written back as torch's view would be
     return set_item(target, keys[0], updated)
+
+
+def _assigned_in_rows(target, keys, value, augmented):
+    """`target[k0][k1]... = value` of a Python table (rows of one length) at a staged row
+    index `k0`, outside staged control flow: each row's element becomes the staged choice
+    between `value` and itself, written into the row as `set_item` writes (in place), so
+    that the rows stay Python lists (`for row in t: row[j] = v` afterwards changes `t`, as
+    in Python; stacked into tensors, a write through such a row was lost). Returns whether
+    it did so."""
+    backend = backend_for(keys[0])
+    if list_frames.carried(target) or not target or not all(
+            type(row) is list and len(row) == len(target[0]) for row in target):
+        return False
+    try:  # every row has the element (a Python key); a staged one is checked when run
+        olds = [_read(row, keys[1:]) for row in target]
+    except (LookupError, TypeError):
+        return False
+    if any(type(old) in (list, tuple, dict) for old in olds):
+        return False
+    if augmented is not None:  # the read: the table's element at the staged index
+        value = getattr(operator, augmented)(_read(target, keys), value)
+    position = backend.list_index(keys[0], len(target), 'list assignment')
+    for k, (row, old) in enumerate(zip(target, olds)):
+        chosen = backend.select(position == k, value, old)
+        if len(keys) == 2:
+            set_item(row, keys[1], chosen)
+        else:
+            set_nested_item(row, keys[1:], chosen)
+    return True
+
+
+def _read(container, keys):
+    for key in keys:
+        container = constant_tables.get_item(container, key)
+    return container
 
 
 def _staged_key_into_a_python_list(target, keys):

@@ -21,6 +21,19 @@ def staged_elements(xs):
     return next((b for b in map(backend_for, xs) if b is not None), None)
 
 
+def elements_of_a_row(value):
+    """The elements of a staged row of a length known while staging (a row of a table),
+    as a Python list, or None."""
+    shape = getattr(value, 'shape', None)
+    try:
+        size = int(shape[0]) if shape is not None and len(shape) == 1 else None
+    except (TypeError, ValueError):  # a size known only when the computation runs
+        return None
+    if size is None or size > _MAX_SORTED:
+        return None
+    return [value[k] for k in range(size)]
+
+
 def elements_of(args, kwargs):
     """`max(xs)` of a Python list or tuple that holds staged values as `max(*xs)`, which a
     backend stages (Python's `default=` matters only for no element); other calls as they
@@ -29,6 +42,17 @@ def elements_of(args, kwargs):
             'key' not in kwargs and staged_elements(args[0]) is not None):
         return tuple(args[0]), {}
     return args, kwargs
+
+
+def sorted_call(args, kwargs):
+    """`sorted(xs)` (`reverse=` too) of a Python list or tuple holding staged numbers, or of
+    a staged row of a known length, as `staged_sorted`; None where Python's own runs."""
+    if len(args) != 1 or not set(kwargs) <= {'reverse'}:
+        return None
+    xs = args[0]
+    if type(xs) not in (list, tuple):
+        xs = elements_of_a_row(xs) if backend_for(xs) is not None else None
+    return None if xs is None else staged_sorted(xs, kwargs.get('reverse', False))
 
 
 def staged_sorted(xs, reverse=False):

@@ -64,20 +64,24 @@ def method(obj, name):
         name: the method's name.
 
     Returns:
-        `getattr(obj, name)` when `obj` has the attribute; for a staged value that has not,
-        a function staging the method (the backend's `call_builtin`).
+        `getattr(obj, name)` when `obj` has the method; for a staged value that has not
+        (or has an attribute of that name that is no method: the runtime's tensors have an
+        `index`, their position among their op's outputs), `xs.index` and `xs.count` of its
+        elements where it is a row of a known length, else a function staging the method
+        (the backend's `call_builtin`).
 
     Raises:
         AttributeError: Python's own, for a value that is not staged and lacks the attribute.
     """
     if type(obj) is list and name in element_lists.SEARCHES:
         return element_lists.searched(obj, name)
-    try:
-        return getattr(obj, name)
-    except AttributeError:
-        backend = None if type(obj) in PYTHON_TYPES else backend_for(obj)
-        if backend is None or name not in METHODS:
-            raise
+    backend = None if type(obj) in PYTHON_TYPES else backend_for(obj)
+    found = getattr(obj, name, None)
+    if backend is None or name not in METHODS or callable(found):
+        return getattr(obj, name)  # Python's own AttributeError where it has none
+    elements = element_lists.elements_of_a_row(obj) if name in element_lists.SEARCHES else None
+    if elements is not None:
+        return element_lists.searched(elements, name)
     return _StagedMethod(backend, obj, name)
 
 

@@ -42,16 +42,15 @@ def _call(builtin, args, kwargs):
     if backend is None and builtin in (_MIN, _MAX):
         args, kwargs = element_lists.elements_of(args, kwargs)
         backend = first_backend(args) if len(args) > 1 else None
-    if backend is None and builtin is builtins.sorted and len(args) == 1 and (
-            set(kwargs) <= {'reverse'}):
-        result = element_lists.staged_sorted(args[0], kwargs.get('reverse', False))
-        if result is not None:
-            return result
     if backend is not None:
         try:
             return backend.call_builtin(builtin, args, kwargs)
         except NotImplementedError:
             pass
+    if builtin is builtins.sorted:
+        result = element_lists.sorted_call(args, kwargs)
+        if result is not None:
+            return result
     return builtin(*args, **kwargs)
 
 

@@ -34,6 +34,9 @@ class EntityInfo(object):
         self.directive_checks = []
         # warnings to give about the conversion (str), also kept with it in the disk cache
         self.notes = []
+        # kinds of node a converter added that later converters look for (see
+        # impl/conversion._CONVERTER_KINDS): aliases adds a call of enumerate
+        self.added_kinds = set()
 
 
 def set_missing_locations(nodes, origin):

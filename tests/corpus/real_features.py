@@ -269,6 +269,23 @@ def list_grown_by_plus_in_a_staged_loop(n):
     return sum(path) + len(path) * 100 + sum(out) * 10 + len(out) * 1000
 
 
+@case(4, 1, 0)
+def table_rows_changed_through_loop_targets(n):
+    t = [[0] * 3 for _ in range(2)]
+    t[n % 2][n % 3] += 5  # at a staged index: the rows stay lists, each element a choice
+    for row in t[1:]:
+        row[0] += 1  # so a write through a loop's target still changes t
+    k = 0
+    while k < n:  # t staged: its rows are copies, so the writes go through t
+        for row in t:
+            row[k % 3] += k
+        r = t[k % 2]
+        r[2] += 1
+        k += 1
+    # Python's max, index and sorted of rows that hold staged numbers
+    return t[0] + t[1], max(t[1]), t[1].index(max(t[1])), sorted(t[0])[1]
+
+
 # --- writes through an alias (`row = dp[i]`, then `row[j] = v`) -------------------------------
 
 @case(5, 0, 2)

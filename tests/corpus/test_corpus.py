@@ -134,7 +134,8 @@ class XlaWay(RuntimeWay):
                      'list_made_in_a_staged_loop_body_written_at_a_staged_index',
                      # list.index's ValueError
                      'argmax_of_a_list_of_staged_numbers', 'most_common_digit',
-                     'index_of_a_number_not_in_the_list')})
+                     'index_of_a_number_not_in_the_list',
+                     'table_rows_changed_through_loop_targets')})
     cannot_express.update({
         'for_dict_items': (NotLowerableError, 'returns strings'),
         'list_appended_in_staged_branch': (NotLowerableError, 'a list that grows'),

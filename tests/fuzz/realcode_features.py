@@ -12,7 +12,9 @@
 - "tables": a dynamic-programming table of ints, `t = [[0] * 3 for _ in range(2)]` (or a
   nested comprehension), written (`t[i % 2][-(j % 3) - 1] = e`, `+=`) and read at computed
   indices anywhere, and folded into a returned local at the end; written through a row
-  alias too (`r = t[i % 2]`, then `r[j] = e` under an `if` or not).
+  alias too (`r = t[i % 2]`, then `r[j] = e` under an `if` or not), or through the target
+  of a loop over its rows (`for r in t:`, `for k, r in enumerate(t):`); folded also with
+  `max`, `sorted` and `index` of its rows (Python lists holding staged numbers).
 """
 
 from tests.fuzz.parens import paren as _paren
@@ -142,7 +144,13 @@ def _table_set_through_a_row(gen, indent):
     name, rows, columns = rng.choice(gen.tables)
     ints = [n for n, t in gen.scope.readable if t == "int"]
     row = gen._fresh("r")
-    gen._emit(indent, "{} = {}[{}]".format(row, name, gen._matrix_index(ints, rows)))
+    if rng.random() < 0.3:  # every row, through a loop's target: `t` changes in place
+        iterated = rng.choice(("{}", "enumerate({})", "{}[1:]")).format(name)
+        target = "_, {}".format(row) if iterated.startswith("enumerate") else row
+        gen._emit(indent, "for {} in {}:".format(target, iterated))
+        indent += 1
+    else:
+        gen._emit(indent, "{} = {}[{}]".format(row, name, gen._matrix_index(ints, rows)))
     if rng.random() < 0.5:
         gen._emit(indent, "if {}:".format(gen._expr("bool", 1)))
         indent += 1
@@ -161,5 +169,8 @@ def fold_tables(gen, indent):
     for name, rows, columns in gen.tables if targets else ():
         target = gen.rng.choice(targets)
         gen._emit(indent, "for r in range({}):".format(rows))
+        if gen.rng.random() < 0.3:  # Python's max, sorted and index of a row
+            gen._emit(indent + 1, "{0} = ({0} + max({1}[r]) * 7 + {1}[r].index(max({1}[r]))"
+                      " + sorted({1}[r])[0] * 3) % 1000".format(target, name))
         gen._emit(indent + 1, "for c in range({}):".format(columns))
         gen._emit(indent + 2, "{} = ({} * 3 + {}[r][c]) % 1000".format(target, target, name))

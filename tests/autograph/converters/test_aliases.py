@@ -386,3 +386,58 @@ def test_a_closure_counts_where_it_may_run():
     for fn in (index_changed_by_a_closure_not_called_between,
                index_changed_by_a_closure_passed_away):
         assert ag.convert(fn)(3) == fn(3)
+
+
+def rows_of_a_loop(grid, k):
+    for row in grid:
+        row[k] += 1
+        if row[0] > 1:
+            row[1] = 0
+    return grid
+
+
+def test_writes_through_a_loop_target_go_through_the_iterated_list():
+    assert source(transform(rows_of_a_loop, aliases)) == golden('''
+        def rows_of_a_loop(grid, k):
+            for (row_index, row) in enumerate(grid):
+                (grid, row) = ag__.write_through(grid, (row_index,), row, (k,), 1, 'iadd', iterated=True)
+                if (row[0] > 1):
+                    (grid, row) = ag__.write_through(grid, (row_index,), row, (1,), 0, iterated=True)
+            return grid
+    ''')
+
+
+def keys_of_a_dict(d):
+    for key in d:  # a dict gives its keys: `d[row_index]` is no element of it
+        key[0] = 1
+    return d
+
+
+def rows_with_enumerate_shadowed(grid):
+    enumerate = None  # pylint: disable=redefined-builtin,unused-variable
+    for row in grid:
+        row[0] = 5
+    return grid
+
+
+@pytest.mark.parametrize('fn, args', [
+    (rows_of_a_loop, ([[1, 2], [3, 4]], 0)),
+    (rows_of_a_loop, ((bytearray(b'\x01\x02'), [5, 6]), 1)),
+    (rows_of_a_loop, (np.array([[1, 2], [3, 4]]), 1)),  # rows are views of the array
+    (keys_of_a_dict, ({(1, 2): 'a'},)),  # TypeError: a tuple key is no list
+    (rows_with_enumerate_shadowed, ([[1], [2]],)),
+])
+def test_a_loop_target_written_through_acts_as_plain(fn, args):
+    def run(f):
+        a = copy.deepcopy(args)
+        try:
+            return f(*a), a
+        except Exception as e:  # pylint: disable=broad-except
+            return type(e), str(e), a
+    got, want = run(ag.convert(fn)), run(fn)
+    assert str(got) == str(want)
+
+
+def test_no_loop_rewrite_where_enumerate_is_a_local():
+    assert 'enumerate' not in source(transform(rows_with_enumerate_shadowed, aliases)).split(
+        'for')[1]
