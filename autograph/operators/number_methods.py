@@ -66,7 +66,8 @@ def method(obj, name):
     Returns:
         `getattr(obj, name)` when `obj` has the method; for a staged value that has not
         (or has an attribute of that name that is no method: the runtime's tensors have an
-        `index`, their position among their op's outputs), `xs.index` and `xs.count` of its
+        `index`, their position among their op's outputs; or stands for a list, whose
+        `index` is list.index, not torch's Tensor.index), `xs.index` and `xs.count` of its
         elements where it is a row of a known length, else a function staging the method
         (the backend's `call_builtin`).
 
@@ -77,7 +78,8 @@ def method(obj, name):
         return element_lists.searched(obj, name)
     backend = None if type(obj) in PYTHON_TYPES else backend_for(obj)
     found = getattr(obj, name, None)
-    if backend is None or name not in METHODS or callable(found):
+    if backend is None or name not in METHODS or callable(found) and not (
+            name in element_lists.SEARCHES and backend.is_list_value(obj)):
         return getattr(obj, name)  # Python's own AttributeError where it has none
     elements = element_lists.elements_of_a_row(obj) if name in element_lists.SEARCHES else None
     if elements is not None:
