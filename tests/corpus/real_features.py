@@ -227,12 +227,13 @@ def membership_in_a_set_display(x, n):
     return x in {0, n}, x not in {n, 7}, x in [3, 4]
 
 
-@case(0.5, 4.0, -3.0, 2.0)
-def argmax_of_a_list_of_staged_numbers(x):
+@case((0.5, 5), (4.0, 9), (-3.0, 1), (2.0, 4))
+def searches_of_lists_of_staged_numbers(x, n):
     # max() of a Python list holding staged numbers, then its index(): Python compares the
     # elements, which asked a staged bool for its truth
     values = [x * x, 3 * x, 7.0, 3 * x]
-    return values.index(max(values)), values.count(3 * x), min(values)
+    found = [1, 5, 9].index(n)  # ValueError: 4 is not in list
+    return values.index(max(values)), values.count(3 * x), min(values), found
 
 
 @case((3, 1, 2), (5, 9, 7), (1, 1, 0))
@@ -249,11 +250,6 @@ def most_common_digit(n):
         counts[n % 10] += 1
         n //= 10
     return counts.index(max(counts)), max(counts)
-
-
-@case(5, 9, 4)
-def index_of_a_number_not_in_the_list(n):
-    return [1, 5, 9].index(n)  # ValueError: 4 is not in list
 
 
 @case(0, 2, 5)
@@ -282,8 +278,13 @@ def table_rows_changed_through_loop_targets(n):
         r = t[k % 2]
         r[2] += 1
         k += 1
+    prev = [1, 2, 3]
+    for i in range(n):
+        xs = list(prev)
+        xs[i % 3] += i  # a list made in the loop body, written at a staged index
+        prev = xs
     # Python's max, index and sorted of rows that hold staged numbers
-    return t[0] + t[1], max(t[1]), t[1].index(max(t[1])), sorted(t[0])[1]
+    return t[0] + t[1], max(t[1]), t[1].index(max(t[1])), sorted(t[0])[1], prev
 
 
 # --- writes through an alias (`row = dp[i]`, then `row[j] = v`) -------------------------------
@@ -351,16 +352,6 @@ def rolling_rows_swapped_in_a_staged_loop(n):
         cur[1] = prev[0] + 0.5 * i
         prev, cur = cur, prev
     return prev[1] + cur[1]
-
-
-@case(4, 0)
-def list_made_in_a_staged_loop_body_written_at_a_staged_index(n):
-    prev = [1, 2, 3]
-    for i in range(n):
-        xs = list(prev)
-        xs[i % 3] += i
-        prev = xs
-    return prev[0] + prev[1] * 10 + prev[2] * 100
 
 
 @case(2.0, -3.0)

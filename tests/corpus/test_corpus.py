@@ -131,10 +131,8 @@ class XlaWay(RuntimeWay):
                      'for_range_indexing_a_list_staged_break',
                      'lcs_length_with_rows_read_at_a_staged_index',
                      'grid_row_changed_through_an_alias_in_a_staged_loop',
-                     'list_made_in_a_staged_loop_body_written_at_a_staged_index',
                      # list.index's ValueError
-                     'argmax_of_a_list_of_staged_numbers', 'most_common_digit',
-                     'index_of_a_number_not_in_the_list',
+                     'searches_of_lists_of_staged_numbers', 'most_common_digit',
                      'table_rows_changed_through_loop_targets')})
     cannot_express.update({
         'for_dict_items': (NotLowerableError, 'returns strings'),

@@ -65,7 +65,7 @@ class TorchWay(Way):
         'raise_after_a_loop_that_returns', 'raise_in_elif_chain_with_else',
         'raise_in_a_staged_loop_body', 'raise_with_str_in_message',
         'dict_of_numbers_at_a_staged_key', 'tuple_index_out_of_range',
-        'index_of_a_number_not_in_the_list')}
+        'searches_of_lists_of_staged_numbers')}
     cannot_express = {**cannot_express, **real_code}
 
     def __init__(self):

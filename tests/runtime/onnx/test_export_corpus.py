@@ -61,9 +61,8 @@ NOT_EXPORTED.update({name: "op 'py_function'" for name in (
     "table_written_at_staged_indices_in_a_loop", "table_written_in_staged_branches",
     "lcs_length_with_rows_read_at_a_staged_index",
     "grid_row_changed_through_an_alias_in_a_staged_loop",
-    "list_made_in_a_staged_loop_body_written_at_a_staged_index",
-    "argmax_of_a_list_of_staged_numbers", "most_common_digit",
-    "index_of_a_number_not_in_the_list", "table_rows_changed_through_loop_targets")})
+    "searches_of_lists_of_staged_numbers", "most_common_digit",
+    "table_rows_changed_through_loop_targets")})
 
 
 def _traces(case):
