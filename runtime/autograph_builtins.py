@@ -6,6 +6,7 @@
 """
 import builtins
 
+from autograph.operators import comparisons
 from autograph.operators import generators
 from autograph.operators import number_methods
 from runtime import dtypes
@@ -99,6 +100,15 @@ def _is_integer(x):
         return number_methods.int_is_integer()
     return math_ops.logical_and(math_ops.equal(math_ops.floor(x), x),
                                 math_ops.not_equal(math_ops.abs(x), float("inf")))
+
+
+def _identical(x, constant):
+    """`x is True` (comparisons.identical): a bool tensor stands for Python's bool, so the test
+    is `x == constant`; a number of another dtype is never the bool singleton (False)."""
+    x = common.to_tensor(as_tensor(x))
+    if x.dtype is not dtypes.bool:
+        return False
+    return math_ops.equal(x, constant)
 
 
 def _item(value):
@@ -219,4 +229,5 @@ BUILTINS.update({
     builtins.any: _any,
     builtins.all: _all,
     number_methods.is_integer: _is_integer,
+    comparisons.identical: _identical,
 })
