@@ -9,6 +9,7 @@ import builtins
 from autograph.operators import comparisons
 from autograph.operators import generators
 from autograph.operators import number_methods
+from runtime import config
 from runtime import dtypes
 from runtime.data.dataset import Dataset
 from runtime.ops import array_ops
@@ -144,6 +145,18 @@ def _list(value):
     return value
 
 
+def _python_numbers_dtype(items):
+    """The dtype of a list of Python numbers as staged control flow carries a Python number
+    (`config.python_number_dtype`: a float is float64, an int int64 under `enable_x64`), so
+    that `[0] * (n + 1)` holds what an int64 argument writes into it; None for anything else
+    (the tensor conversion's own rules)."""
+    kinds = {type(item) for item in items}
+    if not kinds or not kinds <= {bool, int, float}:
+        return None
+    kind = float if float in kinds else int if int in kinds else bool
+    return dtypes.as_dtype(config.python_number_dtype(kind))
+
+
 def repeat_list(items, count):
     """`items * count` of a Python list of numbers and a staged int scalar: a tensor of the
     run-time length (`[0] * (n + 1)`), empty for a count below 1, as Python's repetition is.
@@ -151,7 +164,7 @@ def repeat_list(items, count):
     product: `[1.0, 2.0] * scale`)."""
     if not (count.dtype.is_integer or count.dtype is dtypes.bool) or len(count.shape) != 0:
         raise NotImplementedError(count)
-    values = convert_to_tensor(items)
+    values = convert_to_tensor(items, dtype=_python_numbers_dtype(items))
     times = math_ops.maximum(math_ops.cast(count, dtypes.int32), 0)
     # element i of the repetition is items[i % len(items)] (a run-time length: no tile)
     return array_ops.gather(values, creation_ops.range(times * len(items)) % len(items))

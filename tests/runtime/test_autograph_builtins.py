@@ -174,6 +174,40 @@ def scale_list(x):
     return [1.0, 2.0] * x
 
 
+def table_of_sums(w, n):
+    # TheAlgorithms' knapsack: `[0] * (w + 1)` rows written with an int64 argument's sums
+    dp = [[0] * (w + 1) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        dp[i][1] = dp[i - 1][1] + w
+    return dp[n][1]
+
+
+def repeated(n):
+    return [0] * n, [0.1] * n, [True] * n, [1, 2.5] * n
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_repeated_python_numbers_have_the_dtype_of_carried_python_numbers(executor):
+    # Python's floats are doubles, and under enable_x64 its ints are int64: `[0] * n` was
+    # int32 there, and writing an int64 argument's sum into it raised ("TensorArray dtype is
+    # int32 but Op is trying to write dtype int64"); `[0.1] * n` was float32
+    before = tf.config.x64_enabled()
+    try:
+        for x64, int_dtype in ((False, tf.int32), (True, tf.int64)):
+            tf.config.enable_x64(x64)
+            ints, floats, bools, mixed = tf.function(repeated, executor=executor)(
+                tf.constant(3, tf.int64))
+            assert (ints.dtype, floats.dtype, bools.dtype, mixed.dtype) == (
+                int_dtype, tf.float64, tf.bool, tf.float64)
+            assert [ints.numpy().tolist(), floats.numpy().tolist(), bools.numpy().tolist(),
+                    mixed.numpy().tolist()] == [list(r) for r in repeated(3)]
+        f = tf.function(table_of_sums, executor=executor)
+        assert f(tf.constant(5, tf.int64), tf.constant(3, tf.int64)).numpy() == 15
+        assert table_of_sums(5, 3) == 15
+    finally:
+        tf.config.enable_x64(before)
+
+
 def fill_prefix(n, k):
     out = [0, 0, 0, 0]
     for i in range(n):
