@@ -41,9 +41,12 @@ def truth(value):
         value: a tensor, Variable or Python value.
 
     Returns:
-        A bool tensor for a numeric scalar tensor; other values unchanged (a bool tensor, or a
+        A bool tensor for a numeric scalar tensor, and for a staged list (a TensorArray) whether
+        it has an element, as Python's list; other values unchanged (a bool tensor, or a
         tensor of several elements, which `cond` refuses as ambiguous).
     """
+    if type(value) is TensorArray:  # `if not primes:` of a list built in staged control flow
+        return math_ops.not_equal(value.size(), 0)
     value = as_tensor(value)
     if isinstance(value, Tensor) and value.dtype is not dtypes.bool and (
             len(value.shape) == 0 and value.dtype.is_numeric):

@@ -42,7 +42,7 @@ from autograph.backends.torch_select import selectable
 from autograph.backends.torch_values import StagedRange
 from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import leaf_type
-from autograph.backends.torch_values import predicate
+from autograph.backends.torch_values import predicate as _predicate
 from autograph.backends.torch_values import stands_for_number
 from autograph.backends.torch_calls import compile  # pylint: disable=redefined-builtin
 from autograph.backends.torch_calls import convert
@@ -97,6 +97,15 @@ def _negated(value):
     if base is None or mode is None or base not in mode.tracer.tensor_tracker:
         return None
     return base
+
+
+def _truth(value, construct):
+    """The scalar bool tensor that Python's truth of `value` stands for (`predicate`); a list
+    that a staged loop or branch appends to is true when it has an element, as Python's list,
+    where the StagedList object itself was always true (`if not primes:` never ran)."""
+    if type(value) is StagedList:
+        return value.length != 0
+    return _predicate(value, construct)
 
 
 def _is_bool(value):
@@ -186,7 +195,7 @@ class TorchBackend(ListHooks, Backend):
 
     def _staged_cond(self, pred, true_fn, false_fn, operands, true_only=0):
         """`cond` of operands and outputs that are tensors and Python numbers."""
-        pred = predicate(pred, 'if')
+        pred = _truth(pred, 'if')
         operands = tuple(torch_values.outside(v) for v in operands)
         if self._discarded():
             return _discarded_cond(pred, true_fn, false_fn, operands)
@@ -239,7 +248,7 @@ class TorchBackend(ListHooks, Backend):
             init = tuple(as_tensor(v) for v in loop_vars)
 
         def test(*state):
-            return (predicate(cond_fn(*state), 'while'),)
+            return (_truth(cond_fn(*state), 'while'),)
 
         if self._discarded():
             self._scratch.loops += 1
@@ -300,7 +309,7 @@ class TorchBackend(ListHooks, Backend):
         """`torch.where` of two computed values; `logical_and` for `pred and b` of a bool
         tensor `b` (`select(pred, b, False)`), `logical_or` for `pred or b`; `pred` itself
         for `select(pred, True, False)` (a flag set in one branch)."""
-        pred = predicate(pred, 'if')
+        pred = _truth(pred, 'if')
         negated = _negated(pred)
         if negated is not None:  # `where(not p, a, b)` is `where(p, b, a)`: one operation less
             pred, true_value, false_value = negated, false_value, true_value
@@ -325,7 +334,7 @@ class TorchBackend(ListHooks, Backend):
     def logical_not(self, value):
         """`torch.logical_not`, its result marked with the tensor it negates, which `select`
         reads instead (swapping its values)."""
-        value = predicate(value, 'not')
+        value = _truth(value, 'not')
         result = torch.logical_not(value)
         setattr(result, _NEGATES, value)
         return result
@@ -363,13 +372,13 @@ class TorchBackend(ListHooks, Backend):
             return self._dropped(cond)  # a discarded pass checks nothing
         message = message_fn()
         message = '' if message is None else str(message)
-        torch_ops.check(predicate(cond, 'assert'), 'AssertionError', message)
+        torch_ops.check(_truth(cond, 'assert'), 'AssertionError', message)
 
     def check_defined(self, defined, error):
         """Stages the check that raises `error` (UnboundLocalError) when `defined` is false."""
         if self._scratch.depth:
             return self._dropped(defined)
-        torch_ops.check(predicate(defined, 'if'), torch_ops.kind_of(error),
+        torch_ops.check(_truth(defined, 'if'), torch_ops.kind_of(error),
                         torch_ops.message_of(error))
 
     def raise_unless(self, ok, values, make_error):
@@ -380,7 +389,7 @@ class TorchBackend(ListHooks, Backend):
             return super().raise_unless(ok, values, make_error)
         if self._scratch.depth:
             return self._dropped(ok, *values)
-        torch.ops.autograph.raise_unless(predicate(ok, 'if'), torch_ops.raising(make_error),
+        torch.ops.autograph.raise_unless(_truth(ok, 'if'), torch_ops.raising(make_error),
                                          [as_tensor(v) for v in values])
         return None
 

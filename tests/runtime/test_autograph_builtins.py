@@ -263,3 +263,27 @@ def test_concatenated_lists_and_python_iterators_in_staged_loops(executor):
     with pytest.raises(ag.StagingError, match=r"A Python iterator is advanced \(__next__\(\)\) "
                                               r"inside a staged loop"):
         tf.function(fib_from_generator, executor=executor)(tf.constant(5))
+
+
+def first_then_successors(n, a, r):
+    # TheAlgorithms' geometric_series: `if not all((...))` of staged numbers, then `if not
+    # series:` of the list the loop appends to
+    if not all((n, a, r)):
+        return [-1]
+    series = []
+    for _ in range(n):
+        if not series:
+            series.append(a)
+        else:
+            series.append(a * r)
+    return series
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_truth_of_a_staged_list_and_all_of_staged_numbers(executor):
+    # `not series` of a TensorArray raised a TypeError ("Expected a tensor ... found
+    # TensorArray"); all((n, a, r)) asked a tensor for a Python bool
+    f = tf.function(first_then_successors, executor=executor)
+    for args in ((4, 2, 3), (1, 5, 2), (0, 2, 2), (3, 0, 2)):
+        got = f(*[tf.constant(a, tf.int64) for a in args]).numpy().tolist()
+        assert got == first_then_successors(*args), args

@@ -11,6 +11,7 @@ import torch
 
 import autograph as ag
 from autograph.backends import torch as ag_torch
+from autograph.errors import LoopVariableError
 from tests.torch.list_checks import raises_as_python
 from tests.torch.list_checks import same
 from tests.torch.list_checks import tensors
@@ -187,3 +188,36 @@ def test_rows_of_a_run_time_length_appended_are_refused_saying_why():
     with pytest.raises(ag.StagingError, match=re.escape(
             'its elements are lists or tensors of a length known only')):
         ag_torch.export(rows_of_a_run_time_length, (torch.tensor(4),))
+
+
+def first_then_successors(n, a):
+    # TheAlgorithms' geometric_series tests `if not series:` of the list its loop appends to
+    series = []
+    for _ in range(n):
+        if not series:
+            series.append(a)
+        else:
+            series.append(a + 1)
+    return series
+
+
+def ints_then_halves(n, a):
+    out = []
+    for _ in range(n):
+        out.append(a)
+        out.append(a / 2)  # a float beside the ints: the buffer of ints would truncate it
+    return out
+
+
+def test_truth_of_a_list_a_staged_loop_appends_to_is_whether_it_has_an_element():
+    # the StagedList object itself was always true: [2, 2, 2] where Python gives [1, 2, 2]
+    program = ag_torch.export(first_then_successors, tuple(tensors((3, 1))))
+    for n, a in ((3, 1), (1, 5), (0, 1)):
+        assert same(program.module()(*tensors((n, a))), first_then_successors(n, a))
+
+
+def test_a_float_appended_to_a_list_of_ints_is_refused_not_truncated():
+    # the buffer's cast gave [1, 0, 1, 0] where Python gives [1, 0.5, 1, 0.5]; the buffer
+    # takes the float dtype, which the loop then refuses as a change of its variable's type
+    with pytest.raises(LoopVariableError, match="'out' has type"):
+        ag_torch.export(ints_then_halves, tuple(tensors((2, 1))))
