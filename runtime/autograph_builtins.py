@@ -7,6 +7,7 @@
 import builtins
 
 from autograph.operators import comparisons
+from autograph.operators import data_structures
 from autograph.operators import generators
 from autograph.operators import number_methods
 from runtime import config
@@ -123,16 +124,21 @@ def list_builtin(fn, array, kwargs):
     """`fn(array, **kwargs)` for a list built in a staged loop (a TensorArray), or None when
     `fn` has no overload for one.
 
-    `sum`, `any`, `all` and `sorted` (`reverse=` too; the result is a tensor) act on its
+    `sum`, `any`, `all` and `sorted` (`reverse=` too; the result is a tensor; for `xs.sort()`,
+    `data_structures.sorted_list`, a staged list) act on its
     stacked elements; `max` and `min` (`default=` too) run the loop that max/min of a generator
     stage (autograph/operators/generators.py): Python's first extreme element, and Python's
     ValueError for an empty list, raised when the computation runs.
     """
     if fn in (builtins.max, builtins.min) and not set(kwargs) - {"default"}:
         return generators.reduce_generator(fn, array, _item, None, "item", **kwargs)
-    if fn is builtins.sorted and not set(kwargs) - {"reverse"}:
-        return sort_ops.sort(array.stack(), direction="DESCENDING" if kwargs.get(
+    if fn in (builtins.sorted, data_structures.sorted_list) and not set(kwargs) - {"reverse"}:
+        ordered = sort_ops.sort(array.stack(), direction="DESCENDING" if kwargs.get(
             "reverse") else "ASCENDING")
+        # `xs.sort()` leaves a list: a staged list still (which a Python list beside it in a
+        # branch joins), where sorted() gives the tensor
+        return ordered if fn is builtins.sorted else tensor_array.listed(
+            ordered, array._list_name)
     if fn in (builtins.sum, builtins.any, builtins.all):
         return BUILTINS[fn](array.stack(), **kwargs)
     if fn is builtins.list and not kwargs:

@@ -287,3 +287,26 @@ def test_truth_of_a_staged_list_and_all_of_staged_numbers(executor):
     for args in ((4, 2, 3), (1, 5, 2), (0, 2, 2), (3, 0, 2)):
         got = f(*[tf.constant(a, tf.int64) for a in args]).numpy().tolist()
         assert got == first_then_successors(*args), args
+
+
+def sorted_divisors(num, descending):
+    # TheAlgorithms' factors_of_a_number: appends in a staged loop, then `facs.sort()`, and
+    # an early `return facs` of the Python list in a staged branch
+    facs = []
+    if num < 1:
+        return facs
+    facs.append(1)
+    for i in range(2, num + 1):
+        if num % i == 0:
+            facs.append(num // i)
+    facs.sort(reverse=descending)
+    return facs
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_sort_of_a_staged_list_is_its_sorted_list(executor):
+    # `facs.sort()` raised a StagingError ("is not staged: only append(), pop() ...")
+    f = tf.function(sorted_divisors, executor=executor)
+    for num, descending in ((12, False), (12, True), (1, False), (0, False), (7, True)):
+        got = f(tf.constant(num, tf.int64), descending)
+        assert np.asarray(got).tolist() == sorted_divisors(num, descending), num

@@ -221,3 +221,23 @@ def test_a_float_appended_to_a_list_of_ints_is_refused_not_truncated():
     # takes the float dtype, which the loop then refuses as a change of its variable's type
     with pytest.raises(LoopVariableError, match="'out' has type"):
         ag_torch.export(ints_then_halves, tuple(tensors((2, 1))))
+
+
+def sorted_divisors(num):
+    # TheAlgorithms' factors_of_a_number: `facs.sort()` of the list a staged loop appends to
+    facs = []
+    if num < 1:
+        return facs
+    facs.append(1)
+    for i in range(2, num + 1):
+        if num % i == 0:
+            facs.append(num // i)
+    facs.sort()
+    return facs
+
+
+def test_sort_of_a_list_a_staged_loop_appends_to_is_its_sorted_list():
+    # it raised a StagingError ("is not staged: only append(), pop() ...")
+    program = ag_torch.export(sorted_divisors, tuple(tensors((12,))))
+    for num in (12, 1, 0, 7):
+        assert same(program.module()(*tensors((num,))), sorted_divisors(num)), num
