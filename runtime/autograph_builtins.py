@@ -15,6 +15,7 @@ from runtime import dtypes
 from runtime.data.dataset import Dataset
 from runtime.ops import array_ops
 from runtime.ops import creation_ops
+from runtime.ops import gather_nd_ops
 from runtime.ops import common
 from runtime.ops import math_ops
 from runtime.ops import promotion
@@ -231,6 +232,22 @@ def set_item(target, key, value, list_index):
     if len(target.shape) > 1:  # a row of a table: the choice broadcasts along the row
         chosen = array_ops.reshape(chosen, [-1] + [1] * (len(target.shape) - 1))
     return array_ops.where(chosen, value, target)
+
+
+def pop_item(target, key, list_index):
+    """`target.pop(key)` of a staged list (a TensorArray) or a tensor standing for a list
+    (`list(range(1, n + 1))`): (the list without that element, the element), the list of
+    the target's kind, and Python's IndexError when the key is out of range (`list_index`:
+    when the computation runs)."""
+    listed = type(target) is TensorArray
+    values = target.stack() if listed else target
+    if not isinstance(values, Tensor) or not values.shape or isinstance(key, (tuple, slice)):
+        raise NotImplementedError(type(target))
+    size = array_ops.shape(values)[0]
+    index = list_index(math_ops.cast(key, dtypes.int32), size, "pop")
+    element = array_ops.gather(values, index)
+    rest = gather_nd_ops.boolean_mask(values, creation_ops.range(size) != index)
+    return (tensor_array.listed(rest, target._list_name) if listed else rest), element
 
 
 BUILTINS = dict(py_math.FUNCTIONS)

@@ -310,3 +310,36 @@ def test_sort_of_a_staged_list_is_its_sorted_list(executor):
     for num, descending in ((12, False), (12, True), (1, False), (0, False), (7, True)):
         got = f(tf.constant(num, tf.int64), descending)
         assert np.asarray(got).tolist() == sorted_divisors(num, descending), num
+
+
+def josephus(num_people, step_size):
+    # TheAlgorithms' josephus_iterative: pop at a staged index of list(range(...))
+    circle = list(range(1, num_people + 1))
+    current = 0
+    while len(circle) > 1:
+        current = (current + step_size - 1) % len(circle)
+        circle.pop(current)
+    return circle[0]
+
+
+def pop_at(n, k):
+    evens = []
+    for i in range(n):
+        evens.append(2 * i)
+    last = evens.pop(k)  # a staged list built in a staged loop
+    return evens, last
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_pop_at_a_staged_index(executor):
+    # pop(i) raised an AttributeError ("'SymbolicTensor' object has no attribute
+    # '_list_name'") for a tensor standing for a list, and a ValueError for a staged list
+    f = tf.function(josephus, executor=executor)
+    for n, k in ((7, 3), (1, 2), (5, 1), (10, 4)):
+        assert f(tf.constant(n, tf.int64), tf.constant(k, tf.int64)).numpy() == josephus(n, k)
+    g = tf.function(pop_at, executor=executor)
+    for n, k in ((4, 1), (4, -1), (3, 0)):
+        rest, last = g(tf.constant(n), tf.constant(k))
+        assert (rest.numpy().tolist(), int(last)) == pop_at(n, k)
+    with pytest.raises(IndexError, match="pop index out of range"):
+        g(tf.constant(3), tf.constant(3))
