@@ -241,3 +241,27 @@ def test_sort_of_a_list_a_staged_loop_appends_to_is_its_sorted_list():
     program = ag_torch.export(sorted_divisors, tuple(tensors((12,))))
     for num in (12, 1, 0, 7):
         assert same(program.module()(*tensors((num,))), sorted_divisors(num)), num
+
+
+def harmonic_sum(first, difference, terms):
+    # TheAlgorithms' sum_of_harmonic_progression: a comprehension over the list a staged
+    # loop appended to (a tensor of a run-time length after the loop)
+    progression = [1 / first]
+    first = 1 / first
+    for _ in range(terms - 1):
+        first += difference
+        progression.append(first)
+    return sum([1 / step for step in progression]), [2 * step for step in progression]
+
+
+def test_a_comprehension_over_a_list_of_a_run_time_length_is_a_staged_loop():
+    # iterating it in Python raised "Could not guard on data-dependent expression"
+    example = (torch.tensor(1.0, dtype=torch.float64), torch.tensor(2.0, dtype=torch.float64),
+               torch.tensor(5))
+    program = ag_torch.export(harmonic_sum, example).module()
+    for first, difference, terms in ((1.0, 2.0, 5), (0.5, 1.5, 3), (1.0, 1.0, 1)):
+        total, doubled = program(torch.tensor(first, dtype=torch.float64),
+                                 torch.tensor(difference, dtype=torch.float64),
+                                 torch.tensor(terms))
+        expected = harmonic_sum(first, difference, terms)
+        assert abs(total.item() - expected[0]) < 1e-12 and doubled.tolist() == expected[1]
