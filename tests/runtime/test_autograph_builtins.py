@@ -343,3 +343,31 @@ def test_pop_at_a_staged_index(executor):
         assert (rest.numpy().tolist(), int(last)) == pop_at(n, k)
     with pytest.raises(IndexError, match="pop index out of range"):
         g(tf.constant(3), tf.constant(3))
+
+
+def count_up_to(x):
+    total = 0
+    for i in range(1, x + 1):
+        total += i
+    return total
+
+
+def checked_factorial(number):
+    # TheAlgorithms' factorial: the ValueError for a float runs before the range of it
+    if number != int(number):
+        raise ValueError("factorial() only accepts integral values")
+    value = 1
+    for i in range(1, number + 1):
+        value *= i
+    return value
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_range_of_a_float_raises_pythons_type_error_when_it_runs(executor):
+    # tf.range counted in floats: range(1, 3.5) gave 1 + 2 + 3 = 6.0 where Python raises
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        tf.function(count_up_to, executor=executor)(tf.constant(2.5, tf.float64))
+    f = tf.function(checked_factorial, executor=executor)
+    with pytest.raises(ValueError, match="only accepts integral values"):
+        f(tf.constant(2.5, tf.float64))
+    assert f(tf.constant(4, tf.int64)).numpy() == 24

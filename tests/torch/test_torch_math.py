@@ -94,3 +94,24 @@ def test_pow_with_a_traced_exponent_and_modulus_is_exact():
         assert program(torch.tensor(b), torch.tensor(e), torch.tensor(m)).item() == pow(b, e, m)
     with pytest.raises(ValueError, match='modular inverse'):
         program(torch.tensor(3), torch.tensor(-1), torch.tensor(7))
+
+
+def checked_factorial(number):
+    # TheAlgorithms' factorial: the ValueError for a float runs before the range of it
+    if number != int(number):
+        raise ValueError('factorial() only accepts integral values')
+    value = 1
+    for i in range(1, number + 1):
+        value *= i
+    return value
+
+
+def test_range_of_a_float_raises_pythons_type_error_when_it_runs():
+    # raised while exporting, it preempted the ValueError staged before it
+    program = ag_torch.export(checked_factorial, (torch.tensor(2.5),)).module()
+    with pytest.raises(ValueError, match='only accepts integral values'):
+        program(torch.tensor(2.5))
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        program(torch.tensor(4.0))  # as Python's range(1, 5.0)
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        checked_factorial(4.0)
