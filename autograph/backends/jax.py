@@ -66,6 +66,12 @@ from autograph.backends.registry import register_backend
 __all__ = ['BACKEND', 'JaxBackend', 'JaxType', 'StagedList', 'StagedRange', 'jit', 'staged_range']
 
 
+def _is_float(value):
+    """Whether `value` is a Python float or a float array (which Python's range refuses)."""
+    return type(value) is float or hasattr(value, 'dtype') and (
+        jax_modules().numpy.issubdtype(value.dtype, jax_modules().numpy.floating))
+
+
 class _Scratch(threading.local):
     depth = 0  # > 0 while autograph stages a discarded trial run (no prints or asserts)
 
@@ -462,6 +468,12 @@ class JaxBackend(ListHooks, Backend):
         Raises:
             NotImplementedError: when Python's builtin should run (no overload).
         """
+        if fn is builtins.range and any(_is_float(a) for a in args):
+            # Python's TypeError when this point runs (a `raise` staged before it runs first,
+            # as in Python); a range of a traced float counted in floats (a wrong value)
+            self.raise_unless(jax_modules().numpy.asarray(False), [], lambda: TypeError(
+                "'float' object cannot be interpreted as an integer"))
+            return range(0)
         handler = self.list_builtin(fn, args, kwargs) or BUILTINS.get(fn) or MATH_FUNCTIONS.get(fn)
         if handler is None or (kwargs and fn not in (builtins.sum, builtins.sorted)):
             raise NotImplementedError(fn)
