@@ -469,8 +469,7 @@ class JaxBackend(ListHooks, Backend):
             NotImplementedError: when Python's builtin should run (no overload).
         """
         if fn is builtins.range and any(_is_float(a) for a in args):
-            # Python's TypeError when this point runs (a `raise` staged before it runs first,
-            # as in Python); a range of a traced float counted in floats (a wrong value)
+            # Python's TypeError when run: a `raise` staged before it runs first, as in Python
             self.raise_unless(jax_modules().numpy.asarray(False), [], lambda: TypeError(
                 "'float' object cannot be interpreted as an integer"))
             return range(0)
