@@ -31,6 +31,7 @@ from runtime.ops import math_ops
 from runtime.tensor import EagerTensor
 from runtime.tensor import SymbolicTensor
 from runtime.tensor import Tensor
+from runtime.tensor_conversion import constant
 from runtime.tensor_conversion import constant_value
 from runtime.tensor_array import TensorArray
 from runtime.autograph_builtins import BUILTINS
@@ -238,6 +239,15 @@ class RuntimeBackend(ListHooks, Backend):
         """
         io_ops.check_defined(_as_tensor(defined), str(error))
 
+    def _float_range(self):
+        """`range` of a float: Python's TypeError, raised when this point runs, so that a
+        `raise` staged before it (`if n != int(n): raise ValueError(...)`) runs first, as in
+        Python; an empty range stands for it while tracing. tf.range would count in floats
+        (`range(1, 3.5)` gave 1, 2, 3: a wrong value)."""
+        self.raise_unless(constant(False), [], lambda: TypeError(
+            "'float' object cannot be interpreted as an integer"))
+        return creation_ops.range(0)
+
     def raise_unless(self, ok, values, make_error):
         """Stages a `raise` as a py_function that raises `make_error(*values)` when `ok` is
         false at run time (see `check_defined`).
@@ -404,11 +414,18 @@ class RuntimeBackend(ListHooks, Backend):
             result = list_builtin(fn, args[0], kwargs)
             if result is not None:
                 return result
+        if fn is builtins.range and any(_is_float(a) for a in args):
+            return self._float_range()
         handler = BUILTINS.get(fn)
         if handler is None or (kwargs and fn not in (builtins.range, builtins.sum)):
             raise NotImplementedError(fn)
         return handler(*[_as_tensor(a) for a in args], **kwargs)
 
+
+
+def _is_float(value):
+    """Whether `value` is a Python float or a float tensor (which Python's range refuses)."""
+    return type(value) is float or isinstance(value, Tensor) and value.dtype.is_floating
 
 def _range_spec(tensor, node):
     """Iterates a tf.range without materialising it: element i is start + i * delta."""

@@ -6,12 +6,16 @@
 """
 import builtins
 
+from autograph.operators import comparisons
+from autograph.operators import data_structures
 from autograph.operators import generators
 from autograph.operators import number_methods
+from runtime import config
 from runtime import dtypes
 from runtime.data.dataset import Dataset
 from runtime.ops import array_ops
 from runtime.ops import creation_ops
+from runtime.ops import gather_nd_ops
 from runtime.ops import common
 from runtime.ops import math_ops
 from runtime.ops import promotion
@@ -39,12 +43,12 @@ def truth(value):
         value: a tensor, Variable or Python value.
 
     Returns:
-        A bool tensor for a numeric scalar tensor, and for a staged list (a TensorArray: its
-        size is not 0, as a list's truth, `while stack:`); other values unchanged (a bool
-        tensor, or a tensor of several elements, which `cond` refuses as ambiguous).
+        A bool tensor for a numeric scalar tensor, and for a staged list (a TensorArray) whether
+        it has an element, as Python's list; other values unchanged (a bool tensor, or a
+        tensor of several elements, which `cond` refuses as ambiguous).
     """
-    if type(value) is TensorArray:
-        return math_ops.greater(value.size(), 0)
+    if type(value) is TensorArray:  # `if not primes:` of a list built in staged control flow
+        return math_ops.not_equal(value.size(), 0)
     value = as_tensor(value)
     if isinstance(value, Tensor) and value.dtype is not dtypes.bool and (
             len(value.shape) == 0 and value.dtype.is_numeric):
@@ -104,6 +108,15 @@ def _is_integer(x):
                                 math_ops.not_equal(math_ops.abs(x), float("inf")))
 
 
+def _identical(x, constant):
+    """`x is True` (comparisons.identical): a bool tensor stands for Python's bool, so the test
+    is `x == constant`; a number of another dtype is never the bool singleton (False)."""
+    x = common.to_tensor(as_tensor(x))
+    if x.dtype is not dtypes.bool:
+        return False
+    return math_ops.equal(x, constant)
+
+
 def _item(value):
     return value
 
@@ -112,16 +125,21 @@ def list_builtin(fn, array, kwargs):
     """`fn(array, **kwargs)` for a list built in a staged loop (a TensorArray), or None when
     `fn` has no overload for one.
 
-    `sum`, `any`, `all` and `sorted` (`reverse=` too; the result is a tensor) act on its
+    `sum`, `any`, `all` and `sorted` (`reverse=` too; the result is a tensor; for `xs.sort()`,
+    `data_structures.sorted_list`, a staged list) act on its
     stacked elements; `max` and `min` (`default=` too) run the loop that max/min of a generator
     stage (autograph/operators/generators.py): Python's first extreme element, and Python's
     ValueError for an empty list, raised when the computation runs.
     """
     if fn in (builtins.max, builtins.min) and not set(kwargs) - {"default"}:
         return generators.reduce_generator(fn, array, _item, None, "item", **kwargs)
-    if fn is builtins.sorted and not set(kwargs) - {"reverse"}:
-        return sort_ops.sort(array.stack(), direction="DESCENDING" if kwargs.get(
+    if fn in (builtins.sorted, data_structures.sorted_list) and not set(kwargs) - {"reverse"}:
+        ordered = sort_ops.sort(array.stack(), direction="DESCENDING" if kwargs.get(
             "reverse") else "ASCENDING")
+        # `xs.sort()` leaves a list: a staged list still (which a Python list beside it in a
+        # branch joins), where sorted() gives the tensor
+        return ordered if fn is builtins.sorted else tensor_array.listed(
+            ordered, array._list_name)
     if fn in (builtins.sum, builtins.any, builtins.all):
         return BUILTINS[fn](array.stack(), **kwargs)
     if fn is builtins.list and not kwargs:
@@ -137,6 +155,18 @@ def _list(value):
     return value
 
 
+def _python_numbers_dtype(items):
+    """The dtype of a list of Python numbers as staged control flow carries a Python number
+    (`config.python_number_dtype`: a float is float64, an int int64 under `enable_x64`), so
+    that `[0] * (n + 1)` holds what an int64 argument writes into it; None for anything else
+    (the tensor conversion's own rules)."""
+    kinds = {type(item) for item in items}
+    if not kinds or not kinds <= {bool, int, float}:
+        return None
+    kind = float if float in kinds else int if int in kinds else bool
+    return dtypes.as_dtype(config.python_number_dtype(kind))
+
+
 def repeat_list(items, count):
     """`items * count` of a Python list of numbers and a staged int scalar: a tensor of the
     run-time length (`[0] * (n + 1)`), empty for a count below 1, as Python's repetition is.
@@ -144,7 +174,7 @@ def repeat_list(items, count):
     product: `[1.0, 2.0] * scale`)."""
     if not (count.dtype.is_integer or count.dtype is dtypes.bool) or len(count.shape) != 0:
         raise NotImplementedError(count)
-    values = convert_to_tensor(items)
+    values = convert_to_tensor(items, dtype=_python_numbers_dtype(items))
     times = math_ops.maximum(math_ops.cast(count, dtypes.int32), 0)
     # element i of the repetition is items[i % len(items)] (a run-time length: no tile)
     return array_ops.gather(values, creation_ops.range(times * len(items)) % len(items))
@@ -204,6 +234,22 @@ def set_item(target, key, value, list_index):
     return array_ops.where(chosen, value, target)
 
 
+def pop_item(target, key, list_index):
+    """`target.pop(key)` of a staged list (a TensorArray) or a tensor standing for a list
+    (`list(range(1, n + 1))`): (the list without that element, the element), the list of
+    the target's kind, and Python's IndexError when the key is out of range (`list_index`:
+    when the computation runs)."""
+    listed = type(target) is TensorArray
+    values = target.stack() if listed else target
+    if not isinstance(values, Tensor) or not values.shape or isinstance(key, (tuple, slice)):
+        raise NotImplementedError(type(target))
+    size = array_ops.shape(values)[0]
+    index = list_index(math_ops.cast(key, dtypes.int32), size, "pop")
+    element = array_ops.gather(values, index)
+    rest = gather_nd_ops.boolean_mask(values, creation_ops.range(size) != index)
+    return (tensor_array.listed(rest, target._list_name) if listed else rest), element
+
+
 BUILTINS = dict(py_math.FUNCTIONS)
 BUILTINS.update({
     builtins.len: _len,
@@ -222,4 +268,5 @@ BUILTINS.update({
     builtins.any: _any,
     builtins.all: _all,
     number_methods.is_integer: _is_integer,
+    comparisons.identical: _identical,
 })

@@ -151,23 +151,20 @@ class ListHooks:
         return target.write(target.size(), value)
 
     def list_pop(self, target, i):
-        """Stages `target.pop()` on a staged list (a TensorArray): removes the last element.
+        """Stages `target.pop()` (or `target.pop(i)`) on a staged list (a TensorArray), or
+        `target.pop(i)` on a tensor standing for a list (`list(range(1, n + 1))`).
 
         Args:
-            target: A TensorArray.
-            i: The index; only None (the last element) is supported.
+            target: A TensorArray, or a tensor of rank 1 or more.
+            i: The index, or None (the last element).
 
         Returns:
-            A tuple (the new TensorArray, the removed element). Popping an empty list raises
-            InvalidArgumentError when the graph runs.
-
-        Raises:
-            ValueError: for an index other than None.
+            A tuple (the list without the element, of the target's kind; the removed element).
+            Popping an empty list raises InvalidArgumentError when the graph runs; an index out
+            of range, Python's IndexError (josephus_iterative's `circle.pop(current)`).
         """
         if i is not None:
-            raise ValueError(
-                f"pop({i!r}) on {_list_label(target)} is not supported: a list built in a "
-                f"staged loop can only remove its last element. Use pop() without an index.")
+            return autograph_builtins.pop_item(_as_tensor(target), i, self.list_index)
         return target._pop_back()
 
     def set_item(self, target, key, value):

@@ -58,12 +58,19 @@ from autograph.backends.jax_values import predicate
 from autograph.backends.jax_values import promoted
 from autograph.backends.jax_values import pure_functions
 from autograph.backends.jax_values import staged_range
+from autograph.backends.jax_values import zero_index
 from autograph.backends.jax_widen import staged_loop_widening
 from autograph.backends.jax_widen import loop_widens
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
 from autograph.backends.registry import register_backend
 
 __all__ = ['BACKEND', 'JaxBackend', 'JaxType', 'StagedList', 'StagedRange', 'jit', 'staged_range']
+
+
+def _is_float(value):
+    """Whether `value` is a Python float or a float array (which Python's range refuses)."""
+    return type(value) is float or hasattr(value, 'dtype') and (
+        jax_modules().numpy.issubdtype(value.dtype, jax_modules().numpy.floating))
 
 
 class _Scratch(threading.local):
@@ -263,8 +270,6 @@ class JaxBackend(ListHooks, Backend):
         Returns:
             The final (index, *state).
         """
-        lax = jax_modules().lax
-
         def body(index, state):
             return tuple(body_fn(index, *state))[1:]
 
@@ -281,8 +286,8 @@ class JaxBackend(ListHooks, Backend):
                 # under jit (a frame): reverse-differentiable (jax_while_grad.py)
                 return jax_while_grad.while_loop(
                     lambda c: c[0] < count, lambda c: (c[0] + 1, step(c[1], c[0])),
-                    (jax_modules().numpy.zeros((), count.dtype), carry))[1]  # fori's index
-            return tuple(lax.fori_loop(0, count, lambda i, c: step(c, i), carry))
+                    (zero_index(count), carry))[1]  # fori's index
+            return tuple(jax_modules().lax.fori_loop(0, count, lambda i, c: step(c, i), carry))
 
         frame = jax_checks.current()
         if frame is None:
@@ -291,8 +296,7 @@ class JaxBackend(ListHooks, Backend):
         else:
             state = _unwrap_user_errors(lambda: tuple(jax_checks.threaded_loop(
                 frame, lambda c, i: _user(body)(i, c), tuple(loop_vars[1:]), run,
-                # the index as the loop gives it: of the count's dtype (int64 with x64)
-                (jax_modules().numpy.zeros((), jax_modules().numpy.asarray(count).dtype),))))
+                (zero_index(count),))))
         return (count,) + tuple(state)
 
     def iterate(self, iterable):
@@ -463,6 +467,11 @@ class JaxBackend(ListHooks, Backend):
         Raises:
             NotImplementedError: when Python's builtin should run (no overload).
         """
+        if fn is builtins.range and any(_is_float(a) for a in args):
+            # Python's TypeError when run: a `raise` staged before it runs first, as in Python
+            self.raise_unless(jax_modules().numpy.asarray(False), [], lambda: TypeError(
+                "'float' object cannot be interpreted as an integer"))
+            return range(0)
         handler = self.list_builtin(fn, args, kwargs) or BUILTINS.get(fn) or MATH_FUNCTIONS.get(fn)
         if handler is None or (kwargs and fn not in (builtins.sum, builtins.sorted)):
             raise NotImplementedError(fn)

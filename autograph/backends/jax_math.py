@@ -14,6 +14,7 @@ import types
 from autograph.backends import exact_round
 from autograph.backends.jax_values import jax_modules
 from autograph.backends.jax_values import predicate
+from autograph.operators import comparisons
 from autograph.operators import number_methods
 
 
@@ -167,6 +168,16 @@ def _is_integer(x):
     return (jnp.floor(x) == x) & (jnp.abs(x) != float('inf'))
 
 
+def _identical(x, constant):
+    """`x is True` (comparisons.identical): a bool array stands for Python's bool, so the test
+    is `x == constant`; a number of another dtype is never the bool singleton (False)."""
+    jnp = _jnp()
+    x = jnp.asarray(x)
+    if x.dtype != jnp.bool_:
+        return False
+    return x == constant
+
+
 def _divmod(a, b):
     return a // b, a % b
 
@@ -205,4 +216,5 @@ FUNCTIONS = {
     math.cosh: _float_fn('cosh'),
     math.tanh: _float_fn('tanh'),
     number_methods.is_integer: _is_integer,
+    comparisons.identical: _identical,
 }

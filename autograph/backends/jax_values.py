@@ -206,6 +206,13 @@ def jax_modules():
     return _modules[0]
 
 
+def zero_index(count):
+    """A loop index 0 of the dtype a loop over `count` iterations gives its index (the
+    count's: int64 with x64), for tracing the iteration before the loop is staged."""
+    jnp = jax_modules().numpy
+    return jnp.zeros((), jnp.asarray(count).dtype)
+
+
 def enable_x64():
     """The context in which JAX computes in 64 bits: `jax.enable_x64(True)` from jax 0.7;
     jax 0.6 (what Python 3.10 installs) has it only as `jax.experimental.enable_x64`."""

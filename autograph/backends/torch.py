@@ -356,6 +356,14 @@ class TorchBackend(ListHooks, Backend):
             if fn is len:
                 return args[0].length
             args = (args[0].elements(),) + tuple(args[1:])
+        if fn is range and any(isinstance(a, torch.Tensor) and a.dtype.is_floating_point
+                               for a in args):
+            # Python's TypeError when this point runs, so that a `raise` staged before it
+            # (`if n != int(n): raise ValueError(...)`) runs first, as in Python; raised
+            # while tracing, it preempted that one. An empty range stands for it.
+            self.raise_unless(torch.zeros((), dtype=torch.bool), [], lambda: TypeError(
+                "'float' object cannot be interpreted as an integer"))
+            return range(0)
         handler = torch_values.BUILTINS.get(fn) or torch_math.FUNCTIONS.get(fn) or (
             torch_lists.METHODS.get(fn))
         if handler is None or kwargs and (fn is not sorted or set(kwargs) != {'reverse'}):

@@ -134,6 +134,9 @@ class ListHooks:
             capacity = target.buffer.shape[0]
             self.raise_unless(target.length < capacity, [],
                               lambda: ListFullError(target.name, capacity))
+        wider = _wider_kind(target.buffer.dtype, element)
+        if wider is not None:  # a float appended to ints: all floats now, as the runtime's
+            target = target.with_buffer(target.buffer.to(wider))
         value = as_tensor(element, target.buffer.dtype)
         buffer = target.buffer.index_put((target.length.reshape(1),), value.unsqueeze(0))
         return target.with_buffer(buffer, target.length + 1)
@@ -354,6 +357,27 @@ def _shape_and_type(value):
     if isinstance(value, torch.Tensor):
         return tuple(value.shape), value.dtype
     return (), leaf_type(value)
+
+
+# Python's kinds of number, narrowest first: a buffer holds one kind
+_KINDS = (torch.bool, torch.int64, torch.float64)
+
+
+def _kind(dtype):
+    return 2 if dtype.is_floating_point else 0 if dtype == torch.bool else 1
+
+
+def _wider_kind(dtype, element):
+    """The dtype a buffer of `dtype` takes to hold `element` of a wider kind of number (a
+    float appended to ints: the buffer's cast would truncate it, a wrong value), or None."""
+    if isinstance(element, torch.Tensor):
+        kind, wide = _kind(element.dtype), element.dtype
+    elif type(element) in (bool, int, float):
+        kind = (bool, int, float).index(type(element))
+        wide = torch.get_default_dtype() if kind == 2 else _KINDS[kind]
+    else:
+        return None
+    return wide if kind > _kind(dtype) else None
 
 
 def _row(value):

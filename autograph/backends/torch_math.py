@@ -20,6 +20,7 @@ from autograph.backends.registry import backend_for
 from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import predicate
 from autograph.backends.torch_values import table
+from autograph.operators import comparisons
 from autograph.operators import number_methods
 
 
@@ -144,6 +145,15 @@ def _is_integer(x):
     return (torch.floor(x) == x) & (torch.abs(x) != float('inf'))
 
 
+def _identical(x, constant):
+    """`x is True` (comparisons.identical): a bool tensor stands for Python's bool, so the
+    test is `x == constant`; a number of another dtype is never the bool singleton (False)."""
+    x = as_tensor(x)
+    if x.dtype != torch.bool:
+        return False
+    return x == constant
+
+
 FUNCTIONS = {
     builtins.bool: lambda x: predicate(x, 'bool'),
     builtins.round: _round,
@@ -178,4 +188,5 @@ FUNCTIONS = {
     math.cosh: _float_fn(torch.cosh),
     math.tanh: _float_fn(torch.tanh),
     number_methods.is_integer: _is_integer,
+    comparisons.identical: _identical,
 }

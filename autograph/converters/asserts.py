@@ -5,7 +5,9 @@ from Y` into `raise ag__.raising(X) from Y`.
 while it is traced stages the raise (raised when the branch runs) instead of failing the
 trace. An f-string argument of the exception (`ValueError(f'bad n: {n}')`) becomes
 `ag__.fstring(...)`, which gives the same string for Python values and lets the backend
-format staged values at run time. A bare `raise` (re-raise) is left alone.
+format staged values at run time; so does an f-string assigned to a name that the next
+statement's raise passes (`msg = f'bad n: {n}'`, then `raise ValueError(msg)`). A bare
+`raise` (re-raise) is left alone.
 """
 
 import gast
@@ -56,12 +58,22 @@ def fstring_call(joined):
 
 
 class RaiseTransformer(transformer.Base):
-    """`raise X from Y` -> `raise ag__.raising(X) from Y`."""
+    """`raise X from Y` -> `raise ag__.raising(X) from Y`.
+
+    A message assigned to a name from an f-string just before the raise that passes it
+    (`msg = f"{n}: invalid"`, then `raise ValueError(msg)`: the style that linters ask for)
+    is `ag__.fstring(...)` as an f-string argument is: formatted from the run-time values.
+    """
 
     statements_only = True
 
     def visit_ClassDef(self, node):
         return node
+
+    def generic_visit(self, node):
+        for field in transformer.block_fields(node):
+            _stage_messages(getattr(node, field))
+        return super().generic_visit(node)
 
     def visit_Raise(self, node):
         if node.exc is None:
@@ -72,6 +84,20 @@ class RaiseTransformer(transformer.Base):
                         for a in exc.args]
         node.exc = templates.replace_as_expression('ag__.raising(exc)', exc=exc)
         return node
+
+
+def _stage_messages(statements):
+    """Makes `name = f'...'` an `ag__.fstring(...)` where the next statement raises an
+    exception built from `name` (the f-string would give the symbolic text of a staged
+    value, where Python's message shows its value)."""
+    for first, then in zip(statements, statements[1:]):
+        if not (isinstance(first, gast.Assign) and isinstance(first.value, gast.JoinedStr)
+                and len(first.targets) == 1 and isinstance(first.targets[0], gast.Name)
+                and isinstance(then, gast.Raise) and isinstance(then.exc, gast.Call)):
+            continue
+        name = first.targets[0].id
+        if any(isinstance(a, gast.Name) and a.id == name for a in then.exc.args):
+            first.value = fstring_call(first.value)
 
 
 def transform(node, ctx):

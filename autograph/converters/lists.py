@@ -123,22 +123,26 @@ class ListTransformer(transformer.Base):
             # `out += [a, b]`: extends `out` in place, as its appends would
             return templates.replace('target = ag__.list_plus(target, value, True)',
                                      target=node.target.id, value=node.value)
-        if (self._item_target(node.target) and type(node.op) in AUGMENTED
+        if (self._item_target(node.target, node.value) and type(node.op) in AUGMENTED
                 and not any(isinstance(n, gast.NamedExpr) for n in gast.walk(node.value))):
             return _set_item(node.target, node.value, AUGMENTED[type(node.op)])
         return node
 
-    def _item_target(self, target):
+    def _item_target(self, target, value=None):
         """Whether an assignment target is `l[i]` (or `l[i][j]`...) of a local name and plain
-        indices."""
+        indices; or, given the assigned `value` and that value reads items and computes
+        only, of indices that read items too (`flags[primes[j]] = False`: reads change
+        nothing, so the index may be evaluated before the value)."""
         chain = item_chain(target)
+        if chain is None and value is not None and item_reads(value):
+            chain = item_chain(target, item_reads)
         return chain is not None and self._is_local(chain[0])
 
     def visit_Assign(self, node):
         self.generic_visit(node)
         if any(isinstance(n, gast.NamedExpr) for n in gast.walk(node.value)):
             return node
-        if len(node.targets) == 1 and self._item_target(node.targets[0]):
+        if len(node.targets) == 1 and self._item_target(node.targets[0], node.value):
             return _set_item(node.targets[0], node.value)
         if len(node.targets) > 1 and any(self._item_target(t) for t in node.targets) and all(
                 self._item_target(t) or isinstance(t, gast.Name) for t in node.targets):
@@ -189,11 +193,12 @@ def _assign_each(pairs):
     return statements
 
 
-def item_chain(target):
-    """(name, [keys]) of an assignment target `name[k0][k1]...` whose keys are plain, else
-    None."""
+def item_chain(target, index_test=None):
+    """(name, [keys]) of an assignment target `name[k0][k1]...` whose keys are plain (or pass
+    `index_test`), else None."""
     keys = []
-    while isinstance(target, gast.Subscript) and plain_index(target.slice):
+    index_test = index_test or plain_index
+    while isinstance(target, gast.Subscript) and index_test(target.slice):
         keys.insert(0, target.slice)
         target = target.value
     if not keys or not isinstance(target, gast.Name):
@@ -204,7 +209,7 @@ def item_chain(target):
 def _set_item(target, value, augmented=None):
     """`l[i] = value` -> `l = ag__.set_item(l, i, value[, augmented])`; `l[i][j] = value` ->
     `l = ag__.set_nested_item(l, (i, j), value[, augmented])`."""
-    name, keys = item_chain(target)
+    name, keys = item_chain(target) or item_chain(target, item_reads)
     extra = '' if augmented is None else ', augmented'
     if len(keys) == 1:
         template, key = 'target = ag__.set_item(target, key, value{})', keys[0]
@@ -223,6 +228,12 @@ def plain_index(key):
     """Whether an index is names, constants and arithmetic: evaluating it before the assigned
     value (as `ag__.set_item(l, key, value)` does) cannot change what either gives."""
     return all(isinstance(n, _PURE_INDEX) for n in gast.walk(key))
+
+
+def item_reads(expr):
+    """Whether an expression is names, constants, arithmetic and item reads (`primes[j]`, no
+    slice): it computes a value and changes nothing."""
+    return all(isinstance(n, _PURE_INDEX + (gast.Subscript,)) for n in gast.walk(expr))
 
 
 # augmented operator -> its `operator` function (`x += y` is `operator.iadd(x, y)`)

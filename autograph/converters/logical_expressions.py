@@ -1,5 +1,6 @@
 """Converts `and`, `or` and `not` into lazy `ag__.and_`, `ag__.or_` and `ag__.not_` calls, and
-chained comparisons and membership tests into `ag__.compare`, `ag__.in_` and `ag__.not_in`."""
+chained comparisons, membership tests and identity with True or False into `ag__.compare`,
+`ag__.in_`, `ag__.not_in`, `ag__.is_` and `ag__.is_not`."""
 
 import gast
 
@@ -11,6 +12,8 @@ from autograph.pyct import transformer
 
 _BOOL_OPS = {gast.And: 'ag__.and_', gast.Or: 'ag__.or_'}
 _MEMBERSHIP = {gast.In: 'ag__.in_', gast.NotIn: 'ag__.not_in'}
+# `x is True` / `x is not False`: a staged bool is never the singleton (operators.is_)
+_IDENTITY = {gast.Is: 'ag__.is_', gast.IsNot: 'ag__.is_not'}
 # comparison operator -> its text, as `ag__.compare` takes it
 _COMPARE_OPS = {gast.Eq: '==', gast.NotEq: '!=', gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>',
                 gast.GtE: '>=', gast.Is: 'is', gast.IsNot: 'is not', gast.In: 'in',
@@ -20,9 +23,10 @@ _COMPARE_OPS = {gast.Eq: '==', gast.NotEq: '!=', gast.Lt: '<', gast.LtE: '<=', g
 class LogicalExpressionTransformer(transformer.Base):
     """`a and b` -> `ag__.and_(lambda: a, lambda: b)`; `not a` -> `ag__.not_(a)`.
 
-    Comparisons: `x in c` -> `ag__.in_(x, c)` (`not in` -> `ag__.not_in`);
+    Comparisons: `x in c` -> `ag__.in_(x, c)` (`not in` -> `ag__.not_in`); `x is True` ->
+    `ag__.is_(x, True)` (`is not` -> `ag__.is_not`), with the constant True or False on a side;
     `a < b <= c` -> `ag__.compare(a, '<', b, '<=', lambda: c)`, each operand evaluated once and
-    only when the links before it hold. A single comparison other than `in` is unchanged.
+    only when the links before it hold. Any other single comparison is unchanged.
     """
 
     def visit_ClassDef(self, node):
@@ -68,6 +72,8 @@ class LogicalExpressionTransformer(transformer.Base):
         self.generic_visit(node)
         if len(node.ops) == 1:
             op = _MEMBERSHIP.get(type(node.ops[0]))
+            if op is None and _identity_with_bool(node):
+                op = _IDENTITY[type(node.ops[0])]
             if op is None:
                 return node
             right = node.comparators[0]
@@ -87,6 +93,14 @@ class LogicalExpressionTransformer(transformer.Base):
         call = templates.replace_as_expression('ag__.compare()')
         call.args = args
         return call
+
+
+def _identity_with_bool(node):
+    """Whether a one-operator comparison is `is` or `is not` with the constant True or False
+    on a side."""
+    return type(node.ops[0]) in _IDENTITY and any(
+        isinstance(o, gast.Constant) and type(o.value) is bool
+        for o in (node.left, node.comparators[0]))
 
 
 # Expressions that compute a value and do nothing else, given pure operands: evaluating one

@@ -21,6 +21,8 @@ from autograph.operators import get_slice
 from autograph.operators import if_exp
 from autograph.operators import if_stmt
 from autograph.operators import in_
+from autograph.operators import is_
+from autograph.operators import is_not
 from autograph.operators import ld
 from autograph.operators import ldu
 from autograph.operators import list_append

@@ -49,7 +49,7 @@ AG_NAMES = (
     'ConversionOptions', 'FunctionScope', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'and_',
     'assert_stmt', 'compare', 'converted_call', 'evaluated', 'for_stmt', 'fstring', 'get_item', 'get_slice',
     'if_exp',
-    'if_stmt', 'in_',
+    'if_stmt', 'in_', 'is_', 'is_not',
     'ld', 'ldu', 'list_append', 'list_comprehension', 'list_concat', 'list_method', 'list_plus', 'list_options', 'list_pop', 'method', 'not_', 'not_in', 'or_', 'raising',
     'reduce_generator', 'repeat', 'set_display', 'set_item', 'set_nested_item', 'while_stmt',
     'with_function_scope', 'write_through')

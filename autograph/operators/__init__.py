@@ -6,6 +6,8 @@ from autograph.operators.backends import register_backend
 from autograph.operators.backends import unregister_backend
 from autograph.operators.comparisons import compare
 from autograph.operators.comparisons import in_
+from autograph.operators.comparisons import is_
+from autograph.operators.comparisons import is_not
 from autograph.operators.comparisons import not_in
 from autograph.operators.comparisons import set_display
 from autograph.operators.conditional_expressions import if_exp
@@ -60,7 +62,7 @@ from autograph.operators.variables import ldu
 __all__ = [
     'BUILTIN_FUNCTIONS_MAP', 'BranchVariableError', 'MaybeUndefined', 'Symbol', 'Undefined', 'UndefinedReturnValue', 'abs_',
     'all_', 'and_', 'any_', 'assert_stmt', 'fstring', 'backend_for', 'compare', 'enumerate_',
-    'evaluated', 'float_', 'for_stmt', 'if_exp', 'if_stmt', 'in_', 'int_', 'is_staged', 'ld', 'ldu', 'len_',
+    'evaluated', 'float_', 'for_stmt', 'if_exp', 'if_stmt', 'in_', 'int_', 'is_', 'is_not', 'is_staged', 'ld', 'ldu', 'len_',
     'list_append', 'list_comprehension', 'list_concat', 'list_method', 'list_plus', 'list_options', 'list_pop', 'max_', 'method', 'min_', 'not_', 'not_in', 'or_', 'overload_of', 'print_', 'raising', 'range_', 'reduce_generator', 'repeat', 'set_display', 'set_item', 'set_nested_item', 'write_through', 'get_item', 'get_slice',
     'register_backend',
     'sum_', 'unregister_backend', 'while_stmt', 'zip_',

@@ -6,6 +6,7 @@ backend's `new_list`) when the loop appends to it or pops from it; see
 `list_frames.stage_list_if_loop_variable`.
 """
 
+import builtins
 import operator
 
 from autograph.errors import StagingError
@@ -78,9 +79,11 @@ def list_method(target, name, args, symbol, kwargs=None):
 
     `extend` of a Python list, tuple or range is its appends one by one (`list_append`: a
     Python list that a staged statement carries becomes a staged list; a staged list grows).
-    The others run as Python's own, in place, except on a Python list that a staged loop
-    carries (its body is traced once: the list would change once, not once per iteration)
-    and on a staged list, where they raise a StagingError saying what stages instead.
+    `sort()` of a staged list is the backend's `sorted` of it (`facs.sort()` after a staged
+    loop appended divisors). The others run as Python's own, in place, except on a Python
+    list that a staged loop carries (its body is traced once: the list would change once, not
+    once per iteration) and on a staged list, where they raise a StagingError saying what
+    stages instead.
 
     Args:
         target: the value whose method is called (a list, or anything with the method).
@@ -107,6 +110,10 @@ def list_method(target, name, args, symbol, kwargs=None):
             'or range) change a list in a staged loop: write the change with them, or change '
             'the list after the loop.'.format(what=what, symbol=symbol))
     if _staged_list(target):
+        if name == 'sort' and not args:
+            ordered = _staged_sorted(target, kwargs or {})
+            if ordered is not None:
+                return ordered
         raise StagingError(
             "{what} of '{symbol}', a staged list (one that staged control flow grew, or of a "
             'length known only when the computation runs), is not staged: only append(), '
@@ -120,6 +127,30 @@ def list_method(target, name, args, symbol, kwargs=None):
             return target
     getattr(target, name)(*args, **(kwargs or {}))
     return target
+
+
+def sorted_list(xs, reverse=False):
+    """`xs.sort()` as a value: the list of `xs`'s elements in order (Python's `sorted`).
+
+    The key of a backend's `call_builtin` for the sort of a staged list, whose result stays
+    that backend's kind of list (the runtime's `sorted` gives a tensor, which a branch
+    returning a Python list beside it could not join); a backend without it gives its
+    `sorted`.
+    """
+    return builtins.sorted(xs, reverse=reverse)
+
+
+def _staged_sorted(target, kwargs):
+    """`target.sort()` (or `sort(reverse=...)`) of a staged list: the backend's sorted list
+    (`sorted_list`, else its `sorted`), which the variable is rebound to, holding the elements
+    in the order Python's sort leaves them; None where the backend stages neither (`key=`)."""
+    backend = backend_for(target)
+    for key in (sorted_list, builtins.sorted):
+        try:
+            return backend.call_builtin(key, (target,), kwargs)
+        except NotImplementedError:
+            pass
+    return None
 
 
 def _staged_list(value):

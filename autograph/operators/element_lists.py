@@ -6,7 +6,6 @@ loop assigned its elements): what Python's own `max`, `min`, `sorted`, `list.sor
 A list of Python numbers only, a `key=`, or rows (lists of lists) keep Python's own.
 """
 
-from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
 
 # The most elements sorted by a network of selects (their number grows as its square).

@@ -175,6 +175,22 @@ def _result(kind, state, kwargs):
     return out[0]
 
 
+def _python_items(iterable):
+    """The elements of a staged array of a static length, as a Python list.
+
+    Raises:
+        TypeError: where the length is known only when the computation runs (a runtime graph
+            tensor, a staged range; a torch tensor of an unbacked size, which the backend's
+            `iterate` gives a symbolic length and whose iteration in Python torch refuses
+            with a guard error).
+    """
+    backend = backend_for(iterable)
+    described = None if backend is None else backend.iterate(iterable)
+    if described is not None and not isinstance(described[0], int):
+        raise TypeError('a length known only when the computation runs')
+    return list(iterable)
+
+
 def list_comprehension(iterable, element, condition, target, maximum_size=None,
                        invariant=False):
     """`[element(t) for t in iterable if condition(t)]`, as the loop it stands for.
@@ -207,7 +223,7 @@ def list_comprehension(iterable, element, condition, target, maximum_size=None,
         try:
             # a staged array of a static length (JAX, torch) iterates in Python, as the
             # comprehension did unconverted; the elements are then a Python list
-            iterable = list(iterable)
+            iterable = _python_items(iterable)
         except TypeError:
             # its length is known only when it runs (a runtime graph): a staged loop
             if invariant and condition is None:

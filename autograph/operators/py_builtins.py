@@ -13,6 +13,7 @@ from autograph.errors import UnknownSizeError
 from autograph.operators import element_lists
 from autograph.operators import exceptions
 from autograph.operators import filters
+from autograph.operators import logical
 from autograph.operators import staged_loops
 from autograph.operators.backends import PYTHON_TYPES
 from autograph.operators.backends import backend_for
@@ -199,13 +200,42 @@ def sum_(*args, **kwargs):
 
 
 def any_(*args, **kwargs):
-    """Overload of `any`; see `abs_` for the arguments and the result."""
-    return _call(builtins.any, args, kwargs)
+    """Overload of `any`; see `abs_` for the arguments and the result, and `_truth_fold` for
+    a Python list or tuple holding staged values."""
+    folded = _truth_fold(builtins.any, args, kwargs)
+    return _call(builtins.any, args, kwargs) if folded is None else folded[0]
 
 
 def all_(*args, **kwargs):
-    """Overload of `all`; see `abs_` for the arguments and the result."""
-    return _call(builtins.all, args, kwargs)
+    """Overload of `all`; see `abs_` for the arguments and the result, and `_truth_fold` for
+    a Python list or tuple holding staged values (`all((n, a, r))`)."""
+    folded = _truth_fold(builtins.all, args, kwargs)
+    return _call(builtins.all, args, kwargs) if folded is None else folded[0]
+
+
+def _truth_fold(builtin, args, kwargs):
+    """`(result,)` of `all(items)` or `any(items)` for a Python list or tuple holding staged
+    values, or None (the builtin runs, or the backend's overload for a staged argument).
+
+    The builtin would ask each staged item for a Python bool. All items are evaluated
+    already, so the result does not depend on their order: a Python item with the deciding
+    truth value (false for `all`, true for `any`) gives Python's bool; otherwise the staged
+    `and` (`or`) of the staged items' truth values (`not not x`, a staged bool).
+    """
+    if kwargs or len(args) != 1 or type(args[0]) not in (list, tuple):
+        return None
+    staged = [x for x in args[0] if type(x) not in PYTHON_TYPES and backend_for(x) is not None]
+    if not staged:
+        return None
+    deciding = builtin is builtins.any
+    if any(bool(x) is deciding for x in args[0] if all(x is not s for s in staged)):
+        return (deciding,)
+    backend = backend_for(staged[0])
+    combine = backend.logical_or if deciding else backend.logical_and
+    result = logical.not_(logical.not_(staged[0]))
+    for item in staged[1:]:
+        result = combine(result, logical.not_(logical.not_(item)))
+    return (result,)
 
 
 def print_(*objects, **kwargs):

@@ -362,9 +362,6 @@ def _stack_axis_1(n):
     (_mixed_shapes, ValueError,
      "Cannot append a value of shape (3,) to the list 'l', whose elements have shape (2,): "
      "the elements of a list built in a staged loop must keep one shape."),
-    (_pop_first, ValueError,
-     "pop(0) on the list 'l' is not supported: a list built in a staged loop can only "
-     "remove its last element. Use pop() without an index."),
     (_stack_axis_1, ValueError,
      "tf.stack of a TensorArray (a list built in a staged loop) stacks along axis 0 only, "
      "found axis=1. Stack along axis 0 and then use tf.transpose."),
@@ -373,6 +370,14 @@ def test_staged_list_errors_name_the_list(fn, error, message):
     with pytest.raises(error) as e:
         tf.function(fn)(tf.constant(2))
     assert str(e.value) == message
+
+
+def test_pop_at_an_index_of_a_staged_list(executor):
+    # pop(0) raised "is not supported: ... can only remove its last element"
+    f = tf.function(_pop_first, executor=executor)
+    assert f(tf.constant(1)).numpy().tolist() == [2]
+    with pytest.raises(IndexError, match="pop index out of range"):
+        f(tf.constant(3))
 
 
 def test_pop_from_empty_staged_list_fails_at_run_time(executor):

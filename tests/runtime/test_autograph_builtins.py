@@ -194,6 +194,40 @@ def scale_list(x):
     return [1.0, 2.0] * x
 
 
+def table_of_sums(w, n):
+    # TheAlgorithms' knapsack: `[0] * (w + 1)` rows written with an int64 argument's sums
+    dp = [[0] * (w + 1) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        dp[i][1] = dp[i - 1][1] + w
+    return dp[n][1]
+
+
+def repeated(n):
+    return [0] * n, [0.1] * n, [True] * n, [1, 2.5] * n
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_repeated_python_numbers_have_the_dtype_of_carried_python_numbers(executor):
+    # Python's floats are doubles, and under enable_x64 its ints are int64: `[0] * n` was
+    # int32 there, and writing an int64 argument's sum into it raised ("TensorArray dtype is
+    # int32 but Op is trying to write dtype int64"); `[0.1] * n` was float32
+    before = tf.config.x64_enabled()
+    try:
+        for x64, int_dtype in ((False, tf.int32), (True, tf.int64)):
+            tf.config.enable_x64(x64)
+            ints, floats, bools, mixed = tf.function(repeated, executor=executor)(
+                tf.constant(3, tf.int64))
+            assert (ints.dtype, floats.dtype, bools.dtype, mixed.dtype) == (
+                int_dtype, tf.float64, tf.bool, tf.float64)
+            assert [ints.numpy().tolist(), floats.numpy().tolist(), bools.numpy().tolist(),
+                    mixed.numpy().tolist()] == [list(r) for r in repeated(3)]
+        f = tf.function(table_of_sums, executor=executor)
+        assert f(tf.constant(5, tf.int64), tf.constant(3, tf.int64)).numpy() == 15
+        assert table_of_sums(5, 3) == 15
+    finally:
+        tf.config.enable_x64(before)
+
+
 def fill_prefix(n, k):
     out = [0, 0, 0, 0]
     for i in range(n):
@@ -249,3 +283,111 @@ def test_concatenated_lists_and_python_iterators_in_staged_loops(executor):
     with pytest.raises(ag.StagingError, match=r"A Python iterator is advanced \(__next__\(\)\) "
                                               r"inside a staged loop"):
         tf.function(fib_from_generator, executor=executor)(tf.constant(5))
+
+
+def first_then_successors(n, a, r):
+    # TheAlgorithms' geometric_series: `if not all((...))` of staged numbers, then `if not
+    # series:` of the list the loop appends to
+    if not all((n, a, r)):
+        return [-1]
+    series = []
+    for _ in range(n):
+        if not series:
+            series.append(a)
+        else:
+            series.append(a * r)
+    return series
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_truth_of_a_staged_list_and_all_of_staged_numbers(executor):
+    # `not series` of a TensorArray raised a TypeError ("Expected a tensor ... found
+    # TensorArray"); all((n, a, r)) asked a tensor for a Python bool
+    f = tf.function(first_then_successors, executor=executor)
+    for args in ((4, 2, 3), (1, 5, 2), (0, 2, 2), (3, 0, 2)):
+        got = f(*[tf.constant(a, tf.int64) for a in args]).numpy().tolist()
+        assert got == first_then_successors(*args), args
+
+
+def sorted_divisors(num, descending):
+    # TheAlgorithms' factors_of_a_number: appends in a staged loop, then `facs.sort()`, and
+    # an early `return facs` of the Python list in a staged branch
+    facs = []
+    if num < 1:
+        return facs
+    facs.append(1)
+    for i in range(2, num + 1):
+        if num % i == 0:
+            facs.append(num // i)
+    facs.sort(reverse=descending)
+    return facs
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_sort_of_a_staged_list_is_its_sorted_list(executor):
+    # `facs.sort()` raised a StagingError ("is not staged: only append(), pop() ...")
+    f = tf.function(sorted_divisors, executor=executor)
+    for num, descending in ((12, False), (12, True), (1, False), (0, False), (7, True)):
+        got = f(tf.constant(num, tf.int64), descending)
+        assert np.asarray(got).tolist() == sorted_divisors(num, descending), num
+
+
+def josephus(num_people, step_size):
+    # TheAlgorithms' josephus_iterative: pop at a staged index of list(range(...))
+    circle = list(range(1, num_people + 1))
+    current = 0
+    while len(circle) > 1:
+        current = (current + step_size - 1) % len(circle)
+        circle.pop(current)
+    return circle[0]
+
+
+def pop_at(n, k):
+    evens = []
+    for i in range(n):
+        evens.append(2 * i)
+    last = evens.pop(k)  # a staged list built in a staged loop
+    return evens, last
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_pop_at_a_staged_index(executor):
+    # pop(i) raised an AttributeError ("'SymbolicTensor' object has no attribute
+    # '_list_name'") for a tensor standing for a list, and a ValueError for a staged list
+    f = tf.function(josephus, executor=executor)
+    for n, k in ((7, 3), (1, 2), (5, 1), (10, 4)):
+        assert f(tf.constant(n, tf.int64), tf.constant(k, tf.int64)).numpy() == josephus(n, k)
+    g = tf.function(pop_at, executor=executor)
+    for n, k in ((4, 1), (4, -1), (3, 0)):
+        rest, last = g(tf.constant(n), tf.constant(k))
+        assert (rest.numpy().tolist(), int(last)) == pop_at(n, k)
+    with pytest.raises(IndexError, match="pop index out of range"):
+        g(tf.constant(3), tf.constant(3))
+
+
+def count_up_to(x):
+    total = 0
+    for i in range(1, x + 1):
+        total += i
+    return total
+
+
+def checked_factorial(number):
+    # TheAlgorithms' factorial: the ValueError for a float runs before the range of it
+    if number != int(number):
+        raise ValueError("factorial() only accepts integral values")
+    value = 1
+    for i in range(1, number + 1):
+        value *= i
+    return value
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_range_of_a_float_raises_pythons_type_error_when_it_runs(executor):
+    # tf.range counted in floats: range(1, 3.5) gave 1 + 2 + 3 = 6.0 where Python raises
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        tf.function(count_up_to, executor=executor)(tf.constant(2.5, tf.float64))
+    f = tf.function(checked_factorial, executor=executor)
+    with pytest.raises(ValueError, match="only accepts integral values"):
+        f(tf.constant(2.5, tf.float64))
+    assert f(tf.constant(4, tf.int64)).numpy() == 24

@@ -349,3 +349,30 @@ def test_an_if_that_appends_to_a_python_list_traces_each_branch_twice():
     g = tf.function(f)
     assert [int(g(tf.constant(c), tf.constant(3))) for c in (1, -1)] == plain == [2, 1]
     assert traces == ["if", "else", "if", "else"]
+
+
+def linear_sieve_totients(n):
+    # TheAlgorithms' totient: items assigned at indices that read a staged list's items
+    # (`is_prime[i * primes[j]] = False`), which Python's own assignment refused
+    is_prime = [True for _ in range(n + 1)]
+    totients = [i - 1 for i in range(n + 1)]
+    primes = []
+    for i in range(2, n + 1):
+        if is_prime[i]:
+            primes.append(i)
+        for j in range(len(primes)):
+            if i * primes[j] >= n:
+                break
+            is_prime[i * primes[j]] = False
+            if i % primes[j] == 0:
+                totients[i * primes[j]] = totients[i] * primes[j]
+                break
+            totients[i * primes[j]] = totients[i] * (primes[j] - 1)
+    return totients
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_items_assigned_at_indices_that_read_a_staged_lists_items(executor):
+    f = tf.function(linear_sieve_totients, executor=executor)
+    for n in (1, 10, 20):
+        assert f(tf.constant(n, tf.int64)).numpy().tolist() == linear_sieve_totients(n)

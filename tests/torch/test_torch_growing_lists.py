@@ -11,6 +11,7 @@ import torch
 
 import autograph as ag
 from autograph.backends import torch as ag_torch
+from autograph.errors import LoopVariableError
 from tests.torch.list_checks import raises_as_python
 from tests.torch.list_checks import same
 from tests.torch.list_checks import tensors
@@ -201,3 +202,80 @@ def test_rows_of_a_run_time_length_appended_are_refused_saying_why():
     with pytest.raises(ag.StagingError, match=re.escape(
             'its elements are lists or tensors of a length known only')):
         ag_torch.export(rows_of_a_run_time_length, (torch.tensor(4),))
+
+
+def first_then_successors(n, a):
+    # TheAlgorithms' geometric_series tests `if not series:` of the list its loop appends to
+    series = []
+    for _ in range(n):
+        if not series:
+            series.append(a)
+        else:
+            series.append(a + 1)
+    return series
+
+
+def ints_then_halves(n, a):
+    out = []
+    for _ in range(n):
+        out.append(a)
+        out.append(a / 2)  # a float beside the ints: the buffer of ints would truncate it
+    return out
+
+
+def test_truth_of_a_list_a_staged_loop_appends_to_is_whether_it_has_an_element():
+    # the StagedList object itself was always true: [2, 2, 2] where Python gives [1, 2, 2]
+    program = ag_torch.export(first_then_successors, tuple(tensors((3, 1))))
+    for n, a in ((3, 1), (1, 5), (0, 1)):
+        assert same(program.module()(*tensors((n, a))), first_then_successors(n, a))
+
+
+def test_a_float_appended_to_a_list_of_ints_is_refused_not_truncated():
+    # the buffer's cast gave [1, 0, 1, 0] where Python gives [1, 0.5, 1, 0.5]; the buffer
+    # takes the float dtype, which the loop then refuses as a change of its variable's type
+    with pytest.raises(LoopVariableError, match="'out' has type"):
+        ag_torch.export(ints_then_halves, tuple(tensors((2, 1))))
+
+
+def sorted_divisors(num):
+    # TheAlgorithms' factors_of_a_number: `facs.sort()` of the list a staged loop appends to
+    facs = []
+    if num < 1:
+        return facs
+    facs.append(1)
+    for i in range(2, num + 1):
+        if num % i == 0:
+            facs.append(num // i)
+    facs.sort()
+    return facs
+
+
+def test_sort_of_a_list_a_staged_loop_appends_to_is_its_sorted_list():
+    # it raised a StagingError ("is not staged: only append(), pop() ...")
+    program = ag_torch.export(sorted_divisors, tuple(tensors((12,))))
+    for num in (12, 1, 0, 7):
+        assert same(program.module()(*tensors((num,))), sorted_divisors(num)), num
+
+
+def harmonic_sum(first, difference, terms):
+    # TheAlgorithms' sum_of_harmonic_progression: a comprehension over the list a staged
+    # loop appended to (a tensor of a run-time length after the loop)
+    progression = [1 / first]
+    first = 1 / first
+    for _ in range(terms - 1):
+        first += difference
+        progression.append(first)
+    return sum([1 / step for step in progression]), [2 * step for step in progression]
+
+
+def test_a_comprehension_over_a_list_of_a_run_time_length_is_a_staged_loop():
+    # iterating it in Python raised "Could not guard on data-dependent expression"
+    example = (torch.tensor(1.0, dtype=torch.float64), torch.tensor(2.0, dtype=torch.float64),
+               torch.tensor(5))
+    program = ag_torch.export(harmonic_sum, example).module()
+    for first, difference, terms in ((1.0, 2.0, 5), (0.5, 1.5, 3), (1.0, 1.0, 1)):
+        total, doubled = program(torch.tensor(first, dtype=torch.float64),
+                                 torch.tensor(difference, dtype=torch.float64),
+                                 torch.tensor(terms))
+        expected = harmonic_sum(first, difference, terms)
+        assert abs(total.item() - expected[0]) < 1e-12 and doubled.tolist() == expected[1]

@@ -9,6 +9,7 @@ import torch
 
 from autograph.backends import torch as ag_torch
 from autograph.backends import torch_math
+from autograph.operators import comparisons
 from autograph.operators import number_methods
 
 # (function, inputs): each input a tuple of arguments, Python numbers; ints become int64
@@ -29,19 +30,27 @@ CASES = [
     (builtins.divmod, [(7, 3), (-7, 3), (7.5, 2.0)]), (builtins.pow, [(3, 4), (2.0, -1)]),
     (builtins.bool, [(0,), (3,), (0.0,)]),
     (number_methods.is_integer, [(2.0,), (2.5,), (-3.0,), (math.inf,), (math.nan,)]),
+    # `x is True`: the second argument is the constant the caller below writes
+    (comparisons.identical, [(True, True), (False, True), (1, True), (1.0, True)]),
 ]
 
-# how user code calls a method of Python's numbers that a table above keys by its function
-CALLERS = {number_methods.is_integer: lambda x: x.is_integer()}
+# how user code calls a method of Python's numbers, or writes a test, that a table above keys
+# by its function
+CALLERS = {number_methods.is_integer: lambda x: x.is_integer(),
+           comparisons.identical: lambda x, constant: x is True}
+
+_DTYPES = {bool: torch.bool, int: torch.int64, float: torch.float64}
 
 
 def _as_tensor(value):
-    return torch.tensor(value, dtype=torch.float64 if type(value) is float else torch.int64)
+    return torch.tensor(value, dtype=_DTYPES[type(value)])
 
 
 def _as_python(value, like):
     if isinstance(like, tuple):
         return tuple(_as_python(v, l) for v, l in zip(value, like))
+    if type(value) is bool:  # Python's answer, known from the dtype (a number `is True`)
+        return value
     assert isinstance(value, torch.Tensor), value
     assert value.dtype.is_floating_point == (type(like) is float), (value.dtype, like)
     return type(like)(value.item())
@@ -85,3 +94,24 @@ def test_pow_with_a_traced_exponent_and_modulus_is_exact():
         assert program(torch.tensor(b), torch.tensor(e), torch.tensor(m)).item() == pow(b, e, m)
     with pytest.raises(ValueError, match='modular inverse'):
         program(torch.tensor(3), torch.tensor(-1), torch.tensor(7))
+
+
+def checked_factorial(number):
+    # TheAlgorithms' factorial: the ValueError for a float runs before the range of it
+    if number != int(number):
+        raise ValueError('factorial() only accepts integral values')
+    value = 1
+    for i in range(1, number + 1):
+        value *= i
+    return value
+
+
+def test_range_of_a_float_raises_pythons_type_error_when_it_runs():
+    # raised while exporting, it preempted the ValueError staged before it
+    program = ag_torch.export(checked_factorial, (torch.tensor(2.5),)).module()
+    with pytest.raises(ValueError, match='only accepts integral values'):
+        program(torch.tensor(2.5))
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        program(torch.tensor(4.0))  # as Python's range(1, 5.0)
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        checked_factorial(4.0)

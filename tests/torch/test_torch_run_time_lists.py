@@ -182,3 +182,29 @@ def test_a_table_of_empty_rows_raises_a_staging_error_when_run():
     assert module(torch.tensor(0), torch.tensor(0)).item() == 0
     with pytest.raises(StagingError, match=r'empty rows .*Make each row one longer'):
         module(torch.tensor(2), torch.tensor(0))
+
+
+def linear_sieve_totients(n):
+    # TheAlgorithms' totient: items assigned at indices that read a staged list's items
+    # (`is_prime[i * primes[j]] = False`), which Python's own assignment refused
+    is_prime = [True for _ in range(n + 1)]
+    totients = [i - 1 for i in range(n + 1)]
+    primes = []
+    for i in range(2, n + 1):
+        if is_prime[i]:
+            primes.append(i)
+        for j in range(len(primes)):
+            if i * primes[j] >= n:
+                break
+            is_prime[i * primes[j]] = False
+            if i % primes[j] == 0:
+                totients[i * primes[j]] = totients[i] * primes[j]
+                break
+            totients[i * primes[j]] = totients[i] * (primes[j] - 1)
+    return totients
+
+
+def test_items_assigned_at_indices_that_read_a_staged_lists_items():
+    program = ag_torch.export(linear_sieve_totients, (torch.tensor(10),)).module()
+    for n in (1, 10, 20):
+        assert program(torch.tensor(n)).tolist() == linear_sieve_totients(n)

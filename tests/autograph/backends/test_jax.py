@@ -729,3 +729,30 @@ def test_an_impure_right_operand_stays_lazy(capfd):
     jax.effects_barrier()
     assert 'evaluated 2.0' in capfd.readouterr().out
 
+
+
+def count_up_to(x):
+    total = 0
+    for i in range(1, x + 1):
+        total += i
+    return total
+
+
+def checked_factorial(number):
+    # TheAlgorithms' factorial: the ValueError for a float runs before the range of it
+    if number != int(number):
+        raise ValueError('factorial() only accepts integral values')
+    value = 1
+    for i in range(1, number + 1):
+        value *= i
+    return value
+
+
+def test_range_of_a_float_raises_pythons_type_error_when_it_runs():
+    # a range of a traced float counted in floats: range(1, 3.5) summed to 6.0
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        ag_jax.jit(count_up_to)(jnp.asarray(2.5))
+    f = ag_jax.jit(checked_factorial)
+    with pytest.raises(ValueError, match='only accepts integral values'):
+        f(jnp.asarray(2.5))
+    assert int(ag_jax.jit(checked_factorial)(jnp.asarray(4))) == 24

@@ -82,6 +82,32 @@ def test_golden_item_assignment_of_locals_and_repeated_displays():
     assert 'ag__.repeat(3, [n])' in code
 
 
+def items_at_read_indices(n, primes, calls):
+    flags = [True] * (n + 1)
+    totients = list(range(n + 1))
+    for j in range(len(primes)):
+        flags[primes[j]] = False  # an index that reads an item, a value that computes
+        totients[primes[j] * 2 % (n + 1)] += totients[primes[j]] * 2
+    flags[primes[0]] = calls.pop()  # a value with a call: Python evaluates it first
+    flags[primes.pop()] = 0  # an index with a call
+    return flags, totients
+
+
+def test_golden_item_assignment_at_an_index_reading_an_item():
+    # TheAlgorithms' totient: `is_prime[i * primes[j]] = False` was left to Python, which
+    # refused the staged index
+    code = ag.to_code(items_at_read_indices)
+    assert 'flags = ag__.set_item(flags, ag__.get_item(primes, j), False)' in code
+    assert ("totients = ag__.set_item(totients, ((ag__.get_item(primes, j) * 2) % (n + 1)), "
+            "(ag__.get_item(totients, ag__.get_item(primes, j)) * 2), 'iadd')") in code
+    # left to Python: Python evaluates the value, then the index
+    assert 'flags[ag__.get_item(primes, 0)] = ag__.converted_call(calls.pop' in code
+    assert 'flags[ag__.converted_call(primes.pop, (), None, fscope)] = 0' in code
+    assert ag.convert(items_at_read_indices)(6, [2, 3, 5], [7, 8]) == items_at_read_indices(
+        6, [2, 3, 5], [7, 8]) == ([True, True, 8, False, True, 0, True],
+                                  [0, 1, 2, 13, 8, 5, 12])
+
+
 def augmented_items(grid, k):
     row = grid[0]
     grid[0] += [k]  # list.__iadd__: `row` sees it, as in Python

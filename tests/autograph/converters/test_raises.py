@@ -64,3 +64,45 @@ def test_raising_a_non_exception_is_pythons_type_error():
     with pytest.raises(TypeError) as converted:
         ag.convert(raise_not_an_exception)(3)
     assert converted.value.args == plain.value.args
+
+
+def f_message_first(n):
+    # the style linters ask for (ruff's EM102), as TheAlgorithms writes it
+    if n <= 0:
+        msg = f"{n}: Invalid input, please enter a positive integer."
+        raise ValueError(msg)
+    note = f"{n} is fine"
+    total = n + 1
+    return note, total
+
+
+def test_golden_message_assigned_before_the_raise_is_an_fstring():
+    assert source(transform(f_message_first, asserts)) == golden('''
+        def f_message_first(n):
+            if (n <= 0):
+                msg = ag__.fstring((n, -1, ''), ': Invalid input, please enter a positive integer.')
+                raise ag__.raising(ValueError(msg))
+            note = f'{n} is fine'
+            total = (n + 1)
+            return (note, total)
+    ''')
+
+
+@pytest.mark.parametrize('n', [-2, 0, 3])
+def test_message_assigned_before_the_raise_with_python_values(n):
+    try:
+        expected = f_message_first(n)
+    except ValueError as e:
+        with pytest.raises(ValueError) as staged:
+            ag.convert(f_message_first)(n)
+        assert staged.value.args == e.args and type(staged.value.args[0]) is str
+    else:
+        assert ag.convert(f_message_first)(n) == expected
+
+
+def test_message_assigned_before_the_raise_shows_the_staged_value_when_run():
+    import runtime as tf  # pylint: disable=import-outside-toplevel
+    # it showed the symbolic tensor: 'Tensor("n:0", shape=(), dtype=int32): Invalid input...'
+    with pytest.raises(ValueError) as staged:
+        tf.function(f_message_first)(tf.constant(-2))
+    assert str(staged.value) == '-2: Invalid input, please enter a positive integer.'

@@ -1,11 +1,21 @@
-"""Tests for compare, in_ and not_in on Python and staged values."""
+"""Tests for compare, in_, not_in, is_ and is_not on Python and staged values (the fake
+backend, the runtime and JAX)."""
 
 import itertools
 
+import jax.numpy as jnp
+import numpy as np
 import pytest
 
+import autograph as ag
+import runtime as tf
+from autograph.backends import jax as ag_jax
+from autograph.backends.jax_values import enable_x64
+from autograph.errors import StagingError
 from autograph.operators import compare
 from autograph.operators import in_
+from autograph.operators import is_
+from autograph.operators import is_not
 from autograph.operators import not_in
 from tests.autograph.fake_backend import Sym
 from tests.autograph.fake_backend import SymError
@@ -107,4 +117,73 @@ def test_staged_membership_in_non_numbers_stays_python(fake):
     with pytest.raises(TypeError, match="cannot convert 'a'"):
         in_(Sym(1), ['a', 1])
     with pytest.raises(SymError):
-        in_(1, [Sym(1)])
+        in_(1, [Sym(1), 'a'])
+
+
+def test_python_number_in_a_tuple_of_staged_values(fake):
+    # `0 in (n, r)` (TheAlgorithms' binomial_coefficient): `0 == n or 0 == r`, staged; Python's
+    # own test asked the staged `0 == n` for a Python bool
+    for n, r in ((0, 3), (3, 0), (2, 3), (0, 0)):
+        assert unwrap(in_(0, (Sym(n), Sym(r)))) is (0 in (n, r))
+        assert unwrap(not_in(0, [Sym(n), 1, Sym(r)])) is (0 not in (n, 1, r))
+    assert fake.calls.count('cond') == 4 * (1 + 2)  # an or_ per element after the first
+    # a Python value in a container of Python values stays Python's test
+    assert in_(0, (1, 0)) is True and fake.calls.count('cond') == 12
+
+
+def first_true_sieve(n):
+    # TheAlgorithms' prime_sieve tests a staged list's element with `is True`: Python's own
+    # identity test gave False for the tensor standing for True, and the sieve found no prime
+    sieve = [True] * (n + 1)
+    found = []
+    for i in range(2, n + 1):
+        if sieve[i] is True:
+            found.append(i)
+            for j in range(i * i, n + 1, i):
+                sieve[j] = False
+    return found
+
+
+def identities(flag, number):
+    return (flag is True, flag is not True, flag is False, True is flag, number is True,
+            number is not False)
+
+
+def test_identity_with_a_bool_is_read_through_ag_is():
+    code = ag.to_code(identities)
+    assert 'ag__.is_(flag, True)' in code and 'ag__.is_not(flag, True)' in code
+    assert 'ag__.is_(True, flag)' in code
+
+
+@pytest.mark.parametrize('value', [True, False, 1, 0, 1.0, None, 'True'])
+def test_identity_with_a_bool_of_python_values_is_pythons(value):
+    for constant in (True, False):
+        assert is_(value, constant) is (value is constant)
+        assert is_(constant, value) is (constant is value)
+        assert is_not(value, constant) is (value is not constant)
+    assert ag.convert(identities)(value, value) == identities(value, value)
+
+
+def test_identity_with_a_bool_of_a_staged_value_without_the_overload_says_so(fake):
+    del fake  # registered: its call_builtin has no comparisons.identical
+    with pytest.raises(StagingError, match='`x is True` of a staged value'):
+        is_(Sym(True), True)
+    assert is_(Sym(True), None) is False  # not a bool constant: Python's own test
+
+
+@pytest.mark.parametrize('executor', ['compiled', 'interpreter'])
+def test_identity_with_a_bool_staged_on_the_runtime(executor):
+    f = tf.function(identities, executor=executor)
+    for flag, number in ((True, 1), (False, 0)):
+        got = f(tf.constant(flag), tf.constant(number, tf.int64))
+        assert tuple(bool(np.asarray(g)) for g in got) == identities(flag, number)
+    sieve = tf.function(first_true_sieve, executor=executor)
+    assert list(np.asarray(sieve(tf.constant(20, tf.int64)))) == first_true_sieve(20)
+
+
+def test_identity_with_a_bool_staged_under_jax():
+    with enable_x64():
+        f = ag_jax.jit(identities)
+        for flag, number in ((True, 1), (False, 0)):
+            got = f(jnp.asarray(flag), jnp.asarray(number))
+            assert tuple(bool(g) for g in got) == identities(flag, number)

@@ -242,3 +242,22 @@ def test_enumerate_keeps_python_errors(fake):
     with pytest.raises(TypeError) as expected:
         enumerate()
     assert str(e.value) == str(expected.value)
+
+
+@pytest.mark.parametrize('items', [(True, True), (True, False), (False, False)])
+@pytest.mark.parametrize('python', [(), (1,), (0,), (1, 'a')])
+def test_all_and_any_of_a_tuple_holding_staged_values(fake, items, python):
+    # TheAlgorithms' geometric_series: `if not all((nth_term, start_term_a, common_ratio_r))`;
+    # the builtin asked each staged item for a Python bool
+    values = tuple(Sym(v, 'bool') for v in items) + python
+    plain = items + python
+    for builtin, overload in ((all, py_builtins.all_), (any, py_builtins.any_)):
+        assert unwrap(overload(values)) is builtin(plain)
+        assert unwrap(overload(list(values))) is builtin(plain)
+    assert py_builtins.all_((1, 'a')) is True and py_builtins.any_([0, '']) is False
+
+
+def test_all_of_a_tuple_decided_by_a_python_item_stages_nothing(fake):
+    assert py_builtins.all_((Sym(True, 'bool'), 0)) is False
+    assert py_builtins.any_([Sym(False, 'bool'), 'x']) is True
+    assert fake.calls == []

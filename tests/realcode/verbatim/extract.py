@@ -33,6 +33,10 @@ SOURCES = {
     'nryoung': Source('nryoung/algorithms', '/work/.mirror/nryoung+algorithms/repo',
                       '636a4519832849dcb6516f2ef78428872b3bb81c', 'BSD-3-Clause',
                       'Copyright (c) 2012-215 by Nic Young', 'LICENSE.rst'),
+    'thealgorithms': Source('TheAlgorithms/Python', '/work/.mirror/TheAlgorithms+Python/repo',
+                            'f5988cc09713315817df6a7e327e258013a94440', 'MIT',
+                            'Copyright (c) 2016-2022 TheAlgorithms and contributors',
+                            'LICENSE.md'),
 }
 
 # generated module -> (source key, [(path in the repository, [top-level function names])])
@@ -186,6 +190,78 @@ MODULES['nryoung_ternary_search'] = ('nryoung', [
     ('algorithms/searching/ternary_search.py', ['search'])])
 
 
+def _thealgorithms(module, files):
+    MODULES[module] = ('thealgorithms', [(path, names.split()) for path, names in files])
+
+
+_thealgorithms('thealgorithms_maths', [
+    ('maths/basic_maths.py', 'prime_factors number_of_divisors sum_of_divisors'),
+    ('maths/binary_exponentiation.py', 'binary_exp_iterative binary_exp_mod_iterative'),
+    ('maths/binary_multiplication.py', 'binary_multiply'),
+    ('maths/binomial_coefficient.py', 'binomial_coefficient'),
+    ('maths/combinations.py', 'combinations'),
+    ('maths/extended_euclidean_algorithm.py', 'extended_euclidean_algorithm'),
+    ('maths/factorial.py', 'factorial'),
+    ('maths/factors.py', 'factors_of_a_number'),
+    ('maths/is_int_palindrome.py', 'is_int_palindrome'),
+    ('maths/josephus_problem.py', 'josephus_iterative'),
+    ('maths/least_common_multiple.py', 'least_common_multiple_slow'),
+    ('maths/lucas_lehmer_primality_test.py', 'lucas_lehmer_test'),
+    ('maths/modular_exponential.py', 'modular_exponential'),
+    ('maths/perfect_cube.py', 'perfect_cube'),
+    ('maths/perfect_square.py', 'perfect_square_binary_search'),
+    ('maths/sum_of_digits.py', 'sum_of_digits'),
+    ('maths/signum.py', 'signum'),
+    ('maths/floor.py', 'floor'),
+    ('maths/addition_without_arithmetic.py', 'add'),
+    ('maths/max_sum_sliding_window.py', 'max_sum_in_array'),
+    ('maths/sum_of_geometric_progression.py', 'sum_of_geometric_progression'),
+    ('maths/sum_of_harmonic_series.py', 'sum_of_harmonic_progression'),
+    ('maths/series/geometric_series.py', 'geometric_series'),
+])
+_thealgorithms('thealgorithms_numbers', [
+    ('maths/prime_check.py', 'is_prime'),
+    ('maths/prime_factors.py', 'prime_factors unique_prime_factors'),
+    ('maths/prime_sieve_eratosthenes.py', 'prime_sieve_eratosthenes'),
+    ('maths/sieve_of_eratosthenes.py', 'prime_sieve'),
+    ('maths/eulers_totient.py', 'totient'),
+    ('maths/special_numbers/polygonal_numbers.py', 'polygonal_num'),
+    ('maths/special_numbers/proth_number.py', 'is_proth_number'),
+    ('maths/special_numbers/triangular_numbers.py', 'triangular_number'),
+    ('maths/special_numbers/ugly_numbers.py', 'ugly_numbers'),
+])
+_thealgorithms('thealgorithms_dp', [
+    ('dynamic_programming/climbing_stairs.py', 'climb_stairs'),
+    ('dynamic_programming/combination_sum_iv.py', 'combination_sum_iv_bottom_up'),
+    ('dynamic_programming/integer_partition.py', 'partition'),
+    ('dynamic_programming/knapsack.py', 'knapsack'),
+    ('dynamic_programming/max_subarray_sum.py', 'max_subarray_sum'),
+    ('dynamic_programming/minimum_coin_change.py', 'dp_count'),
+    ('dynamic_programming/minimum_size_subarray_sum.py', 'minimum_subarray_sum'),
+    ('dynamic_programming/minimum_squares_to_represent_a_number.py',
+     'minimum_squares_to_represent_a_number'),
+    ('dynamic_programming/minimum_steps_to_one.py', 'min_steps_to_one'),
+    ('dynamic_programming/rod_cutting.py', 'bottom_up_cut_rod'),
+    ('dynamic_programming/sum_of_subset.py', 'is_sum_subset'),
+    ('dynamic_programming/tribonacci.py', 'tribonacci'),
+])
+_thealgorithms('thealgorithms_bits', [
+    ('bit_manipulation/binary_count_trailing_zeros.py', 'binary_count_trailing_zeros'),
+    ('bit_manipulation/count_number_of_one_bits.py',
+     'get_set_bits_count_using_brian_kernighans_algorithm'),
+    ('bit_manipulation/is_power_of_two.py', 'is_power_of_two'),
+    ('bit_manipulation/largest_pow_of_two_le_num.py', 'largest_pow_of_two_le_num'),
+    ('bit_manipulation/reverse_bits.py', 'reverse_bit'),
+    ('bit_manipulation/single_bit_manipulation_operations.py', 'is_bit_set get_bit'),
+])
+_thealgorithms('thealgorithms_searches', [
+    ('searches/binary_search.py', 'bisect_left binary_search'),
+    ('searches/double_linear_search.py', 'double_linear_search'),
+    ('searches/interpolation_search.py', 'interpolation_search'),
+    ('searches/ternary_search.py', 'ite_ternary_search'),
+])
+
+
 def _git(source, *args):
     git = os.environ.get('VERBATIM_GIT_' + source.repo.split('/')[0].upper(), source.git)
     return subprocess.run(['git', '-C', git] + list(args), check=True, capture_output=True,
@@ -222,7 +298,8 @@ def _chosen(tree, names, path):
         if isinstance(stmt, ast.ImportFrom) and stmt.module == '__future__':
             continue
         if isinstance(stmt, ast.ImportFrom) and (stmt.level or stmt.module.split('.')[0] in (
-                'algorithms', 'pygorithm')):
+                'algorithms', 'pygorithm', 'maths', 'bit_manipulation', 'dynamic_programming',
+                'searches')):
             raise SystemExit('{}: {} comes from the package itself'.format(path, name))
         wanted.append(stmt)
         if not isinstance(stmt, (ast.Import, ast.ImportFrom)):

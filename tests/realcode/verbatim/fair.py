@@ -31,3 +31,8 @@ GENERATOR = ('advances a Python generator (`next(f)`) once per iteration of a lo
 TUPLE_OR_LIST = ('a bool argument decides whether the function returns a tuple (the list and '
                  'its sieve) or the list alone: staged, its result structure would depend on '
                  'which branch runs')
+INT_OR_FLOAT = ('an int in one branch and a float in the other (a return value, a loop '
+                'variable, a list given an int and then floats): a staged value has one dtype, '
+                'which would depend on which branch runs')
+NONE_OR_INDEX = ('returns None where the item is not found and its index otherwise (its '
+                 'annotation says `int | None`): its type depends on which branch runs')
