@@ -24,11 +24,9 @@ def elements_of_a_row(value):
     """The elements of a staged row of a length known while staging (a row of a table),
     as a Python list, or None."""
     shape = getattr(value, 'shape', None)
-    try:
-        size = int(shape[0]) if shape is not None and len(shape) == 1 else None
-    except (TypeError, ValueError):  # a size known only when the computation runs
-        return None
-    if size is None or size > _MAX_SORTED:
+    # a size known only when the computation runs is None, or a symbol (torch's SymInt)
+    size = shape[0] if shape is not None and len(shape) == 1 else None
+    if type(size) is not int or size > _MAX_SORTED:
         return None
     return [value[k] for k in range(size)]
 
