@@ -46,7 +46,10 @@ class ListHooks:
             kind = float if float in kinds else int if int in kinds else bool
             number = max(values, key=abs) if kind is int else kind()
             return convert_to_tensor(list(values), weak_types.carried_dtype(kind(number)))
-        return array_ops.stack([_as_tensor(v) for v in values])
+        # a row (a Python list of tensors of several int widths, a table's) is stacked as a
+        # list is, its dtypes joined: converting it as one value asked for one dtype
+        return array_ops.stack([self.stack(list(v)) if type(v) in (list, tuple) and v
+                                else _as_tensor(v) for v in values])
 
     def new_list(self, items, element, name, maximum_iterations=None, maximum_size=None):
         """Makes the staged list that a Python list becomes when a staged loop changes it.

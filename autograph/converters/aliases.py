@@ -335,36 +335,78 @@ class _Alias(object):
 
 
 class _RowAlias(_Alias):
-    """`for row in rows:`, whose body writes through `row` (`row[j] = v`): in iteration `k`,
-    `row` is `rows[k]`, and the loop becomes `for k, row in enumerate(rows):` with the writes
-    through `rows` (`write_through(..., iterated=True)`: where iterating `rows` gives its
-    elements, a list, a tuple or a staged table; through `row` elsewhere). A staged table's
-    rows are copies, so a write through `row` alone was lost."""
+    """`for row in rows:` (or `for k, row in enumerate(rows):`), whose body writes through
+    `row` (`row[j] = v`): in iteration `k`, `row` is `rows[k]`, and the writes go through
+    `rows` (`write_through(..., iterated=True)`: where iterating `rows` gives its elements,
+    a list, a tuple or a staged table; through `row` elsewhere); a loop without its index
+    becomes `for k, row in enumerate(rows):`. A staged table's rows are copies, so a write
+    through `row` alone was lost."""
 
     iterated = True
 
     @classmethod
     def of(cls, stmt, scope, namer):
-        """The alias that the loop `stmt` binds, or None."""
-        if not (isinstance(stmt, gast.For) and isinstance(stmt.target, gast.Name)
-                and isinstance(stmt.iter, gast.Name) and stmt.target.id != stmt.iter.id
-                and 'enumerate' not in scope.bound):
+        """The alias that the loop `stmt` binds, or None. `rows` may be sliced from a
+        start that is a non-negative number (`for row in grid[1:]`: `grid[k + 1]`)."""
+        if not isinstance(stmt, gast.For) or 'enumerate' in scope.bound:
             return None
-        index = namer.new_symbol('row_index', {stmt.target.id, stmt.iter.id})
-        alias = cls(gast.Assign(targets=[gast_util.name(stmt.target.id, gast.Store)],
-                                value=gast.Subscript(value=gast_util.name(stmt.iter.id),
-                                                     slice=gast_util.name(index),
-                                                     ctx=gast.Load())))
-        alias.index = index
+        index, row, rows = _enumerated(stmt)
+        rows, start = _rows_and_start(rows)
+        if rows is None or row is None or rows in (row, index):
+            return None
+        own = index is None
+        if own:
+            index = namer.new_symbol('row_index', {row, rows})
+        position = gast_util.name(index)
+        if start:
+            position = gast.BinOp(left=position, op=gast.Add(),
+                                  right=gast_util.constant(start))
+        alias = cls(gast.Assign(targets=[gast_util.name(row, gast.Store)],
+                                value=gast.Subscript(value=gast_util.name(rows),
+                                                     slice=position, ctx=gast.Load())))
+        alias.index, alias.own = index, own
+        if own:
+            alias.names.discard(index)  # ours: nothing else binds or reads it
         return alias
 
     def rewrite_loop(self, loop):
         """Rewrites the writes in the loop's body and iterates with the index."""
         self.rewrite(loop.body, 0, len(loop.body))
+        if not self.own:
+            return
         loop.target = gast.Tuple(elts=[gast_util.name(self.index, gast.Store), loop.target],
                                  ctx=gast.Store())
         loop.iter = gast.copy_location(gast.Call(
             func=gast_util.name('enumerate'), args=[loop.iter], keywords=[]), loop.iter)
+
+
+def _enumerated(loop):
+    """(index name or None, row name, iterated expression) of `for row in rows` or of `for
+    k, row in enumerate(rows)` (no start); (None, None, None) for other loops."""
+    target, iterated = loop.target, loop.iter
+    if isinstance(target, gast.Name):
+        return None, target.id, iterated
+    if (isinstance(target, gast.Tuple) and len(target.elts) == 2
+            and all(isinstance(t, gast.Name) for t in target.elts)
+            and isinstance(iterated, gast.Call) and isinstance(iterated.func, gast.Name)
+            and iterated.func.id == 'enumerate' and len(iterated.args) == 1
+            and not iterated.keywords and target.elts[0].id != target.elts[1].id):
+        return target.elts[0].id, target.elts[1].id, iterated.args[0]
+    return None, None, None
+
+
+def _rows_and_start(node):
+    """(name, start) for a loop over `name` or `name[start:...]` (a number >= 0 or none as
+    the start, no step), else (None, 0)."""
+    start = 0
+    if isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Slice):
+        lower = node.slice.lower
+        if node.slice.step is not None or lower is not None and not (
+                isinstance(lower, gast.Constant) and type(lower.value) is int
+                and lower.value >= 0):
+            return None, 0
+        start, node = (0 if lower is None else lower.value), node.value
+    return (node.id, start) if isinstance(node, gast.Name) else (None, 0)
 
 
 def _is_chain(node):

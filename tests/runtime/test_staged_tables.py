@@ -376,3 +376,21 @@ def test_items_assigned_at_indices_that_read_a_staged_lists_items(executor):
     f = tf.function(linear_sieve_totients, executor=executor)
     for n in (1, 10, 20):
         assert f(tf.constant(n, tf.int64)).numpy().tolist() == linear_sieve_totients(n)
+
+
+def row_of_mixed_ints(x, b):
+    t = [[0] * 3 for _ in range(3)]
+    t[2][0] += int(x) % 13  # an int64 (of a float64's int) beside the rows' int32s
+    for _ in range(b % 4):
+        r = t[0]
+        r[2] = r[2] + t[b % 3][1] % 7 + 1  # the table stacked: its rows' dtypes joined
+    return t[0][2] + t[2][0] * 10
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_a_table_whose_rows_hold_ints_of_several_widths_stacks(executor):
+    # "Expected a tensor of dtype int32, found int64" (runtime fuzz seed 29270004:1770)
+    f = tf.function(row_of_mixed_ints, executor=executor)
+    for x, b in ((1.25, 3), (20.5, 0), (-3.0, 7)):
+        got = f(tf.constant(x, tf.float64), tf.constant(b))
+        assert int(got) == row_of_mixed_ints(x, b)

@@ -441,3 +441,25 @@ def test_a_loop_target_written_through_acts_as_plain(fn, args):
 def test_no_loop_rewrite_where_enumerate_is_a_local():
     assert 'enumerate' not in source(transform(rows_with_enumerate_shadowed, aliases)).split(
         'for')[1]
+
+
+def rows_of_a_slice_and_an_enumerate(grid, f):
+    for k, row in enumerate(grid):
+        row[0] = k + f(k)  # a call of a parameter: the loop's index is the function's own
+    for row in grid[1:]:
+        row[1] += 10
+    return grid
+
+
+def test_a_loop_over_enumerate_or_a_slice_writes_through_the_list():
+    assert source(transform(rows_of_a_slice_and_an_enumerate, aliases)) == golden('''
+        def rows_of_a_slice_and_an_enumerate(grid, f):
+            for (k, row) in enumerate(grid):
+                (grid, row) = ag__.write_through(grid, (k,), row, (0,), (k + f(k)), iterated=True)
+            for (row_index, row) in enumerate(grid[1:]):
+                (grid, row) = ag__.write_through(grid, ((row_index + 1),), row, (1,), 10, 'iadd', iterated=True)
+            return grid
+    ''')
+    args = ([[1, 2], [3, 4], [5, 6]], lambda k: k * k)
+    assert ag.convert(rows_of_a_slice_and_an_enumerate)(*copy.deepcopy(args)) == (
+        rows_of_a_slice_and_an_enumerate(*copy.deepcopy(args))) == [[0, 2], [2, 14], [6, 16]]
