@@ -74,19 +74,31 @@ def _ordered(backend, a, b):
     return backend.select(later, b, a), backend.select(later, a, b)
 
 
-def searched(xs, name):
-    """`xs.count` or `xs.index` of a Python list: Python's own, but for one value where the
-    value or an element is staged."""
-    native = getattr(xs, name)
+def searched(xs, name, native=None):
+    """`xs.count` or `xs.index` of a Python list (or of the elements of a staged row whose
+    own method is `native`): Python's own, but for one number where the value or an element
+    is staged."""
+    native = native or getattr(xs, name)
 
     def search(*args, **kwargs):
-        if len(args) != 1 or kwargs:
+        if len(args) != 1 or kwargs or not _number(args[0]):
             return native(*args, **kwargs)
         backend = staged_elements(xs + [args[0]])
         if backend is None:
             return native(*args)
         return SEARCHES[name](backend, xs, args[0])
     return search
+
+
+def _number(value):
+    """Whether `value` is a Python number or a staged scalar."""
+    if type(value) in (bool, int, float):
+        return True
+    shape = getattr(value, 'shape', None)
+    try:
+        return shape is not None and len(shape) == 0
+    except TypeError:  # a rank known only when the computation runs
+        return False
 
 
 def _staged_count(backend, xs, value):

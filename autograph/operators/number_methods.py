@@ -78,10 +78,14 @@ def method(obj, name):
         return element_lists.searched(obj, name)
     backend = None if type(obj) in PYTHON_TYPES else backend_for(obj)
     found = getattr(obj, name, None)
-    if backend is None or name not in METHODS or callable(found) and not (
-            name in element_lists.SEARCHES and backend.is_list_value(obj)):
+    if backend is None or name not in METHODS:
         return getattr(obj, name)  # Python's own AttributeError where it has none
     elements = element_lists.elements_of_a_row(obj) if name in element_lists.SEARCHES else None
+    if callable(found):
+        if elements is None:
+            return found
+        # a row's `index(v)` of one number is list.index (torch's Tensor.index takes dims)
+        return element_lists.searched(elements, name, found)
     if elements is not None:
         return element_lists.searched(elements, name)
     return _StagedMethod(backend, obj, name)
