@@ -97,7 +97,11 @@ class ListHooks:
             if items.dtype is staged.dtype or weak_types.widened(
                     None, items.dtype, staged.dtype, True) is not staged.dtype:
                 raise NotImplementedError(items.dtype)
-            return items._widened(staged.dtype)
+            try:
+                return items._widened(staged.dtype)
+            except TypeError as e:  # the other branch's list, out of this branch's reach:
+                raise NotImplementedError(items.dtype) from e  # the branches' types differ
+
         array = TensorArray(staged.dtype, size=0, dynamic_size=True,
                             element_shape=staged.element_shape)
         array._list_name = name

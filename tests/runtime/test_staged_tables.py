@@ -186,6 +186,26 @@ def test_a_list_built_in_a_staged_loop_widens_as_pythons_holds_wider_values(exec
     assert result.numpy().tolist() == widening_append(4, 1)
 
 
+def int_then_floats(a, r, n):
+    series = []
+    for i in range(n):
+        if i == 0:
+            series.append(a)  # an int in the if branch ...
+        else:
+            series.append(a * r)  # ... a float in the else branch (TheAlgorithms' geometric_series)
+    return sum(series)
+
+
+def test_a_list_given_an_int_in_one_branch_and_a_float_in_the_other_says_so():
+    # the else branch widened the if branch's list inside its own graph: the runtime said
+    # "The tensor 'tensor_array_write:0' belongs to graph 'cond_true'" (a leak it made itself)
+    f = tf.function(int_then_floats)
+    with pytest.raises(ag.errors.BranchVariableError, match=r"(?s)'series' has type "
+                       r"TensorArray\[int32\] in the if branch, but type "
+                       r"TensorArray\[float64\] in the else branch"):
+        f(tf.constant(2), tf.constant(0.5, tf.float64), tf.constant(3))
+
+
 def residue_counts(n, v):
     out = []
     for i in range(n):
