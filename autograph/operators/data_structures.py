@@ -111,7 +111,7 @@ def list_method(target, name, args, symbol, kwargs=None):
             'the list after the loop.'.format(what=what, symbol=symbol))
     if _staged_list(target):
         if name == 'sort' and not args:
-            ordered = _staged_sorted(target, kwargs or {})
+            ordered = _sorted_staged_list(target, kwargs or {})
             if ordered is not None:
                 return ordered
         raise StagingError(
@@ -140,7 +140,7 @@ def sorted_list(xs, reverse=False):
     return builtins.sorted(xs, reverse=reverse)
 
 
-def _staged_sorted(target, kwargs):
+def _sorted_staged_list(target, kwargs):
     """`target.sort()` (or `sort(reverse=...)`) of a staged list: the backend's sorted list
     (`sorted_list`, else its `sorted`), which the variable is rebound to, holding the elements
     in the order Python's sort leaves them; None where the backend stages neither (`key=`)."""
@@ -241,10 +241,7 @@ def write_through(base, path, alias, keys, value, augmented=None, iterated=False
             return base, set_item(alias, keys[0], value, augmented)
         return base, set_nested_item(alias, keys, value, augmented)
     base = set_nested_item(base, tuple(path) + tuple(keys), value, augmented)
-    alias = base
-    for key in path:
-        alias = constant_tables.get_item(alias, key)
-    return base, alias
+    return base, _read(base, path)
 
 
 def _gives_its_elements(container, path):
