@@ -265,7 +265,7 @@ class TorchBackend(ListHooks, Backend):
                                        args[count:]))
 
         inputs = torch_carried.distinct(init + tuple(free))
-        if not torch_carried.any_float(init):
+        if not (torch_carried.any_float(init) and torch_carried.may_carry_gradients()):
             outs = loop(*inputs)  # its outputs, the loop variables, carry no gradients
         else:
             # torch 2.13 differentiates a while_loop that runs zero times as if it ran once

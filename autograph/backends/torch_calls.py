@@ -17,6 +17,7 @@ import torch
 from torch.fx.experimental.proxy_tensor import get_proxy_mode
 from torch.utils import _pytree as pytree
 
+from autograph.backends import torch_carried
 from autograph.backends import torch_outside
 from autograph.backends import torch_values
 from autograph.backends.registry import SHIPPED_OWNED_MODULES
@@ -118,10 +119,11 @@ def _run(fn, read, outside, args, kwargs):
     `i += 1` of a staged Python number makes a new tensor), with the Python numbers it
     stages on its arguments' device (`torch_values.call_device`), and with each tensor that
     `read` gives (its globals and closure) standing for the traced one at its position in
-    `outside`."""
+    `outside`; noting whether torch.compile traces it for inference only
+    (`torch_carried.traced_call`)."""
     pairs = zip(read(), outside)
     with ConvertedCode(), torch_values.call_device((args, kwargs, outside), pairs), (
-            _outputs_only((args, kwargs))):
+            _outputs_only((args, kwargs))), torch_carried.traced_call():
         out = fn(*args, **kwargs)
         refuse_staged_text(pytree.tree_leaves(out), fn)
         _register_dataclasses(out)

@@ -3,6 +3,9 @@ the dtypes and sizes of their outputs, tables of rows of a run-time length, inpu
 once each, and the workarounds of torch 2.13's gradient bugs that apply to them (a cond of
 floats and integers, a loop that reads a tensor in every iteration; docs/torch.md)."""
 
+import contextlib
+import threading
+
 import torch
 from torch._higher_order_ops.cond import cond_op
 from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
@@ -13,6 +16,8 @@ from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import leaf_type
 from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import stands_for_number
+
+_CALL = threading.local()  # what traced_call notes of the call being traced
 
 
 def outputs(fn, dtypes, flat=()):
@@ -111,6 +116,31 @@ def linked(init, free):
 
 def any_float(tensors):
     return any(torch_values.is_float(t.dtype) for t in tensors)
+
+
+@contextlib.contextmanager
+def traced_call():
+    """The trace of one call of a converted function, noting whether torch.compile traces
+    it with grad mode off (under `torch.no_grad()` or `torch.inference_mode()`): then no
+    gradient can flow out of it, and dynamo guards the grad mode, so that a call with grad
+    mode on compiles it again."""
+    previous = getattr(_CALL, 'inference', False)
+    _CALL.inference = (torch.compiler.is_compiling() and not torch.compiler.is_exporting()
+                       and not torch.is_grad_enabled())
+    try:
+        yield
+    finally:
+        _CALL.inference = previous
+
+
+def may_carry_gradients():
+    """Whether a gradient may flow through what is traced now: always in a program that
+    torch.export makes (it may be differentiated later, whatever its example inputs
+    required, and even when exported under no_grad), and in a call that torch.compile
+    traces with grad mode on. Not the loop's own inputs' `requires_grad`: torch traces a
+    cond's branches with grad mode off and inputs that do not require grad, even for a
+    graph that is then differentiated."""
+    return torch.is_grad_enabled() or not getattr(_CALL, 'inference', False)
 
 
 def distinct(tensors):

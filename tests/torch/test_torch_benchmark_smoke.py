@@ -14,6 +14,6 @@ def test_every_workload_is_compared_and_agrees():
     assert [r['name'] for r in records] == [w[0] for w in torch_cond.WORKLOADS]
     for record in records:
         assert record['match'], record
-        for key in ('steady', 'compile', 'nodes'):
+        for key in ('steady', 'compile', 'nodes', 'inference_nodes'):
             assert record['hand'][key] > 0 and record['converted'][key] > 0
         assert record['default_compile']['steady'] > 0

@@ -215,3 +215,63 @@ def test_a_compiled_function_trains_when_a_variable_the_branch_read_is_rebound(s
     compiled = ag_torch.compile(rebinds_what_the_branch_read, backend='aot_eager')
     (got,) = torch.autograd.grad(compiled(x, w).sum(), [w])
     assert torch.allclose(got, eager)
+
+
+def scaled_tanh_loop(x, w):
+    while x.sum() > 1:
+        x = torch.tanh(x) * w
+    return x
+
+
+def _compiled_with_graphs(fn):
+    """`fn` compiled with fullgraph, and the list of the forward graphs AOTAutograd makes."""
+    from functorch.compile import make_boxed_func
+    from torch._dynamo.backends.common import aot_autograd
+
+    graphs = []
+
+    def keep(graph_module, _):
+        graphs.append(graph_module)
+        return make_boxed_func(graph_module)
+    backend = aot_autograd(fw_compiler=keep, bw_compiler=lambda gm, _: make_boxed_func(gm))
+    return ag_torch.compile(fn, fullgraph=True, backend=backend), graphs
+
+
+def _conds(graph_module):
+    return [node for node in graph_module.graph.nodes if node.target is torch.ops.higher_order.cond]
+
+
+def nested_tanh_loop(x, w):
+    if x.sum() > -100:  # the loop is traced in a cond branch, with grad mode off
+        while x.sum() > 1:
+            x = torch.tanh(x) * w
+    return x
+
+
+@pytest.mark.parametrize('fn', [scaled_tanh_loop, nested_tanh_loop])
+def test_a_loop_compiled_under_no_grad_runs_without_the_zero_trip_guard(fn):
+    # under no_grad no gradient can flow, and dynamo guards the grad mode: the call with it
+    # on compiles again, with the guard. torch.export always keeps it.
+    compiled, graphs = _compiled_with_graphs(fn)
+    x, w = torch.full((3,), 3.0), torch.tensor(0.9)
+    with torch.no_grad():
+        assert torch.allclose(compiled(x, w), fn(x, w))
+    assert not _conds(graphs[-1]) or fn is nested_tanh_loop
+    for start in (0.1, 3.0):  # the loop runs zero times, then some times
+        args = (torch.full((3,), start, requires_grad=True), torch.tensor(0.9, requires_grad=True))
+        eager_args = tuple(a.detach().clone().requires_grad_() for a in args)
+        got = torch.autograd.grad(compiled(*args).sum(), args, materialize_grads=True)
+        expected = torch.autograd.grad(fn(*eager_args).sum(), eager_args,
+                                       allow_unused=True, materialize_grads=True)
+        assert all(torch.allclose(g, e) for g, e in zip(got, expected)), (start, got, expected)
+    if fn is scaled_tanh_loop:
+        assert len(graphs) == 2 and len(_conds(graphs[-1])) == 1
+        assert len(_conds(ag_torch.export(fn, (x, w)).graph_module)) == 1
+
+
+def test_a_loop_compiled_with_grad_mode_on_keeps_the_guard():
+    # inputs that do not require grad do not show that no gradient flows: a parameter, or a
+    # tensor in a cond branch, is traced so too
+    compiled, graphs = _compiled_with_graphs(scaled_tanh_loop)
+    compiled(torch.full((3,), 3.0), torch.tensor(0.9))
+    assert len(_conds(graphs[-1])) == 1
