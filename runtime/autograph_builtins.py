@@ -148,11 +148,12 @@ def list_builtin(fn, array, kwargs):
 
 
 def _list(value):
-    """`list(x)` of a staged tensor of rank 1 or more (`list(range(1, n + 1))`): the tensor
-    itself, standing for the list of its rows (a graph tensor's rows cannot be iterated)."""
+    """`list(x)` of a staged tensor of rank 1 or more (`list(range(1, n + 1))`): a staged
+    list of its rows (a TensorArray, whose `+` concatenates and whose `append` grows it; a
+    graph tensor's rows cannot be iterated)."""
     if not isinstance(value, Tensor) or len(value.shape) == 0:
         raise NotImplementedError(type(value))
-    return value
+    return tensor_array.listed(value, "list")
 
 
 def _python_numbers_dtype(items):
@@ -217,17 +218,18 @@ def set_item(target, key, value, list_index):
         raise NotImplementedError(type(target))
     size = target.size() if listed else array_ops.shape(target)[0]
     index = list_index(math_ops.cast(key, dtypes.int32), size, "list assignment")
-    if listed:  # a list appended to in a staged loop: its elements keep their dtype
-        return target.write(index, value)
+    # an int64 into int32 elements, or a float into ints: the wider (Python's one int type;
+    # the list now holds a float)
     if isinstance(value, Tensor):
-        # an int64 into int32 elements, or a float into ints: the wider (Python's one int type;
-        # the list now holds a float)
         joint = promotion.promoted_dtype(target.dtype, value.dtype) or target.dtype
-        target, value = math_ops.cast(target, joint), math_ops.cast(value, joint)
+        value = math_ops.cast(value, joint)
     else:
         value = common.adopt_dtype(value, promotion.weak_dtype(value, target.dtype)
                                    or target.dtype)
-        target = math_ops.cast(target, value.dtype)
+    if listed:
+        widened = target if value.dtype is target.dtype else target._widened(value.dtype)
+        return widened.write(index, value)
+    target = math_ops.cast(target, value.dtype)
     chosen = creation_ops.range(size) == index
     if len(target.shape) > 1:  # a row of a table: the choice broadcasts along the row
         chosen = array_ops.reshape(chosen, [-1] + [1] * (len(target.shape) - 1))

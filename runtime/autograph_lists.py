@@ -5,7 +5,9 @@ from runtime import weak_types
 from runtime.ops import array_ops
 from runtime.ops import common
 from runtime.ops import math_ops
+from runtime.ops import promotion
 from runtime.tensor import Tensor
+from runtime import tensor_array
 from runtime.tensor_array import TensorArray
 from runtime.tensor_conversion import convert_to_tensor
 from runtime import autograph_builtins
@@ -126,8 +128,9 @@ class ListHooks:
         label = _list_label(target)
         value = _element(element)
         if not isinstance(value, Tensor):
-            try:
-                value = common.adopt_dtype(value, target.dtype)
+            try:  # a Python float appended to ints: a float (the list widens below)
+                value = common.adopt_dtype(value, promotion.weak_dtype(value, target.dtype)
+                                           or target.dtype)
             except (TypeError, ValueError):
                 raise TypeError(
                     f"Cannot append {element!r} to {label}, which holds {target.dtype.name} "
@@ -179,8 +182,12 @@ class ListHooks:
         return autograph_builtins.set_item(_as_tensor(target), key, value, self.list_index)
 
     def concat_lists(self, left, right):
-        """`[1] + [0] * n`: one tensor of the run-time length."""
-        return autograph_builtins.concat_lists(_as_tensor(left), _as_tensor(right))
+        """`[1] + [0] * n`: a staged list (a TensorArray, whose `+` concatenates) of the
+        run-time length."""
+        names = [v._list_name for v in (left, right) if type(v) is TensorArray]
+        return tensor_array.listed(
+            autograph_builtins.concat_lists(_as_tensor(left), _as_tensor(right)),
+            next((n for n in names if n is not None), 'list'))
 
     def slice_list(self, items, key, name):
         """`xs[k:]` of a Python list of numbers at a staged bound: a staged list (a
@@ -188,10 +195,13 @@ class ListHooks:
         return autograph_builtins.slice_list(items, key, name)
 
     def repeat_list(self, items, count, maximum_size=None, name=None):
-        """`[x] * n` for a staged int `n`: a tensor of that run-time length (a bound from
-        `set_list_options` is not needed)."""
-        del maximum_size, name
-        return autograph_builtins.repeat_list(items, _as_tensor(count))
+        """`[x] * n` for a staged int `n`: a staged list (a TensorArray, whose `+`
+        concatenates and whose `append` grows it) of that run-time length, named for the
+        list's variable where `set_list_options` gave it, else for the expression (a bound is
+        not needed)."""
+        del maximum_size
+        return tensor_array.listed(autograph_builtins.repeat_list(items, _as_tensor(count)),
+                                   name or f"{items!r} * n")
 
 
 def _list_label(array):

@@ -6,6 +6,7 @@ from runtime import dtypes
 from runtime.errors import InvalidArgumentError
 from runtime.ops import array_ops
 from runtime.ops import common
+from runtime.ops import creation_ops
 from runtime.ops import math_ops
 from runtime.ops import reduction_ops
 from runtime.ops import state_ops
@@ -231,6 +232,42 @@ class TensorArray:
         if parts is None:
             return NotImplemented
         return listed(array_ops.concat(parts, 0), self._list_name)
+
+    def __mul__(self, count):
+        """`l * n` of autograph's staged list and an int (Python's, or a staged int scalar):
+        the list repeated, as a staged list (empty for a count below 1, as Python's)."""
+        integral = type(count) in (int, bool) or isinstance(count, Tensor) and (
+            count.dtype.is_integer or count.dtype is dtypes.bool) and count.shape == ()
+        if self._list_name is None or not integral:
+            return NotImplemented
+        size = self.size()
+        times = math_ops.maximum(common.to_tensor(count, dtypes.int32), 0)
+        # element i of the repetition is l[i % len(l)] (a run-time length: no tile)
+        order = creation_ops.range(times * size) % math_ops.maximum(size, 1)
+        return listed(array_ops.gather(self.stack(), order), self._list_name)
+
+    __rmul__ = __mul__
+
+    def __eq__(self, other):
+        """`l == other` of autograph's staged list and a list (Python's, or staged): Python's
+        list equality, a staged bool: as long, and every element (row) equal. A TensorArray
+        of the user's own compares by identity, as in TensorFlow."""
+        parts = _list_parts(self, other) if self._list_name is not None else None
+        if parts is None:
+            return NotImplemented
+        mine = parts[0]
+        theirs = parts[1] if len(parts) == 2 else np.zeros((0,), mine.dtype.as_numpy_dtype)
+        theirs = common.to_tensor(theirs)
+        size, other_size = array_ops.shape(mine)[0], array_ops.shape(theirs)[0]
+        common_part = creation_ops.range(math_ops.minimum(size, other_size))
+        equal = array_ops.gather(mine, common_part) == array_ops.gather(theirs, common_part)
+        return math_ops.logical_and(size == other_size, reduction_ops.reduce_all(equal))
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else math_ops.logical_not(equal)
+
+    __hash__ = object.__hash__
 
     def _widened(self, dtype):
         """A list built in staged control flow, its elements cast to the wider `dtype` (a

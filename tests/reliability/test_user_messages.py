@@ -82,8 +82,9 @@ CASES = [
          lambda: tf.function(m.fixed_branch_dtypes)(tf.constant([4.0, 8.0]), tf.constant(10)),
          10.0),
     Case('mixed_list', lambda: tf.function(m.bad_mixed_list)(tf.constant(4)),
-         TypeError, ("Cannot append 0.5 to the list 'values', which holds int32 elements",
-                     'tf.cast(value, tf.float32)'),
+         ag.StagingError, ("'values' has type TensorArray[int32] in the if branch, but type "
+                           "TensorArray[float64] in the else branch",
+                           'cast it (tf.cast, .astype, Tensor.to)'),
          lambda: tf.function(m.fixed_mixed_list)(tf.constant(4)), [0.0, 0.5, 2.0, 0.5]),
     Case('float_tensor_becomes_int',
          lambda: tf.function(m.bad_float_tensor_becomes_int)(tf.constant(4)),

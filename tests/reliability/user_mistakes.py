@@ -30,10 +30,11 @@ def bad_mixed_list(n):
     values = []
     i = 0
     while i < n:
-        if i % 2 == 0:
+        # the if branch appends an int, the else branch a float
+        if i % 2 == 0:  # MISTAKE: mixed_list
             values.append(i)
         else:
-            values.append(0.5)  # MISTAKE: mixed_list
+            values.append(0.5)
         i += 1
     return tf.stack(values)
 

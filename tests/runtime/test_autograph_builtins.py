@@ -194,6 +194,30 @@ def scale_list(x):
     return [1.0, 2.0] * x
 
 
+def grow_lists(n):
+    # lists of a staged length are lists: `+` concatenates, `append` grows, `*` repeats,
+    # `==` compares whole, a float widens them (each was an elementwise op or a crash)
+    zeros = [0] * n
+    ones = [1] + [0] * n
+    ones += [5]
+    count = list(range(n))
+    count.append(7)
+    for i in range(n):
+        zeros.append(i)
+    floats = [0] * n
+    floats.append(2.5)
+    return (zeros + [9], ones, count, [2, 3] * n * 2, floats, [0] * n == [0, 0, 0],
+            [0] * n != [], ones == [1] + [0] * n + [5])
+
+
+@pytest.mark.parametrize("executor", EXECUTORS)
+def test_lists_of_a_staged_length_are_lists(executor):
+    f = tf.function(grow_lists, executor=executor)
+    for n in (0, 1, 3):
+        got = [v.numpy().tolist() for v in f(tf.constant(n))]
+        assert got == list(grow_lists(n)), n
+
+
 def table_of_sums(w, n):
     # TheAlgorithms' knapsack: `[0] * (w + 1)` rows written with an int64 argument's sums
     dp = [[0] * (w + 1) for _ in range(n + 1)]
