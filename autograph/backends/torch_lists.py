@@ -363,21 +363,17 @@ def _shape_and_type(value):
 _KINDS = (torch.bool, torch.int64, torch.float64)
 
 
-def _kind(dtype):
-    return 2 if dtype.is_floating_point else 0 if dtype == torch.bool else 1
-
-
 def _wider_kind(dtype, element):
     """The dtype a buffer of `dtype` takes to hold `element` of a wider kind of number (a
     float appended to ints: the buffer's cast would truncate it, a wrong value), or None."""
     if isinstance(element, torch.Tensor):
-        kind, wide = _kind(element.dtype), element.dtype
+        kind, wide = torch_values.dtype_kind(element.dtype), element.dtype
     elif type(element) in (bool, int, float):
         kind = (bool, int, float).index(type(element))
         wide = torch.get_default_dtype() if kind == 2 else _KINDS[kind]
     else:
         return None
-    return wide if kind > _kind(dtype) else None
+    return wide if kind > torch_values.dtype_kind(dtype) else None
 
 
 def _row(value):

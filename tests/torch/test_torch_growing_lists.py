@@ -237,6 +237,23 @@ def test_a_float_appended_to_a_list_of_ints_is_refused_not_truncated():
         ag_torch.export(ints_then_halves, tuple(tensors((2, 1))))
 
 
+def complex_then_halves(x, n):
+    xs = [x]
+    for i in range(n):
+        xs.append(0.5 * i)  # a float beside a complex: the list stays complex
+    return sum(xs)
+
+
+def test_a_float_appended_to_a_list_of_complex_numbers_keeps_them_complex():
+    # the buffer was "widened" to a float dtype, dropping the imaginary parts: the loop then
+    # refused the change of its variable's type ('xs' ... complex64 ... float32)
+    x = torch.tensor(1j, dtype=torch.complex64)
+    program = ag_torch.export(complex_then_halves, (x, torch.tensor(3)))
+    for n in (0, 3):
+        got = program.module()(x, torch.tensor(n))
+        assert got.dtype == torch.complex64 and complex(got) == complex_then_halves(1j, n)
+
+
 def sorted_divisors(num):
     # TheAlgorithms' factors_of_a_number: `facs.sort()` of the list a staged loop appends to
     facs = []
