@@ -1,4 +1,4 @@
-"""The PyTorch examples run, and print what docs/torch.md shows."""
+"""The PyTorch examples run, and print what docs/torch.md and the README show."""
 
 import os
 import re
@@ -12,13 +12,19 @@ from tests.examples.test_examples import output_of
 
 
 def shown_in_docs(name):
-    """The output that docs/torch.md shows for `python examples/NAME`."""
-    with open(os.path.join(ROOT, 'docs', 'torch.md'), encoding='utf-8') as f:
-        text = f.read()
-    found = re.search(r'^```text\n\$ python examples/%s\n(.*?)^```$' % re.escape(name), text,
-                      re.M | re.S)
-    assert found, name
-    return found.group(1)
+    """The output that docs/torch.md and the README show for `python examples/NAME` (one
+    output: the two must agree)."""
+    shown = set()
+    for path in (('docs', 'torch.md'), ('README.md',)):
+        with open(os.path.join(ROOT, *path), encoding='utf-8') as f:
+            text = f.read()
+        # an output ends at its block's fence, or where the next command of its block begins
+        found = re.search(r'^\$ python examples/%s\n(.*?\n)(?:\n?^\$ python|^```$)'
+                          % re.escape(name), text, re.M | re.S)
+        assert found, (name, path)
+        shown.add(found.group(1))
+    assert len(shown) == 1, shown
+    return shown.pop()
 
 
 def test_torch_export_example():
