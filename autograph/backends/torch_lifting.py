@@ -26,7 +26,7 @@ from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree as pytree
 
-from autograph.backends.torch_lists import concatenated
+from autograph.backends.torch_list_ops import list_operation
 from autograph.backends.torch_select import Operations
 from autograph.backends.torch_values import call_modules
 from autograph.backends.torch_values import dtype_kind
@@ -180,7 +180,8 @@ class ConvertedCode(TorchFunctionMode):
       such a tensor;
     - `xs + ys` of tensors that stand for lists of numbers (`[0] * n`, a list sliced at a
       traced bound, one a staged loop built), or of one and a Python list of numbers, is
-      their concatenation, as Python's `+` of lists is, not torch's elementwise sum.
+      their concatenation, as Python's `+` of lists is, not torch's elementwise sum; `xs * k`
+      repeats, and `xs == ys` compares the lists whole (torch_list_ops).
     """
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
@@ -194,7 +195,7 @@ def _converted_op(func, args, kwargs):
     """`func` of `args` and `kwargs` as converted code means it (see ConvertedCode)."""
     done = _gathered(func, args, kwargs)
     if done is None:
-        done = _joined(func, args, kwargs)
+        done = list_operation(func, args, kwargs)
     if done is not None:
         return done
     name = getattr(func, '__name__', None)
@@ -287,26 +288,6 @@ def _quiet_guard_hints():
         yield
     finally:
         _GUARD_HINTS.removeFilter(hint_filter)
-
-
-# `+` (and `+=`) of lists: the names of torch's functions for them, each with whether its
-# operands come in swapped order (`[1] + xs` is `xs.__radd__([1])`)
-_CONCATENATIONS = {'add': False, 'add_': False, '__radd__': True}
-
-
-def _joined(func, args, kwargs):
-    """The concatenation of `xs + ys` (see ConvertedCode) where both operands stand for
-    lists, or None."""
-    name = getattr(func, '__name__', None)
-    if name not in _CONCATENATIONS or kwargs or len(args) != 2:
-        return None
-    left, right = args[::-1] if _CONCATENATIONS[name] else args
-    if not any(stands_for_list(v) for v in (left, right)):
-        return None
-    try:
-        return concatenated(left, right)
-    except NotImplementedError:  # not two lists: torch's `+`
-        return None
 
 
 def _gathered(func, args, kwargs):

@@ -118,6 +118,19 @@ def _run(module, args):
         return error
 
 
+def list_ops(n, k):
+    # `*` repeats, `==` compares whole (each was torch's: a product, or Python's False)
+    xs = [0] * n
+    ones = [1] * n
+    flags = [xs == [0, 0, 0], [0, 0] == xs, xs == [], ones == xs, ones == ones,
+             not xs == [0, 0, 0]]
+    score = 0
+    for bit, flag in enumerate(flags):
+        if flag:
+            score += 2 ** bit
+    return score + 100 * (len(xs * k) + sum(2 * ones) + sum((ones + [5]) * 2))
+
+
 CASES = [
     (fib_table, [(10,), (0,), (1,), (2,), (25,)]),
     (coin_ways, [(6,), (0,), (1,), (12,)]),
@@ -130,6 +143,7 @@ CASES = [
     (identity_trace, [(3,), (0,), (1,), (4,)]),
     (counts_3d, [(3,), (1,), (4,)]),  # n == 0: empty rows (see below)
     (written_at_python_indices, [(2, 3), (1, 2), (3, 2), (2, 1)]),
+    (list_ops, [(3, 2), (0, 3), (2, -1), (3, 0), (1, 1)]),
 ]
 
 
@@ -140,7 +154,7 @@ def test_exported_equals_python(fn, calls):
     _check([_run(module, args) for args in calls], fn, calls)
 
 
-COMPILED = CASES[:3] + CASES[7:9]
+COMPILED = CASES[:3] + CASES[7:9] + CASES[-1:]
 
 
 @pytest.mark.parametrize('fn, calls', COMPILED, ids=[c[0].__name__ for c in COMPILED])
