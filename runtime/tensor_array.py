@@ -218,6 +218,18 @@ class TensorArray:
             equal = reduction_ops.reduce_all(array_ops.reshape(equal, [self.size(), row]), axis=1)
         return reduction_ops.reduce_sum(math_ops.cast(equal, dtypes.int32))
 
+    def pop(self, *args):
+        """Autograph stages `v = l.pop()` (and `l.pop(i)`) as a statement of its own; a pop
+        inside a larger expression (`total += l.pop()`) reaches the staged list itself, which
+        says how to write it. A TensorArray of the user's own has no `pop`, as in TensorFlow."""
+        if self._list_name is None:
+            raise AttributeError("'TensorArray' object has no attribute 'pop'")
+        call = f"{self._list_name}.pop({', '.join(map(repr, args))})"
+        raise TypeError(
+            f"{call} is part of a larger expression, and the list '{self._list_name}' is "
+            f"changed in staged control flow: staged code pops only in a statement of its own. "
+            f"Write `value = {call}` on a line of its own, then use `value`.")
+
     def __add__(self, other):
         """`l + other` of a Python list that staged control flow built (autograph's staged
         list) and another list (Python's or staged): the concatenation, as a staged list.

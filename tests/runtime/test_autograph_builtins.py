@@ -210,6 +210,24 @@ def grow_lists(n):
             [0] * n != [], ones == [1] + [0] * n + [5])
 
 
+def pop_in_an_expression(n):
+    stack = []
+    total = 0
+    for i in range(n):
+        stack.append(i)
+    while len(stack) > 1:
+        total += stack.pop()
+    return total
+
+
+def test_a_pop_inside_an_expression_of_a_staged_list_says_how_to_write_it():
+    # it was Python's "'TensorArray' object has no attribute 'pop'"
+    with pytest.raises(TypeError, match=r"stack\.pop\(\) is part of a larger expression.*"
+                                        r"Write `value = stack\.pop\(\)` on a line of its own"):
+        tf.function(pop_in_an_expression)(tf.constant(4))
+    assert pop_in_an_expression(4) == 6
+
+
 @pytest.mark.parametrize("executor", EXECUTORS)
 def test_lists_of_a_staged_length_are_lists(executor):
     f = tf.function(grow_lists, executor=executor)
