@@ -142,23 +142,25 @@ class ListHooks:
         return target.with_buffer(buffer, target.length + 1)
 
     def list_pop(self, target, i):
-        """Removes the last element; IndexError for an empty list when the program runs.
+        """Removes the element at `i` (the last where `i` is None), Python's IndexError for
+        an empty list or an index out of range when the program runs.
 
         Raises:
-            ValueError: for an index other than None (only `pop()` is supported).
             StagingError: for a tensor standing for a list (see `_refuse_growth`).
         """
-        if i is not None:
-            raise ValueError("pop({!r}) on the staged list '{}' is not supported: only pop() "
-                             'of the last element.'.format(i, getattr(target, 'name', 'xs')))
         if type(target) is not StagedList and self.is_list_value(target):
             _refuse_growth(target, 'pop', list_frames.POPPED)
-            rest, last = _popped(self, target)
-            return list_frames.rebound(target, rest), last
+            rest, element = _popped(self, target, i)
+            return list_frames.rebound(target, rest), element
         _refuse_growth(target, 'pop')
         self.raise_unless(target.length > 0, [], lambda: IndexError('pop from empty list'))
         length = torch.clamp(target.length - 1, min=0)
-        return target.with_buffer(target.buffer, length), torch_values.row(target.buffer, length)
+        if i is None:
+            return target.with_buffer(target.buffer, length), torch_values.row(
+                target.buffer, length)
+        index = self.list_index(i, target.length, 'pop')
+        return (target.with_buffer(_without(target.buffer, index), length),
+                torch_values.row(target.buffer, index))
 
     def list_like(self, staged, items, name):
         """`items` (`return []`, a Python list of numbers) as the other branch's kind of list:
@@ -399,14 +401,28 @@ def _appended(target, element):
     return number_like(torch_ops.sized(joined, [size] + list(target.shape[1:])))
 
 
-def _popped(backend, target):
-    """(the list without its last element, that element) of a tensor standing for a list,
-    outside staged control flow: IndexError for an empty list when the program runs."""
+def _popped(backend, target, i):
+    """(the list without its element at `i`, the last where `i` is None; that element) of a
+    tensor standing for a list, outside staged control flow: Python's IndexError for an
+    empty list or an index out of range when the program runs."""
     length = torch_values.length(target)
     backend.raise_unless(length > 0, [], lambda: IndexError('pop from empty list'))
     last = torch.clamp(as_tensor(length, torch.int64) - 1, min=0)
-    rest = target.narrow(0, 0, _run_time_size(last))
-    return number_like(rest), torch_values.row(target, last)
+    if i is None:
+        return number_like(target.narrow(0, 0, _run_time_size(last))), torch_values.row(
+            target, last)
+    index = backend.list_index(i, length, 'pop')
+    kept = torch.arange(_run_time_size(last), device=target.device)
+    rest = target[kept + (kept >= index).to(torch.int64)]  # the elements after it move up
+    return number_like(rest), torch_values.row(target, index)
+
+
+def _without(buffer, index):
+    """`buffer` with its row at the traced `index` removed and the rows after it moved up
+    one (the last row repeated: a buffer's rows past the list's length are unused)."""
+    rows = torch.arange(buffer.shape[0], device=buffer.device)
+    last = torch.full((), buffer.shape[0], dtype=torch.int64, device=buffer.device) - 1
+    return buffer[torch.minimum(rows + (rows >= index).to(torch.int64), last)]
 
 
 def _bound(name, maximum_iterations):
@@ -418,6 +434,8 @@ def _bound(name, maximum_iterations):
     """
     growth = list_frames.growth()
     iterations, appends = (growth.iterations, growth.appends) if growth else (None, None)
+    if appends == 0:  # a list the statement only pops from: no room to grow
+        return 0, 0
     bound = maximum_iterations if maximum_iterations is not None else iterations
     if bound is None or appends is None:
         raise UnboundedListError(_unbounded_message(name))

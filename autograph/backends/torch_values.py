@@ -374,7 +374,14 @@ def _sorted(iterable, reverse=False):
 def _listed(iterable):
     """`list(xs)` of a tensor standing for a list of numbers (`[0] * n`, a list a staged loop
     or if built): a copy, the same kind of list (unbinding one of a run-time length would
-    need its length while torch traces)."""
+    need its length while torch traces); of a staged range, the tensor of its elements."""
+    if type(iterable) is StagedRange:  # `list(range(1, n + 1))`: its elements, a list
+        count = iterable.length()
+        size = count.item()
+        torch._check(size >= 0)  # pylint: disable=protected-access
+        positions = torch.arange(size, dtype=torch.int64, device=count.device)
+        return number_like(as_tensor(iterable.start, torch.int64) + positions * as_tensor(
+            iterable.step, torch.int64))
     if not stands_for_list(iterable):
         raise NotImplementedError(list)
     return number_like(iterable.clone())

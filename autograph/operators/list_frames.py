@@ -31,6 +31,7 @@ class NewStagedList(BaseException):
         # nested in the owner changed it (then one iteration's appends have no bound)
         self.appends = 1
         self.nested = False
+        self.grows = element is not POPPED  # whether one change seen appends
 
 
 class ListFrame:
@@ -63,6 +64,7 @@ class ListFrame:
             if first.target is request.target:
                 first.appends += 1
                 first.nested = first.nested or request.nested
+                first.grows = first.grows or request.grows
                 return
         self.requests.append(request)
 
@@ -343,8 +345,11 @@ def with_staged_list(backend, init_vars, symbol_names, request, opts=None):
     size = list_directives.checked_size(
         name, opts.get('list_sizes', {}).get(name, list_directives.maximum_size()))
     bound = {} if size is None else {'maximum_size': size}  # a backend of before it: no key
-    _LOCAL.growth = Growth(opts.get('iterations'), None if request.nested else request.appends,
-                           request.frame.loop)
+    # a list that a scout saw only popped needs no room to grow (a statement staged with no
+    # scout stopped at its first change, which says nothing of the rest)
+    popped_only = request.frame.recording and not request.grows
+    appends = 0 if popped_only else None if request.nested else request.appends
+    _LOCAL.growth = Growth(opts.get('iterations'), appends, request.frame.loop)
     try:
         staged = backend.new_list(list(target) if type(target) is list else target, element,
                                   name, opts.get('maximum_iterations'), **bound)

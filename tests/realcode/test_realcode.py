@@ -40,9 +40,10 @@ VERBATIM_WRONG = {'runtime': set(),
                           ('keon_math.extended_gcd', '(17, 5)')}}
 
 
-# staged == plain under torch.export, counted calls, measured on 2026-11-29 (written 472/472,
-# verbatim 420/441 = 95.2% with TheAlgorithms' functions, whose calls first gave 137/175 with
-# 2 wrong values; 269/275 = 97.8% before them, after `n /= 4` of an int tensor made a float;
+# staged == plain under torch.export, counted calls, measured on 2026-11-30 (written 472/472,
+# verbatim 423/441 = 95.9% after list(range(n)) and pop(i); 420 with TheAlgorithms'
+# functions, whose calls first gave 137/175 with 2 wrong values; 269/275 = 97.8% before
+# them, after `n /= 4` of an int tensor made a float;
 # 254/275 = 92.4%, after `xs.count(v)` of a list of a run-time length staged: 252
 # before, and 247 before Python lists sliced at traced bounds and `+` of lists of a
 # run-time length staged, 227 before lists that a staged if appends to, with
@@ -53,7 +54,7 @@ VERBATIM_WRONG = {'runtime': set(),
 # calls with 6 wrong values (float32 where Python's floats are 64-bit: the harness now runs
 # torch with float64 as its default dtype), and the written set never ended
 # (golden_section_min's loop on float32). A ratchet that is never lowered.
-TORCH_FLOOR = {'written': 472, 'verbatim': 420}
+TORCH_FLOOR = {'written': 472, 'verbatim': 423}
 
 
 def _tally(functions):
