@@ -11,6 +11,7 @@ from autograph.backends.torch_lists import concatenated
 from autograph.backends.torch_values import is_index
 from autograph.backends.torch_values import joint_dtype
 from autograph.backends.torch_values import number_like
+from autograph.backends.torch_values import run_time_size
 from autograph.backends.torch_values import stands_for_list
 from autograph.backends.torch_values import table
 
@@ -63,13 +64,6 @@ def _traced_int(size, device):
     return torch.full((), size, dtype=torch.int64, device=device)
 
 
-def _run_time_int(value):
-    """The traced 0-d int `value` as a size torch knows only when the program runs."""
-    size = value.item()
-    torch._check(size >= 0)  # pylint: disable=protected-access
-    return size
-
-
 def _repeated(values, count):
     """`values * count`: the list repeated max(count, 0) times, of a length torch knows
     only when the program runs where the list's or the count's is."""
@@ -79,7 +73,7 @@ def _repeated(values, count):
     count = _traced_int(count, values.device) if type(count) in (bool, int) else (
         count.reshape(()).to(torch.int64))
     size = _traced_int(size, values.device)
-    length = _run_time_int(count.clamp(min=0) * size)
+    length = run_time_size(count.clamp(min=0) * size)
     # element i of the repetition is values[i % len(values)] (a run-time length: no tile)
     positions = torch.arange(length, device=values.device) % size.clamp(min=1)
     return number_like(values[positions])
@@ -104,6 +98,6 @@ def _lists_equal(left, right):
     # an empty list equals only a list of no elements (and a gather of it would not compile)
     if any(type(s) is int and s == 0 for s in sizes):
         return torch.eq(*lengths)
-    shorter = torch.arange(_run_time_int(torch.minimum(*lengths)), device=device)
+    shorter = torch.arange(run_time_size(torch.minimum(*lengths)), device=device)
     equal = torch.eq(parts[0][shorter], parts[1][shorter]).all()
     return torch.logical_and(torch.eq(*lengths), equal)

@@ -20,6 +20,7 @@ from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import is_index
 from autograph.backends.torch_values import leaf_type
 from autograph.backends.torch_values import number_like
+from autograph.backends.torch_values import run_time_size
 from autograph.backends.torch_values import stands_for_list
 from autograph.backends.torch_values import stands_for_number
 from autograph.errors import ListFullError
@@ -67,7 +68,7 @@ class StagedList:
 
     def elements(self):
         """The elements in use, as one tensor of a run-time length (standing for the list)."""
-        size = _run_time_size(self.length)
+        size = run_time_size(self.length)
         torch._check(size <= self.buffer.shape[0])  # pylint: disable=protected-access
         return number_like(self.buffer.narrow(0, 0, size))
 
@@ -239,7 +240,7 @@ class ListHooks:
             raise NotImplementedError(type(element))
         count = iterable.length()
         element = self._nonempty_rows(element, count)
-        rows = element.unsqueeze(0).expand((_run_time_size(count),) + tuple(element.shape))
+        rows = element.unsqueeze(0).expand((run_time_size(count),) + tuple(element.shape))
         return number_like(torch_ops.dense(rows) if torch_values.run_time_rows(rows) else (
             rows.clone()))
 
@@ -284,7 +285,7 @@ class ListHooks:
         last = _slice_bound(key.stop, size, step, size if step > 0 else -1)
         span = last - first if step > 0 else first - last
         count = torch.div(span + abs(step) - 1, abs(step), rounding_mode='floor')
-        length = _run_time_size(torch.clamp(count, min=0))
+        length = run_time_size(torch.clamp(count, min=0))
         values = torch_values.table(items, torch_values.joint_dtype([type(x) for x in items]))
         positions = first + step * torch.arange(length, device=values.device)
         return number_like(values[positions])
@@ -391,13 +392,13 @@ def _row(value):
 
 def _appended(target, element):
     """`target + [element]` of a tensor standing for a list, outside staged control flow: one
-    tensor of a run-time length (one symbol of its own, see `_run_time_size`)."""
+    tensor of a run-time length (one symbol of its own, see `run_time_size`)."""
     dtype = _widened(target.dtype, leaf_type(element))
     joined = torch.cat([target.to(dtype), as_tensor(element, dtype).unsqueeze(0)])
     length = torch_values.length(target)
     if type(length) is int:
         return number_like(joined)
-    size = _run_time_size(length + 1)
+    size = run_time_size(length + 1)
     return number_like(torch_ops.sized(joined, [size] + list(target.shape[1:])))
 
 
@@ -409,10 +410,10 @@ def _popped(backend, target, i):
     backend.raise_unless(length > 0, [], lambda: IndexError('pop from empty list'))
     last = torch.clamp(as_tensor(length, torch.int64) - 1, min=0)
     if i is None:
-        return number_like(target.narrow(0, 0, _run_time_size(last))), torch_values.row(
+        return number_like(target.narrow(0, 0, run_time_size(last))), torch_values.row(
             target, last)
     index = backend.list_index(i, length, 'pop')
-    kept = torch.arange(_run_time_size(last), device=target.device)
+    kept = torch.arange(run_time_size(last), device=target.device)
     rest = target[kept + (kept >= index).to(torch.int64)]  # the elements after it move up
     return number_like(rest), torch_values.row(target, index)
 
@@ -447,14 +448,14 @@ def _grown_tensor(items, element, name, maximum_iterations, maximum_size):
     tensor's elements followed by as many free slots as the statement may append."""
     length = as_tensor(torch_values.length(items), torch.int64)
     if maximum_size is not None:
-        extra = _run_time_size(torch.clamp(maximum_size - length, min=0))
+        extra = run_time_size(torch.clamp(maximum_size - length, min=0))
     else:
         extra = _capacity(0, *_bound(name, maximum_iterations))
     dtype = items.dtype if element is None else _widened(items.dtype, leaf_type(element))
     rest = tuple(items.shape[1:])
     free = torch.zeros((extra,) + rest, dtype=dtype, device=items.device)
-    # the capacity: one size of its own, not `u0 + extra` (see `_run_time_size`)
-    capacity = _run_time_size(length + extra)
+    # the capacity: one size of its own, not `u0 + extra` (see `run_time_size`)
+    capacity = run_time_size(length + extra)
     buffer = torch_ops.sized(torch.cat([items.to(dtype), free]), [capacity, *rest])
     return StagedList(buffer, length, name,
                       checked=maximum_size is not None or maximum_iterations is not None)
@@ -507,7 +508,7 @@ def _capacity(count, appends, bound):
         return count + appends * max(bound, 0)
     if not isinstance(bound, torch.Tensor):  # a size of a tensor torch traces (a SymInt)
         bound = torch_values.scalar(bound, torch.int64)
-    return _run_time_size(count + appends * bound.reshape(()).clamp(min=0))
+    return run_time_size(count + appends * bound.reshape(()).clamp(min=0))
 
 
 def _rows_of_numbers(items):
@@ -539,7 +540,7 @@ def repeated(items, count):
     if not (is_index(count) or isinstance(count, torch.Tensor) and count.numel() == 1 and not (
             torch_values.is_float(count.dtype))) or not items or not _scalars(items):
         raise NotImplementedError(type(count))
-    length = _run_time_size(count.reshape(()).clamp(min=0) * len(items))
+    length = run_time_size(count.reshape(()).clamp(min=0) * len(items))
     values = torch_values.table(items, torch_values.joint_dtype(
         [type(x) for x in items])) if _numbers(items) else torch.stack(
             [as_tensor(x) for x in items])  # the numbers' constant table, or the scalars
@@ -564,19 +565,8 @@ def concatenated(left, right):
                         for v in parts])
     if not torch_values.run_time_length(joined):
         return number_like(joined)
-    length = _run_time_size(torch_values.length(joined))
+    length = run_time_size(torch_values.length(joined))
     return number_like(torch_ops.sized(joined, [length]))
-
-
-def _run_time_size(length):
-    """A size of one symbol of its own that stands for the traced int `length` (>= 0).
-
-    Not an expression of other sizes (`1 + u0`, `2 * u0`): torch 2.13's inductor cannot
-    compile a loop that carries a tensor of such a size ("expected [u0] to have been
-    codegen-ed")."""
-    size = length.item()
-    torch._check(size >= 0)  # pylint: disable=protected-access
-    return size
 
 
 def _widened(dtype, other):

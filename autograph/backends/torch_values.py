@@ -377,9 +377,7 @@ def _listed(iterable):
     need its length while torch traces); of a staged range, the tensor of its elements."""
     if type(iterable) is StagedRange:  # `list(range(1, n + 1))`: its elements, a list
         count = iterable.length()
-        size = count.item()
-        torch._check(size >= 0)  # pylint: disable=protected-access
-        positions = torch.arange(size, dtype=torch.int64, device=count.device)
+        positions = torch.arange(run_time_size(count), dtype=torch.int64, device=count.device)
         return number_like(as_tensor(iterable.start, torch.int64) + positions * as_tensor(
             iterable.step, torch.int64))
     if not stands_for_list(iterable):
@@ -392,6 +390,17 @@ def _sum(iterable, start=0):
         raise NotImplementedError(sum)
     total = torch.sum(as_tensor(iterable), dim=0)
     return total if type(start) in (int, float) and start == 0 else total + start
+
+
+def run_time_size(length):
+    """A size of one symbol of its own that stands for the traced int `length` (>= 0).
+
+    Not an expression of other sizes (`1 + u0`, `2 * u0`): torch 2.13's inductor cannot
+    compile a loop that carries a tensor of such a size ("expected [u0] to have been
+    codegen-ed")."""
+    size = length.item()
+    torch._check(size >= 0)  # pylint: disable=protected-access
+    return size
 
 
 def length(value):
