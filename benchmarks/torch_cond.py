@@ -136,9 +136,9 @@ def count_nodes(graph_module):
                for node in module.graph.nodes if node.op == "call_function")
 
 
-def _inference_nodes(key, fn, args):
-    """Operations of the forward graph that torch.compile(fullgraph=True) makes of `fn`
-    called under torch.no_grad()."""
+def forward_graphs_backend():
+    """A torch.compile backend (AOTAutograd, its graphs run as traced) and the list it fills
+    with the forward graphs it is given (the backward graphs are not kept)."""
     from functorch.compile import make_boxed_func
     from torch._dynamo.backends.common import aot_autograd
 
@@ -147,10 +147,17 @@ def _inference_nodes(key, fn, args):
     def keep(graph_module, _):
         graphs.append(graph_module)
         return make_boxed_func(graph_module)
+    return aot_autograd(fw_compiler=keep, bw_compiler=lambda gm, _: make_boxed_func(gm)), graphs
+
+
+def _inference_nodes(key, fn, args):
+    """Operations of the forward graph that torch.compile(fullgraph=True) makes of `fn`
+    called under torch.no_grad()."""
+    backend, graphs = forward_graphs_backend()
     compile_ = ag_torch.compile if key == "converted" else torch.compile
     torch._dynamo.reset()
     with torch.no_grad():
-        compile_(fn, fullgraph=True, backend=aot_autograd(fw_compiler=keep))(*args)
+        compile_(fn, fullgraph=True, backend=backend)(*args)
     return count_nodes(graphs[-1])
 
 

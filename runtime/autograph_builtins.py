@@ -176,9 +176,7 @@ def repeat_list(items, count):
     if not (count.dtype.is_integer or count.dtype is dtypes.bool) or len(count.shape) != 0:
         raise NotImplementedError(count)
     values = convert_to_tensor(items, dtype=_python_numbers_dtype(items))
-    times = math_ops.maximum(math_ops.cast(count, dtypes.int32), 0)
-    # element i of the repetition is items[i % len(items)] (a run-time length: no tile)
-    return array_ops.gather(values, creation_ops.range(times * len(items)) % len(items))
+    return tensor_array.repeated_rows(values, count, len(items))
 
 
 def slice_list(items, key, name):

@@ -252,11 +252,8 @@ class TensorArray:
             count.dtype.is_integer or count.dtype is dtypes.bool) and count.shape == ()
         if self._list_name is None or not integral:
             return NotImplemented
-        size = self.size()
-        times = math_ops.maximum(common.to_tensor(count, dtypes.int32), 0)
-        # element i of the repetition is l[i % len(l)] (a run-time length: no tile)
-        order = creation_ops.range(times * size) % math_ops.maximum(size, 1)
-        return listed(array_ops.gather(self.stack(), order), self._list_name)
+        return listed(repeated_rows(self.stack(), common.to_tensor(count, dtypes.int32),
+                                    self.size()), self._list_name)
 
     __rmul__ = __mul__
 
@@ -471,6 +468,16 @@ def listed(values, name):
     array = array.unstack(values)
     array._list_name = name
     return array
+
+
+def repeated_rows(values, count, size):
+    """The rows of `values` (`size` of them: an int, or a staged int scalar) repeated
+    max(count, 0) times for a staged int scalar `count`: row i is `values[i % size]`, a gather,
+    as the length may be known only when the graph runs (no tile)."""
+    times = math_ops.maximum(math_ops.cast(count, dtypes.int32), 0)
+    # an empty list gives no position: any modulus but 0 serves
+    modulus = max(size, 1) if type(size) is int else math_ops.maximum(size, 1)
+    return array_ops.gather(values, creation_ops.range(times * size) % modulus)
 
 
 def _list_parts(left, right):

@@ -8,8 +8,10 @@ Python's `False` for a tensor beside a list.
 import torch
 
 from autograph.backends.torch_lists import concatenated
+from autograph.backends.torch_values import as_tensor
 from autograph.backends.torch_values import is_index
 from autograph.backends.torch_values import joint_dtype
+from autograph.backends.torch_values import length
 from autograph.backends.torch_values import number_like
 from autograph.backends.torch_values import run_time_size
 from autograph.backends.torch_values import stands_for_list
@@ -60,22 +62,17 @@ def _numbers(value):
     return type(value) is list and all(type(x) in _PYTHON_NUMBERS for x in value)
 
 
-def _traced_int(size, device):
-    return torch.full((), size, dtype=torch.int64, device=device)
-
-
 def _repeated(values, count):
     """`values * count`: the list repeated max(count, 0) times, of a length torch knows
     only when the program runs where the list's or the count's is."""
     size = values.shape[0]
     if type(size) is int and type(count) in (bool, int):
         return number_like(values.repeat(max(int(count), 0)))
-    count = _traced_int(count, values.device) if type(count) in (bool, int) else (
-        count.reshape(()).to(torch.int64))
-    size = _traced_int(size, values.device)
-    length = run_time_size(count.clamp(min=0) * size)
+    count = as_tensor(count, torch.int64).reshape(())
+    size = as_tensor(length(values), torch.int64)
+    total = run_time_size(count.clamp(min=0) * size)
     # element i of the repetition is values[i % len(values)] (a run-time length: no tile)
-    positions = torch.arange(length, device=values.device) % size.clamp(min=1)
+    positions = torch.arange(total, device=values.device) % size.clamp(min=1)
     return number_like(values[positions])
 
 
@@ -94,7 +91,7 @@ def _lists_equal(left, right):
         if sizes[0] != sizes[1]:
             return torch.zeros((), dtype=torch.bool, device=device)
         return torch.eq(*parts).all()
-    lengths = [_traced_int(s, device) for s in sizes]
+    lengths = [as_tensor(length(p), torch.int64) for p in parts]
     # an empty list equals only a list of no elements (and a gather of it would not compile)
     if any(type(s) is int and s == 0 for s in sizes):
         return torch.eq(*lengths)

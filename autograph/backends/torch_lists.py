@@ -422,7 +422,7 @@ def _without(buffer, index):
     """`buffer` with its row at the traced `index` removed and the rows after it moved up
     one (the last row repeated: a buffer's rows past the list's length are unused)."""
     rows = torch.arange(buffer.shape[0], device=buffer.device)
-    last = torch.full((), buffer.shape[0], dtype=torch.int64, device=buffer.device) - 1
+    last = as_tensor(torch_values.length(buffer), torch.int64) - 1
     return buffer[torch.minimum(rows + (rows >= index).to(torch.int64), last)]
 
 

@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from autograph.backends import torch as ag_torch
+from benchmarks.torch_cond import forward_graphs_backend
 
 
 def power_loop(w, x, n):
@@ -225,15 +226,7 @@ def scaled_tanh_loop(x, w):
 
 def _compiled_with_graphs(fn):
     """`fn` compiled with fullgraph, and the list of the forward graphs AOTAutograd makes."""
-    from functorch.compile import make_boxed_func
-    from torch._dynamo.backends.common import aot_autograd
-
-    graphs = []
-
-    def keep(graph_module, _):
-        graphs.append(graph_module)
-        return make_boxed_func(graph_module)
-    backend = aot_autograd(fw_compiler=keep, bw_compiler=lambda gm, _: make_boxed_func(gm))
+    backend, graphs = forward_graphs_backend()
     return ag_torch.compile(fn, fullgraph=True, backend=backend), graphs
 
 
